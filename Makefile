@@ -1,0 +1,42 @@
+# Everything runs from the project's own virtualenv in .venv, made on demand.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PYTEST_ARGS ?= -q -n 2
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: venv run test lint bench migrate clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+migrate: venv
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	@echo "Serving on http://$(HOST):$(PORT)/ (API docs: /api/docs/)"
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: venv
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+# mypy runs only once the engine has code, so a tree without it still lints.
+lint: venv
+	$(BIN)/ruff check .
+	@if [ -n "$$(find poker/engine -name '*.py' 2>/dev/null)" ]; then \
+		echo "$(BIN)/mypy --strict poker/engine"; $(BIN)/mypy --strict poker/engine; \
+	else echo "poker/engine has no Python files yet: mypy skipped"; fi
+
+bench: venv
+	$(BIN)/python -m bench
+
+# Build output and caches; keeps .venv and db.sqlite3 (rm -rf .venv for a fresh venv).
+clean:
+	rm -rf build dist *.egg-info staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

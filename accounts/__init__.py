@@ -1,0 +1,1 @@
+"""Accounts: players, roles and the wallet ledger."""

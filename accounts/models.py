@@ -1,0 +1,1 @@
+"""Player, role and wallet-ledger models. None yet."""

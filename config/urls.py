@@ -1,0 +1,19 @@
+"""Root URLs: admin, OpenAPI schema and docs, health check, the apps' APIs."""
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from config import views
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/health/", views.health, name="health"),
+    path("api/", include("poker.api.urls")),
+    # Keep last: any other /api/ path is a JSON 404, not an HTML page.
+    re_path(r"^api/", views.api_not_found),
+]
+
+handler404 = "config.views.not_found"

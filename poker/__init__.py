@@ -1,0 +1,1 @@
+"""Cash tables: the game engine (``poker.engine``) and the Django app around it."""

@@ -1,0 +1,1 @@
+"""The cash-table REST API: serializers, views and URLs."""

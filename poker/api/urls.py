@@ -1,0 +1,5 @@
+"""Cash-table API routes, mounted under /api/."""
+
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class PokerConfig(AppConfig):
+    """Cash tables: tables, seats, hands and their append-only event streams."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "poker"
+    verbose_name = "Poker"

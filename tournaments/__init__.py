@@ -1,0 +1,1 @@
+"""Tournaments: satellites and their tables, built on the cash-table engine."""

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    """Tournaments: satellites and their tables, built on the cash-table engine."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"
+    verbose_name = "Tournaments"
