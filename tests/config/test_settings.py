@@ -1,0 +1,116 @@
+"""Settings come from the environment, with embedded defaults for a bare machine."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+PRINT_SETTINGS = """
+import json, django
+from django.conf import settings
+django.setup()
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "engine": db["ENGINE"],
+    "name": str(db["NAME"]),
+    "host": db.get("HOST", ""),
+    "conn_max_age": db["CONN_MAX_AGE"],
+    "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "channel_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "celery_eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "celery_broker": settings.CELERY_BROKER_URL,
+    "celery_backend": settings.CELERY_RESULT_BACKEND,
+    "debug": settings.DEBUG,
+    "secret_key": settings.SECRET_KEY,
+}))
+"""
+
+
+def settings_under(**env: str) -> dict[str, object]:
+    """Import the settings in a fresh interpreter whose environment is only ``env``."""
+    clean = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", PRINT_SETTINGS],
+        cwd=REPO_ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_empty_environment_uses_sqlite_in_the_repository():
+    found = settings_under()
+    assert found["engine"] == "django.db.backends.sqlite3"
+    assert found["name"] == str(REPO_ROOT / "db.sqlite3")
+    assert found["conn_max_age"] == 0
+
+
+def test_empty_environment_uses_in_memory_channel_layer_and_eager_celery():
+    found = settings_under()
+    assert found["channel_layer"] == "channels.layers.InMemoryChannelLayer"
+    assert found["celery_eager"] is True
+    assert found["celery_broker"] == "memory://"
+
+
+def test_empty_environment_is_debug_with_the_marked_insecure_key():
+    found = settings_under()
+    assert found["debug"] is True
+    assert "insecure" in str(found["secret_key"])
+
+
+def test_database_url_selects_postgresql_and_conn_max_age_is_read():
+    found = settings_under(
+        DATABASE_URL="postgres://poker:pw@db.example:5433/room", CONN_MAX_AGE="60"
+    )
+    assert found["engine"] == "django.db.backends.postgresql"
+    assert (found["name"], found["host"]) == ("room", "db.example")
+    assert found["conn_max_age"] == 60
+
+
+def test_redis_url_selects_redis_channel_layer_and_celery_broker():
+    found = settings_under(REDIS_URL="redis://cache.example:6379/3")
+    assert found["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert found["channel_hosts"] == ["redis://cache.example:6379/3"]
+    assert found["celery_broker"] == "redis://cache.example:6379/3"
+    assert found["celery_backend"] == "redis://cache.example:6379/3"
+    assert found["celery_eager"] is False
+
+
+def test_celery_eager_can_be_forced_with_redis_set():
+    found = settings_under(
+        REDIS_URL="redis://cache.example:6379/3", CELERY_TASK_ALWAYS_EAGER="true"
+    )
+    assert found["celery_eager"] is True
+
+
+def test_setting_secret_key_turns_debug_off():
+    found = settings_under(SECRET_KEY="a-real-secret")
+    assert found["secret_key"] == "a-real-secret"
+    assert found["debug"] is False
+
+
+def test_api_errors_go_through_the_project_exception_handler():
+    assert settings.REST_FRAMEWORK["EXCEPTION_HANDLER"] == "config.api_errors.exception_handler"
+
+
+@pytest.mark.django_db
+def test_test_database_follows_database_url():
+    from django.contrib.auth.models import User
+
+    expected = (
+        "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"
+    )
+    assert connection.vendor == expected
+    User.objects.create_user("alice")
+    assert User.objects.filter(username="alice").count() == 1
