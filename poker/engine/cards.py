@@ -15,6 +15,7 @@ as data.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
 from enum import IntEnum, unique
@@ -132,3 +133,36 @@ def shuffled(deck: Sequence[Card]) -> tuple[Card, ...]:
         j = secrets.randbelow(i + 1)
         order[i], order[j] = order[j], order[i]
     return tuple(order)
+
+
+def seeded_shuffle(deck: Sequence[Card], seed: int, stream: int) -> tuple[Card, ...]:
+    """A shuffle of ``deck`` fixed by ``(seed, stream)``: pure and replayable.
+
+    Reshuffles of discards need fresh order inside the pure engine; the
+    secret ``seed`` chosen by :func:`secrets` at the start of the hand makes
+    them unpredictable to players, and SHA-256 in counter mode makes them
+    unbiased.  ``stream`` separates the reshuffles of one hand.
+    """
+    order = list(deck)
+    pool = _HashStream(seed, stream)
+    for i in range(len(order) - 1, 0, -1):
+        j = pool.below(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+class _HashStream:
+    """Uniform integers from SHA-256(seed, stream, counter)."""
+
+    def __init__(self, seed: int, stream: int) -> None:
+        self._prefix = f"{seed}:{stream}:".encode()
+        self._counter = 0
+
+    def below(self, n: int) -> int:
+        limit = (1 << 64) - (1 << 64) % n  # reject the biased tail
+        while True:
+            digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
+            self._counter += 1
+            value = int.from_bytes(digest[:8], "big")
+            if value < limit:
+                return value % n

@@ -1,0 +1,67 @@
+"""Typed refusals: every illegal command raises one of these and changes nothing."""
+
+from __future__ import annotations
+
+from enum import StrEnum, unique
+
+
+@unique
+class ErrorCode(StrEnum):
+    """Machine-readable reasons for a refusal, shared by the API and scripts."""
+
+    OUT_OF_TURN = "out_of_turn"
+    """Someone else must act first."""
+    ILLEGAL_ACTION = "illegal_action"
+    """The action is not allowed now (or the hand is over)."""
+    BAD_AMOUNT = "bad_amount"
+    """A bet or raise outside the allowed bounds."""
+    BAD_CARDS = "bad_cards"
+    """A discard naming cards the player does not hold, or too many."""
+    MALFORMED = "malformed"
+    """The command or hand set-up itself is invalid."""
+
+
+class EngineError(Exception):
+    """A refused command: ``code`` for machines, ``message`` for people.
+
+    Messages never name a card the reader may not see.
+    """
+
+    code: ErrorCode = ErrorCode.ILLEGAL_ACTION
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code.value}: {self.message})"
+
+
+class OutOfTurn(EngineError):
+    """Another player is to act."""
+
+    code = ErrorCode.OUT_OF_TURN
+
+
+class IllegalAction(EngineError):
+    """Not an action this player may take now."""
+
+    code = ErrorCode.ILLEGAL_ACTION
+
+
+class BadAmount(EngineError):
+    """An amount outside the legal bounds."""
+
+    code = ErrorCode.BAD_AMOUNT
+
+
+class BadCards(EngineError):
+    """Cards that cannot be discarded."""
+
+    code = ErrorCode.BAD_CARDS
+
+
+class Malformed(EngineError):
+    """A command or set-up that does not make sense at all."""
+
+    code = ErrorCode.MALFORMED

@@ -1,0 +1,149 @@
+"""The state of one hand: an immutable value, the fold of its events.
+
+Only ``hand.evolve`` builds new states; everything here is a plain value or
+a question about one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum, unique
+
+from poker.engine.cards import Card
+from poker.engine.events import PotAwarded
+from poker.engine.rules import Rules, Variant
+
+
+@unique
+class Phase(StrEnum):
+    """Where a hand is."""
+
+    DEALING = "dealing"
+    """Blinds and cards are going out; nobody may act yet."""
+    BETTING = "betting"
+    """A betting round."""
+    DRAW = "draw"
+    """Players discard and draw in turn."""
+    PAROLE = "parole"
+    """A Parole offer is going round for answers."""
+    SHOWDOWN = "showdown"
+    """Players show or muck in turn."""
+    COMPLETE = "complete"
+    """Every pot is awarded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One player's part of the hand."""
+
+    name: str
+    stack: int
+    """Chips behind, not in the pot."""
+    cards: tuple[Card, ...] = ()
+    bet: int = 0
+    """Live chips in front of him in this betting round."""
+    total: int = 0
+    """Everything he put in the pot this hand, dead money and antes included."""
+    folded: bool = False
+    acted: bool = False
+    """Took his turn in this round (betting) or this draw."""
+    faced: int = 0
+    """The round's bet when he last acted: a raise reopens the betting to him
+    only when it lifts the bet a full raise above this."""
+    discards: tuple[Card, ...] = ()
+    """His discards in the current draw: never dealt back to him."""
+    last_discard_count: int = -1
+    """How many he threw in the latest draw (-1: no draw yet)."""
+    no_raise: bool = False
+    """His draw clock ran out: no bet or raise for the rest of the hand."""
+    shown: bool = False
+    mucked: bool = False
+
+    @property
+    def in_hand(self) -> bool:
+        """Still contesting a pot."""
+        return not (self.folded or self.mucked)
+
+    @property
+    def can_bet(self) -> bool:
+        """In the hand with chips behind."""
+        return not (self.folded or self.mucked) and self.stack > 0
+
+    @property
+    def all_in(self) -> bool:
+        """In the hand with no chips behind."""
+        return not self.folded and self.stack == 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """Everything about a hand, hidden parts included (see ``view``)."""
+
+    rules: Rules
+    variant: Variant
+    players: tuple[Player, ...]
+    button: int
+    button_dead: bool
+    deck: tuple[Card, ...]
+    seed: int
+    stub: tuple[Card, ...]
+    """Undealt cards, top first."""
+    muck: tuple[Card, ...] = ()
+    """Discards and folded hands, available to a reshuffle."""
+    phase: Phase = Phase.DEALING
+    round: int = -1
+    """The current or latest betting round, from 0."""
+    draw: int = -1
+    """The current or latest draw, from 0."""
+    to_act: int | None = None
+    current_bet: int = 0
+    """The highest round total anyone must match."""
+    full_level: int = 0
+    """The round total set by the last full bet or raise (fixed limit
+    raises are made from here, ignoring short all-ins)."""
+    min_raise: int = 0
+    """The size of the last full bet or raise this round."""
+    bets: int = 0
+    """Full bets and raises this round, for the fixed-limit cap."""
+    aggressor: int | None = None
+    """Who bet or raised last in this round."""
+    blind_level: int = 0
+    """The largest blind (the over blind if posted, else the big blind)."""
+    largest_blind: int | None = None
+    """Who posted the largest blind."""
+    parole_by: int | None = None
+    """Who offered Parole (only once a hand)."""
+    parole_agreed: bool = False
+    """Everyone accepted: the pots are split without a showdown."""
+    reshuffles: int = 0
+    showdown_order: tuple[int, ...] = ()
+    awards: tuple[PotAwarded, ...] = ()
+    version: int = 0
+    """How many events made this state."""
+
+    @property
+    def complete(self) -> bool:
+        """Every pot is awarded."""
+        return self.phase is Phase.COMPLETE
+
+    @property
+    def pot(self) -> int:
+        """All chips put in this hand, current bets included."""
+        return sum(p.total for p in self.players)
+
+    def left_of(self, start: int) -> range:
+        """Player positions clockwise after ``start``, ending with ``start``."""
+        n = len(self.players)
+        return range(start + 1, start + 1 + n)
+
+    def position(self, index: int) -> int:
+        """``index`` folded into the table (for ``left_of`` results)."""
+        return index % len(self.players)
+
+    def in_hand(self) -> list[int]:
+        """Positions still contesting a pot."""
+        return [i for i, p in enumerate(self.players) if p.in_hand]
+
+    def can_bet(self) -> list[int]:
+        """Positions that can still put chips in."""
+        return [i for i, p in enumerate(self.players) if p.can_bet]
