@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from poker.engine.commands import Action
 from poker.engine.rules import Betting
 from poker.engine.showdown import can_win
-from poker.engine.state import HandState, Phase
+from poker.engine.state import LEGAL_MEMO, HandState, Phase, Player
 
 FIXED_LIMIT_CAP = 4
 """Bet, raise, re-raise, cap (RULES.md section 1); the blind is the first."""
@@ -48,12 +48,14 @@ def needs_action(state: HandState, i: int) -> bool:
     He has chips, and either owes a call, or has not acted while somebody
     else could still answer a bet.
     """
-    player = state.players[i]
+    bettors = sum(1 for p in state.players if p.can_bet)
+    return _needs_action(state.players[i], state.current_bet, bettors)
+
+
+def _needs_action(player: Player, current_bet: int, bettors: int) -> bool:
     if not player.can_bet:
         return False
-    if player.bet < state.current_bet:
-        return True
-    return not player.acted and others_can_bet(state, i)
+    return player.bet < current_bet or (not player.acted and bettors > 1)
 
 
 def others_can_bet(state: HandState, i: int) -> bool:
@@ -61,13 +63,14 @@ def others_can_bet(state: HandState, i: int) -> bool:
     return any(p.can_bet for j, p in enumerate(state.players) if j != i)
 
 
-def next_to_bet(state: HandState, after: int) -> int | None:
+def next_to_bet(players: tuple[Player, ...], current_bet: int, after: int) -> int | None:
     """The first player clockwise after ``after`` who must act, if any."""
-    if sum(1 for p in state.players if p.in_hand) <= 1:
+    if sum(1 for p in players if p.in_hand) <= 1:
         return None
-    n = len(state.players)
+    bettors = sum(1 for p in players if p.can_bet)
+    n = len(players)
     for k in range(after + 1, after + 1 + n):
-        if needs_action(state, k % n):
+        if _needs_action(players[k % n], current_bet, bettors):
             return k % n
     return None
 
@@ -88,7 +91,19 @@ def parole_open(state: HandState, i: int) -> bool:
 
 
 def legal_actions(state: HandState) -> Legal | None:
-    """What the player to act may do, or None when nobody is to act."""
+    """What the player to act may do, or None when nobody is to act.
+
+    Memoised on the state (states never change; ``evolved`` drops the memo
+    from copies), since clients and ``decide`` both ask for every state.
+    """
+    memo = state.__dict__
+    if LEGAL_MEMO not in memo:
+        memo[LEGAL_MEMO] = _legal_actions(state)
+    legal: Legal | None = memo[LEGAL_MEMO]
+    return legal
+
+
+def _legal_actions(state: HandState) -> Legal | None:
     i = state.to_act
     if i is None:
         return None

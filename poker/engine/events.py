@@ -95,10 +95,10 @@ class BlindPosted:
 
 @dataclass(frozen=True, slots=True)
 class CardsDealt:
-    """A player's starting hand (hidden from everyone else)."""
+    """The starting hands, dealt one card at a time clockwise from the left
+    of the button; ``hands[i]`` is player i's and hidden from everyone else."""
 
-    player: int
-    cards: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)

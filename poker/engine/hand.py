@@ -13,12 +13,11 @@ applies one event and never refuses: events are facts.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from poker.engine import betting
 from poker.engine.betting import Legal, legal_actions
-from poker.engine.cards import Card, codes, seeded_shuffle
+from poker.engine.cards import Card, seeded_shuffle
 from poker.engine.commands import Act, Action, BlindPlan, Command, Deal, TimeOut
 from poker.engine.errors import BadAmount, BadCards, IllegalAction, Malformed, OutOfTurn
 from poker.engine.events import (
@@ -51,7 +50,7 @@ from poker.engine.events import (
 )
 from poker.engine.rules import AnteBy
 from poker.engine.showdown import all_turned_up, showdown_awards, showdown_order, split_awards
-from poker.engine.state import HandState, Phase, Player
+from poker.engine.state import HandState, Phase, Player, evolved
 
 HAND_SIZE = 5
 
@@ -61,6 +60,11 @@ HAND_SIZE = 5
 
 def start(deal: Deal) -> list[Event]:
     """The opening events of a hand: antes, blinds, the deal, round one."""
+    return begin(deal)[1]
+
+
+def begin(deal: Deal) -> tuple[HandState, list[Event]]:
+    """``start`` plus the state after its events, computed once."""
     _check_deal(deal)
     n = len(deal.players)
     entrants = tuple(Entrant(name, stack) for name, stack in deal.players)
@@ -69,14 +73,15 @@ def start(deal: Deal) -> list[Event]:
     ]
     stacks = [stack for _, stack in deal.players]
     opening += _antes_and_blinds(deal, stacks)
+    # One card at a time clockwise from the left of the button: the k-th
+    # player from there gets cards k, k + n, k + 2n, ... of the deck.
     first = deal.button + 1
-    for i in range(n):
-        seat = (first + i) % n
-        dealt = tuple(deal.deck[i + k * n] for k in range(HAND_SIZE))
-        opening.append(CardsDealt(seat, dealt))
+    hands = [deal.deck[k : k + HAND_SIZE * n : n] for k in range(n)]
+    opening.append(CardsDealt(tuple(hands[(i - first) % n] for i in range(n))))
     opening.append(BettingStarted(0))
     state = replay(opening)
-    return opening + _follow_on(state)[1]
+    state, more = _follow_on(state)
+    return state, opening + more
 
 
 def decide(state: HandState, command: Command) -> list[Event]:
@@ -106,7 +111,10 @@ def evolve(state: HandState | None, event: Event) -> HandState:
     if state is None:
         raise Malformed(f"{type(event).__name__} before HandStarted")
     new = _APPLY[type(event)](state, event)
-    return replace(new, version=state.version + 1)
+    if new is state:
+        new = evolved(state)
+    new.__dict__["version"] = state.version + 1  # a fresh copy: still unshared
+    return new
 
 
 def replay(events: Iterable[Event]) -> HandState:
@@ -136,7 +144,7 @@ def _check_deal(deal: Deal) -> None:
         raise Malformed("player names must differ")
     if not 0 <= deal.button < n:
         raise Malformed("the button must be one of the players")
-    if sorted(deal.deck) != sorted(variant.deck):
+    if len(deal.deck) != len(variant.deck) or frozenset(deal.deck) != variant.card_set:
         raise Malformed(f"the deck must be exactly the {len(variant.deck)} cards of {rules.game}")
     if rules.small_blind <= 0 or rules.big_blind < rules.small_blind or rules.ante < 0:
         raise Malformed("blinds must be positive, the big at least the small")
@@ -233,17 +241,16 @@ _SIMPLE: dict[Action, Callable[[HandState, int], Event]] = {
 
 def _aggression(state: HandState, command: Act, legal: Legal) -> Event:
     to = command.amount
-    if command.action is Action.BET:
-        low, high, make = legal.min_bet_to, legal.max_bet_to, BetPlaced
-    else:
-        low, high, make = legal.min_raise_to, legal.max_raise_to, Raised
+    bet = command.action is Action.BET
+    low = legal.min_bet_to if bet else legal.min_raise_to
+    high = legal.max_bet_to if bet else legal.max_raise_to
     assert low is not None and high is not None
     if type(to) is not int:
         raise BadAmount(f"{command.action.value} needs a whole number of chips")
     if not low <= to <= high:
         bounds = str(low) if low == high else f"{low} to {high}"
         raise BadAmount(f"{command.action.value} must be to {bounds}, not {to}")
-    return make(command.player, to)
+    return BetPlaced(command.player, to) if bet else Raised(command.player, to)
 
 
 def _draw(state: HandState, i: int, thrown: tuple[Card, ...], legal: Legal) -> list[Event]:
@@ -346,13 +353,13 @@ def _started(event: HandStarted) -> HandState:
 
 def _update(state: HandState, i: int, **changes: Any) -> tuple[Player, ...]:
     players = list(state.players)
-    players[i] = replace(players[i], **changes)
+    players[i] = evolved(players[i], **changes)
     return tuple(players)
 
 
 def _ante(state: HandState, e: AntePosted) -> HandState:
     p = state.players[e.player]
-    return replace(
+    return evolved(
         state, players=_update(state, e.player, stack=p.stack - e.amount, total=p.total + e.amount)
     )
 
@@ -365,8 +372,8 @@ def _blind(state: HandState, e: BlindPosted) -> HandState:
     )
     nominal = _nominal_blind(state, e.blind)
     if nominal and nominal >= state.blind_level:
-        return replace(state, players=players, largest_blind=e.player, blind_level=nominal)
-    return replace(state, players=players)
+        return evolved(state, players=players, largest_blind=e.player, blind_level=nominal)
+    return evolved(state, players=players)
 
 
 def _nominal_blind(state: HandState, blind: Blind) -> int:
@@ -381,21 +388,20 @@ def _nominal_blind(state: HandState, blind: Blind) -> int:
 
 
 def _dealt(state: HandState, e: CardsDealt) -> HandState:
-    gone = set(e.cards)
-    return replace(
-        state,
-        players=_update(state, e.player, cards=e.cards),
-        stub=tuple(c for c in state.stub if c not in gone),
-    )
+    players = tuple(evolved(p, cards=hand) for p, hand in zip(state.players, e.hands, strict=True))
+    gone = {c for hand in e.hands for c in hand}
+    return evolved(state, players=players, stub=tuple(c for c in state.stub if c not in gone))
 
 
 def _betting_started(state: HandState, e: BettingStarted) -> HandState:
     first_round = e.round == 0
-    players = tuple(
-        replace(p, acted=False, faced=0, bet=p.bet if first_round else 0) for p in state.players
-    )
+    players = state.players if first_round else _new_round(state.players)
     level = state.blind_level if first_round else 0
-    state = replace(
+    after_blind = first_round or state.variant.later_rounds_after_largest_blind
+    reference = state.button
+    if after_blind and state.largest_blind is not None:
+        reference = state.largest_blind
+    return evolved(
         state,
         players=players,
         phase=Phase.BETTING,
@@ -405,19 +411,24 @@ def _betting_started(state: HandState, e: BettingStarted) -> HandState:
         min_raise=betting.bet_unit(state, e.round),
         bets=1 if first_round else 0,
         aggressor=None,
+        to_act=betting.next_to_bet(players, level, reference),
     )
-    after_blind = first_round or state.variant.later_rounds_after_largest_blind
-    reference = (
-        state.largest_blind if after_blind and state.largest_blind is not None else state.button
+
+
+def _new_round(players: tuple[Player, ...]) -> tuple[Player, ...]:
+    """Bets move into the pot; everyone acts afresh."""
+    return tuple(
+        evolved(p, acted=False, faced=0, bet=0) if p.acted or p.faced or p.bet else p
+        for p in players
     )
-    return replace(state, to_act=betting.next_to_bet(state, reference))
 
 
 def _after_bet_action(
     state: HandState, i: int, players: tuple[Player, ...], **more: Any
 ) -> HandState:
-    state = replace(state, players=players, **more)
-    return replace(state, to_act=betting.next_to_bet(state, i))
+    current = more.get("current_bet", state.current_bet)
+    to_act = betting.next_to_bet(players, current, i)
+    return evolved(state, players=players, to_act=to_act, **more)
 
 
 def _folded(state: HandState, e: Folded) -> HandState:
@@ -472,13 +483,13 @@ def _returned(state: HandState, e: BetReturned) -> HandState:
     players = _update(
         state, e.player, stack=p.stack + e.amount, bet=p.bet - e.amount, total=p.total - e.amount
     )
-    return replace(state, players=players)
+    return evolved(state, players=players)
 
 
 def _draw_started(state: HandState, e: DrawStarted) -> HandState:
-    players = tuple(replace(p, acted=False, discards=()) for p in state.players)
-    state = replace(state, players=players, phase=Phase.DRAW, draw=e.draw)
-    return replace(state, to_act=_next_drawer(state, state.button))
+    players = tuple(evolved(p, acted=False, discards=()) for p in state.players)
+    state = evolved(state, players=players, phase=Phase.DRAW, draw=e.draw)
+    return evolved(state, to_act=_next_drawer(state, state.button))
 
 
 def _next_drawer(state: HandState, after: int) -> int | None:
@@ -503,13 +514,13 @@ def _discarded(state: HandState, e: Discarded) -> HandState:
         no_raise=p.no_raise or e.timed_out,
         acted=done,
     )
-    state = replace(state, players=players, muck=state.muck + e.cards)
-    return replace(state, to_act=_next_drawer(state, e.player)) if done else state
+    state = evolved(state, players=players, muck=state.muck + e.cards)
+    return evolved(state, to_act=_next_drawer(state, e.player)) if done else state
 
 
 def _reshuffled(state: HandState, e: MuckReshuffled) -> HandState:
     taken = set(e.cards)
-    return replace(
+    return evolved(
         state,
         stub=state.stub + e.cards,
         muck=tuple(c for c in state.muck if c not in taken),
@@ -522,8 +533,8 @@ def _drawn(state: HandState, e: CardsDrawn) -> HandState:
     cards = p.cards + e.cards
     done = len(cards) == HAND_SIZE
     players = _update(state, e.player, cards=cards, acted=done)
-    state = replace(state, players=players, stub=state.stub[len(e.cards) :])
-    return replace(state, to_act=_next_drawer(state, e.player)) if done else state
+    state = evolved(state, players=players, stub=state.stub[len(e.cards) :])
+    return evolved(state, to_act=_next_drawer(state, e.player)) if done else state
 
 
 def _next_in_hand(state: HandState, after: int) -> int:
@@ -535,7 +546,7 @@ def _next_in_hand(state: HandState, after: int) -> int:
 
 
 def _parole_offered(state: HandState, e: ParoleOffered) -> HandState:
-    return replace(
+    return evolved(
         state, phase=Phase.PAROLE, parole_by=e.player, to_act=_next_in_hand(state, e.player)
     )
 
@@ -543,16 +554,16 @@ def _parole_offered(state: HandState, e: ParoleOffered) -> HandState:
 def _parole_accepted(state: HandState, e: ParoleAccepted) -> HandState:
     following = _next_in_hand(state, e.player)
     if following == state.parole_by:
-        return replace(state, to_act=None, parole_agreed=True)
-    return replace(state, to_act=following)
+        return evolved(state, to_act=None, parole_agreed=True)
+    return evolved(state, to_act=following)
 
 
 def _parole_declined(state: HandState, e: ParoleDeclined) -> HandState:
-    return replace(state, phase=Phase.BETTING, to_act=state.parole_by)
+    return evolved(state, phase=Phase.BETTING, to_act=state.parole_by)
 
 
 def _showdown_started(state: HandState, e: ShowdownStarted) -> HandState:
-    return replace(
+    return evolved(
         state, phase=Phase.SHOWDOWN, showdown_order=e.order, to_act=e.order[0] if e.order else None
     )
 
@@ -566,26 +577,26 @@ def _next_to_show(state: HandState) -> int | None:
 
 
 def _shown(state: HandState, e: HandShown) -> HandState:
-    state = replace(state, players=_update(state, e.player, shown=True))
-    return replace(state, to_act=_next_to_show(state))
+    state = evolved(state, players=_update(state, e.player, shown=True))
+    return evolved(state, to_act=_next_to_show(state))
 
 
 def _mucked(state: HandState, e: HandMucked) -> HandState:
-    state = replace(state, players=_update(state, e.player, mucked=True))
-    return replace(state, to_act=_next_to_show(state))
+    state = evolved(state, players=_update(state, e.player, mucked=True))
+    return evolved(state, to_act=_next_to_show(state))
 
 
 def _awarded(state: HandState, e: PotAwarded) -> HandState:
     players = list(state.players)
     for share in e.shares:
-        players[share.player] = replace(
+        players[share.player] = evolved(
             players[share.player], stack=players[share.player].stack + share.amount
         )
-    return replace(state, players=tuple(players), awards=(*state.awards, e))
+    return evolved(state, players=tuple(players), awards=(*state.awards, e))
 
 
 def _hand_ended(state: HandState, e: HandEnded) -> HandState:
-    return replace(state, phase=Phase.COMPLETE, to_act=None)
+    return evolved(state, phase=Phase.COMPLETE, to_act=None)
 
 
 _APPLY: dict[type[Any], Callable[[HandState, Any], HandState]] = {
@@ -613,4 +624,4 @@ _APPLY: dict[type[Any], Callable[[HandState, Any], HandState]] = {
     HandEnded: _hand_ended,
 }
 
-__all__ = ["codes", "decide", "evolve", "play", "replay", "start"]
+__all__ = ["begin", "decide", "evolve", "play", "replay", "start"]

@@ -85,9 +85,19 @@ class Variant:
     """Fixed limit: the first betting round (from 0) played with the big bet."""
 
     @property
+    def card_set(self) -> frozenset[Card]:
+        """The deck as a set, to check a deal's deck against."""
+        return _CARD_SETS[self.deck]
+
+    @property
     def betting_rounds(self) -> int:
         """One betting round before each draw and one after the last."""
         return self.draws + 1
+
+
+_CARD_SETS: dict[tuple[Card, ...], frozenset[Card]] = {
+    deck: frozenset(deck) for deck in (deck_32(), deck_52())
+}
 
 
 def _variant(game: Game, **fields: object) -> Variant:

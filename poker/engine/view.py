@@ -95,6 +95,9 @@ def redact(event: Event, viewer: int | None) -> dict[str, Any]:
     data = to_json(event)
     if isinstance(event, HandStarted):
         del data["deck"], data["seed"]
+    elif isinstance(event, CardsDealt):
+        data["hands"] = [h if i == viewer else None for i, h in enumerate(data["hands"])]
+        data["counts"] = [len(h) for h in event.hands]
     elif _hides_cards(event, viewer):
         data["cards"] = None
         data["count"] = len(event.cards)  # type: ignore[union-attr]
@@ -104,4 +107,4 @@ def redact(event: Event, viewer: int | None) -> dict[str, Any]:
 def _hides_cards(event: Event, viewer: int | None) -> bool:
     if isinstance(event, MuckReshuffled):
         return True
-    return isinstance(event, CardsDealt | CardsDrawn | Discarded) and event.player != viewer
+    return isinstance(event, CardsDrawn | Discarded) and event.player != viewer
