@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from poker.engine.cards import cards
+from poker.engine.errors import ErrorCode
 from poker.engine.evaluate import (
     RANK_FUNCTIONS,
     Category,
@@ -68,6 +69,14 @@ def test_thirty_two_card_hands_report_house_categories() -> None:
     assert category(hand, Ranking.THIRTY_TWO) is Category.STRAIGHT
     assert category(hand, Ranking.THIRTY_TWO_SPLIT) is Category.STRAIGHT
     assert category(hand, Ranking.HIGH) is Category.HIGH_CARD
+
+
+@pytest.mark.parametrize("ranking", list(Ranking))
+@pytest.mark.parametrize("codes", ["Ah Kh Qh Jh", "Ah Kh Qh Jh Th 9h"])
+def test_a_hand_is_five_cards_in_every_ranking(ranking: Ranking, codes: str) -> None:
+    with pytest.raises(HandError) as raised:
+        rank(cards(codes), ranking)
+    assert raised.value.code is ErrorCode.MALFORMED
 
 
 def test_errors_name_no_card() -> None:

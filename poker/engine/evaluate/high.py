@@ -26,9 +26,9 @@ def rank_high(hand: Sequence[Card]) -> int:
     outside the deck raises :class:`HandError`, a repeated card is not detected
     (the cards come from one deck).
     """
-    a, b, c, d, e = hand
     keys = _KEYS
     try:
+        a, b, c, d, e = hand
         ka = keys[a]
         kb = keys[b]
         kc = keys[c]
@@ -37,5 +37,5 @@ def rank_high(hand: Sequence[Card]) -> int:
         if ka & kb & kc & kd & ke & SUIT_MASK:
             return _FLUSH[(ka + kb + kc + kd + ke) >> SUIT_BITS]
         return _PLAIN[(ka + kb + kc + kd + ke) >> SUIT_BITS]
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         return TABLES.first_use(hand)

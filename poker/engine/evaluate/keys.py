@@ -79,7 +79,7 @@ def build_tables(valuation: Valuation) -> tuple[dict[int, int], dict[int, int]]:
     return plain, flush
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LazyTables:
     """A game's plain and flush tables: empty until first use, then filled in place.
 
@@ -114,8 +114,8 @@ class LazyTables:
         self.load()
         try:
             return lookup(hand, self.plain, self.flush)
-        except (KeyError, IndexError):
-            raise HandError("not five different standard cards") from None
+        except (KeyError, IndexError, ValueError):
+            raise HandError("not five standard cards") from None
 
 
 def lookup(hand: Sequence[Card], plain: dict[int, int], flush: dict[int, int]) -> int:

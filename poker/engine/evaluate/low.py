@@ -48,9 +48,9 @@ def rank_27(hand: Sequence[Card]) -> int:
     (A-2-3-4-5 is an ace-high no-pair hand), so 7-5-4-3-2 in mixed suits is the
     best hand.  Identical ranks tie.
     """
-    a, b, c, d, e = hand
     keys = _KEYS
     try:
+        a, b, c, d, e = hand
         ka = keys[a]
         kb = keys[b]
         kc = keys[c]
@@ -59,7 +59,7 @@ def rank_27(hand: Sequence[Card]) -> int:
         if ka & kb & kc & kd & ke & SUIT_MASK:
             return _27_FLUSH[(ka + kb + kc + kd + ke) >> SUIT_BITS]
         return _27_PLAIN[(ka + kb + kc + kd + ke) >> SUIT_BITS]
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         return DEUCE_TO_SEVEN_TABLES.first_use(hand)
 
 
@@ -70,11 +70,11 @@ def rank_a5(hand: Sequence[Card]) -> int:
     then one pair, two pair, trips, full house, quads), and within a kind the
     ranks compare high to low in group order.  5-4-3-2-A is the best hand.
     """
-    a, b, c, d, e = hand
     keys = _KEYS
     try:
+        a, b, c, d, e = hand
         return _A5_PLAIN[(keys[a] + keys[b] + keys[c] + keys[d] + keys[e]) >> SUIT_BITS]
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         return ACE_TO_FIVE_TABLES.first_use(hand)
 
 

@@ -22,14 +22,22 @@ from dataclasses import dataclass
 from enum import StrEnum, unique
 from typing import Final
 
+from poker.engine.errors import EngineError, ErrorCode
+
 RANK_BITS: Final = 4
 """Bits per rank field: ranks 1 (a low ace) to 14 (a high ace) fit in a nibble."""
 CATEGORY_SHIFT: Final = 5 * RANK_BITS
 """Where the category code starts: above the five rank fields."""
 
 
-class HandError(ValueError):
-    """Cards that a ranking cannot evaluate: not five, or not from its deck."""
+class HandError(EngineError, ValueError):
+    """Cards that a ranking cannot evaluate: not five, or not from its deck.
+
+    Only a bug upstream (a hand built from the wrong deck) can cause it, so it
+    is a malformed set-up rather than a refused command.
+    """
+
+    code = ErrorCode.MALFORMED
 
 
 @unique

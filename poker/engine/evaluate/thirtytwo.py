@@ -70,21 +70,21 @@ def rank_32(hand: Sequence[Card]) -> int:
     pair of two pair), else the highest card (the ten of A-7-8-9-T).
     Raises :class:`HandError` for a repeated card or one outside the deck.
     """
-    a, b, c, d, e = hand
     bits = _BITS
     try:
+        a, b, c, d, e = hand
         return _TABLE[bits[a] | bits[b] | bits[c] | bits[d] | bits[e]]
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         return _first_use_or_error(hand)
 
 
 def rank_32_split(hand: Sequence[Card]) -> int:
     """:func:`rank_32` without the suit tie-break: identical ranks tie (the "split" option)."""
-    a, b, c, d, e = hand
     bits = _BITS
     try:
+        a, b, c, d, e = hand
         return _TABLE[bits[a] | bits[b] | bits[c] | bits[d] | bits[e]] >> SUIT_TIE_BITS
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, ValueError):
         return _first_use_or_error(hand) >> SUIT_TIE_BITS
 
 
@@ -128,8 +128,9 @@ def _first_use_or_error(hand: Sequence[Card]) -> int:
     load_table()
     bits = _BITS
     try:
-        return _TABLE[bits[hand[0]] | bits[hand[1]] | bits[hand[2]] | bits[hand[3]] | bits[hand[4]]]
-    except (KeyError, IndexError):
+        a, b, c, d, e = hand
+        return _TABLE[bits[a] | bits[b] | bits[c] | bits[d] | bits[e]]
+    except (KeyError, IndexError, ValueError):
         raise HandError("not five different cards of the 32-card deck") from None
 
 
