@@ -91,7 +91,7 @@ def _report_rates(
     rests = [h[2:] for h in treys_hands]
     eval7_hands = [[eval7.Card(str(c)) for c in hand] for hand in hands]
     treys_rate = _rate(treys.Evaluator().evaluate, firsts, rests)
-    print(f"\n{title}{'evals/s':>31}  vs treys")
+    print(f"\n{title:<34}{'evals/s':>12}  vs treys")
     for name, evaluate in ours:
         _row(name, _rate(evaluate, hands), treys_rate)
     _row("treys Evaluator.evaluate(2, 3)", treys_rate, treys_rate)
