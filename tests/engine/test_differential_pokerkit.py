@@ -47,6 +47,7 @@ from pokerkit.games import DeuceToSevenLowballMixin
 from poker.engine.betting import FIXED_LIMIT_CAP, Legal, legal_actions
 from poker.engine.cards import Card, Suit, deck_52, make_card
 from poker.engine.commands import Act, Action, Deal
+from poker.engine.errors import EngineError
 from poker.engine.hand import play, replay, start
 from poker.engine.rules import Betting, Game, Rules
 from poker.engine.state import HandState, Phase
@@ -507,7 +508,7 @@ def play_hand(case: Case, rng: random.Random) -> list[str]:
             log.append(command)
             before, (state, _) = state, play(state, command)
             mirror.apply(command, before, state)
-        except (Mismatch, ValueError) as exc:
+        except (Mismatch, ValueError, EngineError) as exc:
             raise Mismatch(f"{exc}\n{repro(deal, log)}") from exc
     verdict = outcome(state, list(mirror.pk.stacks), deal, log)
     return [verdict, *sorted(mirror.notes), *coverage(state)]
