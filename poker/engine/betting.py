@@ -58,11 +58,6 @@ def _needs_action(player: Player, current_bet: int, bettors: int) -> bool:
     return player.bet < current_bet or (not player.acted and bettors > 1)
 
 
-def others_can_bet(state: HandState, i: int) -> bool:
-    """Whether anyone but ``i`` still has chips and a hand."""
-    return any(p.can_bet for j, p in enumerate(state.players) if j != i)
-
-
 def next_to_bet(players: tuple[Player, ...], current_bet: int, after: int) -> int | None:
     """The first player clockwise after ``after`` who must act, if any."""
     if sum(1 for p in players if p.in_hand) <= 1:
@@ -143,14 +138,23 @@ def _betting(state: HandState, i: int) -> Legal:
 
 def _may_raise(state: HandState, i: int, call: int) -> bool:
     """Bet or raise allowed: chips beyond the call, no draw-clock penalty,
-    someone to answer, betting open to him (an all-in short of a full raise
-    does not reopen it), and under the fixed-limit cap."""
+    someone who could put in more than the current bet, betting open to
+    him (an all-in short of a full raise does not reopen it), and under the
+    fixed-limit cap."""
     player = state.players[i]
-    if player.no_raise or player.stack <= call or not others_can_bet(state, i):
+    if player.no_raise or player.stack <= call or not _someone_can_answer(state, i):
         return False
     if player.acted and state.current_bet - player.faced < state.min_raise:
         return False
     return not (state.rules.betting is Betting.FIXED_LIMIT and state.bets >= FIXED_LIMIT_CAP)
+
+
+def _someone_can_answer(state: HandState, i: int) -> bool:
+    """A raise nobody can call is only a bet to be handed back: not offered."""
+    current = state.current_bet
+    return any(
+        p.can_bet and p.bet + p.stack > current for j, p in enumerate(state.players) if j != i
+    )
 
 
 def _raise_bounds(state: HandState, i: int) -> tuple[int, int]:

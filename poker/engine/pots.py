@@ -16,13 +16,14 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-def build_pots(totals: Sequence[int], contesting: Sequence[int]) -> list[Pot]:
+def build_pots(totals: Sequence[int], contesting: Sequence[int], dead: int = 0) -> list[Pot]:
     """Layer everyone's chips into pots by the contesting players' totals.
 
     A player can only win what he matched from each opponent, so each
     distinct total of a contesting player closes a pot; chips of folded
-    players fall into the layers they reach.  Pots with the same contenders
-    are not merged: each layer is awarded on its own.
+    players fall into the layers they reach.  ``dead`` money (a big-blind
+    ante, dead blinds) belongs to the main pot.  Pots with the same
+    contenders are not merged: each layer is awarded on its own.
     """
     levels = sorted({totals[i] for i in contesting if totals[i] > 0})
     pots: list[Pot] = []
@@ -38,6 +39,8 @@ def build_pots(totals: Sequence[int], contesting: Sequence[int]) -> list[Pot]:
         # possible when an uncalled bet was not returned) stay in the last pot.
         last = pots[-1]
         pots[-1] = Pot(last.amount + leftover, last.eligible)
+    if dead and pots:
+        pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
     return pots
 
 

@@ -37,7 +37,8 @@ def all_turned_up(state: HandState) -> bool:
 def pots(state: HandState) -> list[Pot]:
     """The pots as they stand, contested by everyone who has not folded."""
     contesting = [i for i, p in enumerate(state.players) if not p.folded]
-    return build_pots([p.total for p in state.players], contesting)
+    dead = sum(p.dead for p in state.players)
+    return build_pots([p.total for p in state.players], contesting, dead)
 
 
 def can_win(state: HandState, i: int) -> bool:

@@ -16,6 +16,9 @@ from poker.engine.rules import Rules, Variant
 
 T = TypeVar("T")
 
+HAND_SIZE = 5
+"""Cards in every hand of every pot game."""
+
 LEGAL_MEMO = "_legal"
 """Where ``betting.legal_actions`` memoises its answer on a state."""
 
@@ -65,7 +68,11 @@ class Player:
     bet: int = 0
     """Live chips in front of him in this betting round."""
     total: int = 0
-    """Everything he put in the pot this hand, dead money and antes included."""
+    """His matched chips in the pot this hand: blinds, bets, calls and
+    antes everyone posts (he wins at most this much from each opponent)."""
+    dead: int = 0
+    """Dead money he put in (a big-blind ante, a dead small blind): it goes
+    to the main pot and is nobody's matched chips."""
     folded: bool = False
     acted: bool = False
     """Took his turn in this round (betting) or this draw."""
@@ -151,7 +158,7 @@ class HandState:
     @property
     def pot(self) -> int:
         """All chips put in this hand, current bets included."""
-        return sum(p.total for p in self.players)
+        return sum(p.total + p.dead for p in self.players)
 
     def left_of(self, start: int) -> range:
         """Player positions clockwise after ``start``, ending with ``start``."""

@@ -64,6 +64,7 @@ def _player(state: HandState, i: int, viewer: int | None) -> dict[str, Any]:
         "stack": p.stack,
         "bet": p.bet,
         "total": p.total,
+        "dead": p.dead,
         "folded": p.folded,
         "all_in": p.all_in,
         "card_count": len(p.cards),

@@ -112,7 +112,7 @@ def play_out(data: st.DataObject, deal: Deal) -> Iterator[tuple[HandState, Event
 
 def chips(state: HandState) -> int:
     awarded = sum(a.amount for a in state.awards)
-    return sum(p.stack + p.total for p in state.players) - awarded
+    return sum(p.stack + p.total + p.dead for p in state.players) - awarded
 
 
 def card_places(state: HandState) -> list[Card]:
