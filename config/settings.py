@@ -6,11 +6,26 @@ eagerly in the calling process. Set ``DATABASE_URL`` and ``REDIS_URL`` to run
 on PostgreSQL and Redis instead.
 """
 
+import socket
+import sys
 from pathlib import Path
+from typing import Any
 
 import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _postgres_answers(db: dict[str, Any]) -> bool:
+    """Whether something listens at the database's host and port (1 s)."""
+    try:
+        socket.create_connection(
+            (db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432)), 1
+        ).close()
+    except OSError:
+        return False
+    return True
+
 
 env = environ.Env()
 
@@ -77,6 +92,22 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 
+# Under pytest, storage suites also run on both backends side by side: an
+# in-memory SQLite and, when it answers, PostgreSQL at TEST_DATABASE_URL
+# (its own test database, so it never clashes with "default").
+if "pytest" in sys.modules:
+    DATABASES["sqlite"] = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": ":memory:",
+        "TEST": {"DEPENDENCIES": []},
+    }
+    _test_pg = env.db_url("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/test")
+    if _postgres_answers(_test_pg):
+        DATABASES["postgres"] = {
+            **_test_pg,
+            "TEST": {"NAME": "test_pokerroom_pg", "DEPENDENCIES": []},
+        }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery -----------------------------------------
@@ -106,6 +137,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 
 # --- Auth --------------------------------------------------------------------
+AUTH_USER_MODEL = "accounts.User"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

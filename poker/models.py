@@ -1,4 +1,203 @@
-"""Cash-table models: Table, Seat, Hand, the append-only Event and read models.
+"""Cash-table storage: the append-only event log and the read models.
 
-None yet: they arrive with the event store (see shared/ARCHITECTURE.md).
+``Event`` and ``Command`` are the truth.  ``Table``, ``Seat`` and ``Hand``
+are projections of the events, rewritten in the same transaction as every
+append and reproducible by ``manage.py rebuild_projections``.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class AppendOnly(Exception):
+    """An attempt to change or remove a recorded event."""
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    """Events cannot be changed or removed in bulk either."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnly("events are never updated")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnly("events are never deleted")
+
+
+class Event(models.Model):
+    """One fact of one stream (a table or a hand), at one version.
+
+    The unique (stream, version) turns two writers racing for the same
+    version into a conflict instead of a fork.  On PostgreSQL a trigger
+    refuses UPDATE and DELETE as well (migration 0002).
+    """
+
+    stream = models.CharField(max_length=40)
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    data = models.JSONField()
+    recorded_at = models.DateTimeField(default=timezone.now)
+    command = models.ForeignKey(
+        "Command", null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version")
+        ]
+        ordering = ["stream", "version"]
+
+    def __str__(self) -> str:
+        return f"{self.stream}@{self.version} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnly("events are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnly("events are never deleted")
+
+
+class Command(models.Model):
+    """A command that was carried out, by its client-chosen id.
+
+    The primary key makes a retried command collide with its first run; the
+    stored ``answer`` is what the first run replied, returned again.
+    """
+
+    id = models.UUIDField(primary_key=True)
+    stream = models.CharField(max_length=40)
+    answer = models.JSONField()
+    recorded_at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
+    )
+
+    def __str__(self) -> str:
+        return f"command {self.id} on {self.stream}"
+
+
+class Table(models.Model):
+    """A cash table: its settings and where its stream stands (projection)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        CLOSED = "closed"
+
+    name = models.CharField(max_length=80)
+    game = models.CharField(max_length=24)
+    betting = models.CharField(max_length=16)
+    small_blind = models.PositiveIntegerField()
+    big_blind = models.PositiveIntegerField()
+    ante = models.PositiveIntegerField(default=0)
+    ante_by = models.CharField(max_length=16, default="all")
+    tie_break = models.CharField(max_length=8, default="suit")
+    seats = models.PositiveSmallIntegerField()
+    min_buy_in = models.PositiveIntegerField()
+    max_buy_in = models.PositiveIntegerField(null=True, blank=True)
+    action_seconds = models.PositiveSmallIntegerField(default=30)
+    draw_seconds = models.PositiveSmallIntegerField(default=30)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    """The table stream's version."""
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    hand_number = models.PositiveIntegerField(default=0)
+    current_hand = models.ForeignKey(
+        "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    players_seated = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} {self.name}"
+
+    @property
+    def stream(self) -> str:
+        """The name of this table's event stream."""
+        return table_stream(self.pk)
+
+
+class Seat(models.Model):
+    """One occupied seat of a table (projection)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    stack = models.PositiveIntegerField()
+    sitting_out = models.BooleanField(default=False)
+    waiting_for_big_blind = models.BooleanField(default=False)
+    in_hand = models.BooleanField(default=False)
+    top_up_queued = models.PositiveIntegerField(default=0)
+    leave_queued = models.BooleanField(default=False)
+    missed_blinds = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_table_number"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_table_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}"
+
+
+class Hand(models.Model):
+    """One hand at a table: where its stream stands and its public summary
+    (projection).  The deck order stays in the stream; only its commitment
+    is here until the hand ends."""
+
+    id = models.CharField(primary_key=True, max_length=24)
+    """``<table id>-<number>``: fixed by the events, so a rebuild keeps it."""
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=12)
+    seats = models.JSONField()
+    """Seat numbers dealt in, in the engine's player order."""
+    to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    pot = models.PositiveIntegerField(default=0)
+    deck_commitment = models.CharField(max_length=64)
+    """SHA-256 (hex) of the salt and the deck order, recorded at the deal."""
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of table {self.table_id}"
+
+    @property
+    def stream(self) -> str:
+        """The name of this hand's event stream."""
+        return hand_stream(self.pk)
+
+
+def table_stream(table_id: int) -> str:
+    """Stream name of a table."""
+    return f"table-{table_id}"
+
+
+def hand_id(table_id: int, number: int) -> str:
+    """A hand's id: its table and its number there."""
+    return f"{table_id}-{number}"
+
+
+def hand_stream(hand_pk: str) -> str:
+    """Stream name of a hand."""
+    return f"hand-{hand_pk}"

@@ -106,7 +106,9 @@ def test_api_errors_go_through_the_project_exception_handler():
 
 @pytest.mark.django_db
 def test_test_database_follows_database_url():
-    from django.contrib.auth.models import User
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
 
     expected = (
         "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"

@@ -1,0 +1,129 @@
+"""The append-only event log: the only code that writes events.
+
+``append`` writes a command's events, to one or more streams, with the
+versions the caller expects, plus the command's answer under its id.  It
+runs inside the caller's transaction and adds no savepoint: a clash makes
+the database raise ``IntegrityError``, the caller's transaction rolls back
+whole, and ``classify`` tells a stale version from a retried command.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError
+from django.utils import timezone
+
+from poker.models import Command, Event
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: its type name and JSON data."""
+
+    type: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """An event as stored."""
+
+    stream: str
+    version: int
+    type: str
+    data: dict[str, Any]
+    recorded_at: datetime
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Events for one stream, which must stand at ``expected_version``."""
+
+    stream: str
+    expected_version: int
+    events: Sequence[NewEvent]
+
+
+class StreamConflict(Exception):
+    """Another writer appended first: the expected version is stale."""
+
+
+class AlreadyDone(Exception):
+    """The command id was carried out before; ``answer`` is what it replied."""
+
+    def __init__(self, answer: dict[str, Any]) -> None:
+        super().__init__("command already carried out")
+        self.answer = answer
+
+
+def append(
+    batches: Sequence[Batch],
+    *,
+    command_id: uuid.UUID | None = None,
+    answer: dict[str, Any] | None = None,
+    by: Any = None,
+    using: str = "default",
+) -> list[Recorded]:
+    """Write ``batches`` (and the command's answer) in the caller's transaction.
+
+    Raises ``IntegrityError`` when a version is taken or the command id was
+    seen; the caller lets its transaction roll back and calls ``classify``.
+    """
+    now = timezone.now()
+    command = None
+    if command_id is not None:
+        first = batches[0].stream if batches else ""
+        command = Command(id=command_id, stream=first, answer=answer or {}, by=by, recorded_at=now)
+        command.save(using=using, force_insert=True)
+    rows = [
+        Event(
+            stream=batch.stream,
+            version=batch.expected_version + k,
+            type=event.type,
+            data=event.data,
+            recorded_at=now,
+            command=command,
+        )
+        for batch in batches
+        for k, event in enumerate(batch.events, start=1)
+    ]
+    Event.objects.using(using).bulk_create(rows)
+    return [Recorded(r.stream, r.version, r.type, r.data, now) for r in rows]
+
+
+def classify(
+    error: IntegrityError, command_id: uuid.UUID | None, using: str = "default"
+) -> Exception:
+    """After a failed append rolled back: ``AlreadyDone`` for a retried
+    command, else ``StreamConflict``."""
+    if command_id is not None:
+        done = Command.objects.using(using).filter(id=command_id).first()
+        if done is not None:
+            return AlreadyDone(done.answer)
+    return StreamConflict(str(error))
+
+
+def answer_of(command_id: uuid.UUID, using: str = "default") -> dict[str, Any] | None:
+    """The stored answer of a command already carried out, if any."""
+    done = Command.objects.using(using).filter(id=command_id).first()
+    return None if done is None else done.answer
+
+
+def load(stream: str, after: int = 0, using: str = "default") -> list[Recorded]:
+    """The events of ``stream`` after version ``after``, in order."""
+    rows = Event.objects.using(using).filter(stream=stream, version__gt=after).order_by("version")
+    return [
+        Recorded(r.stream, r.version, r.type, r.data, r.recorded_at)
+        for r in rows.only("stream", "version", "type", "data", "recorded_at")
+    ]
+
+
+def streams(prefix: str, using: str = "default") -> list[str]:
+    """Every stream whose name starts with ``prefix``, in name order."""
+    names = Event.objects.using(using).filter(stream__startswith=prefix, version=1)
+    return list(names.order_by("stream").values_list("stream", flat=True))

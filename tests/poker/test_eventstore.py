@@ -1,0 +1,109 @@
+"""The event store, one suite run on every backend: SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import IntegrityError, connections, transaction
+
+from poker.eventstore import AlreadyDone, Batch, NewEvent, StreamConflict, append, classify, load
+from poker.eventstore import streams as list_streams
+from poker.models import AppendOnly, Event
+
+BACKENDS = [
+    pytest.param("sqlite", marks=pytest.mark.django_db(databases=["sqlite"]), id="sqlite"),
+    pytest.param(
+        "postgres",
+        marks=[pytest.mark.postgres, pytest.mark.django_db(databases=["postgres"])],
+        id="postgres",
+    ),
+]
+
+pytestmark = pytest.mark.parametrize("alias", BACKENDS)
+
+
+def events(*types: str) -> list[NewEvent]:
+    return [NewEvent(t, {"n": k}) for k, t in enumerate(types)]
+
+
+def try_append(alias: str, batches: list[Batch], command_id: uuid.UUID | None = None) -> Exception:
+    """Append in a transaction that is expected to fail; the classified error."""
+    try:
+        with transaction.atomic(using=alias):
+            append(batches, command_id=command_id, answer={"ok": 2}, using=alias)
+    except IntegrityError as error:
+        return classify(error, command_id, using=alias)
+    raise AssertionError("the append was expected to clash")
+
+
+def test_appended_events_load_back_in_order(alias: str) -> None:
+    with transaction.atomic(using=alias):
+        append([Batch("s-1", 0, events("A", "B"))], using=alias)
+        append([Batch("s-1", 2, events("C"))], using=alias)
+    loaded = load("s-1", using=alias)
+    assert [(e.version, e.type) for e in loaded] == [(1, "A"), (2, "B"), (3, "C")]
+    assert [e.data for e in load("s-1", after=2, using=alias)] == [{"n": 0}]
+
+
+def test_a_taken_version_is_a_conflict_and_writes_nothing(alias: str) -> None:
+    with transaction.atomic(using=alias):
+        append([Batch("s-1", 0, events("A"))], using=alias)
+    error = try_append(alias, [Batch("s-1", 0, events("X", "Y"))])
+    assert isinstance(error, StreamConflict)
+    assert [e.type for e in load("s-1", using=alias)] == ["A"]
+
+
+def test_a_retried_command_returns_the_first_answer_and_writes_nothing(alias: str) -> None:
+    command = uuid.uuid4()
+    with transaction.atomic(using=alias):
+        append([Batch("s-1", 0, events("A"))], command_id=command, answer={"ok": 1}, using=alias)
+    error = try_append(alias, [Batch("s-1", 1, events("B"))], command_id=command)
+    assert isinstance(error, AlreadyDone)
+    assert error.answer == {"ok": 1}
+    assert [e.type for e in load("s-1", using=alias)] == ["A"]
+
+
+def test_an_append_to_two_streams_is_all_or_nothing(alias: str) -> None:
+    with transaction.atomic(using=alias):
+        append([Batch("s-2", 0, events("A"))], using=alias)
+    error = try_append(alias, [Batch("s-1", 0, events("X")), Batch("s-2", 0, events("Y"))])
+    assert isinstance(error, StreamConflict)
+    assert load("s-1", using=alias) == []
+    assert [e.type for e in load("s-2", using=alias)] == ["A"]
+
+
+def test_events_refuse_to_be_changed_or_removed(alias: str) -> None:
+    with transaction.atomic(using=alias):
+        append([Batch("s-1", 0, events("A"))], using=alias)
+    row = Event.objects.using(alias).get(stream="s-1")
+    row.type = "B"
+    with pytest.raises(AppendOnly):
+        row.save(using=alias)
+    with pytest.raises(AppendOnly):
+        row.delete()
+    with pytest.raises(AppendOnly):
+        Event.objects.using(alias).filter(stream="s-1").update(type="B")
+    with pytest.raises(AppendOnly):
+        Event.objects.using(alias).filter(stream="s-1").delete()
+    assert Event.objects.using(alias).get(stream="s-1").type == "A"
+
+
+def test_streams_are_listed_by_prefix(alias: str) -> None:
+    with transaction.atomic(using=alias):
+        append(
+            [Batch("hand-1-1", 0, events("A", "B")), Batch("table-1", 0, events("T"))], using=alias
+        )
+        append([Batch("hand-1-2", 0, events("A"))], using=alias)
+    assert list_streams("hand-", using=alias) == ["hand-1-1", "hand-1-2"]
+
+
+def test_postgres_trigger_refuses_raw_update_and_delete(alias: str) -> None:
+    if alias != "postgres":
+        pytest.skip("the trigger exists on PostgreSQL only")
+    with transaction.atomic(using=alias):
+        append([Batch("s-1", 0, events("A"))], using=alias)
+    for sql in ("UPDATE poker_event SET type = 'B'", "DELETE FROM poker_event"):
+        with pytest.raises(IntegrityError, match="append-only"), transaction.atomic(using=alias):
+            connections[alias].cursor().execute(sql)
+    assert [e.type for e in load("s-1", using=alias)] == ["A"]
