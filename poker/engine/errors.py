@@ -19,6 +19,12 @@ class ErrorCode(StrEnum):
     """A discard naming cards the player does not hold, or too many."""
     MALFORMED = "malformed"
     """The command or hand set-up itself is invalid."""
+    SEAT_TAKEN = "seat_taken"
+    """Cash table: the seat is occupied, or the player already sits at the table."""
+    NOT_SEATED = "not_seated"
+    """Cash table: nobody sits in the seat the command names."""
+    TABLE_CLOSED = "table_closed"
+    """Cash table: the table is closed and takes no more commands."""
 
 
 class EngineError(Exception):
@@ -65,3 +71,21 @@ class Malformed(EngineError):
     """A command or set-up that does not make sense at all."""
 
     code = ErrorCode.MALFORMED
+
+
+class SeatTaken(EngineError):
+    """The seat is occupied, or the player already has a seat at the table."""
+
+    code = ErrorCode.SEAT_TAKEN
+
+
+class NotSeated(EngineError):
+    """The command names an empty seat."""
+
+    code = ErrorCode.NOT_SEATED
+
+
+class ClosedTable(EngineError):
+    """The table is closed."""
+
+    code = ErrorCode.TABLE_CLOSED

@@ -1,0 +1,226 @@
+"""``decide_table(state, command) -> events``: the cash table's write side.
+
+Every command is checked against the state and either answered with the
+events it causes or refused with a typed ``EngineError`` (nothing changes):
+``malformed`` (no such seat, nonsense values), ``seat_taken``,
+``not_seated``, ``bad_amount`` (buy-ins and top-ups out of bounds),
+``illegal_action`` (not now) and ``table_closed``.
+
+Table stakes (RULES.md 1): chips only come onto the table between hands or
+for a player not in the running hand; a top-up asked for during the hand he
+is in is queued and applied when it finishes (at most up to the maximum
+buy-in the stack has then).  A player leaving during his hand leaves when
+it finishes, with his final stack; a queued top-up of his is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from poker.engine.errors import (
+    BadAmount,
+    ClosedTable,
+    IllegalAction,
+    Malformed,
+    NotSeated,
+    SeatTaken,
+)
+from poker.engine.events import Checked, Event, Folded
+from poker.engine.state import HandState
+from poker.engine.table.commands import (
+    Close,
+    FinishHand,
+    Leave,
+    Sit,
+    SitIn,
+    SitOut,
+    StartHand,
+    TableCommand,
+    TopUp,
+)
+from poker.engine.table.config import TableConfig
+from poker.engine.table.events import (
+    HandFinished,
+    LeaveQueued,
+    PlayerLeft,
+    PlayerSeated,
+    SatIn,
+    SatOut,
+    SeatStack,
+    TableClosed,
+    TableEvent,
+    TableOpened,
+    ToppedUp,
+    TopUpQueued,
+)
+from poker.engine.table.plan import began, plan_hand
+from poker.engine.table.state import SeatState, TableState, evolve_table
+
+
+def open_table(config: TableConfig) -> list[TableEvent]:
+    """The first event of a table's stream (``config`` validated itself)."""
+    if not isinstance(config, TableConfig):
+        raise Malformed("a table needs a TableConfig")
+    return [TableOpened(config)]
+
+
+def decide_table(state: TableState, command: TableCommand) -> list[TableEvent]:
+    """The events ``command`` causes; raises an ``EngineError`` if refused."""
+    if state.closed:
+        raise ClosedTable("the table is closed")
+    if isinstance(command, Sit):
+        return _sit(state, command)
+    if isinstance(command, TopUp):
+        return _top_up(state, command)
+    if isinstance(command, SitOut):
+        seat = _occupied(state, command.seat)
+        if seat.sitting_out:
+            raise IllegalAction(f"{seat.player} is already sitting out")
+        return [SatOut(command.seat)]
+    if isinstance(command, SitIn):
+        return _sit_in(state, command)
+    if isinstance(command, Leave):
+        return _leave(state, command)
+    if isinstance(command, Close):
+        if state.hand_running:
+            raise IllegalAction("the table closes only between hands")
+        left: list[TableEvent] = [PlayerLeft(n, s.stack) for n, s in sorted(state.seats.items())]
+        return [*left, TableClosed()]
+    if isinstance(command, StartHand):
+        if state.hand_running:
+            raise IllegalAction("a hand is running")
+        plan = plan_hand(state)
+        if plan is None:
+            raise IllegalAction("fewer than two players are ready")
+        return [began(plan, state.hand_number + 1)]
+    if isinstance(command, FinishHand):
+        return _finish(state, command)
+    raise Malformed(f"unknown command {command!r}")
+
+
+def play_table(state: TableState, command: TableCommand) -> tuple[TableState, list[TableEvent]]:
+    """``decide_table`` plus the state after its events."""
+    events = decide_table(state, command)
+    for event in events:
+        state = evolve_table(state, event)
+    return state, events
+
+
+def hand_result(state: TableState, hand: HandState, events: Iterable[Event]) -> FinishHand:
+    """``FinishHand`` for the running hand from the hand engine's final state
+    and its events: final stacks by seat, and the seats whose action clock
+    ran out (a timed-out check or fold; a draw clock running out only
+    stands the player pat and does not sit him out)."""
+    seats = state.hand_seats
+    if len(seats) != len(hand.players):
+        raise Malformed("the hand does not match the table's running hand")
+    timed_out = {seats[e.player] for e in events if isinstance(e, Folded | Checked) and e.timed_out}
+    return FinishHand(
+        {seat: p.stack for seat, p in zip(seats, hand.players, strict=True)},
+        tuple(sorted(timed_out)),
+    )
+
+
+def _seat_number(state: TableState, seat: object) -> int:
+    if type(seat) is not int or not 1 <= seat <= state.config.seats:
+        raise Malformed(f"there is no seat {seat!r}: seats are 1 to {state.config.seats}")
+    return seat
+
+
+def _occupied(state: TableState, seat: object) -> SeatState:
+    number = _seat_number(state, seat)
+    if number not in state.seats:
+        raise NotSeated(f"nobody sits in seat {number}")
+    return state.seats[number]
+
+
+def _chips(amount: object, what: str) -> int:
+    if type(amount) is not int or amount <= 0:
+        raise BadAmount(f"{what} must be a positive whole number of chips")
+    return amount
+
+
+def _sit(state: TableState, command: Sit) -> list[TableEvent]:
+    config = state.config
+    number = _seat_number(state, command.seat)
+    if not isinstance(command.player, str) or not command.player:
+        raise Malformed("a player id is a non-empty string")
+    if type(command.wait_for_big_blind) is not bool:
+        raise Malformed("wait_for_big_blind is true or false")
+    if number in state.seats:
+        raise SeatTaken(f"seat {number} is taken")
+    if state.seat_of(command.player) is not None:
+        raise SeatTaken(f"{command.player} already sits at this table")
+    buy_in = _chips(command.buy_in, "a buy-in")
+    high = config.max_buy_in
+    if buy_in < config.min_buy_in or (high is not None and buy_in > high):
+        raise BadAmount(f"the buy-in must be {config.buy_in_bounds()}, not {buy_in}")
+    return [PlayerSeated(number, command.player, buy_in, command.wait_for_big_blind)]
+
+
+def _top_up(state: TableState, command: TopUp) -> list[TableEvent]:
+    seat = _occupied(state, command.seat)
+    amount = _chips(command.amount, "a top-up")
+    if seat.leaving:
+        raise IllegalAction(f"{seat.player} is leaving")
+    high = state.config.max_buy_in
+    if high is not None and seat.stack + seat.queued_top_up + amount > high:
+        room = max(0, high - seat.stack - seat.queued_top_up)
+        raise BadAmount(f"a stack may hold at most {high}: top up by at most {room}")
+    if state.hand_running and seat.in_hand:
+        return [TopUpQueued(command.seat, amount)]
+    return [ToppedUp(command.seat, amount)]
+
+
+def _sit_in(state: TableState, command: SitIn) -> list[TableEvent]:
+    seat = _occupied(state, command.seat)
+    if type(command.wait_for_big_blind) is not bool:
+        raise Malformed("wait_for_big_blind is true or false")
+    if seat.leaving:
+        raise IllegalAction(f"{seat.player} is leaving")
+    if not seat.sitting_out and seat.waiting == command.wait_for_big_blind:
+        raise IllegalAction(f"{seat.player} is already sitting in")
+    return [SatIn(command.seat, command.wait_for_big_blind)]
+
+
+def _leave(state: TableState, command: Leave) -> list[TableEvent]:
+    seat = _occupied(state, command.seat)
+    if seat.leaving:
+        raise IllegalAction(f"{seat.player} is already leaving")
+    if state.hand_running and seat.in_hand:
+        return [LeaveQueued(command.seat)]
+    return [PlayerLeft(command.seat, seat.stack)]
+
+
+def _finish(state: TableState, command: FinishHand) -> list[TableEvent]:
+    if not state.hand_running:
+        raise IllegalAction("no hand is running")
+    dealt = set(state.hand_seats)
+    stacks = dict(command.stacks)
+    if set(stacks) != dealt:
+        raise Malformed(f"give the final stack of exactly the seats dealt in: {sorted(dealt)}")
+    if any(type(v) is not int or v < 0 for v in stacks.values()):
+        raise Malformed("final stacks are whole numbers, not negative")
+    before = sum(state.seats[n].stack for n in dealt)
+    if sum(stacks.values()) != before:
+        raise Malformed(f"the hand must conserve chips: {before} in, {sum(stacks.values())} out")
+    timed_out = tuple(sorted(set(command.timed_out)))
+    if not set(timed_out) <= dealt:
+        raise Malformed("only seats dealt in can time out")
+    events: list[TableEvent] = [
+        HandFinished(
+            state.hand_number,
+            tuple(SeatStack(n, stacks[n]) for n in sorted(dealt)),
+            timed_out,
+        )
+    ]
+    high = state.config.max_buy_in
+    for number, seat in sorted(state.seats.items()):
+        final = stacks.get(number, seat.stack)
+        if seat.leaving and number in dealt:
+            events.append(PlayerLeft(number, final))
+        elif seat.queued_top_up:
+            room = seat.queued_top_up if high is None else max(0, high - final)
+            if amount := min(seat.queued_top_up, room):
+                events.append(ToppedUp(number, amount))
+    return events

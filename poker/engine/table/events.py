@@ -1,0 +1,193 @@
+"""Table events: the facts a cash table's stream is made of, in the past tense.
+
+A table's state is the fold of these (``evolve_table``); hands run in their
+own streams (``poker.engine.hand``) and meet the table only at ``HandBegan``
+and ``HandFinished``.  Seats are named by number (1 to ``config.seats``,
+clockwise), players by their id.
+
+Chips enter the table only with ``PlayerSeated`` and ``ToppedUp`` and leave it
+only with ``PlayerLeft``: a wallet moves money on those three and nothing
+else (``TopUpQueued`` is a promise, applied by a later ``ToppedUp``).
+
+Every event round-trips through JSON (``table_event_to_json`` /
+``table_event_from_json``) with its type name under ``"type"``, using the hand
+events' codec.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass
+from typing import Any, Union
+
+from poker.engine.errors import Malformed
+from poker.engine.events import _decode, _encode
+from poker.engine.table.config import TableConfig
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPost:
+    """An extra post by a new or returning player: ``live`` counts as his
+    bet in the first round, ``dead`` goes straight to the pot."""
+
+    seat: int
+    live: int
+    dead: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStack:
+    """The chips in front of a seat."""
+
+    seat: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened:
+    """The table was set up; always the first event of its stream."""
+
+    config: TableConfig
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated:
+    """A player took an empty seat and bought in for ``buy_in`` chips.
+
+    ``wait_for_big_blind``: he is not dealt in until the big blind reaches
+    his seat; otherwise he posts the largest blind to come in at once.
+    """
+
+    seat: int
+    player: str
+    buy_in: int
+    wait_for_big_blind: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ToppedUp:
+    """Chips were added to a stack (between hands, or for a player not in
+    the hand, or a queued top-up applied when his hand finished)."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TopUpQueued:
+    """A top-up asked for during a hand the player is in: it is applied
+    (by a ``ToppedUp``) when the hand finishes, never during it."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    """The player sits out from the next hand on; blinds passing his seat
+    while he sits out are owed when he comes back."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SatIn:
+    """The player is back: he posts what he owes to be dealt in at once, or
+    with ``wait_for_big_blind`` comes in when the big blind reaches him."""
+
+    seat: int
+    wait_for_big_blind: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveQueued:
+    """The player asked to leave during a hand he is in: the service folds
+    his hand and he leaves (``PlayerLeft``) when the hand finishes."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """The player left his seat and took ``cash_out`` chips off the table."""
+
+    seat: int
+    cash_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandBegan:
+    """Hand ``number`` was dealt.
+
+    ``dealt_in`` are the seats dealt in, in increasing seat number (the
+    order of the hand's players: player i of the hand sits in
+    ``dealt_in[i]``).  ``button`` is the button's seat; with
+    ``button_dead`` nobody dealt in sits there (TDA dead button).
+    ``small`` is None for a dead small blind; ``over`` is the 32 Card Draw
+    over blind (4-5 players).  ``posts`` are the extra posts of new and
+    returning players.  Who missed which blind follows from this event and
+    the previous hand's positions (``evolve_table``).
+    """
+
+    number: int
+    button: int
+    dealt_in: tuple[int, ...]
+    small: int | None
+    big: int
+    over: int | None = None
+    posts: tuple[SeatPost, ...] = ()
+    button_dead: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinished:
+    """Hand ``number`` is over: ``stacks`` are the dealt-in seats' chips
+    after it; ``timed_out`` seats let their action clock run out and sit out
+    from the next hand (RULES.md 1, clocks).  Queued top-ups and leaves are
+    settled by the ``ToppedUp`` and ``PlayerLeft`` events that follow."""
+
+    number: int
+    stacks: tuple[SeatStack, ...]
+    timed_out: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """The table closed (every player has left); no more commands."""
+
+
+TableEvent = Union[  # noqa: UP007 - typing.get_args lists the members
+    TableOpened,
+    PlayerSeated,
+    ToppedUp,
+    TopUpQueued,
+    SatOut,
+    SatIn,
+    LeaveQueued,
+    PlayerLeft,
+    HandBegan,
+    HandFinished,
+    TableClosed,
+]
+
+TABLE_EVENT_TYPES: dict[str, type[Any]] = {cls.__name__: cls for cls in typing.get_args(TableEvent)}
+
+
+def table_event_to_json(event: TableEvent) -> dict[str, Any]:
+    """The event as JSON-ready data with its type name under ``"type"``."""
+    data = _encode(event)
+    assert isinstance(data, dict)
+    return {"type": type(event).__name__, **data}
+
+
+def table_event_from_json(data: dict[str, Any]) -> TableEvent:
+    """The event ``table_event_to_json`` made; ``Malformed`` for anything else."""
+    cls = TABLE_EVENT_TYPES.get(str(data.get("type")))
+    if cls is None:
+        raise Malformed(f"unknown table event type {data.get('type')!r}")
+    body = {k: v for k, v in data.items() if k != "type"}
+    try:
+        event: TableEvent = _decode(cls, body)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise Malformed(f"bad {cls.__name__}: {exc}") from exc
+    return event
