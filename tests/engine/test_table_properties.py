@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import event as tally
 from hypothesis import strategies as st
 
 from poker.engine.errors import EngineError
@@ -151,10 +152,10 @@ def check_plan(history: History) -> None:
         assert post.player not in {plan.blinds.small, plan.blinds.big, plan.blinds.over}
         assert state.seats[plan.seats[post.player]].owes
         assert post.live <= max(rules.big_blind, rules.over_blind(len(plan.seats)))
-    event(f"{len(plan.seats)} dealt in")
+    tally(f"{len(plan.seats)} dealt in")
     for name, flag in [("dead button", plan.button_dead), ("post", plan.posts)]:
         if flag:
-            event(name)
+            tally(name)
     before = len(history.events)
     history.apply(decide_table(state, StartHand()))
     assert len(history.events) == before + 1
