@@ -32,6 +32,12 @@ class TableConfig:
     seats: int
     min_buy_in: int
     max_buy_in: int | None = None
+    name: str = ""
+    """What the lobby calls the table."""
+    action_seconds: int = 30
+    """The action clock (RULES.md 1); the clocks issue runs it."""
+    draw_seconds: int = 30
+    """The draw clock (RULES.md 1)."""
 
     def __post_init__(self) -> None:
         rules = self.rules
@@ -50,6 +56,11 @@ class TableConfig:
         high = self.max_buy_in
         if high is not None and (not _whole(high) or high < self.min_buy_in):
             raise Malformed("the maximum buy-in must be a whole number, at least the minimum")
+        if not isinstance(self.name, str) or len(self.name) > 80:
+            raise Malformed("a table name is text of at most 80 characters")
+        clocks = (self.action_seconds, self.draw_seconds)
+        if not all(_whole(c) and 1 <= c <= 600 for c in clocks):
+            raise Malformed("clocks are whole seconds from 1 to 600")
 
     @staticmethod
     def default_buy_ins(rules: Rules) -> tuple[int, int | None]:

@@ -1,0 +1,156 @@
+"""Thin HTTP views: validate input, call one service or selector, answer.
+
+Reads are open to spectators (no hidden card leaves through them); writes
+need a logged-in player, and opening or closing tables needs staff.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from poker import selectors, services
+from poker.api import serializers as s
+from poker.models import Hand, Table
+
+
+def _viewer(request: Request) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class ReadOpen(permissions.BasePermission):
+    """Anyone may read; writing needs a login."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or bool(request.user.is_authenticated)
+
+
+class TablesView(APIView):
+    """The lobby (GET) and opening a table (POST, staff)."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        return Response([selectors.table_summary(t) for t in selectors.table_list()])
+
+    @extend_schema(request=s.TableIn, responses={201: dict})
+    def post(self, request: Request) -> Response:
+        data = _valid(s.TableIn, request)
+        table = services.table_create(by=request.user, **data)
+        return Response(selectors.table_view(table, _viewer(request)), status=201)
+
+
+class TableView(APIView):
+    """One table as the asking viewer may see it."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, table_id: int) -> Response:
+        table = get_object_or_404(Table, pk=table_id)
+        return Response(selectors.table_view(table, _viewer(request)))
+
+
+class TableCloseView(APIView):
+    """Close a table between hands (staff)."""
+
+    @extend_schema(request=s.CommandIn, responses={200: dict})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(s.CommandIn, request)
+        return Response(services.table_close(by=request.user, table_id=table_id, **data))
+
+
+class SeatView(APIView):
+    """One seat command of the logged-in player: sit, leave, top up, sit out, sit in."""
+
+    commands: dict[str, tuple[type[Any], Any]] = {
+        "sit": (s.SitIn, services.seat_sit),
+        "leave": (s.CommandIn, services.seat_leave),
+        "top-up": (s.TopUpIn, services.seat_top_up),
+        "sit-out": (s.CommandIn, services.seat_sit_out),
+        "sit-in": (s.SitInIn, services.seat_sit_in),
+    }
+
+    @extend_schema(request=s.SitIn, responses={200: dict})
+    def post(self, request: Request, table_id: int, command: str) -> Response:
+        serializer_class, service = self.commands[command]
+        data = _valid(serializer_class, request)
+        return Response(service(by=request.user, table_id=table_id, **data))
+
+
+class ActionsView(APIView):
+    """An action in the running hand: fold, check, call, bet, raise, discard,
+    stand, parole, accept, decline, show, muck."""
+
+    @extend_schema(request=s.ActIn, responses={200: dict})
+    def post(self, request: Request, table_id: int) -> Response:
+        data = _valid(s.ActIn, request)
+        return Response(services.hand_act(by=request.user, table_id=table_id, **data))
+
+
+class HandsView(APIView):
+    """Hand histories of a table, newest first."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("table", int, required=True)], responses={200: dict}
+    )
+    def get(self, request: Request) -> Response:
+        table_id = request.query_params.get("table", "")
+        if not table_id.isdigit():
+            raise services.ApiError("Say which table: ?table=<id>.", code="invalid")
+        table = get_object_or_404(Table, pk=int(table_id))
+        hands = selectors.hands_of(table)[:200]
+        return Response([_hand_summary(h) for h in hands])
+
+
+def _hand_summary(hand: Hand) -> dict[str, Any]:
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "phase": hand.phase,
+        "seats": hand.seats,
+        "pot": hand.pot,
+        "started_at": hand.started_at,
+        "ended_at": hand.ended_at,
+        "commitment": hand.deck_commitment,
+        "result": hand.result,
+    }
+
+
+class HandView(APIView):
+    """One hand's history as the viewer may see it."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, hand_id: str) -> Response:
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+        return Response(selectors.hand_detail(hand, _viewer(request)))
+
+
+class HandPhhView(APIView):
+    """One hand in PokerKit's PHH format (TOML), as the viewer may see it."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(responses={(200, "application/toml"): str})
+    def get(self, request: Request, hand_id: str) -> HttpResponse:
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
+        text = selectors.hand_phh(hand, _viewer(request))
+        return HttpResponse(text, content_type="application/toml; charset=utf-8")

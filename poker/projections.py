@@ -1,0 +1,187 @@
+"""Read models from domain states: ``Table``, ``Seat`` and ``Hand`` rows.
+
+Every row is a function of the folded streams (and the times their events
+were recorded), so the same functions serve each command, in its
+transaction, and ``rebuild``, which replays the whole log.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+
+from poker import streams
+from poker.engine.evolve import evolve
+from poker.engine.state import HandState
+from poker.engine.table import HandBegan, TableConfig, TableState, evolve_table
+from poker.eventstore import Recorded, load
+from poker.eventstore import streams as stream_names
+from poker.models import Hand, Seat, Table, hand_id, hand_stream
+
+if TYPE_CHECKING:
+    from poker.services import Work
+
+
+def config_fields(config: TableConfig) -> dict[str, Any]:
+    """The Table columns that come from its configuration."""
+    rules = config.rules
+    return {
+        "name": config.name,
+        "game": rules.game.value,
+        "betting": rules.betting.value,
+        "small_blind": rules.small_blind,
+        "big_blind": rules.big_blind,
+        "ante": rules.ante,
+        "ante_by": rules.ante_by.value,
+        "tie_break": rules.tie_break.value,
+        "seats": config.seats,
+        "min_buy_in": config.min_buy_in,
+        "max_buy_in": config.max_buy_in,
+        "action_seconds": config.action_seconds,
+        "draw_seconds": config.draw_seconds,
+    }
+
+
+def write(work: Work, recorded: list[Recorded]) -> None:
+    """Rewrite the rows a command's events changed."""
+    if not recorded:
+        return
+    at = recorded[-1].recorded_at
+    for hand in work.hands:
+        if hand.events:
+            version = hand.start + len(hand.events)
+            write_hand(
+                hand.row, hand.state, version, started=at if hand.start == 0 else None, at=at
+            )
+            streams.hands.remember(hand.row.stream, version, hand.state)
+    if work.table_events:
+        write_table(work.table, work.table_state, at)
+        streams.tables.remember(work.table.stream, work.table_state.version, work.table_state)
+
+
+def write_table(
+    table: Table, state: TableState, at: datetime, opened: datetime | None = None
+) -> None:
+    """The table row and its seat rows as ``state`` says."""
+    for name, value in config_fields(state.config).items():
+        setattr(table, name, value)
+    table.status = Table.Status.CLOSED if state.closed else Table.Status.OPEN
+    table.version = state.version
+    table.button = state.button
+    table.hand_number = state.hand_number
+    table.current_hand_id = hand_id(table.pk, state.hand_number) if state.hand_number else None
+    table.players_seated = len(state.seats)
+    if opened is not None:
+        table.created_at = opened
+    table.save()
+    _write_seats(table, state)
+
+
+def _write_seats(table: Table, state: TableState) -> None:
+    rows = {row.number: row for row in Seat.objects.filter(table=table)}
+    for number in rows.keys() - state.seats.keys():
+        rows[number].delete()
+    for number, seat in state.seats.items():
+        values = {
+            "player_id": int(seat.player),
+            "stack": seat.stack,
+            "sitting_out": seat.sitting_out,
+            "waiting_for_big_blind": seat.waiting,
+            "in_hand": seat.in_hand,
+            "top_up_queued": seat.queued_top_up,
+            "leave_queued": seat.leaving,
+            "missed_blinds": sorted(b.value for b in seat.missed),
+        }
+        row = rows.get(number)
+        if row is None:
+            Seat.objects.create(table=table, number=number, **values)
+        elif any(getattr(row, k) != v for k, v in values.items()):
+            for key, value in values.items():
+                setattr(row, key, value)
+            row.save()
+
+
+def write_hand(
+    row: Hand, state: HandState, version: int, *, started: datetime | None, at: datetime
+) -> None:
+    """The hand row as ``state`` (at ``version``) says; ``started`` is the
+    time of its first event when that is now."""
+    row.version = version
+    row.phase = state.phase.value
+    row.to_act_seat = None if state.to_act is None else row.seats[state.to_act]
+    row.pot = state.pot
+    if started is not None:
+        row.started_at = started
+        row.deck_commitment = streams.deck_commitment(state.seed, state.deck)
+    if state.complete:
+        row.ended_at = at
+        row.result = hand_result(state, row.seats)
+    row.save()
+
+
+def hand_result(state: HandState, seats: list[int]) -> dict[str, Any]:
+    """The public outcome of a finished hand, by seat."""
+    return {
+        "stacks": {str(seats[i]): p.stack for i, p in enumerate(state.players)},
+        "awards": [
+            {
+                "pot": award.pot,
+                "amount": award.amount,
+                "shares": [{"seat": seats[s.player], "amount": s.amount} for s in award.shares],
+            }
+            for award in state.awards
+        ],
+        "shown": {
+            str(seats[i]): [str(c) for c in p.cards] for i, p in enumerate(state.players) if p.shown
+        },
+        "parole": state.parole_agreed,
+    }
+
+
+# --------------------------------------------------------------------------
+# Rebuilding everything from the log
+
+
+def rebuild(using: str = "default") -> int:
+    """Recompute every read model from the events; the number of streams."""
+    count = 0
+    with transaction.atomic(using=using):
+        Table.objects.using(using).update(current_hand=None)
+        Hand.objects.using(using).all().delete()
+        Seat.objects.using(using).all().delete()
+        for stream in stream_names("table-", using=using):
+            count += 1 + _rebuild_table(int(stream.removeprefix("table-")), using)
+    streams.hands.forget()
+    streams.tables.forget()
+    return count
+
+
+def _rebuild_table(table_pk: int, using: str) -> int:
+    rows = load(f"table-{table_pk}", using=using)
+    state: TableState | None = None
+    dealt: dict[int, list[int]] = {}
+    for row in rows:
+        event = streams.decode_table(row)
+        if isinstance(event, HandBegan):
+            dealt[event.number] = list(event.dealt_in)
+        state = evolve_table(state, event)
+    assert state is not None
+    table = Table.objects.using(using).filter(pk=table_pk).first() or Table(pk=table_pk)
+    hands = [(number, seats) for number, seats in sorted(dealt.items())]
+    table.current_hand = None
+    write_table(table, state, rows[-1].recorded_at, opened=rows[0].recorded_at)
+    for number, seats in hands:
+        _rebuild_hand(table, number, seats, using)
+    return len(hands)
+
+
+def _rebuild_hand(table: Table, number: int, seats: list[int], using: str) -> None:
+    rows = load(hand_stream(hand_id(table.pk, number)), using=using)
+    state: HandState | None = None
+    for row in rows:
+        state = evolve(state, streams.decode_hand(row))
+    assert state is not None
+    hand = Hand(id=hand_id(table.pk, number), table=table, number=number, seats=seats)
+    write_hand(hand, state, rows[-1].version, started=rows[0].recorded_at, at=rows[-1].recorded_at)

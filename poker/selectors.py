@@ -1,0 +1,203 @@
+"""The read side: tables and hands as one viewer may see them.
+
+Every hand view goes through ``engine.view`` / ``engine.view.redact``, the
+one gate for hidden cards: a seated player sees his own cards, everyone
+sees shown hands, nobody sees the deck or another player's cards.  The deck
+order and seed are revealed only once a hand has ended (with its
+commitment, to check that it was fixed before the first action).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+
+from poker import streams
+from poker.engine.cards import codes
+from poker.engine.history import to_phh
+from poker.engine.state import HandState
+from poker.engine.table import SeatState, TableState
+from poker.engine.view import redact, view
+from poker.eventstore import load
+from poker.models import Hand, Table
+
+if TYPE_CHECKING:
+    from poker.services import Work
+
+
+def table_list() -> QuerySet[Table]:
+    """The lobby: open tables first, newest last."""
+    return Table.objects.order_by("status", "id")
+
+
+def table_summary(table: Table) -> dict[str, Any]:
+    """A table's settings and where it stands (public)."""
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "game": table.game,
+        "betting": table.betting,
+        "small_blind": table.small_blind,
+        "big_blind": table.big_blind,
+        "ante": table.ante,
+        "ante_by": table.ante_by,
+        "tie_break": table.tie_break,
+        "seats": table.seats,
+        "min_buy_in": table.min_buy_in,
+        "max_buy_in": table.max_buy_in,
+        "action_seconds": table.action_seconds,
+        "draw_seconds": table.draw_seconds,
+        "status": table.status,
+        "players_seated": table.players_seated,
+        "hand_number": table.hand_number,
+    }
+
+
+def table_view(table: Table, viewer: Any) -> dict[str, Any]:
+    """Everything about a table that ``viewer`` (a user or None) may see."""
+    state = streams.tables.state(table.stream, table.version)
+    hand = None
+    if state.hand_number:
+        row = Hand.objects.get(pk=table.current_hand_id)
+        hand = (row, streams.hands.state(row.stream, row.version), row.version)
+    return _view(table, state, hand, viewer)
+
+
+def work_view(work: Work, viewer: Any) -> dict[str, Any]:
+    """The same view from a command's unit of work, before it commits."""
+    table = work.table
+    hand = None
+    if work.hand is not None:
+        hand = (work.hand.row, work.hand.state, work.hand.start + len(work.hand.events))
+    elif work.table_state.hand_number:
+        row = Hand.objects.filter(pk=table.current_hand_id).first()
+        if row is not None:
+            hand = (row, streams.hands.state(row.stream, row.version), row.version)
+    summary_version = work.table_state.version
+    out = _view(table, work.table_state, hand, viewer)
+    out["table"]["version"] = summary_version
+    return out
+
+
+def _view(
+    table: Table,
+    state: TableState,
+    hand: tuple[Hand, HandState, int] | None,
+    viewer: Any,
+) -> dict[str, Any]:
+    player = str(viewer.pk) if viewer is not None else None
+    you = state.seat_of(player) if player is not None else None
+    summary = table_summary(table)
+    summary.update(
+        version=state.version,
+        status="closed" if state.closed else "open",
+        button=state.button,
+        hand_number=state.hand_number,
+        players_seated=len(state.seats),
+    )
+    return {
+        "table": summary,
+        "seats": [_seat(n, s) for n, s in sorted(state.seats.items())],
+        "you": {"seat": you},
+        "hand": None if hand is None else _hand(*hand, you),
+    }
+
+
+def _seat(number: int, seat: SeatState) -> dict[str, Any]:
+    return {
+        "seat": number,
+        "player": int(seat.player),
+        "username": username(int(seat.player)),
+        "stack": seat.stack,
+        "sitting_out": seat.sitting_out,
+        "waiting_for_big_blind": seat.waiting,
+        "in_hand": seat.in_hand,
+        "top_up_queued": seat.queued_top_up,
+        "leaving": seat.leaving,
+        "missed_blinds": sorted(b.value for b in seat.missed),
+    }
+
+
+def _hand(row: Hand, state: HandState, version: int, you: int | None) -> dict[str, Any]:
+    seats = list(row.seats)
+    position = seats.index(you) if you in seats else None
+    seen = view(state, position)
+    for player in seen["players"]:
+        player["seat"] = seats[player["position"]]
+    seen["to_act_seat"] = None if state.to_act is None else seats[state.to_act]
+    seen.update(
+        id=row.pk,
+        number=row.number,
+        version=version,
+        seats=seats,
+        your_position=position,
+        commitment=streams.deck_commitment(state.seed, state.deck),
+        reveal=_reveal(state),
+    )
+    return seen
+
+
+def _reveal(state: HandState) -> dict[str, Any] | None:
+    """Deck order and seed, once the hand is over (None before)."""
+    if not state.complete:
+        return None
+    return {"deck": codes(state.deck), "seed": str(state.seed)}
+
+
+@lru_cache(maxsize=4096)
+def username(user_id: int) -> str:
+    """A player's display name (cached: names change rarely, and a stale one
+    only shows an old name)."""
+    user = get_user_model().objects.filter(pk=user_id).only("username").first()
+    return "" if user is None else str(user.username)
+
+
+# --------------------------------------------------------------------------
+# Hand histories
+
+
+def hands_of(table: Table) -> QuerySet[Hand]:
+    """The hands of a table, newest first."""
+    return Hand.objects.filter(table=table).order_by("-number")
+
+
+def hand_position(state: HandState, viewer: Any) -> int | None:
+    """The viewer's position in a hand (None: not dealt in, or anonymous);
+    the engine's player names are player ids."""
+    if viewer is None:
+        return None
+    names = [p.name for p in state.players]
+    player = str(viewer.pk)
+    return names.index(player) if player in names else None
+
+
+def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
+    """A hand's history as ``viewer`` may see it: every event, redacted."""
+    state = streams.hands.state(hand.stream, hand.version)
+    position = hand_position(state, viewer)
+    events = [redact(streams.decode_hand(r), position) for r in load(hand.stream)]
+    return {
+        "id": hand.pk,
+        "table": hand.table_id,
+        "number": hand.number,
+        "seats": hand.seats,
+        "your_position": position,
+        "version": hand.version,
+        "phase": hand.phase,
+        "started_at": hand.started_at,
+        "ended_at": hand.ended_at,
+        "commitment": hand.deck_commitment,
+        "reveal": _reveal(state),
+        "result": hand.result,
+        "events": events,
+    }
+
+
+def hand_phh(hand: Hand, viewer: Any) -> str:
+    """The hand in PokerKit's PHH format, as ``viewer`` may see it."""
+    position = hand_position(streams.hands.state(hand.stream, hand.version), viewer)
+    events = [streams.decode_hand(r) for r in load(hand.stream)]
+    return to_phh(events, position, hand_id=hand.pk, table=str(hand.table_id))

@@ -1,0 +1,120 @@
+"""Domain states from event streams: decode, fold, and keep the fold warm.
+
+A command needs the state of its table and of the hand in play.  Folding a
+stream from its first event on every command would cost more than the
+command itself, so each process keeps the latest fold of every stream it
+touched and folds only the events recorded since.  The cache is an
+optimisation only: the caller passes the version it read under the table
+lock, and anything older is folded on from the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from poker.engine import events as hand_events
+from poker.engine import table as table_events
+from poker.engine.cards import Card, codes
+from poker.engine.evolve import evolve
+from poker.engine.state import HandState
+from poker.engine.table import TableState, evolve_table
+from poker.eventstore import NewEvent, Recorded, load
+
+S = TypeVar("S")
+
+CACHE_SIZE = 2048
+"""Streams kept folded per process (a few per live table)."""
+
+
+def encode_hand(events: Sequence[hand_events.Event]) -> list[NewEvent]:
+    """Engine events as rows to append."""
+    out = []
+    for event in events:
+        data = hand_events.to_json(event)
+        out.append(NewEvent(data.pop("type"), data))
+    return out
+
+
+def encode_table(events: Sequence[Any]) -> list[NewEvent]:
+    """Table events as rows to append."""
+    out = []
+    for event in events:
+        data = table_events.table_event_to_json(event)
+        out.append(NewEvent(data.pop("type"), data))
+    return out
+
+
+def decode_hand(row: Recorded) -> hand_events.Event:
+    """A stored hand event back as the engine's dataclass."""
+    return hand_events.from_json({"type": row.type, **row.data})
+
+
+def decode_table(row: Recorded) -> Any:
+    """A stored table event back as the table engine's dataclass."""
+    return table_events.table_event_from_json({"type": row.type, **row.data})
+
+
+class Folds(Generic[S]):
+    """Latest folded state per stream, least recently used dropped first."""
+
+    def __init__(
+        self,
+        decode: Callable[[Recorded], Any],
+        apply: Callable[[S | None, Any], S],
+        size: int = CACHE_SIZE,
+    ) -> None:
+        self._decode = decode
+        self._apply = apply
+        self._size = size
+        self._states: OrderedDict[tuple[str, str], tuple[int, S]] = OrderedDict()
+
+    def state(self, stream: str, version: int, using: str = "default") -> S:
+        """The fold of ``stream`` up to exactly ``version``."""
+        cached = self._states.get((using, stream))
+        start, state = cached if cached and cached[0] <= version else (0, None)
+        if start < version:
+            for row in load(stream, after=start, using=using):
+                if row.version > version:
+                    break
+                state = self._apply(state, self._decode(row))
+        if state is None:
+            raise LookupError(f"stream {stream} has no events")
+        self.remember(stream, version, state, using)
+        return state
+
+    def remember(self, stream: str, version: int, state: S, using: str = "default") -> None:
+        """Keep ``state`` as the fold of ``stream`` at ``version``."""
+        self._states[(using, stream)] = (version, state)
+        self._states.move_to_end((using, stream))
+        while len(self._states) > self._size:
+            self._states.popitem(last=False)
+
+    def forget(self) -> None:
+        """Drop everything (tests that rebuild or rewind the store)."""
+        self._states.clear()
+
+
+hands: Folds[HandState] = Folds(decode_hand, evolve)
+tables: Folds[TableState] = Folds(decode_table, evolve_table)
+
+
+def deck_commitment(seed: int, deck: Sequence[Card]) -> str:
+    """SHA-256 of the hand's secret seed and deck order, published at the deal.
+
+    ``sha256("<seed>:<card> <card> ...")`` in hex, the seed in decimal and the
+    cards as codes, top card first.  Deck and seed are revealed when the hand
+    ends, so anyone can check the order was fixed before the first action
+    (and, with the seed, every reshuffle of discards).
+    """
+    text = f"{seed}:{' '.join(codes(deck))}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def stored_hand_events(stream: str, upto: int, using: str = "default") -> list[hand_events.Event]:
+    """The recorded events of a hand up to version ``upto`` (to settle it)."""
+    if upto == 0:
+        return []
+    return [decode_hand(row) for row in load(stream, using=using) if row.version <= upto]
