@@ -58,7 +58,14 @@ def write(work: Work, recorded: list[Recorded]) -> None:
             streams.hands.remember(hand.row.stream, version, hand.state)
     if work.table_events:
         write_table(work.table, work.table_state, at)
-        streams.tables.remember(work.table.stream, work.table_state.version, work.table_state)
+        _remember_on_commit(
+            streams.tables, work.table.stream, work.table_state.version, work.table_state
+        )
+
+
+def _remember_on_commit(folds: streams.Folds[Any], stream: str, version: int, state: Any) -> None:
+    """Warm the cache with a new state once (and only if) it is committed."""
+    transaction.on_commit(lambda: folds.remember(stream, version, state))
 
 
 def write_table(

@@ -322,7 +322,8 @@ def table_create(
     with transaction.atomic():
         table = Table.objects.create(**projections.config_fields(config))
         recorded = append([Batch(table.stream, 0, streams.encode_table(events))], by=_user(by))
-        projections.write_table(table, replay_table(events), recorded[-1].recorded_at)
+        at = recorded[-1].recorded_at
+        projections.write_table(table, replay_table(events), at, opened=at)
     return table
 
 

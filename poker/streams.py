@@ -11,6 +11,7 @@ lock, and anything older is folded on from the store.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
@@ -70,10 +71,12 @@ class Folds(Generic[S]):
         self._apply = apply
         self._size = size
         self._states: OrderedDict[tuple[str, str], tuple[int, S]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def state(self, stream: str, version: int, using: str = "default") -> S:
         """The fold of ``stream`` up to exactly ``version``."""
-        cached = self._states.get((using, stream))
+        with self._lock:
+            cached = self._states.get((using, stream))
         start, state = cached if cached and cached[0] <= version else (0, None)
         if start < version:
             for row in load(stream, after=start, using=using):
@@ -86,15 +89,22 @@ class Folds(Generic[S]):
         return state
 
     def remember(self, stream: str, version: int, state: S, using: str = "default") -> None:
-        """Keep ``state`` as the fold of ``stream`` at ``version``."""
-        self._states[(using, stream)] = (version, state)
-        self._states.move_to_end((using, stream))
-        while len(self._states) > self._size:
-            self._states.popitem(last=False)
+        """Keep ``state`` as the fold of ``stream`` at ``version`` (only
+        committed versions: a fold of a rolled-back append must never be
+        served as that version later), unless a later one is kept."""
+        key = (using, stream)
+        with self._lock:
+            kept = self._states.get(key)
+            if kept is None or kept[0] <= version:
+                self._states[key] = (version, state)
+            self._states.move_to_end(key)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
 
     def forget(self) -> None:
         """Drop everything (tests that rebuild or rewind the store)."""
-        self._states.clear()
+        with self._lock:
+            self._states.clear()
 
 
 hands: Folds[HandState] = Folds(decode_hand, evolve)
