@@ -221,14 +221,19 @@ def run(
     do: Callable[[Work], None],
     answer: Callable[[Work], dict[str, Any]],
 ) -> dict[str, Any]:
-    """Carry out one command on a table: all of it, once, or nothing."""
-    if command_id is not None:
-        stored = CommandRow.objects.filter(id=command_id).first()
-        if stored is not None:
-            return _stored_answer(stored.answer, stored.by_id, by)
+    """Carry out one command on a table: all of it, once, or nothing.
+
+    A command id seen before gets its first answer.  The check runs under
+    the table lock, so a retry racing its first run waits for it and then
+    finds its answer; the Command row's primary key backs that up.
+    """
     try:
         with transaction.atomic():
             work = _load(table_id)
+            if command_id is not None:
+                stored = CommandRow.objects.filter(id=command_id).first()
+                if stored is not None:
+                    return _stored_answer(stored.answer, stored.by_id, by)
             try:
                 do(work)
                 work.settle()
