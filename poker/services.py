@@ -26,12 +26,12 @@ from config.api_errors import ApiError
 from poker import projections, streams
 from poker.engine.betting import legal_actions
 from poker.engine.cards import Card, card, shuffled
-from poker.engine.commands import Act, Action, Command
+from poker.engine.commands import Act, Action, Command, Forfeit
 from poker.engine.errors import EngineError, ErrorCode
 from poker.engine.events import Event as HandEvent
 from poker.engine.hand import begin, play
 from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
-from poker.engine.state import HandState
+from poker.engine.state import HandState, Phase
 from poker.engine.table import (
     Close,
     Leave,
@@ -383,15 +383,23 @@ def seat_sit(
 
 
 def seat_leave(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
-    """Leave with the stack; during a hand he is in, his hand is folded on his
-    turns and he leaves when it ends."""
-    return run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(Leave(_seat_of(w, by))),
-        answer=_answer_for(by),
-    )
+    """Leave with the stack.  During a hand he is in, his hand is folded at
+    once (an all-in hand, or one at Parole or showdown, plays on by itself)
+    and he leaves with what he has when the hand ends."""
+
+    def do(work: Work) -> None:
+        seat = _seat_of(work, by)
+        work.table_do(Leave(seat))
+        hand = work.hand
+        if hand is None or seat not in work.table_state.hand_seats:
+            return
+        position = work.table_state.hand_seats.index(seat)
+        player = hand.state.players[position]
+        foldable = hand.state.phase in (Phase.BETTING, Phase.DRAW)
+        if foldable and player.in_hand and player.stack > 0:
+            work.hand_do(Forfeit(position))
+
+    return run(table_id, by=by, command_id=command_id, do=do, answer=_answer_for(by))
 
 
 def seat_top_up(

@@ -62,6 +62,16 @@ class TimeOut:
 
 
 @dataclass(frozen=True, slots=True)
+class Forfeit:
+    """The player leaves the table during the hand: his hand is folded at
+    once, out of turn, and the chips he put in stay in the pot.  Only while
+    betting or drawing, and never for an all-in hand, which plays to the
+    showdown."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
 class Post:
     """An extra post by a new or returning player (cash tables).
 
@@ -103,4 +113,4 @@ class Deal:
     posts: tuple[Post, ...] = ()
 
 
-Command = Act | TimeOut
+Command = Act | TimeOut | Forfeit

@@ -168,7 +168,24 @@ def _after_bet_action(
 def _folded(state: HandState, e: Folded) -> HandState:
     p = state.players[e.player]
     players = _update(state, e.player, folded=True, acted=True, cards=())
-    return _after_bet_action(state, e.player, players, muck=state.muck + p.cards)
+    muck = state.muck + p.cards
+    if e.player == state.to_act and state.phase is Phase.BETTING:
+        return _after_bet_action(state, e.player, players, muck=muck)
+    # Out of turn (a player leaving the table): whoever was to act still is,
+    # unless the fold settled it.
+    folded = evolved(state, players=players, muck=muck)
+    return evolved(folded, to_act=_still_to_act(folded, e.player))
+
+
+def _still_to_act(state: HandState, folder: int) -> int | None:
+    to_act = state.to_act
+    if to_act is None or sum(1 for p in state.players if p.in_hand) <= 1:
+        return None
+    if state.phase is Phase.DRAW:
+        return _next_drawer(state, folder) if to_act == folder else to_act
+    if betting.needs_action(state, to_act):
+        return to_act
+    return betting.next_to_bet(state.players, state.current_bet, to_act)
 
 
 def _checked(state: HandState, e: Checked) -> HandState:

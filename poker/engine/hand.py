@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from poker.engine.betting import Legal, legal_actions
 from poker.engine.cards import Card, seeded_shuffle
-from poker.engine.commands import Act, Action, Command, Deal, TimeOut
+from poker.engine.commands import Act, Action, Command, Deal, Forfeit, TimeOut
 from poker.engine.deal import opening_events
 from poker.engine.errors import BadAmount, BadCards, IllegalAction, Malformed, OutOfTurn
 from poker.engine.events import (
@@ -67,11 +67,12 @@ def decide(state: HandState, command: Command) -> list[Event]:
 
 def play(state: HandState, command: Command) -> tuple[HandState, list[Event]]:
     """``decide`` plus the state after its events, computed once."""
-    legal = _turn(state, command.player)
-    if isinstance(command, TimeOut):
-        events = _timeout(state, legal)
+    if isinstance(command, Forfeit):
+        events: list[Event] = [_forfeit(state, command.player)]
+    elif isinstance(command, TimeOut):
+        events = _timeout(state, _turn(state, command.player))
     elif isinstance(command, Act):
-        events = _act(state, command, legal)
+        events = _act(state, command, _turn(state, command.player))
     else:
         raise Malformed(f"unknown command {command!r}")
     for event in events:
@@ -96,6 +97,21 @@ def _turn(state: HandState, player: int) -> Legal:
         names = state.players
         raise OutOfTurn(f"it is {names[legal.player].name}'s turn, not {names[player].name}'s")
     return legal
+
+
+def _forfeit(state: HandState, i: int) -> Folded:
+    if state.complete:
+        raise IllegalAction("the hand is over")
+    if not 0 <= i < len(state.players):
+        raise Malformed(f"there is no player {i}")
+    player = state.players[i]
+    if not player.in_hand:
+        raise IllegalAction(f"{player.name} is not in the hand")
+    if player.stack == 0:
+        raise IllegalAction(f"{player.name} is all-in: his hand plays to the showdown")
+    if state.phase not in (Phase.BETTING, Phase.DRAW):
+        raise IllegalAction(f"no folding out of turn during {state.phase.value}")
+    return Folded(i)
 
 
 def _act(state: HandState, command: Act, legal: Legal) -> list[Event]:

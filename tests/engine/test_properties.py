@@ -2,9 +2,10 @@
 
 Every game and betting structure, 2 to the maximum number of players,
 random stacks, random decks and random legal decisions (with a few clock
-timeouts); after every event: chips are conserved and no card is in two
-places; nobody draws his own discards back; the fold of the events is the
-state; views and redacted events never show a hidden card.  Random illegal
+timeouts and players leaving mid-hand); after every event: chips are
+conserved and no card is in two places; nobody draws his own discards back;
+the fold of the events is the state; views and redacted events never show a
+hidden card.  Random illegal
 commands are refused with a typed error and change nothing.
 """
 
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 
 from poker.engine.betting import legal_actions
 from poker.engine.cards import Card, codes
-from poker.engine.commands import Act, Action, Command, Deal, TimeOut
+from poker.engine.commands import Act, Action, Command, Deal, Forfeit, TimeOut
 from poker.engine.errors import EngineError
 from poker.engine.events import (
     CardsDealt,
@@ -32,7 +33,7 @@ from poker.engine.events import (
 )
 from poker.engine.hand import begin, evolve, play, replay
 from poker.engine.rules import AnteBy, Betting, Game, Rules
-from poker.engine.state import HandState
+from poker.engine.state import HandState, Phase
 from poker.engine.view import redact, view
 
 COMBINATIONS = [(game, betting) for game in Game for betting in Betting]
@@ -71,6 +72,13 @@ def random_command(data: st.DataObject, state: HandState) -> Command:
     i = legal.player
     if data.draw(st.integers(0, 30)) == 0:
         return TimeOut(i)
+    leavers = (
+        [j for j, p in enumerate(state.players) if p.in_hand and p.stack > 0]
+        if state.phase in (Phase.BETTING, Phase.DRAW)
+        else []
+    )
+    if leavers and data.draw(st.integers(0, 40)) == 0:
+        return Forfeit(data.draw(st.sampled_from(leavers)))
     # Lean towards calling and checking, so many hands reach the draws.
     weights = {Action.FOLD: 1, Action.CALL: 3, Action.CHECK: 3}
     choices = [a for a in legal.actions for _ in range(weights.get(a, 1))]
