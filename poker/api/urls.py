@@ -12,8 +12,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<int:table_id>/close/", views.TableCloseView.as_view(), name="table-close"),
     path("tables/<int:table_id>/actions/", views.ActionsView.as_view(), name="actions"),
     *[
-        path(f"tables/<int:table_id>/{command}/", views.SeatView.as_view(), {"command": command})
-        for command in views.SeatView.commands
+        path(f"tables/<int:table_id>/{command}/", view.as_view(), name=f"seat-{command}")
+        for command, view in views.SEAT_VIEWS.items()
     ],
     path("hands/", views.HandsView.as_view(), name="hands"),
     path("hands/<str:hand_id>/", views.HandView.as_view(), name="hand"),

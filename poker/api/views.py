@@ -43,11 +43,11 @@ class TablesView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: dict}, operation_id="tables_list")
     def get(self, request: Request) -> Response:
         return Response([selectors.table_summary(t) for t in selectors.table_list()])
 
-    @extend_schema(request=s.TableIn, responses={201: dict})
+    @extend_schema(request=s.TableIn, responses={201: dict}, operation_id="tables_create")
     def post(self, request: Request) -> Response:
         data = _valid(s.TableIn, request)
         table = services.table_create(by=request.user, **data)
@@ -59,7 +59,7 @@ class TableView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: dict}, operation_id="tables_retrieve")
     def get(self, request: Request, table_id: int) -> Response:
         table = get_object_or_404(Table, pk=table_id)
         return Response(selectors.table_view(table, _viewer(request)))
@@ -68,35 +68,42 @@ class TableView(APIView):
 class TableCloseView(APIView):
     """Close a table between hands (staff)."""
 
-    @extend_schema(request=s.CommandIn, responses={200: dict})
+    @extend_schema(request=s.CommandIn, responses={200: dict}, operation_id="tables_close")
     def post(self, request: Request, table_id: int) -> Response:
         data = _valid(s.CommandIn, request)
         return Response(services.table_close(by=request.user, table_id=table_id, **data))
 
 
-class SeatView(APIView):
-    """One seat command of the logged-in player: sit, leave, top up, sit out, sit in."""
+def _seat_view(name: str, body: type[Any], service: Any) -> type[APIView]:
+    """The view of one seat command of the logged-in player."""
 
-    commands: dict[str, tuple[type[Any], Any]] = {
-        "sit": (s.SitIn, services.seat_sit),
-        "leave": (s.CommandIn, services.seat_leave),
-        "top-up": (s.TopUpIn, services.seat_top_up),
-        "sit-out": (s.CommandIn, services.seat_sit_out),
-        "sit-in": (s.SitInIn, services.seat_sit_in),
-    }
+    class SeatCommandView(APIView):
+        @extend_schema(
+            request=body, responses={200: dict}, operation_id=f"seats_{name.replace('-', '_')}"
+        )
+        def post(self, request: Request, table_id: int) -> Response:
+            data = _valid(body, request)
+            return Response(service(by=request.user, table_id=table_id, **data))
 
-    @extend_schema(request=s.SitIn, responses={200: dict})
-    def post(self, request: Request, table_id: int, command: str) -> Response:
-        serializer_class, service = self.commands[command]
-        data = _valid(serializer_class, request)
-        return Response(service(by=request.user, table_id=table_id, **data))
+    SeatCommandView.__doc__ = service.__doc__
+    SeatCommandView.__name__ = SeatCommandView.__qualname__ = f"Seat{name.title()}View"
+    return SeatCommandView
+
+
+SEAT_VIEWS: dict[str, type[APIView]] = {
+    "sit": _seat_view("sit", s.SitIn, services.seat_sit),
+    "leave": _seat_view("leave", s.CommandIn, services.seat_leave),
+    "top-up": _seat_view("top-up", s.TopUpIn, services.seat_top_up),
+    "sit-out": _seat_view("sit-out", s.CommandIn, services.seat_sit_out),
+    "sit-in": _seat_view("sit-in", s.SitInIn, services.seat_sit_in),
+}
 
 
 class ActionsView(APIView):
     """An action in the running hand: fold, check, call, bet, raise, discard,
     stand, parole, accept, decline, show, muck."""
 
-    @extend_schema(request=s.ActIn, responses={200: dict})
+    @extend_schema(request=s.ActIn, responses={200: dict}, operation_id="actions_create")
     def post(self, request: Request, table_id: int) -> Response:
         data = _valid(s.ActIn, request)
         return Response(services.hand_act(by=request.user, table_id=table_id, **data))
@@ -108,7 +115,9 @@ class HandsView(APIView):
     permission_classes = [ReadOpen]
 
     @extend_schema(
-        parameters=[OpenApiParameter("table", int, required=True)], responses={200: dict}
+        parameters=[OpenApiParameter("table", int, required=True)],
+        responses={200: dict},
+        operation_id="hands_list",
     )
     def get(self, request: Request) -> Response:
         table_id = request.query_params.get("table", "")
@@ -138,7 +147,7 @@ class HandView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: dict}, operation_id="hands_retrieve")
     def get(self, request: Request, hand_id: str) -> Response:
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
         return Response(selectors.hand_detail(hand, _viewer(request)))
@@ -149,7 +158,7 @@ class HandPhhView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={(200, "application/toml"): str})
+    @extend_schema(responses={(200, "application/toml"): str}, operation_id="hands_phh")
     def get(self, request: Request, hand_id: str) -> HttpResponse:
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
         text = selectors.hand_phh(hand, _viewer(request))
