@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import ApiError
 from poker import selectors, services
 from poker.api import serializers as s
 from poker.models import Hand, Table
@@ -122,7 +123,7 @@ class HandsView(APIView):
     def get(self, request: Request) -> Response:
         table_id = request.query_params.get("table", "")
         if not table_id.isdigit():
-            raise services.ApiError("Say which table: ?table=<id>.", code="invalid")
+            raise ApiError("Say which table: ?table=<id>.", code="invalid")
         table = get_object_or_404(Table, pk=int(table_id))
         hands = selectors.hands_of(table)[:200]
         return Response([_hand_summary(h) for h in hands])
