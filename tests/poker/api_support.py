@@ -269,3 +269,34 @@ def held_cards(hand_id: str, upto: int, position: int) -> list[str]:
         elif event.type == "Folded" and data["player"] == position:
             held = []
     return held
+
+
+def seat_players(
+    open_table: Callable[..., dict[str, Any]],
+    make_user: Callable[..., Any],
+    client_for: Callable[[Any], APIClient],
+    names: tuple[str, ...] = ("ann", "bob"),
+    *,
+    buy_in: int = 100,
+    **settings: Any,
+) -> Room:
+    """Open a table with ``settings`` and sit ``names`` in seats 1, 2, ...
+    (the first hand starts as soon as two are seated)."""
+    room = Room(open_table(**settings)["table"]["id"])
+    for seat, name in enumerate(names, start=1):
+        room.users[name] = user = make_user(name)
+        room.clients[user.pk] = client_for(user)
+        ok(command(room.client(name), room.table, "sit", seat=seat, buy_in=buy_in))
+    return room
+
+
+def add_user(room: Room, make_user: Callable[..., Any], client_for: Any, name: str) -> APIClient:
+    """A user who has not sat down (yet); his client."""
+    room.users[name] = user = make_user(name)
+    room.clients[user.pk] = client = client_for(user)
+    return client
+
+
+def table_events(table: int, *types: str) -> list[Event]:
+    events = Event.objects.filter(stream=f"table-{table}").order_by("version")
+    return list(events.filter(type__in=types) if types else events)

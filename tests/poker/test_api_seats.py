@@ -1,0 +1,459 @@
+"""Seats through the API: sitting down within the buy-in bounds (RULES.md 1),
+hands starting by themselves, top-ups (table stakes), leaving, sitting out
+and coming back (missed blinds); retries by command id; every refusal a 4xx
+JSON body that changes nothing."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from rest_framework.test import APIClient
+
+from poker.models import Event
+from tests.poker.api_support import (
+    add_user,
+    command,
+    fast_password_hashing,  # noqa: F401 (autouse fixture)
+    hand_events,
+    ok,
+    position_of,
+    post,
+    refused,
+    seat_players,
+    table_events,
+    unchanged,
+    view_of,
+)
+
+
+@pytest.fixture
+def room(open_table, make_user, client_for):
+    """Open a table and seat players: ``room(names, buy_in=..., **settings)``."""
+
+    def make(names=("ann", "bob"), **kwargs):
+        return seat_players(open_table, make_user, client_for, names, **kwargs)
+
+    return make
+
+
+# --------------------------------------------------------------------------
+# Sitting down
+
+
+def test_sitting_down_takes_the_seat_with_the_buy_in(room):
+    r = room(("ann",), buy_in=150)
+    view = r.view("ann")
+    assert view["you"] == {"seat": 1}
+    (seat,) = view["seats"]
+    assert (seat["seat"], seat["username"], seat["stack"]) == (1, "ann", 150)
+    assert (seat["in_hand"], seat["sitting_out"], seat["leaving"]) == (False, False, False)
+    (seated,) = table_events(r.table, "PlayerSeated")
+    assert (seated.data["seat"], seated.data["buy_in"]) == (1, 150)
+    assert view["hand"] is None  # one player: no hand
+
+
+BOUNDS = [
+    # (settings, lowest accepted, highest accepted or None for no maximum)
+    ({"betting": "no-limit", "small_blind": 5, "big_blind": 10}, 100, 1000),
+    ({"betting": "pot-limit", "small_blind": 5, "big_blind": 10}, 100, 1000),
+    ({"betting": "fixed-limit", "small_blind": 5, "big_blind": 10}, 100, None),
+    ({"betting": "no-limit", "min_buy_in": 50, "max_buy_in": 80}, 50, 80),
+    ({"betting": "fixed-limit", "min_buy_in": 7, "max_buy_in": 9}, 7, 9),
+]
+
+
+@pytest.mark.parametrize(("given", "low", "high"), BOUNDS, ids=[str(b[0]) for b in BOUNDS])
+def test_buy_ins_are_held_to_the_table_bounds(open_table, make_user, client_for, given, low, high):
+    table = open_table(**given)["table"]["id"]
+    players = [client_for(make_user(f"p{k}")) for k in range(4)]
+    with unchanged(table):
+        refused(command(players[0], table, "sit", seat=1, buy_in=low - 1), 400, "bad_amount")
+        if high is not None:
+            refused(command(players[0], table, "sit", seat=1, buy_in=high + 1), 400, "bad_amount")
+    ok(command(players[0], table, "sit", seat=1, buy_in=low))
+    ok(command(players[1], table, "sit", seat=2, buy_in=high or 10**6))
+    stacks = [s["stack"] for s in view_of(APIClient(), table)["seats"]]
+    assert stacks == [low, high or 10**6]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: a buy-in (or top-up) beyond the integer column is not refused: "
+    "poker/api/serializers.py SitIn/TopUpIn have no max_value and a fixed-limit table "
+    "has no maximum, so the Seat projection's save overflows (OverflowError on SQLite, "
+    "DataError on PostgreSQL for anything above 2**31-1) and the API answers 500",
+)
+@pytest.mark.parametrize("what", ["sit", "top-up"])
+def test_a_huge_buy_in_at_a_table_without_maximum_is_refused_with_400(
+    room, make_user, client_for, what
+):
+    r = room(("ann",), betting="fixed-limit")
+    if what == "sit":
+        client, body = add_user(r, make_user, client_for, "bob"), {"seat": 2, "buy_in": 10**30}
+    else:
+        client, body = r.client("ann"), {"amount": 10**30}
+    with unchanged(r.table):
+        response = command(client, r.table, what, **body)
+    assert response.status_code == 400
+    assert response.json()["code"] in {"invalid", "bad_amount"}
+
+
+def test_a_taken_seat_is_409(room, make_user, client_for):
+    r = room(("ann",))
+    carl = add_user(r, make_user, client_for, "carl")
+    with unchanged(r.table, carl):
+        refused(command(carl, r.table, "sit", seat=1, buy_in=100), 409, "seat_taken")
+
+
+def test_a_player_sits_only_once_at_a_table(room):
+    r = room(("ann",))
+    with unchanged(r.table, r.client("ann")):
+        refused(command(r.client("ann"), r.table, "sit", seat=2, buy_in=100), 409, "seat_taken")
+
+
+def test_a_seat_the_table_does_not_have_is_400(room, make_user, client_for):
+    r = room(("ann",), seats=3)
+    carl = add_user(r, make_user, client_for, "carl")
+    with unchanged(r.table, carl):
+        refused(command(carl, r.table, "sit", seat=4, buy_in=100), 400, "malformed")
+        refused(command(carl, r.table, "sit", seat=0, buy_in=100), 400, "invalid")
+
+
+BAD_SIT = [
+    {"buy_in": 100},
+    {"seat": 1},
+    {"seat": "one", "buy_in": 100},
+    {"seat": 1, "buy_in": "lots"},
+    {"seat": 1, "buy_in": -100},
+    {"seat": 1, "buy_in": 0},
+    {"seat": 1, "buy_in": 99.5},
+    {"seat": 1, "buy_in": None},
+    {"seat": [1], "buy_in": 100},
+    {"seat": 1, "buy_in": 100, "wait_for_big_blind": "maybe"},
+    {"seat": 1, "buy_in": 100, "command_id": "not-a-uuid"},
+    {"seat": 1, "buy_in": 100, "command_id": 12.5},
+]
+
+
+@pytest.mark.parametrize("body", BAD_SIT, ids=[str(b) for b in BAD_SIT])
+def test_a_malformed_sit_is_400(open_table, make_user, client_for, body):
+    table = open_table()["table"]["id"]
+    ann = client_for(make_user("ann"))
+    with unchanged(table, ann):
+        refused(post(ann, f"/api/tables/{table}/sit/", body), 400, "invalid")
+
+
+@pytest.mark.parametrize("name", ["sit", "leave", "top-up", "sit-out", "sit-in"])
+def test_seat_commands_at_an_unknown_table_are_404(make_user, client_for, name):
+    ann = client_for(make_user("ann"))
+    body = {"seat": 1, "buy_in": 100, "amount": 10}
+    with unchanged(None):
+        refused(command(ann, 999, name, **body), 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("name", "body"),
+    [("leave", {}), ("top-up", {"amount": 10}), ("sit-out", {}), ("sit-in", {})],
+)
+def test_seat_commands_need_a_seat_at_the_table(room, make_user, client_for, name, body):
+    r = room()
+    carl = add_user(r, make_user, client_for, "carl")
+    with unchanged(r.table, carl):
+        refused(command(carl, r.table, name, **body), 409, "not_seated")
+
+
+@pytest.mark.parametrize(
+    "body", ["{", "[]", "1", '{"amount": "ten"}', '{"amount": -5}', '{"amount": 0}'], ids=str
+)
+def test_a_malformed_top_up_is_400(room, body):
+    r = room(("ann",))
+    response = r.client("ann").post(
+        f"/api/tables/{r.table}/top-up/", body, content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] in {"invalid", "malformed"}
+    assert r.seat_of("ann")["stack"] == 100
+
+
+# --------------------------------------------------------------------------
+# Hands start by themselves
+
+
+def test_the_first_hand_starts_when_two_players_are_ready(room, make_user, client_for):
+    r = room(("ann",))
+    assert r.view()["hand"] is None
+    bob = add_user(r, make_user, client_for, "bob")
+    answer = ok(command(bob, r.table, "sit", seat=2, buy_in=100))
+    view = r.view()
+    assert answer["hand"]["id"] == view["hand"]["id"]
+    hand = view["hand"]
+    assert hand["id"] == f"{r.table}-1" and hand["phase"] == "betting"
+    assert hand["seats"] == [1, 2]
+    assert all(s["in_hand"] for s in view["seats"])
+    assert sorted(p["total"] for p in hand["players"]) == [1, 2]  # the blinds
+
+
+def test_the_next_hand_starts_by_itself_when_one_ends(room):
+    r = room()
+    ended = r.finish_hand()
+    hand = ended["hand"]
+    assert hand["id"] == f"{r.table}-2" and hand["phase"] == "betting"
+    assert ended["table"]["hand_number"] == 2
+    assert ok(APIClient().get(f"/api/hands/{r.table}-1/"))["phase"] == "complete"
+
+
+def test_no_hand_starts_while_fewer_than_two_are_ready(room):
+    r = room()
+    ok(command(r.client("bob"), r.table, "sit-out"))
+    ended = r.finish_hand()
+    assert ended["hand"]["id"] == f"{r.table}-1" and ended["hand"]["phase"] == "complete"
+    assert ended["table"]["hand_number"] == 1
+
+
+# --------------------------------------------------------------------------
+# Top-ups (table stakes)
+
+
+def test_a_top_up_between_hands_is_applied_at_once(room):
+    r = room(("ann",))
+    answer = ok(command(r.client("ann"), r.table, "top-up", amount=50))
+    assert answer["seats"][0]["stack"] == 150
+    assert r.seat_of("ann")["stack"] == 150
+    (topped,) = table_events(r.table, "ToppedUp")
+    assert topped.data == {"seat": 1, "amount": 50}
+
+
+def test_a_top_up_of_a_player_not_in_the_hand_is_applied_at_once(room, make_user, client_for):
+    r = room()
+    carl = add_user(r, make_user, client_for, "carl")
+    ok(command(carl, r.table, "sit", seat=3, buy_in=100))
+    assert not r.seat_of("carl")["in_hand"]
+    ok(command(carl, r.table, "top-up", amount=40))
+    assert r.seat_of("carl")["stack"] == 140
+    assert [e.type for e in table_events(r.table, "ToppedUp", "TopUpQueued")] == ["ToppedUp"]
+
+
+def test_a_top_up_during_his_hand_is_queued_and_applied_when_it_ends(room):
+    r = room()
+    hand = r.view()["hand"]
+    ok(command(r.client("ann"), r.table, "top-up", amount=50))
+    seat = r.seat_of("ann")
+    assert (seat["stack"], seat["top_up_queued"]) == (100, 50)
+    mine = r.view("ann")["hand"]
+    assert mine["players"][mine["your_position"]]["stack"] < 100  # not added in the hand
+    ended = r.finish_hand()
+    final = ok(APIClient().get(f"/api/hands/{hand['id']}/"))["result"]["stacks"]["1"]
+    seat = next(s for s in ended["seats"] if s["seat"] == 1)
+    assert (seat["stack"], seat["top_up_queued"]) == (min(final + 50, 200), 0)
+    types = [e.type for e in table_events(r.table)]
+    assert types.index("TopUpQueued") < types.index("HandFinished") < types.index("ToppedUp")
+
+
+def test_a_top_up_above_the_maximum_buy_in_is_refused(room):
+    r = room(("ann",))  # stack 100, maximum 200
+    with unchanged(r.table, r.client("ann")):
+        refused(command(r.client("ann"), r.table, "top-up", amount=101), 400, "bad_amount")
+    ok(command(r.client("ann"), r.table, "top-up", amount=100))
+    assert r.seat_of("ann")["stack"] == 200
+
+
+def test_queued_top_ups_count_toward_the_maximum(room):
+    r = room()
+    ok(command(r.client("ann"), r.table, "top-up", amount=60))
+    with unchanged(r.table, r.client("ann")):
+        refused(command(r.client("ann"), r.table, "top-up", amount=41), 400, "bad_amount")
+    ok(command(r.client("ann"), r.table, "top-up", amount=40))
+    assert r.seat_of("ann")["top_up_queued"] == 100
+
+
+def test_fixed_limit_tables_take_any_top_up(room):
+    r = room(("ann",), betting="fixed-limit")
+    ok(command(r.client("ann"), r.table, "top-up", amount=100_000))
+    assert r.seat_of("ann")["stack"] == 100_100
+
+
+# --------------------------------------------------------------------------
+# Leaving
+
+
+def test_leaving_between_hands_takes_the_stack_and_frees_the_seat(room, make_user, client_for):
+    r = room(("ann",), buy_in=120)
+    answer = ok(command(r.client("ann"), r.table, "leave"))
+    assert answer["seats"] == [] and answer["you"] == {"seat": None}
+    (left,) = table_events(r.table, "PlayerLeft")
+    assert left.data == {"seat": 1, "cash_out": 120}
+    carl = add_user(r, make_user, client_for, "carl")
+    ok(command(carl, r.table, "sit", seat=1, buy_in=100))
+
+
+def test_leaving_on_his_turn_folds_his_hand_and_he_leaves_with_his_chips(room):
+    r = room()
+    name, client, view = r.to_act()
+    other = "ann" if name == "bob" else "bob"
+    assert "fold" in view["hand"]["legal"]["actions"]  # the small blind faces the big
+    answer = ok(command(client, r.table, "leave"))
+    hand = ok(APIClient().get(f"/api/hands/{view['hand']['id']}/"))
+    assert hand["phase"] == "complete"
+    folded = [e for e in hand["events"] if e["type"] == "Folded"]
+    assert [e["player"] for e in folded] == [view["hand"]["your_position"]]
+    (left,) = table_events(r.table, "PlayerLeft")
+    assert left.data["cash_out"] == 99 == hand["result"]["stacks"][str(left.data["seat"])]
+    assert [s["stack"] for s in answer["seats"]] == [101]
+    assert r.seat_of(name) is None and r.seat_of(other)["stack"] == 101
+
+
+def test_leaving_during_the_hand_folds_it_and_he_leaves_when_it_ends(room):
+    r = room(("ann", "bob", "carl"))
+    r.play_until(lambda v: len(v["hand"]["seats"]) == 3)
+    acting, _, view = r.to_act()
+    hand_id = view["hand"]["id"]
+    leaver = next(n for n in ("ann", "bob", "carl") if n != acting)
+    mine = r.view(leaver)["hand"]
+    me = mine["players"][mine["your_position"]]
+    before = r.seat_of(leaver)["stack"]
+
+    answer = ok(command(r.client(leaver), r.table, "leave"))
+    seat = next(s for s in answer["seats"] if s["player"] == r.users[leaver].pk)
+    assert seat["leaving"] and seat["in_hand"]
+    hand = answer["hand"]
+    assert hand["id"] == hand_id and hand["phase"] != "complete"
+    assert hand["players"][mine["your_position"]]["folded"]
+    assert not table_events(r.table, "PlayerLeft")
+
+    r.finish_hand()
+    (left,) = table_events(r.table, "PlayerLeft")
+    result = ok(APIClient().get(f"/api/hands/{hand_id}/"))["result"]
+    assert left.data["seat"] == seat["seat"]
+    assert left.data["cash_out"] == result["stacks"][str(seat["seat"])] == before - me["total"]
+    assert r.seat_of(leaver) is None
+    assert seat["seat"] not in r.view()["hand"]["seats"]  # the next hand goes on without him
+
+
+def test_leaving_twice_is_refused(room):
+    r = room(("ann", "bob", "carl"))
+    r.play_until(lambda v: len(v["hand"]["seats"]) == 3)
+    acting, _, _ = r.to_act()
+    leaver = next(n for n in ("ann", "bob", "carl") if n != acting)
+    ok(command(r.client(leaver), r.table, "leave"))
+    with unchanged(r.table, r.client(leaver)):
+        refused(command(r.client(leaver), r.table, "leave"), 409, "illegal_action")
+        refused(command(r.client(leaver), r.table, "top-up", amount=5), 409, "illegal_action")
+
+
+# --------------------------------------------------------------------------
+# Sitting out and coming back
+
+
+def test_sitting_out_takes_effect_from_the_next_hand(room):
+    r = room()
+    answer = ok(command(r.client("ann"), r.table, "sit-out"))
+    seat = next(s for s in answer["seats"] if s["seat"] == 1)
+    assert seat["sitting_out"] and seat["in_hand"]
+    assert not answer["hand"]["players"][answer["hand"]["your_position"]]["folded"]
+    ended = r.finish_hand()
+    assert ended["table"]["hand_number"] == 1  # only bob is ready: no next hand
+
+
+def test_sitting_back_in_deals_him_in_again(room):
+    r = room()
+    ok(command(r.client("ann"), r.table, "sit-out"))
+    r.finish_hand()
+    answer = ok(command(r.client("ann"), r.table, "sit-in"))
+    assert not answer["seats"][0]["sitting_out"]
+    assert answer["hand"]["id"] == f"{r.table}-2" and answer["hand"]["seats"] == [1, 2]
+
+
+def test_sitting_out_twice_or_in_while_in_is_refused(room):
+    r = room()
+    with unchanged(r.table, r.client("ann")):
+        refused(command(r.client("ann"), r.table, "sit-in"), 409, "illegal_action")
+    ok(command(r.client("ann"), r.table, "sit-out"))
+    with unchanged(r.table, r.client("ann")):
+        refused(command(r.client("ann"), r.table, "sit-out"), 409, "illegal_action")
+
+
+def test_a_malformed_sit_in_is_400(room):
+    r = room()
+    ok(command(r.client("ann"), r.table, "sit-out"))
+    with unchanged(r.table, r.client("ann")):
+        response = command(r.client("ann"), r.table, "sit-in", wait_for_big_blind="later")
+    refused(response, 400, "invalid")
+
+
+def posts_of(hand_id: str, position: int) -> list[tuple[str, int, bool]]:
+    return [
+        (e.data["blind"], e.data["amount"], e.data["dead"])
+        for e in hand_events(hand_id)
+        if e.type == "BlindPosted" and e.data["player"] == position
+    ]
+
+
+def test_a_returning_player_posts_the_blinds_he_missed(room):
+    r = room(("ann", "bob", "cy", "dee"), game="five-card-draw")
+    r.play_until(lambda v: len(v["hand"]["seats"]) == 4)
+    ok(command(r.client("dee"), r.table, "sit-out"))
+    r.play_until(lambda v: r.seat_of("dee")["missed_blinds"] == ["big", "small"], hands=8)
+    assert r.seat_of("dee")["sitting_out"]
+
+    ok(command(r.client("dee"), r.table, "sit-in"))
+    r.play_until(lambda v: 4 in v["hand"]["seats"], hands=3)
+    hand = r.view("dee")["hand"]
+    position = position_of(hand["id"], r.users["dee"])
+    assert hand["your_position"] == position
+    # RULES.md 1: missed the small and the big blind: a big blind live plus a dead small.
+    assert posts_of(hand["id"], position) == [("extra", 2, False), ("extra", 1, True)]
+    me = hand["players"][position]
+    assert (me["dead"], me["bet"]) == (1, 2)
+    assert r.seat_of("dee")["missed_blinds"] == []
+
+
+def test_a_new_player_who_waits_for_the_big_blind_comes_in_on_it(room, make_user, client_for):
+    r = room(("ann", "bob", "cy"), game="five-card-draw")
+    r.play_until(lambda v: len(v["hand"]["seats"]) == 3)
+    dee = add_user(r, make_user, client_for, "dee")
+    ok(command(dee, r.table, "sit", seat=4, buy_in=100, wait_for_big_blind=True))
+    assert r.seat_of("dee")["waiting_for_big_blind"]
+    r.play_until(lambda v: 4 in v["hand"]["seats"], hands=5)
+    hand = r.view()["hand"]
+    position = position_of(hand["id"], r.users["dee"])
+    assert posts_of(hand["id"], position) == [("big", 2, False)]
+    assert not r.seat_of("dee")["waiting_for_big_blind"]
+
+
+# --------------------------------------------------------------------------
+# Retries
+
+
+def test_a_retried_seat_command_returns_the_first_answer_and_writes_nothing(room):
+    r = room(("ann",))
+    cid = str(uuid.uuid4())
+    first = ok(command(r.client("ann"), r.table, "top-up", amount=10, command_id=cid))
+    with unchanged(r.table, r.client("ann")):
+        again = ok(command(r.client("ann"), r.table, "top-up", amount=10, command_id=cid))
+        other = ok(command(r.client("ann"), r.table, "top-up", amount=30, command_id=cid))
+    assert again == first == other
+    assert r.seat_of("ann")["stack"] == 110
+
+
+def test_a_retried_sit_does_not_sit_twice(open_table, make_user, client_for):
+    table = open_table()["table"]["id"]
+    ann = client_for(make_user("ann"))
+    cid = str(uuid.uuid4())
+    first = ok(command(ann, table, "sit", seat=1, buy_in=100, command_id=cid))
+    with unchanged(table, ann):
+        assert ok(command(ann, table, "sit", seat=1, buy_in=100, command_id=cid)) == first
+    assert Event.objects.filter(type="PlayerSeated").count() == 1
+
+
+def test_another_player_reusing_a_command_id_is_409(room, make_user, client_for):
+    r = room(("ann",))
+    cid = str(uuid.uuid4())
+    ok(command(r.client("ann"), r.table, "top-up", amount=10, command_id=cid))
+    carl = add_user(r, make_user, client_for, "carl")
+    with unchanged(r.table, carl):
+        refused(
+            command(carl, r.table, "sit", seat=2, buy_in=100, command_id=cid),
+            409,
+            "command_id_taken",
+        )
