@@ -174,9 +174,12 @@ def passive(actions: list[str]) -> str:
     return actions[0]
 
 
-def random_action(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
+def random_action(
+    rng: random.Random, hand: dict[str, Any], draw_all: float = 0.0
+) -> dict[str, Any]:
     """A random legal action for the player to act, leaning to calls so hands
-    reach the draw and the showdown."""
+    reach the draw and the showdown; ``draw_all``: how often a discard throws
+    as many cards as allowed (to run the stub out)."""
     legal = hand["legal"]
     weights = {"fold": 1, "call": 4, "check": 4, "raise": 1, "bet": 1, "muck": 1, "show": 2}
     actions = [a for a in legal["actions"] for _ in range(weights.get(a, 2))]
@@ -188,7 +191,9 @@ def random_action(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
         more["amount"] = rng.randint(legal["min_raise_to"], legal["max_raise_to"])
     elif action == "discard":
         mine = next(p for p in hand["players"] if p["position"] == hand["your_position"])
-        more["cards"] = rng.sample(mine["cards"], rng.randint(1, legal["max_discard"]))
+        most = legal["max_discard"]
+        count = most if rng.random() < draw_all else rng.randint(1, most)
+        more["cards"] = rng.sample(mine["cards"], count)
     return more
 
 
@@ -300,3 +305,24 @@ def add_user(room: Room, make_user: Callable[..., Any], client_for: Any, name: s
 def table_events(table: int, *types: str) -> list[Event]:
     events = Event.objects.filter(stream=f"table-{table}").order_by("version")
     return list(events.filter(type__in=types) if types else events)
+
+
+def seed_decks(monkeypatch: Any, seed: int) -> None:
+    """Deal from decks shuffled by ``random.Random(seed)`` instead of the OS's
+    secure source, so a random session replays the same hands."""
+    import poker.work
+
+    rng = random.Random(seed)
+
+    def shuffled(deck: Any) -> tuple[Any, ...]:
+        order = list(deck)
+        rng.shuffle(order)
+        return tuple(order)
+
+    class Secrets:
+        @staticmethod
+        def randbits(k: int) -> int:
+            return rng.getrandbits(k)
+
+    monkeypatch.setattr(poker.work, "shuffled", shuffled, raising=False)
+    monkeypatch.setattr(poker.work, "secrets", Secrets, raising=False)
