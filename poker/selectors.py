@@ -68,18 +68,20 @@ def table_view(table: Table, viewer: Any) -> dict[str, Any]:
 
 def work_view(work: Work, viewer: Any) -> dict[str, Any]:
     """The same view from a command's unit of work, before it commits."""
-    table = work.table
+    return _view(work.table, work.table_state, work.shown_hand(), viewer)
+
+
+def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
+    """The view a command answered with, from its receipt (the versions it
+    showed), for its retries."""
+    table = Table.objects.get(pk=receipt["table"])
+    state = streams.tables.state(table.stream, receipt["table_version"])
     hand = None
-    if work.hand is not None:
-        hand = (work.hand.row, work.hand.state, work.hand.start + len(work.hand.events))
-    elif work.table_state.hand_number:
-        row = Hand.objects.filter(pk=table.current_hand_id).first()
-        if row is not None:
-            hand = (row, streams.hands.state(row.stream, row.version), row.version)
-    summary_version = work.table_state.version
-    out = _view(table, work.table_state, hand, viewer)
-    out["table"]["version"] = summary_version
-    return out
+    if receipt["hand"] is not None:
+        row = Hand.objects.get(pk=receipt["hand"])
+        version = receipt["hand_version"]
+        hand = (row, streams.hands.state(row.stream, version), version)
+    return _view(table, state, hand, viewer)
 
 
 def _view(

@@ -166,6 +166,19 @@ class Work:
         self.hands.append(self.hand)
         return True
 
+    def shown_hand(self) -> tuple[Hand, HandState, int] | None:
+        """The hand an answer shows: the running or just-dealt one, else the
+        table's latest (row, state, version)."""
+        if self.hand is not None:
+            return self.hand.row, self.hand.state, self.hand.start + len(self.hand.events)
+        number = self.table_state.hand_number
+        if not number:
+            return None
+        row = self.table.current_hand
+        if row is None or row.number != number:
+            row = Hand.objects.get(pk=hand_id(self.table.pk, number))
+        return row, streams.hands.state(row.stream, row.version), row.version
+
     def batches(self) -> list[Batch]:
         """The appends, table stream first."""
         out = []
@@ -210,39 +223,65 @@ def run(
 ) -> dict[str, Any]:
     """Carry out one command on a table: all of it, once, or nothing.
 
-    A command id seen before gets its first answer.  The check runs under
-    the table lock, so a retry racing its first run waits for it and then
-    finds its answer; the Command row's primary key backs that up.
+    A command id seen before gets its first answer, at no cost to the
+    commands that are new: a retry that the state now refuses (the hand has
+    moved on) looks its id up before refusing, and one that would succeed
+    again collides with its first run's Command row and rolls back.  Both
+    happen under the table lock, after the first run committed.
     """
     try:
         with transaction.atomic():
             work = _load(table_id)
-            if command_id is not None:
-                stored = CommandRow.objects.filter(id=command_id).first()
-                if stored is not None:
-                    return _stored_answer(stored.answer, stored.by_id, by)
             try:
-                do(work)
-                work.settle()
-            except EngineError as error:
-                raise refusal(error) from error
+                try:
+                    do(work)
+                    work.settle()
+                except EngineError as error:
+                    raise refusal(error) from error
+            except ApiError:
+                done = _done(command_id)
+                if done is None:
+                    raise
+                return _first_answer(done, by)
             reply = answer(work)
-            recorded = append(work.batches(), command_id=command_id, answer=reply, by=user_of(by))
+            recorded = append(
+                work.batches(), command_id=command_id, answer=receipt(work), by=user_of(by)
+            )
             projections.write(work, recorded)
     except IntegrityError as error:
-        outcome = classify(error, command_id)
-        if isinstance(outcome, AlreadyDone):
-            stored = CommandRow.objects.get(id=command_id)
-            return _stored_answer(stored.answer, stored.by_id, by)
+        if isinstance(classify(error, command_id), AlreadyDone):
+            done = _done(command_id)
+            assert done is not None
+            return _first_answer(done, by)
         raise Busy() from error
     return reply
 
 
-def _stored_answer(answer: dict[str, Any], owner: int | None, by: Any) -> dict[str, Any]:
+def receipt(work: Work) -> dict[str, Any]:
+    """What a command's answer showed, as versions: enough to show it again."""
+    hand = work.shown_hand()
+    return {
+        "table": work.table.pk,
+        "table_version": work.table_state.version,
+        "hand": None if hand is None else hand[0].pk,
+        "hand_version": None if hand is None else hand[2],
+    }
+
+
+def _done(command_id: uuid.UUID | None) -> CommandRow | None:
+    if command_id is None:
+        return None
+    return CommandRow.objects.filter(id=command_id).first()
+
+
+def _first_answer(done: CommandRow, by: Any) -> dict[str, Any]:
+    """The answer of a command carried out before, to its own sender only."""
+    from poker.selectors import view_at
+
     user = user_of(by)
-    if owner is not None and (user is None or user.pk != owner):
+    if done.by_id is not None and (user is None or user.pk != done.by_id):
         raise CommandIdTaken()
-    return answer
+    return view_at(done.answer, user)
 
 
 def user_of(by: Any) -> Any:
@@ -251,13 +290,16 @@ def user_of(by: Any) -> Any:
 
 
 def _load(table_id: int) -> Work:
-    """Lock the table row and fold its streams as of the versions read."""
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    """Lock the table row (read with its latest hand's row) and fold its
+    streams as of the versions read."""
+    locked = Table.objects.select_for_update(of=("self",)).select_related("current_hand")
+    table = locked.filter(pk=table_id).first()
     if table is None:
         raise NotFound()
     table_state = streams.tables.state(table.stream, table.version)
     hand = None
     if table_state.hand_running:
-        row = Hand.objects.get(pk=hand_id(table.pk, table_state.hand_number))
+        row = table.current_hand
+        assert row is not None and row.number == table_state.hand_number
         hand = HandWork(row, row.version, streams.hands.state(row.stream, row.version))
     return Work(table, table_state, hand)
