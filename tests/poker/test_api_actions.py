@@ -317,6 +317,16 @@ def test_another_player_reusing_an_action_command_id_is_409(room):
         refused(post(r.client("ann"), actions_path(r), taken), 409, "command_id_taken")
 
 
+def test_reusing_a_command_id_that_would_be_refused_anyway_is_409(room, make_user, client_for):
+    r = room()
+    _, bob, view = r.to_act()
+    body = action_body(view, "call")
+    ok(post(bob, actions_path(r), body))
+    carl = add_user(r, make_user, client_for, "carl")  # not seated: refused anyway
+    with unchanged(r.table, carl):
+        refused(post(carl, actions_path(r), body), 409, "command_id_taken")
+
+
 def test_a_refused_command_leaves_its_id_free(room):
     r = room()
     cid = str(uuid.uuid4())

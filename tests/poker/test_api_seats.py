@@ -473,6 +473,19 @@ def test_a_retried_seat_command_returns_the_first_answer_and_writes_nothing(room
     assert r.seat_of("ann")["stack"] == 110
 
 
+def test_a_retry_after_the_table_moved_on_still_gets_the_first_answer(room, make_user, client_for):
+    r = room(("ann",))
+    cid = str(uuid.uuid4())
+    first = ok(command(r.client("ann"), r.table, "top-up", amount=10, command_id=cid))
+    bob = add_user(r, make_user, client_for, "bob")
+    ok(command(bob, r.table, "sit", seat=2, buy_in=100))  # and the first hand starts
+    assert r.view()["hand"] is not None
+    with unchanged(r.table, r.client("ann")):
+        again = ok(command(r.client("ann"), r.table, "top-up", amount=10, command_id=cid))
+    assert again == first
+    assert again["hand"] is None and [s["stack"] for s in again["seats"]] == [110]
+
+
 def test_a_retried_sit_does_not_sit_twice(open_table, make_user, client_for):
     table = open_table()["table"]["id"]
     ann = client_for(make_user("ann"))
