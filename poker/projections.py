@@ -55,7 +55,7 @@ def write(work: Work, recorded: list[Recorded]) -> None:
             write_hand(
                 hand.row, hand.state, version, started=at if hand.start == 0 else None, at=at
             )
-            streams.hands.remember(hand.row.stream, version, hand.state)
+            _remember_on_commit(streams.hands, hand.row.stream, version, hand.state)
     if work.table_events:
         write_table(work.table, work.table_state, at)
         _remember_on_commit(

@@ -174,9 +174,7 @@ class Work:
         number = self.table_state.hand_number
         if not number:
             return None
-        row = self.table.current_hand
-        if row is None or row.number != number:
-            row = Hand.objects.get(pk=hand_id(self.table.pk, number))
+        row = Hand.objects.get(pk=hand_id(self.table.pk, number))
         return row, streams.hands.state(row.stream, row.version), row.version
 
     def batches(self) -> list[Batch]:
@@ -290,16 +288,19 @@ def user_of(by: Any) -> Any:
 
 
 def _load(table_id: int) -> Work:
-    """Lock the table row (read with its latest hand's row) and fold its
-    streams as of the versions read."""
-    locked = Table.objects.select_for_update(of=("self",)).select_related("current_hand")
-    table = locked.filter(pk=table_id).first()
+    """Lock the table row, then fold its streams as of the versions read.
+
+    The hand row is read in a statement of its own after the lock is held:
+    a join in the locking statement would show it as it was before the
+    command this one queued behind committed (READ COMMITTED re-reads only
+    the locked row).
+    """
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
     if table is None:
         raise NotFound()
     table_state = streams.tables.state(table.stream, table.version)
     hand = None
     if table_state.hand_running:
-        row = table.current_hand
-        assert row is not None and row.number == table_state.hand_number
+        row = Hand.objects.get(pk=hand_id(table.pk, table_state.hand_number))
         hand = HandWork(row, row.version, streams.hands.state(row.stream, row.version))
     return Work(table, table_state, hand)
