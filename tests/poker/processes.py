@@ -1,0 +1,159 @@
+"""Helpers for the crash tests: a database shared by separate processes,
+and a child process driven line by line (``crash_driver.py``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = Path(__file__).with_name("crash_driver.py")
+REPLY_TIMEOUT_S = 30
+
+
+def child_env(database_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="config.settings")
+    return env
+
+
+class SharedDatabase:
+    """A database of its own, migrated with ``manage.py migrate``, that
+    child processes reach through ``url``; the test peeks at it with a
+    plain driver connection of its own."""
+
+    def __init__(self, vendor: str, server_dsn: str, workdir: Path) -> None:
+        self.vendor = vendor
+        if vendor == "sqlite":
+            self.path = workdir / "shared.sqlite3"
+            self.url = f"sqlite:///{self.path}"
+        else:
+            self.server_dsn = server_dsn
+            self.name = f"crash_{uuid.uuid4().hex[:12]}"
+            with psycopg.connect(server_dsn, autocommit=True) as admin:
+                admin.execute(f'CREATE DATABASE "{self.name}"')
+            self.url = urlunsplit(urlsplit(server_dsn)._replace(path=f"/{self.name}"))
+        try:
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                cwd=ROOT,
+                env=child_env(self.url),
+                check=True,
+                timeout=120,
+            )
+        except BaseException:
+            self.drop()
+            raise
+
+    def drop(self) -> None:
+        if self.vendor == "sqlite":
+            for leftover in self.path.parent.glob(f"{self.path.name}*"):  # with its journal
+                leftover.unlink()
+        else:
+            with psycopg.connect(self.server_dsn, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+    def peek(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Rows of ``sql`` (``%s`` placeholders) as another session sees them."""
+        if self.vendor == "sqlite":
+            with sqlite3.connect(self.path, timeout=5) as conn:
+                return conn.execute(sql.replace("%s", "?"), params).fetchall()
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            return conn.execute(sql, params).fetchall()
+
+    def writer_shut_out(self, table_id: int) -> bool:
+        """Whether another session is kept from writing the table now: its
+        row is locked (PostgreSQL), or the file has a writer (SQLite)."""
+        if self.vendor == "sqlite":
+            conn = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("ROLLBACK")
+            except sqlite3.OperationalError as error:
+                return "locked" in str(error)
+            finally:
+                conn.close()
+            return False
+        with psycopg.connect(self.url) as conn:
+            try:
+                conn.execute(
+                    "SELECT id FROM poker_table WHERE id = %s FOR UPDATE NOWAIT", [table_id]
+                )
+            except psycopg.errors.LockNotAvailable:
+                return True
+            finally:
+                conn.rollback()
+            return False
+
+
+class Refused(Exception):
+    """The child's service refused the request with an API error code."""
+
+
+class Child:
+    """A separate Python process playing through ``poker.services``."""
+
+    def __init__(self, database: SharedDatabase) -> None:
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
+        self.process = subprocess.Popen(
+            [sys.executable, str(DRIVER)],
+            cwd=ROOT,
+            env=child_env(database.url),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+        )
+
+    def send(self, op: str, **args: Any) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps({"op": op, **args}).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def receive(self) -> dict[str, Any]:
+        out = self.process.stdout
+        assert out is not None
+        ready, _, _ = select.select([out], [], [], REPLY_TIMEOUT_S)
+        line = out.readline() if ready else b""
+        if not line:
+            self.process.kill()
+            self.process.wait()
+            self.stderr.seek(0)
+            tail = self.stderr.read().decode(errors="replace")[-3000:]
+            raise AssertionError(
+                f"the child said nothing (exit {self.process.returncode}):\n{tail}"
+            )
+        reply: dict[str, Any] = json.loads(line)
+        return reply
+
+    def call(self, op: str, **args: Any) -> Any:
+        self.send(op, **args)
+        reply = self.receive()
+        if "refused" in reply:
+            raise Refused(reply["refused"])
+        return reply["ok"]
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup, no rollback, no goodbye."""
+        self.process.send_signal(signal.SIGKILL)
+        assert self.process.wait(10) == -signal.SIGKILL
+        self.close()
+
+    def close(self) -> None:
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+        if self.process.poll() is None:
+            self.process.wait(10)
+        self.stderr.close()
