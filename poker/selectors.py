@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def table_list() -> QuerySet[Table]:
     """The lobby: open tables first, newest last."""
-    return Table.objects.order_by("status", "id")
+    return Table.objects.order_by("-status", "id")  # "open" > "closed"
 
 
 def table_summary(table: Table) -> dict[str, Any]:
@@ -104,7 +104,7 @@ def _view(
         "table": summary,
         "seats": [_seat(n, s) for n, s in sorted(state.seats.items())],
         "you": {"seat": you},
-        "hand": None if hand is None else _hand(*hand, you),
+        "hand": None if hand is None else _hand(*hand, viewer),
     }
 
 
@@ -123,9 +123,11 @@ def _seat(number: int, seat: SeatState) -> dict[str, Any]:
     }
 
 
-def _hand(row: Hand, state: HandState, version: int, you: int | None) -> dict[str, Any]:
+def _hand(row: Hand, state: HandState, version: int, viewer: Any) -> dict[str, Any]:
     seats = list(row.seats)
-    position = seats.index(you) if you in seats else None
+    # By player, never by seat: whoever sits in a seat now may not see the
+    # cards its earlier occupant held.
+    position = hand_position(state, viewer)
     seen = view(state, position)
     for player in seen["players"]:
         player["seat"] = seats[player["position"]]

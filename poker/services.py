@@ -53,11 +53,12 @@ def table_create(
     tie_break: str = "suit",
     seats: int | None = None,
     min_buy_in: int | None = None,
-    max_buy_in: int | None = None,
+    max_buy_in: int | str | None = "default",
     action_seconds: int = 30,
     draw_seconds: int = 30,
 ) -> Table:
-    """Open a cash table (staff only)."""
+    """Open a cash table (staff only).  Buy-in bounds default to RULES.md's
+    for the betting structure; ``max_buy_in=None`` means no maximum."""
     if not getattr(by, "is_staff", False):
         raise Forbidden("Only staff open tables.")
     try:
@@ -75,7 +76,7 @@ def table_create(
             rules,
             rules.variant.max_players if seats is None else seats,
             low if min_buy_in is None else min_buy_in,
-            high if min_buy_in is None and max_buy_in is None else max_buy_in,
+            high if max_buy_in == "default" else max_buy_in,
             name=name,
             action_seconds=action_seconds,
             draw_seconds=draw_seconds,
@@ -225,6 +226,10 @@ def hand_act(
         thrown = tuple(card(c) for c in cards)
     except ValueError as error:
         raise ApiError(str(error), code="malformed") from error
+    if amount is not None and verb not in (Action.BET, Action.RAISE):
+        raise ApiError("Only a bet or a raise names an amount.", code="malformed")
+    if thrown and verb is not Action.DISCARD:
+        raise ApiError("Only a discard names cards.", code="malformed")
 
     def do(work: Work) -> None:
         seat = _seat_of(work, by)

@@ -3,10 +3,30 @@ services decide)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from poker.engine.commands import Action
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
+
+MAX_CHIPS = 10**12
+"""The most chips one amount may name (a buy-in, a blind, a bet): far above
+any real game, far below what the database columns hold."""
+
+
+class StrictInteger(serializers.IntegerField):
+    """A JSON integer only: no strings of digits, no floats, no booleans."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+def chips(**options: Any) -> StrictInteger:
+    """A chip amount field."""
+    return StrictInteger(max_value=MAX_CHIPS, **options)
 
 
 class TableIn(serializers.Serializer[dict[str, object]]):
@@ -15,16 +35,17 @@ class TableIn(serializers.Serializer[dict[str, object]]):
     name = serializers.CharField(max_length=80)
     game = serializers.ChoiceField(choices=[g.value for g in Game])
     betting = serializers.ChoiceField(choices=[b.value for b in Betting])
-    small_blind = serializers.IntegerField(min_value=1)
-    big_blind = serializers.IntegerField(min_value=1)
-    ante = serializers.IntegerField(min_value=0, default=0)
+    small_blind = chips(min_value=1)
+    big_blind = chips(min_value=1)
+    ante = chips(min_value=0, default=0)
     ante_by = serializers.ChoiceField(choices=[a.value for a in AnteBy], default="all")
     tie_break = serializers.ChoiceField(choices=[t.value for t in TieBreak], default="suit")
-    seats = serializers.IntegerField(min_value=2, required=False)
-    min_buy_in = serializers.IntegerField(min_value=1, required=False)
-    max_buy_in = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    action_seconds = serializers.IntegerField(min_value=1, max_value=600, default=30)
-    draw_seconds = serializers.IntegerField(min_value=1, max_value=600, default=30)
+    seats = StrictInteger(min_value=2, max_value=10, required=False)
+    min_buy_in = chips(min_value=1, required=False)
+    max_buy_in = chips(min_value=1, required=False, allow_null=True)
+    """Absent: the RULES.md default; null: no maximum."""
+    action_seconds = StrictInteger(min_value=1, max_value=600, default=30)
+    draw_seconds = StrictInteger(min_value=1, max_value=600, default=30)
 
 
 class CommandIn(serializers.Serializer[dict[str, object]]):
@@ -36,15 +57,15 @@ class CommandIn(serializers.Serializer[dict[str, object]]):
 class SitIn(CommandIn):
     """Take a seat."""
 
-    seat = serializers.IntegerField(min_value=1)
-    buy_in = serializers.IntegerField(min_value=1)
+    seat = StrictInteger(min_value=1, max_value=10)
+    buy_in = chips(min_value=1)
     wait_for_big_blind = serializers.BooleanField(default=False)
 
 
 class TopUpIn(CommandIn):
     """Add chips."""
 
-    amount = serializers.IntegerField(min_value=1)
+    amount = chips(min_value=1)
 
 
 class SitInIn(CommandIn):
@@ -56,11 +77,11 @@ class SitInIn(CommandIn):
 class ActIn(serializers.Serializer[dict[str, object]]):
     """One action in a hand, at the version the client saw."""
 
-    hand = serializers.CharField(max_length=24)
-    version = serializers.IntegerField(min_value=0)
+    hand = serializers.RegexField(r"^[0-9]+-[0-9]+$", max_length=24)
+    version = StrictInteger(min_value=0, max_value=2**31 - 1)
     command_id = serializers.UUIDField()
     action = serializers.ChoiceField(choices=[a.value for a in Action])
-    amount = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    amount = chips(min_value=0, required=False, allow_null=True)
     cards = serializers.ListField(
         child=serializers.CharField(max_length=3), max_length=5, required=False, default=list
     )

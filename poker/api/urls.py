@@ -1,6 +1,6 @@
 """Cash-table API routes, mounted under /api/."""
 
-from django.urls import URLPattern, URLResolver, path
+from django.urls import URLPattern, URLResolver, path, re_path
 from rest_framework.authtoken.views import obtain_auth_token
 
 from poker.api import views
@@ -16,6 +16,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
         for command, view in views.SEAT_VIEWS.items()
     ],
     path("hands/", views.HandsView.as_view(), name="hands"),
-    path("hands/<str:hand_id>/", views.HandView.as_view(), name="hand"),
-    path("hands/<str:hand_id>/phh/", views.HandPhhView.as_view(), name="hand-phh"),
+    re_path(r"^hands/(?P<hand_id>[0-9]{1,18}-[0-9]{1,9})/$", views.HandView.as_view(), name="hand"),
+    re_path(
+        r"^hands/(?P<hand_id>[0-9]{1,18}-[0-9]{1,9})/phh/$",
+        views.HandPhhView.as_view(),
+        name="hand-phh",
+    ),
 ]

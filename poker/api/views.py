@@ -6,6 +6,7 @@ need a logged-in player, and opening or closing tables needs staff.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.http import HttpResponse
@@ -122,7 +123,7 @@ class HandsView(APIView):
     )
     def get(self, request: Request) -> Response:
         table_id = request.query_params.get("table", "")
-        if not table_id.isdigit():
+        if not re.fullmatch(r"[0-9]{1,18}", table_id):
             raise ApiError("Say which table: ?table=<id>.", code="invalid")
         table = get_object_or_404(Table, pk=int(table_id))
         hands = selectors.hands_of(table)[:200]
