@@ -89,6 +89,7 @@ class Table(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open"
+        CLOSING = "closing"
         CLOSED = "closed"
 
     name = models.CharField(max_length=80)
@@ -105,6 +106,7 @@ class Table(models.Model):
     action_seconds = models.PositiveSmallIntegerField(default=30)
     draw_seconds = models.PositiveSmallIntegerField(default=30)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    """Open, closing (when the running hand ends) or closed."""
     version = models.PositiveIntegerField(default=0)
     """The table stream's version."""
     button = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -74,7 +74,7 @@ def write_table(
     """The table row and its seat rows as ``state`` says."""
     for name, value in config_fields(state.config).items():
         setattr(table, name, value)
-    table.status = Table.Status.CLOSED if state.closed else Table.Status.OPEN
+    table.status = _status(state)
     table.version = state.version
     table.button = state.button
     table.hand_number = state.hand_number
@@ -84,6 +84,12 @@ def write_table(
         table.created_at = opened
     table.save()
     _write_seats(table, state)
+
+
+def _status(state: TableState) -> str:
+    if state.closed:
+        return Table.Status.CLOSED
+    return Table.Status.CLOSING if state.closing else Table.Status.OPEN
 
 
 def _write_seats(table: Table, state: TableState) -> None:

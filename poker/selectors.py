@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def table_list() -> QuerySet[Table]:
     """The lobby: open tables first, newest last."""
-    return Table.objects.order_by("-status", "id")  # "open" > "closed"
+    return Table.objects.order_by("-status", "id")  # "open" > "closing" > "closed"
 
 
 def table_summary(table: Table) -> dict[str, Any]:
@@ -95,7 +95,7 @@ def _view(
     summary = table_summary(table)
     summary.update(
         version=state.version,
-        status="closed" if state.closed else "open",
+        status="closed" if state.closed else "closing" if state.closing else "open",
         button=state.button,
         hand_number=state.hand_number,
         players_seated=len(state.seats),

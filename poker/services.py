@@ -95,7 +95,8 @@ def table_create(
 
 
 def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
-    """Close a table between hands: everyone leaves with his chips (staff only)."""
+    """Close a table (staff only): everyone leaves with his chips, at once
+    between hands, or when the running hand ends."""
     if not getattr(by, "is_staff", False):
         raise Forbidden("Only staff close tables.")
     return run(

@@ -11,6 +11,7 @@ from poker.engine.errors import Malformed
 from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
 from poker.engine.table import (
     TABLE_EVENT_TYPES,
+    CloseQueued,
     HandBegan,
     HandFinished,
     LeaveQueued,
@@ -52,6 +53,7 @@ EVERY_EVENT: list[TableEvent] = [
     PlayerLeft(2, 150),
     HandBegan(7, 3, (1, 2, 4, 5), None, 4, 5, (SeatPost(2, 12, 9),), button_dead=True),
     HandFinished(7, (SeatStack(1, 0), SeatStack(2, 200)), timed_out=(1,)),
+    CloseQueued(),
     TableClosed(),
 ]
 

@@ -11,6 +11,7 @@ from poker.engine.hand import begin, play
 from poker.engine.rules import Betting, Game, Rules
 from poker.engine.table import (
     Close,
+    CloseQueued,
     FinishHand,
     HandBegan,
     Leave,
@@ -155,9 +156,8 @@ def test_leave_during_hand_is_queued_and_cashes_out_final_stack() -> None:
     assert 2 not in state.seats and state.chips == 160
 
 
-def test_close_only_between_hands_everyone_leaves() -> None:
+def test_close_between_hands_everyone_leaves_at_once() -> None:
     state, _ = deal(table(FIVE, {1: "A", 4: "B"}, stack=100))
-    assert refused(state, Close()) is ErrorCode.ILLEGAL_ACTION
     state, events = play_table(finish(state, s1=120, s4=80), Close())
     assert events == [PlayerLeft(1, 120), PlayerLeft(4, 80), TableClosed()]
     assert state.closed and state.seats == {}
@@ -260,3 +260,17 @@ def test_refused_commands_change_nothing() -> None:
 
 def state_events(state: TableState) -> list[PlayerSeated]:
     return [PlayerSeated(n, s.player, s.stack) for n, s in sorted(state.seats.items())]
+
+
+def test_close_during_a_hand_waits_for_its_end_and_deals_no_more() -> None:
+    state, _ = deal(table(FIVE, {1: "ann", 2: "bob"}))
+    state, events = play_table(state, Close())
+    assert events == [CloseQueued()]
+    assert state.closing and not state.closed and plan_hand(state) is None
+    with pytest.raises(EngineError):
+        play_table(state, Close())
+    with pytest.raises(EngineError):
+        play_table(state, Sit(3, "cy", 100))
+    state, events = play_table(state, FinishHand({1: 50, 2: 150}))
+    assert events[1:] == [PlayerLeft(1, 50), PlayerLeft(2, 150), TableClosed()]
+    assert state.closed and not state.seats

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 from poker.models import Event, Seat, Table
 from tests.poker.api_support import (
     Room,
+    action_body,
     command,
     fast_password_hashing,  # noqa: F401 (autouse fixture)
     ok,
@@ -250,12 +251,22 @@ def test_closing_a_table_returns_every_stack(boss, open_table, make_user, client
     assert ok(APIClient().get("/api/tables/"))[0]["status"] == "closed"
 
 
-def test_closing_with_a_hand_running_is_refused(boss, open_table, make_user, client_for):
+def test_closing_during_a_hand_closes_when_it_ends(boss, open_table, make_user, client_for):
     table = open_table()["table"]["id"]
-    ok(command(client_for(make_user("ann")), table, "sit", seat=1, buy_in=100))
-    ok(command(client_for(make_user("bob")), table, "sit", seat=2, buy_in=100))
-    with unchanged(table, boss):
-        refused(post(boss, f"/api/tables/{table}/close/", {}), 409, "illegal_action")
+    ann, bob = client_for(make_user("ann")), client_for(make_user("bob"))
+    ok(command(ann, table, "sit", seat=1, buy_in=100))
+    ok(command(bob, table, "sit", seat=2, buy_in=100))
+    closing = ok(post(boss, f"/api/tables/{table}/close/", {}))
+    assert closing["table"]["status"] == "closing"
+    refused(post(boss, f"/api/tables/{table}/close/", {}), 409, "illegal_action")
+    hand = closing["hand"]
+    to_act = ann if hand["to_act_seat"] == 1 else bob
+    view = ok(to_act.get(f"/api/tables/{table}/"))
+    ok(post(to_act, f"/api/tables/{table}/actions/", action_body(view, "fold")))
+    after = ok(APIClient().get(f"/api/tables/{table}/"))
+    assert after["table"]["status"] == "closed"
+    assert after["seats"] == []
+    assert after["hand"]["id"] == hand["id"]  # no hand dealt after it
 
 
 def test_closing_an_unknown_table_is_404(boss):

@@ -23,6 +23,7 @@ from poker.engine.table.config import TableConfig
 from poker.engine.table.decide import decide_table, hand_result, open_table, play_table
 from poker.engine.table.events import (
     TABLE_EVENT_TYPES,
+    CloseQueued,
     HandBegan,
     HandFinished,
     LeaveQueued,
@@ -46,6 +47,7 @@ from poker.engine.table.state import SeatState, TableState, evolve_table, replay
 __all__ = [
     "TABLE_EVENT_TYPES",
     "Close",
+    "CloseQueued",
     "FinishHand",
     "HandBegan",
     "HandFinished",

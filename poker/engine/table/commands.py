@@ -55,7 +55,8 @@ class Leave:
 
 @dataclass(frozen=True, slots=True)
 class Close:
-    """Close the table between hands: everyone leaves with his stack."""
+    """Close the table: everyone leaves with his stack, at once between
+    hands, or when the running hand finishes (no new hand is dealt)."""
 
 
 @dataclass(frozen=True, slots=True)

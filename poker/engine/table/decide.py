@@ -40,6 +40,7 @@ from poker.engine.table.commands import (
 )
 from poker.engine.table.config import TableConfig
 from poker.engine.table.events import (
+    CloseQueued,
     HandFinished,
     LeaveQueued,
     PlayerLeft,
@@ -68,6 +69,8 @@ def decide_table(state: TableState, command: TableCommand) -> list[TableEvent]:
     """The events ``command`` causes; raises an ``EngineError`` if refused."""
     if state.closed:
         raise ClosedTable("the table is closed")
+    if state.closing and isinstance(command, Sit | SitIn | TopUp):
+        raise ClosedTable("the table is closing")
     if isinstance(command, Sit):
         return _sit(state, command)
     if isinstance(command, TopUp):
@@ -82,8 +85,10 @@ def decide_table(state: TableState, command: TableCommand) -> list[TableEvent]:
     if isinstance(command, Leave):
         return _leave(state, command)
     if isinstance(command, Close):
+        if state.closing:
+            raise IllegalAction("the table is already closing")
         if state.hand_running:
-            raise IllegalAction("the table closes only between hands")
+            return [CloseQueued()]
         left: list[TableEvent] = [PlayerLeft(n, s.stack) for n, s in sorted(state.seats.items())]
         return [*left, TableClosed()]
     if isinstance(command, StartHand):
@@ -214,6 +219,10 @@ def _finish(state: TableState, command: FinishHand) -> list[TableEvent]:
             timed_out,
         )
     ]
+    if state.closing:
+        for number, seat in sorted(state.seats.items()):
+            events.append(PlayerLeft(number, stacks.get(number, seat.stack)))
+        return [*events, TableClosed()]
     high = state.config.max_buy_in
     for number, seat in sorted(state.seats.items()):
         final = stacks.get(number, seat.stack)

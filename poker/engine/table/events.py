@@ -152,6 +152,12 @@ class HandFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseQueued:
+    """Staff closed the table during a hand: no new hand is dealt, and the
+    table closes when this one finishes."""
+
+
+@dataclass(frozen=True, slots=True)
 class TableClosed:
     """The table closed (every player has left); no more commands."""
 
@@ -167,6 +173,7 @@ TableEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     PlayerLeft,
     HandBegan,
     HandFinished,
+    CloseQueued,
     TableClosed,
 ]
 

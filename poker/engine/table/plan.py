@@ -121,7 +121,7 @@ class _Layout:
 def plan_hand(state: TableState) -> HandPlan | None:
     """The next hand; None while a hand runs, when the table is closed, or
     when fewer than two players are ready."""
-    if state.closed or state.hand_running:
+    if state.closed or state.closing or state.hand_running:
         return None
     ready = frozenset(n for n, s in state.seats.items() if s.ready)
     if len(ready) < 2:

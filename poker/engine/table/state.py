@@ -18,6 +18,7 @@ from poker.engine.errors import Malformed
 from poker.engine.events import Blind
 from poker.engine.table.config import TableConfig
 from poker.engine.table.events import (
+    CloseQueued,
     HandBegan,
     HandFinished,
     LeaveQueued,
@@ -94,6 +95,8 @@ class TableState:
     """The number of the running or last hand (0: none yet)."""
     hand_seats: tuple[int, ...] = ()
     """The seats dealt in to the running or last hand."""
+    closing: bool = False
+    """Closed during a hand: it closes when the hand finishes."""
     closed: bool = False
     version: int = 0
     """How many events made this state."""
@@ -238,8 +241,12 @@ def _hand_finished(state: TableState, e: HandFinished) -> TableState:
     return replace(state, seats=seats, hand_running=False)
 
 
+def _close_queued(state: TableState, e: CloseQueued) -> TableState:
+    return replace(state, closing=True)
+
+
 def _closed(state: TableState, e: TableClosed) -> TableState:
-    return replace(state, closed=True)
+    return replace(state, closed=True, closing=False)
 
 
 _APPLY: dict[type[Any], Callable[[TableState, Any], TableState]] = {
@@ -252,5 +259,6 @@ _APPLY: dict[type[Any], Callable[[TableState, Any], TableState]] = {
     PlayerLeft: _left,
     HandBegan: _hand_began,
     HandFinished: _hand_finished,
+    CloseQueued: _close_queued,
     TableClosed: _closed,
 }
