@@ -159,18 +159,6 @@ def projections_rebuilt_unchanged() -> None:
     assert snapshot() == before
 
 
-STALE_HAND_ROW = (
-    "BUG: poker/work.py _load reads the hand row in the statement that waits for the table "
-    "lock (select_for_update(of=('self',)).select_related('current_hand')), so under READ "
-    "COMMITTED a command queued behind another sees the hand row as it was before that one "
-    "committed: behind a command that ended the hand, `assert row.number == "
-    "table_state.hand_number` fails (AssertionError, a 500); behind an action, a stale "
-    "action passes the version check, is decided on the old state and collides on append "
-    "(409 conflict, not stale_version).  Fix: lock the table row, then read the Hand row in "
-    "a second query"
-)
-
-
 # --------------------------------------------------------------------------
 # Two players, one instant
 
@@ -247,13 +235,14 @@ def two_players_round(
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("pg_default")
-@pytest.mark.xfail(strict=True, reason=STALE_HAND_ROW)
 def test_two_players_commands_at_one_instant_both_apply_in_some_order(new_room, people):
     """The player to act and another player send commands at the same
     instant: both are carried out, one after the other, and neither is lost.
     Half the actions are folds, which end the hand, so both commands append
     to the table stream at what was the same version.  The first round is in
-    lock-step: a top-up queued behind the fold that ends the hand."""
+    lock-step: a top-up queued behind the fold that ends the hand (it must
+    read the hand rows as that fold left them, not as its own statement
+    started: 5f4b98a fixed an AssertionError there)."""
     two_players_round(new_room(), people, "fold", "cy tops up", lockstep)
     orders: Counter[str] = Counter()
     names = sorted(SIDE_EVENTS)
@@ -301,12 +290,13 @@ def two_actions_round(room: Room, actions: tuple[str, str], run: Runner) -> str 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("pg_default")
-@pytest.mark.xfail(strict=True, reason=STALE_HAND_ROW)
 def test_one_player_two_actions_at_one_version_exactly_one_wins(new_room):
     """The player to act sends two different actions at the same hand
     version: exactly one is carried out, the other is refused as stale, and
     nothing of the loser is written.  The first round is in lock-step: a
-    raise queued behind a call."""
+    raise queued behind a call is told stale_version (before 5f4b98a it read
+    the old hand version, was decided on the old state and collided on
+    append: 409 conflict)."""
     assert two_actions_round(new_room(), ("call", "raise 6"), lockstep) == "stale_version"
     losers: Counter[str | None] = Counter()
     for k in range(REPEATS):
@@ -361,7 +351,6 @@ def same_id_round(room: Room, action: str, run: Runner) -> None:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("pg_default")
-@pytest.mark.xfail(strict=True, reason=STALE_HAND_ROW)
 def test_one_command_id_sent_twice_at_once_runs_once_and_answers_both_alike(new_room):
     """A client fires the same command twice at the same instant: it is
     carried out once, both callers get that one answer, its events are
