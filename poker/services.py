@@ -33,7 +33,7 @@ from poker.engine.table import (
     replay_table,
 )
 from poker.eventstore import Batch, append
-from poker.models import Table
+from poker.models import Table, hand_id
 from poker.work import Forbidden, StaleVersion, Work, refusal, run, user_of
 
 # --------------------------------------------------------------------------
@@ -235,7 +235,9 @@ def hand_act(
     def do(work: Work) -> None:
         seat = _seat_of(work, by)
         if work.hand is None or work.hand.row.pk != hand:
-            raise ApiError("That hand is not running at this table.", code="not_found", status=404)
+            if _earlier_hand(work, hand):  # seen while it ran: the table has moved on
+                raise StaleVersion(extra={"current": _answer_for(by)(work)})
+            raise ApiError("There is no such hand at this table.", code="not_found", status=404)
         if version != work.hand.row.version:
             raise StaleVersion(extra={"current": _answer_for(by)(work)})
         seats = work.table_state.hand_seats
@@ -244,6 +246,18 @@ def hand_act(
         work.hand_do(Act(seats.index(seat), verb, amount=amount, cards=thrown))
 
     return run(table_id, by=by, command_id=command_id, do=do, answer=_answer_for(by))
+
+
+def _earlier_hand(work: Work, hand: str) -> bool:
+    """Whether ``hand`` names a hand this table has dealt already."""
+    prefix = hand_id(work.table.pk, 0)[:-1]
+    number = hand.removeprefix(prefix)
+    return (
+        hand.startswith(prefix)
+        and number.isascii()
+        and number.isdigit()
+        and (1 <= int(number) <= work.table_state.hand_number)
+    )
 
 
 def _answer_for(by: Any) -> Callable[[Work], dict[str, Any]]:

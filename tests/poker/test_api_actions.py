@@ -120,7 +120,7 @@ def test_a_stale_version_is_409_with_the_current_state(room):
     assert body["current"]["hand"]["version"] > old["hand"]["version"]
 
 
-def test_an_unknown_hand_or_one_no_longer_running_is_404(room):
+def test_an_unknown_hand_is_404_and_an_ended_one_is_stale(room):
     r = room()
     _, client, view = r.to_act()
     with unchanged(r.table, client):
@@ -129,10 +129,13 @@ def test_an_unknown_hand_or_one_no_longer_running_is_404(room):
             refused(post(client, actions_path(r), body), 404, "not_found")
         body = action_body(view, "call") | {"hand": "x" * 24}  # not a hand id at all
         refused(post(client, actions_path(r), body), 400, "invalid")
-    r.finish_hand()  # hand 2 runs now
+    r.finish_hand()  # hand 2 runs now: an action on hand 1 is merely stale
     _, client, _ = r.to_act()
     with unchanged(r.table, client):
-        refused(post(client, actions_path(r), action_body(view, "call")), 404, "not_found")
+        body = refused(
+            post(client, actions_path(r), action_body(view, "call")), 409, "stale_version"
+        )
+        assert body["current"]["hand"]["id"] == f"{r.table}-2"
 
 
 def test_acting_at_an_unknown_table_is_404(room):

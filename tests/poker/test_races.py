@@ -306,12 +306,6 @@ def test_one_player_two_actions_at_one_version_exactly_one_wins(new_room):
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: hand_act answers 404 not_found, not 409 stale_version, when the hand the "
-    "client saw has ended since (poker/services.py, hand_act.do: a hand id that is not "
-    "the running one is treated as unknown)",
-)
 def test_an_action_at_a_version_of_a_hand_that_has_since_ended_is_stale(new_room):
     """The loser of a race whose winner ended the hand (a fold heads-up) saw
     a real hand at a real version, like any other loser: he is told the hand
