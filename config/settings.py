@@ -6,6 +6,7 @@ eagerly in the calling process. Set ``DATABASE_URL`` and ``REDIS_URL`` to run
 on PostgreSQL and Redis instead.
 """
 
+import os
 import socket
 import sys
 from pathlib import Path
@@ -96,6 +97,13 @@ DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 # in-memory SQLite and, when it answers, PostgreSQL at TEST_DATABASE_URL
 # (its own test database, so it never clashes with "default").
 if "pytest" in sys.modules:
+    # Test databases are named per run (xdist gives each run an id), so two
+    # runs on one server never drop each other's databases.
+    _run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:8]
+    _suffix = f"_{_run}" if _run else ""
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        _default_name = DATABASES["default"]["NAME"]
+        DATABASES["default"]["TEST"] = {"NAME": f"test_{_default_name}{_suffix}"}
     DATABASES["sqlite"] = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": ":memory:",
@@ -105,7 +113,7 @@ if "pytest" in sys.modules:
     if _postgres_answers(_test_pg):
         DATABASES["postgres"] = {
             **_test_pg,
-            "TEST": {"NAME": "test_pokerroom_pg", "DEPENDENCIES": []},
+            "TEST": {"NAME": f"test_pokerroom_pg{_suffix}", "DEPENDENCIES": []},
         }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
