@@ -121,17 +121,24 @@ def write_hand(
 ) -> None:
     """The hand row as ``state`` (at ``version``) says; ``started`` is the
     time of its first event when that is now."""
-    row.version = version
-    row.phase = state.phase.value
-    row.to_act_seat = None if state.to_act is None else row.seats[state.to_act]
-    row.pot = state.pot
+    changes: dict[str, Any] = {
+        "version": version,
+        "phase": state.phase.value,
+        "to_act_seat": None if state.to_act is None else row.seats[state.to_act],
+        "pot": state.pot,
+    }
     if started is not None:
-        row.started_at = started
-        row.deck_commitment = streams.deck_commitment(state.seed, state.deck)
+        changes["started_at"] = started
+        changes["deck_commitment"] = streams.deck_commitment(state.seed, state.deck)
     if state.complete:
-        row.ended_at = at
-        row.result = hand_result(state, row.seats)
-    row.save()
+        changes["ended_at"] = at
+        changes["result"] = hand_result(state, row.seats)
+    for name, value in changes.items():
+        setattr(row, name, value)
+    if started is not None:
+        row.save(force_insert=True)
+    else:  # the hot path: one UPDATE of the columns that move
+        Hand.objects.filter(pk=row.pk).update(**changes)
 
 
 def hand_result(state: HandState, seats: list[int]) -> dict[str, Any]:

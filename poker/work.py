@@ -295,9 +295,10 @@ def _load(table_id: int) -> Work:
     command this one queued behind committed (READ COMMITTED re-reads only
     the locked row).
     """
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None:
-        raise NotFound()
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise NotFound() from None
     table_state = streams.tables.state(table.stream, table.version)
     hand = None
     if table_state.hand_running:
