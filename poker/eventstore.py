@@ -38,6 +38,15 @@ class Recorded:
     type: str
     data: dict[str, Any]
     recorded_at: datetime
+    position: int | None = None
+
+
+@dataclass(frozen=True)
+class Feed:
+    """Where appended events go in a table's feed: after ``position``."""
+
+    table: int
+    position: int
 
 
 @dataclass(frozen=True)
@@ -67,12 +76,15 @@ def append(
     command_id: uuid.UUID | None = None,
     answer: dict[str, Any] | None = None,
     by: Any = None,
+    feed: Feed | None = None,
     using: str = "default",
 ) -> list[Recorded]:
     """Write ``batches`` (and the command's answer) in the caller's transaction.
 
-    Raises ``IntegrityError`` when a version is taken or the command id was
-    seen; the caller lets its transaction roll back and calls ``classify``.
+    With ``feed`` the events also take the next positions of that table's
+    feed, in order.  Raises ``IntegrityError`` when a version or position is
+    taken or the command id was seen; the caller lets its transaction roll
+    back and calls ``classify``.
     """
     now = timezone.now()
     command = None
@@ -92,8 +104,11 @@ def append(
         for batch in batches
         for k, event in enumerate(batch.events, start=1)
     ]
+    if feed is not None:
+        for k, row in enumerate(rows, start=feed.position + 1):
+            row.feed, row.position = feed.table, k
     Event.objects.using(using).bulk_create(rows)
-    return [Recorded(r.stream, r.version, r.type, r.data, now) for r in rows]
+    return [Recorded(r.stream, r.version, r.type, r.data, now, r.position) for r in rows]
 
 
 def classify(
@@ -120,6 +135,17 @@ def load(stream: str, after: int = 0, using: str = "default") -> list[Recorded]:
     return [
         Recorded(r.stream, r.version, r.type, r.data, r.recorded_at)
         for r in rows.only("stream", "version", "type", "data", "recorded_at")
+    ]
+
+
+def load_feed(
+    table: int, after: int = 0, limit: int = 1000, using: str = "default"
+) -> list[Recorded]:
+    """The events of a table's feed after ``position``, in order, at most ``limit``."""
+    rows = Event.objects.using(using).filter(feed=table, position__gt=after).order_by("position")
+    return [
+        Recorded(r.stream, r.version, r.type, r.data, r.recorded_at, r.position)
+        for r in rows[:limit].only("stream", "version", "type", "data", "recorded_at", "position")
     ]
 
 

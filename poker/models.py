@@ -44,12 +44,18 @@ class Event(models.Model):
     command = models.ForeignKey(
         "Command", null=True, blank=True, on_delete=models.PROTECT, related_name="events"
     )
+    feed = models.BigIntegerField(null=True, blank=True)
+    """The table whose feed this event is part of: its own stream and its hands'."""
+    position = models.PositiveBigIntegerField(null=True, blank=True)
+    """The event's place in its table's feed (1, 2, ...): one order for the
+    table and all its hands, for clients catching up after a reconnect."""
 
     objects = EventQuerySet.as_manager()
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version")
+            models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version"),
+            models.UniqueConstraint(fields=["feed", "position"], name="event_feed_position"),
         ]
         ordering = ["stream", "version"]
 
@@ -109,6 +115,8 @@ class Table(models.Model):
     """Open, closing (when the running hand ends) or closed."""
     version = models.PositiveIntegerField(default=0)
     """The table stream's version."""
+    position = models.PositiveBigIntegerField(default=0)
+    """The last position in the table's feed (its stream and its hands')."""
     button = models.PositiveSmallIntegerField(null=True, blank=True)
     hand_number = models.PositiveIntegerField(default=0)
     current_hand = models.ForeignKey(

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.db.models import Max
 
 from poker import streams
 from poker.engine.evolve import evolve
@@ -18,7 +19,7 @@ from poker.engine.state import HandState
 from poker.engine.table import HandBegan, TableConfig, TableState, evolve_table
 from poker.eventstore import Recorded, load
 from poker.eventstore import streams as stream_names
-from poker.models import Hand, Seat, Table, hand_id, hand_stream
+from poker.models import Event, Hand, Seat, Table, hand_id, hand_stream
 
 if TYPE_CHECKING:
     from poker.services import Work
@@ -56,11 +57,14 @@ def write(work: Work, recorded: list[Recorded]) -> None:
                 hand.row, hand.state, version, started=at if hand.start == 0 else None, at=at
             )
             _remember_on_commit(streams.hands, hand.row.stream, version, hand.state)
+    work.table.position = recorded[-1].position or work.table.position
     if work.table_events:
         write_table(work.table, work.table_state, at)
         _remember_on_commit(
             streams.tables, work.table.stream, work.table_state.version, work.table_state
         )
+    else:
+        Table.objects.filter(pk=work.table.pk).update(position=work.table.position)
 
 
 def _remember_on_commit(folds: streams.Folds[Any], stream: str, version: int, state: Any) -> None:
@@ -191,6 +195,8 @@ def _rebuild_table(table_pk: int, using: str) -> int:
     table = Table.objects.using(using).filter(pk=table_pk).first() or Table(pk=table_pk)
     hands = [(number, seats) for number, seats in sorted(dealt.items())]
     table.current_hand = None
+    fed = Event.objects.using(using).filter(feed=table_pk).aggregate(last=Max("position"))
+    table.position = fed["last"] or 0
     write_table(table, state, rows[-1].recorded_at, opened=rows[0].recorded_at)
     for number, seats in hands:
         _rebuild_hand(table, number, seats, using)

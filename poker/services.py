@@ -32,7 +32,7 @@ from poker.engine.table import (
     open_table,
     replay_table,
 )
-from poker.eventstore import Batch, append
+from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id
 from poker.work import Forbidden, StaleVersion, Work, refusal, run, user_of
 
@@ -88,7 +88,9 @@ def table_create(
         raise refusal(error) from error
     with transaction.atomic():
         table = Table.objects.create(**projections.config_fields(config))
-        recorded = append([Batch(table.stream, 0, streams.encode_table(events))], by=user_of(by))
+        batch = Batch(table.stream, 0, streams.encode_table(events))
+        recorded = append([batch], by=user_of(by), feed=Feed(table.pk, 0))
+        table.position = len(recorded)
         at = recorded[-1].recorded_at
         projections.write_table(table, replay_table(events), at, opened=at)
     return table

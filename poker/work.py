@@ -38,7 +38,7 @@ from poker.engine.table import (
     to_deal,
 )
 from poker.engine.table import TableEvent as TableEventType
-from poker.eventstore import AlreadyDone, Batch, append, classify
+from poker.eventstore import AlreadyDone, Batch, Feed, append, classify
 from poker.models import Command as CommandRow
 from poker.models import Hand, Table, hand_id
 
@@ -243,7 +243,11 @@ def run(
                 return _first_answer(done, by)
             reply = answer(work)
             recorded = append(
-                work.batches(), command_id=command_id, answer=receipt(work), by=user_of(by)
+                work.batches(),
+                command_id=command_id,
+                answer=receipt(work),
+                by=user_of(by),
+                feed=Feed(work.table.pk, work.table.position),
             )
             projections.write(work, recorded)
     except IntegrityError as error:

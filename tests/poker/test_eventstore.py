@@ -7,7 +7,17 @@ import uuid
 import pytest
 from django.db import IntegrityError, connections, transaction
 
-from poker.eventstore import AlreadyDone, Batch, NewEvent, StreamConflict, append, classify, load
+from poker.eventstore import (
+    AlreadyDone,
+    Batch,
+    Feed,
+    NewEvent,
+    StreamConflict,
+    append,
+    classify,
+    load,
+    load_feed,
+)
 from poker.eventstore import streams as list_streams
 from poker.models import AppendOnly, Event
 
@@ -27,11 +37,13 @@ def events(*types: str) -> list[NewEvent]:
     return [NewEvent(t, {"n": k}) for k, t in enumerate(types)]
 
 
-def try_append(alias: str, batches: list[Batch], command_id: uuid.UUID | None = None) -> Exception:
+def try_append(
+    alias: str, batches: list[Batch], command_id: uuid.UUID | None = None, feed: Feed | None = None
+) -> Exception:
     """Append in a transaction that is expected to fail; the classified error."""
     try:
         with transaction.atomic(using=alias):
-            append(batches, command_id=command_id, answer={"ok": 2}, using=alias)
+            append(batches, command_id=command_id, answer={"ok": 2}, feed=feed, using=alias)
     except IntegrityError as error:
         return classify(error, command_id, using=alias)
     raise AssertionError("the append was expected to clash")
@@ -107,3 +119,29 @@ def test_postgres_trigger_refuses_raw_update_and_delete(alias: str) -> None:
         with pytest.raises(IntegrityError, match="append-only"), transaction.atomic(using=alias):
             connections[alias].cursor().execute(sql)
     assert [e.type for e in load("s-1", using=alias)] == ["A"]
+
+
+def test_a_feed_orders_the_events_of_several_streams(alias: str) -> None:
+    with transaction.atomic(using=alias):
+        append(
+            [Batch("table-7", 0, events("A")), Batch("hand-7-1", 0, events("B", "C"))],
+            feed=Feed(7, 0),
+            using=alias,
+        )
+        append([Batch("hand-7-1", 2, events("D"))], feed=Feed(7, 3), using=alias)
+    fed = load_feed(7, using=alias)
+    assert [(e.position, e.stream, e.type) for e in fed] == [
+        (1, "table-7", "A"),
+        (2, "hand-7-1", "B"),
+        (3, "hand-7-1", "C"),
+        (4, "hand-7-1", "D"),
+    ]
+    assert [e.type for e in load_feed(7, after=2, using=alias)] == ["C", "D"]
+
+
+def test_a_taken_feed_position_is_a_conflict(alias: str) -> None:
+    with transaction.atomic(using=alias):
+        append([Batch("hand-7-1", 0, events("A"))], feed=Feed(7, 0), using=alias)
+    error = try_append(alias, [Batch("hand-7-2", 0, events("X"))], feed=Feed(7, 0))
+    assert isinstance(error, StreamConflict)
+    assert load("hand-7-2", using=alias) == []
