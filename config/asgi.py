@@ -15,6 +15,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from config.ws_auth import TokenAuthMiddleware  # noqa: E402
 from poker.routing import websocket_urlpatterns  # noqa: E402
 
 # In development the admin's static files are served too (as runserver does).
@@ -26,7 +27,7 @@ application = ProtocolTypeRouter(
         # Browsers send Origin on WebSocket handshakes: only ALLOWED_HOSTS may
         # open one (a WebSocket is not covered by CSRF protection).
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

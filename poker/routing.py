@@ -1,5 +1,11 @@
 """WebSocket routes of the cash tables, mounted by ``config.asgi``."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from poker import consumers
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [
+    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
+    path("ws/me/", consumers.PlayerConsumer.as_asgi()),
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+]

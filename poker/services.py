@@ -34,6 +34,7 @@ from poker.engine.table import (
 )
 from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id
+from poker.publish import publish
 from poker.work import Forbidden, StaleVersion, Work, refusal, run, user_of
 
 # --------------------------------------------------------------------------
@@ -93,6 +94,7 @@ def table_create(
         table.position = len(recorded)
         at = recorded[-1].recorded_at
         projections.write_table(table, replay_table(events), at, opened=at)
+        transaction.on_commit(lambda: publish(table.pk, recorded, {}))
     return table
 
 

@@ -41,6 +41,7 @@ from poker.engine.table import TableEvent as TableEventType
 from poker.eventstore import AlreadyDone, Batch, Feed, append, classify
 from poker.models import Command as CommandRow
 from poker.models import Hand, Table, hand_id
+from poker.publish import publish
 
 # --------------------------------------------------------------------------
 # Errors
@@ -250,6 +251,8 @@ def run(
                 feed=Feed(work.table.pk, work.table.position),
             )
             projections.write(work, recorded)
+            names = {h.row.stream: [p.name for p in h.state.players] for h in work.hands}
+            transaction.on_commit(lambda: publish(work.table.pk, recorded, names))
     except IntegrityError as error:
         if isinstance(classify(error, command_id), AlreadyDone):
             done = _done(command_id)

@@ -1,0 +1,201 @@
+"""WebSocket consumers: authenticate, join groups, replay, forward; no rules.
+
+- ``ws/tables/<id>/?after=<position>``: a table's feed for anyone (public
+  frames), plus a logged-in player's private frames of that table.  It
+  replays the frames after ``after`` from the event store before going live,
+  and accepts the same actions as ``POST /api/tables/<id>/actions/``.
+- ``ws/me/``: a logged-in player's own frames from every table.
+- ``ws/lobby/``: the list of tables, live.
+
+Frames in: JSON objects with a ``type``.  Anything else gets an error frame
+``{"type": "error", "code", "message"}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from config.api_errors import ApiError
+from poker import publish, selectors, services
+from poker.api.serializers import ActIn
+from poker.models import Table
+
+MAX_FRAME = 16 * 1024
+"""Bytes a client frame may have."""
+
+
+def _user(scope: dict[str, Any]) -> Any:
+    user = scope.get("user")
+    return user if user is not None and user.is_authenticated else None
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One table's feed, live, with catch-up from a position."""
+
+    async def connect(self) -> None:
+        self.table = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.viewer = _user(self.scope)
+        self.last = (0, 1)
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table).exists)():
+            await self.close(code=4404)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
+        if self.viewer is not None:
+            group = publish.player_group(self.viewer.pk)
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self._catch_up(_after(self.scope))
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(publish.table_group(self.table), self.channel_name)
+        if getattr(self, "viewer", None) is not None:
+            group = publish.player_group(self.viewer.pk)
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def _catch_up(self, after: int | None) -> None:
+        """Frames after ``after`` from the store; with none given, or too far
+        behind, the current view first (a snapshot at its position)."""
+        viewer = self.viewer.pk if self.viewer is not None else None
+        if after is not None:
+            self.last = (after, 1)
+            frames = await database_sync_to_async(publish.replay)(self.table, after, viewer)
+            if len(frames) < publish.REPLAY_LIMIT:
+                for frame in frames:
+                    await self._send_frame(frame)
+                return
+        snapshot = await database_sync_to_async(_snapshot)(self.table, self.viewer)
+        self.last = (snapshot["position"], 1)
+        await self.send_json(snapshot)
+        after = snapshot["position"]
+        for frame in await database_sync_to_async(publish.replay)(self.table, after, viewer):
+            await self._send_frame(frame)
+
+    async def frame(self, message: dict[str, Any]) -> None:
+        """A frame published to one of this consumer's groups."""
+        frame = message["frame"]
+        if frame["table"] == self.table:
+            await self._send_frame(frame)
+
+    async def _send_frame(self, frame: dict[str, Any]) -> None:
+        """Each frame once, in feed order: a private frame shares its event's
+        position and comes right after the public one; replayed frames and
+        the same frames arriving live are not sent twice."""
+        key = (frame["position"], 0 if frame["type"] == "event" else 1)
+        if key <= self.last:
+            return
+        self.last = key
+        await self.send_json(frame)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None or len(text_data) > MAX_FRAME:
+            await _error(self, "malformed", f"send JSON text frames of at most {MAX_FRAME} bytes")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await _error(self, "malformed", "a frame is a JSON object")
+            return
+        if not isinstance(content, dict):
+            await _error(self, "malformed", "a frame is a JSON object")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        if kind == "ping":
+            await self.send_json({"type": "pong", "position": self.last[0]})
+        elif kind == "act":
+            await self._act(content)
+        else:
+            await _error(self, "unknown_type", f"unknown frame type {kind!r}: use act or ping")
+
+    async def _act(self, content: dict[str, Any]) -> None:
+        command_id = content.get("command_id")
+        if self.viewer is None:
+            await _error(self, "not_authenticated", "log in to play", command_id)
+            return
+        body = ActIn(data={k: v for k, v in content.items() if k != "type"})
+        if not body.is_valid():
+            await _error(self, "invalid", json.dumps(body.errors), command_id)
+            return
+        try:
+            answer = await database_sync_to_async(services.hand_act)(
+                by=self.viewer, table_id=self.table, **body.validated_data
+            )
+        except ApiError as error:
+            await self.send_json({"type": "error", "command_id": command_id, **error.as_dict()})
+            return
+        await self.send_json({"type": "answer", "command_id": command_id, "answer": answer})
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """The list of tables: all of it on connect, then each table that
+    appears, fills, empties or closes."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
+        tables = await database_sync_to_async(_lobby)()
+        await self.send_json({"type": "snapshot", "tables": tables})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
+
+    async def frame(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["frame"])
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        await _error(self, "read_only", "this stream only sends")
+
+
+class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """A logged-in player's own frames from every table."""
+
+    async def connect(self) -> None:
+        self.viewer = _user(self.scope)
+        if self.viewer is None:
+            await self.close(code=4401)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(publish.player_group(self.viewer.pk), self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "viewer", None) is not None:
+            group = publish.player_group(self.viewer.pk)
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def frame(self, message: dict[str, Any]) -> None:
+        if message["frame"]["type"] == "private":
+            await self.send_json(message["frame"])
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        await _error(self, "read_only", "this stream only sends")
+
+
+async def _error(consumer: Any, code: str, message: str, command_id: Any = None) -> None:
+    await consumer.send_json(
+        {"type": "error", "code": code, "message": message, "command_id": command_id}
+    )
+
+
+def _after(scope: dict[str, Any]) -> int | None:
+    """The ``after`` position of the query string, if any."""
+    for part in scope.get("query_string", b"").decode(errors="replace").split("&"):
+        key, _, value = part.partition("=")
+        if key == "after" and value.isascii() and value.isdigit():
+            return int(value)
+    return None
+
+
+def _lobby() -> list[dict[str, Any]]:
+    return [selectors.table_summary(t) for t in selectors.table_list()]
+
+
+def _snapshot(table: int, viewer: Any) -> dict[str, Any]:
+    """The table as ``viewer`` sees it now, at its feed position."""
+    row = Table.objects.get(pk=table)
+    return {"type": "snapshot", "position": row.position, "view": selectors.table_view(row, viewer)}

@@ -1,0 +1,136 @@
+"""Frames for WebSocket clients, and their publication after each commit.
+
+Every event of a table's feed becomes one public frame, sent to the
+table's group, with every hidden card left out (``engine.view.redact`` for
+a spectator).  An event that hides cards from all but their owner (the
+deal, a discard, a draw) also becomes a private frame for that owner alone,
+sent to his own group.  Frames carry the feed position, so a client sees
+every position once and in order, and after a reconnect asks for what came
+after the last one it saw (``replay``).
+
+The channel layer may drop messages; the event store is the truth.  Only
+committed events are published (``transaction.on_commit``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from poker import streams
+from poker.engine.events import CardsDealt, CardsDrawn, Discarded, HandStarted
+from poker.engine.events import Event as HandEvent
+from poker.engine.view import redact
+from poker.eventstore import Recorded, load, load_feed
+
+REPLAY_LIMIT = 500
+"""Frames sent on a reconnect; further behind, the client starts over from
+the table's current view (its snapshot) and the frames after it."""
+
+
+def table_group(table: int) -> str:
+    """The group of everyone watching a table."""
+    return f"table.{table}"
+
+
+def player_group(user: int) -> str:
+    """A player's own group: his hidden cards, his seats, his wallet."""
+    return f"player.{user}"
+
+
+def _owners(event: HandEvent) -> Sequence[int]:
+    """Positions that see more of ``event`` than a spectator."""
+    if isinstance(event, CardsDealt):
+        return range(len(event.hands))
+    if isinstance(event, CardsDrawn | Discarded) and event.cards:
+        return (event.player,)
+    return ()
+
+
+def frames(
+    table: int, rows: Iterable[Recorded], names: dict[str, list[str]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """(group, frame) for each recorded event, public frames first per event.
+
+    ``names`` gives each hand stream's player ids by position (as dealt),
+    to address private frames; a hand started among ``rows`` adds its own.
+    """
+    out: list[tuple[str, dict[str, Any]]] = []
+    for row in rows:
+        head = {
+            "table": table,
+            "position": row.position,
+            "stream": row.stream,
+            "version": row.version,
+        }
+        if row.stream.startswith("table-"):
+            out.append(
+                (
+                    table_group(table),
+                    {"type": "event", **head, "event": {"type": row.type, **row.data}},
+                )
+            )
+            continue
+        event = streams.decode_hand(row)
+        if isinstance(event, HandStarted):
+            names[row.stream] = [e.name for e in event.players]
+        out.append((table_group(table), {"type": "event", **head, "event": redact(event, None)}))
+        for position in _owners(event):
+            player = names[row.stream][position]
+            frame = {"type": "private", **head, "event": redact(event, position)}
+            out.append((player_group(int(player)), frame))
+    return out
+
+
+def hand_names(stream: str) -> list[str]:
+    """A hand's player ids by position, from its first event."""
+    first = load(stream)[:1]
+    return [p["name"] for p in first[0].data["players"]] if first else []
+
+
+LOBBY_GROUP = "lobby"
+"""Everyone looking at the list of tables."""
+
+LOBBY_EVENTS = frozenset(
+    {"TableOpened", "PlayerSeated", "PlayerLeft", "CloseQueued", "TableClosed", "HandBegan"}
+)
+"""Table events that change what the lobby shows of a table."""
+
+
+def publish(table: int, rows: Sequence[Recorded], names: dict[str, list[str]]) -> None:
+    """Send the frames of committed events to their groups, and the table's
+    new lobby line when it changed."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    send = async_to_sync(layer.group_send)
+    for group, frame in frames(table, rows, names):
+        send(group, {"type": "frame", "frame": frame})
+    if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
+        line = lobby_line(table)
+        if line is not None:
+            send(LOBBY_GROUP, {"type": "frame", "frame": line})
+
+
+def lobby_line(table: int) -> dict[str, Any] | None:
+    """A lobby frame: one table as the lobby lists it."""
+    from poker.models import Table
+    from poker.selectors import table_summary
+
+    row = Table.objects.filter(pk=table).first()
+    return None if row is None else {"type": "lobby", "table": table_summary(row)}
+
+
+def replay(table: int, after: int, viewer: int | None) -> list[dict[str, Any]]:
+    """The frames of a table's feed after position ``after`` as ``viewer``
+    (a user id or None) sees them on the table stream: public frames, plus
+    his private ones."""
+    rows = load_feed(table, after=after, limit=REPLAY_LIMIT)
+    names: dict[str, list[str]] = {}
+    for stream in {r.stream for r in rows if r.stream.startswith("hand-")}:
+        names[stream] = hand_names(stream)
+    wanted = {table_group(table)} | ({player_group(viewer)} if viewer is not None else set())
+    return [frame for group, frame in frames(table, rows, names) if group in wanted]

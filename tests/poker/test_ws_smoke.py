@@ -1,0 +1,109 @@
+"""WebSocket streams, first checks (the full suite lives beside this)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+
+from config.asgi import application
+from poker import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def connect(path: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+
+
+@database_sync_to_async
+def setup_table() -> tuple[int, list]:
+    users = get_user_model()
+    boss = users.objects.create_user("boss", is_staff=True)
+    table = services.table_create(
+        by=boss, name="t", game="32-card-draw", betting="no-limit", small_blind=1, big_blind=2
+    )
+    players = [users.objects.create_user(n) for n in ("ann", "bob", "cy")]
+    return table.pk, players
+
+
+async def test_spectator_gets_snapshot_then_live_frames_without_hidden_cards():
+    tid, players = await setup_table()
+    spectator = connect(f"/ws/tables/{tid}/")
+    assert (await spectator.connect())[0]
+    snapshot = await spectator.receive_json_from()
+    assert snapshot["type"] == "snapshot"
+    for seat, player in enumerate(players, start=1):
+        await database_sync_to_async(services.seat_sit)(
+            by=player, table_id=tid, seat=seat, buy_in=100
+        )
+    seen = []
+    while not await spectator.receive_nothing(timeout=0.2):
+        seen.append(await spectator.receive_json_from())
+    positions = [f["position"] for f in seen]
+    assert positions == sorted(positions) and positions[0] == snapshot["position"] + 1
+    dealt = [f for f in seen if f["event"]["type"] == "CardsDealt"]
+    assert dealt and all(h is None for f in dealt for h in f["event"]["hands"])
+    await spectator.disconnect()
+
+
+async def test_player_acts_over_the_socket_and_sees_his_own_cards():
+    tid, players = await setup_table()
+    for seat, player in enumerate(players[:2], start=1):
+        await database_sync_to_async(services.seat_sit)(
+            by=player, table_id=tid, seat=seat, buy_in=100
+        )
+    tokens = [await database_sync_to_async(Token.objects.create)(user=p) for p in players[:2]]
+    sockets = [connect(f"/ws/tables/{tid}/?after=0&token={t.key}") for t in tokens]
+    for s in sockets:
+        assert (await s.connect())[0]
+    frames = [[] for _ in sockets]
+    for k, s in enumerate(sockets):
+        while not await s.receive_nothing(timeout=0.2):
+            frames[k].append(await s.receive_json_from())
+    private = [f for f in frames[0] if f["type"] == "private"]
+    assert private and private[0]["event"]["hands"][0] is not None
+    view = await database_sync_to_async(services.seat_sit_out)(by=players[0], table_id=tid)
+    hand = view["hand"]
+    actor = players.index(
+        next(p for p in players if str(p.pk) == hand["players"][hand["to_act"]]["name"])
+    )
+    await sockets[actor].send_json_to(
+        {
+            "type": "act",
+            "hand": hand["id"],
+            "version": hand["version"],
+            "command_id": str(uuid.uuid4()),
+            "action": "call",
+        }
+    )
+    while True:
+        reply = await sockets[actor].receive_json_from()
+        if reply["type"] in ("answer", "error"):
+            break
+    assert reply["type"] == "answer", reply
+    await sockets[actor].send_to(text_data="not json")
+    while True:
+        bad = await sockets[actor].receive_json_from()
+        if bad["type"] == "error":
+            break
+    assert bad["code"] == "malformed"
+    for s in sockets:
+        await s.disconnect()
+
+
+async def test_the_lobby_sends_its_list_then_each_change():
+    lobby = connect("/ws/lobby/")
+    assert (await lobby.connect())[0]
+    assert (await lobby.receive_json_from()) == {"type": "snapshot", "tables": []}
+    tid, players = await setup_table()
+    line = await lobby.receive_json_from()
+    assert line["type"] == "lobby" and line["table"]["id"] == tid
+    await database_sync_to_async(services.seat_sit)(by=players[0], table_id=tid, seat=1, buy_in=100)
+    line = await lobby.receive_json_from()
+    assert line["table"]["players_seated"] == 1
+    await lobby.disconnect()
