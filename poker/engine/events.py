@@ -12,15 +12,12 @@ loss; the type name is the ``"type"`` key.
 
 from __future__ import annotations
 
-import types
-import typing
-from dataclasses import dataclass, fields
-from enum import Enum, StrEnum, unique
-from functools import cache
+from dataclasses import dataclass
+from enum import StrEnum, unique
 from typing import Any, Union
 
-from poker.engine.cards import Card, card
-from poker.engine.errors import Malformed
+from poker.engine.cards import Card
+from poker.engine.codec import from_typed_json, registry, to_typed_json
 from poker.engine.rules import Rules
 
 
@@ -278,62 +275,15 @@ Event = Union[  # noqa: UP007 - typing.get_args lists the members
     HandEnded,
 ]
 
-EVENT_TYPES: dict[str, type[Any]] = {cls.__name__: cls for cls in typing.get_args(Event)}
+EVENT_TYPES: dict[str, type[Any]] = registry(Event)
 
 
 def to_json(event: Event) -> dict[str, Any]:
     """The event as JSON-ready data with its type name under ``"type"``."""
-    data = _encode(event)
-    assert isinstance(data, dict)
-    return {"type": type(event).__name__, **data}
+    return to_typed_json(event)
 
 
 def from_json(data: dict[str, Any]) -> Event:
     """The event ``to_json`` made; ``Malformed`` for anything else."""
-    cls = EVENT_TYPES.get(str(data.get("type")))
-    if cls is None:
-        raise Malformed(f"unknown event type {data.get('type')!r}")
-    body = {k: v for k, v in data.items() if k != "type"}
-    try:
-        event: Event = _decode(cls, body)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise Malformed(f"bad {cls.__name__}: {exc}") from exc
+    event: Event = from_typed_json(EVENT_TYPES, data, "event")
     return event
-
-
-def _encode(value: object) -> object:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple):
-        return [_encode(v) for v in value]
-    if hasattr(value, "__dataclass_fields__"):
-        return {f.name: _encode(getattr(value, f.name)) for f in fields(value)}  # type: ignore[arg-type]
-    return value
-
-
-@cache
-def _hints(cls: type[Any]) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _decode(hint: Any, value: Any) -> Any:
-    origin = typing.get_origin(hint)
-    if hint is Card:
-        return card(value)
-    if origin is tuple:
-        (item, _) = typing.get_args(hint)
-        return tuple(_decode(item, v) for v in value)
-    if origin in (Union, types.UnionType):
-        return None if value is None else _decode(typing.get_args(hint)[0], value)
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
-    if isinstance(hint, type) and hasattr(hint, "__dataclass_fields__"):
-        if not isinstance(value, dict):
-            raise TypeError(f"{hint.__name__} wants an object")
-        known = _hints(hint)
-        return hint(**{k: _decode(known[k], v) for k, v in value.items() if k in known})
-    if hint in (int, bool, str) and type(value) is not hint:
-        raise TypeError(f"{value!r} is not {hint.__name__}")
-    return value

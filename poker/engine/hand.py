@@ -222,12 +222,15 @@ def _automatic(state: HandState) -> list[Event]:
 
 
 def _uncalled(state: HandState) -> BetReturned | None:
-    """The part of the highest bet of the round that nobody matched."""
+    """The part of the highest bet of the round that nobody matched (none
+    for a player who left the hand after betting: his chips are dead)."""
     bets = [p.bet for p in state.players]
     top = max(bets)
     if top == 0 or bets.count(top) > 1:
         return None
     holder = bets.index(top)
+    if state.players[holder].folded:
+        return None
     second = max(b for j, b in enumerate(bets) if j != holder)
     return BetReturned(holder, top - second)
 

@@ -34,12 +34,16 @@ def build_pots(totals: Sequence[int], contesting: Sequence[int], dead: int = 0) 
         pots.append(Pot(amount, eligible))
         floor = level
     leftover = sum(t - min(t, floor) for t in totals)
-    if leftover and pots:
-        # Chips of folded players above every contender's total (only
-        # possible when an uncalled bet was not returned) stay in the last pot.
+    if (leftover or dead) and not pots:
+        # Every contender is in for nothing (the others left the hand):
+        # what the others put in is all his to win.
+        return [Pot(leftover + dead, tuple(contesting))]
+    if leftover:
+        # Chips of folded players above every contender's total (a player
+        # who left the hand after the last bet) stay in the last pot.
         last = pots[-1]
         pots[-1] = Pot(last.amount + leftover, last.eligible)
-    if dead and pots:
+    if dead:
         pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
     return pots
 

@@ -78,3 +78,13 @@ def test_forfeit_refused_for_a_player_out_of_the_hand() -> None:
     state, _ = play(hand(), Act(3, Action.FOLD))
     with pytest.raises(IllegalAction, match="not in the hand"):
         play(state, Forfeit(3))
+
+
+def test_the_blinds_leaving_give_their_chips_to_a_player_who_put_in_none() -> None:
+    state = hand((100, 100, 100, 100))
+    state, _ = play(state, Act(3, Action.FOLD))
+    state, _ = play(state, Forfeit(2))  # the big blind leaves: his 2 chips are dead
+    state, events = play(state, Forfeit(1))
+    assert state.complete
+    assert [p.stack for p in state.players] == [103, 99, 98, 100]
+    assert not [e for e in events if type(e).__name__ == "BetReturned"]

@@ -249,6 +249,7 @@ def test_a_refused_command_changes_nothing(
         for command in illegal_commands(state):
             with pytest.raises(EngineError) as refused:
                 play(state, command)
+                pytest.fail(f"{command} was accepted in {state.phase} with {legal_actions(state)}")
             assert refused.value.code.value in {
                 "out_of_turn",
                 "illegal_action",

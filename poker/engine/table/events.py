@@ -16,12 +16,10 @@ events' codec.
 
 from __future__ import annotations
 
-import typing
 from dataclasses import dataclass
 from typing import Any, Union
 
-from poker.engine.errors import Malformed
-from poker.engine.events import _decode, _encode
+from poker.engine.codec import from_typed_json, registry, to_typed_json
 from poker.engine.table.config import TableConfig
 
 
@@ -177,24 +175,15 @@ TableEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     TableClosed,
 ]
 
-TABLE_EVENT_TYPES: dict[str, type[Any]] = {cls.__name__: cls for cls in typing.get_args(TableEvent)}
+TABLE_EVENT_TYPES: dict[str, type[Any]] = registry(TableEvent)
 
 
 def table_event_to_json(event: TableEvent) -> dict[str, Any]:
     """The event as JSON-ready data with its type name under ``"type"``."""
-    data = _encode(event)
-    assert isinstance(data, dict)
-    return {"type": type(event).__name__, **data}
+    return to_typed_json(event)
 
 
 def table_event_from_json(data: dict[str, Any]) -> TableEvent:
     """The event ``table_event_to_json`` made; ``Malformed`` for anything else."""
-    cls = TABLE_EVENT_TYPES.get(str(data.get("type")))
-    if cls is None:
-        raise Malformed(f"unknown table event type {data.get('type')!r}")
-    body = {k: v for k, v in data.items() if k != "type"}
-    try:
-        event: TableEvent = _decode(cls, body)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise Malformed(f"bad {cls.__name__}: {exc}") from exc
+    event: TableEvent = from_typed_json(TABLE_EVENT_TYPES, data, "table event")
     return event
