@@ -106,13 +106,18 @@ def publish(table: int, rows: Sequence[Recorded], names: dict[str, list[str]]) -
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
-    for group, frame in frames(table, rows, names):
-        send(group, {"type": "frame", "frame": frame})
+    messages = [(group, frame) for group, frame in frames(table, rows, names)]
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table)
         if line is not None:
-            send(LOBBY_GROUP, {"type": "frame", "frame": line})
+            messages.append((LOBBY_GROUP, line))
+    async_to_sync(_send_all)(layer, messages)
+
+
+async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """One hop to the event loop for a command's frames, sent in order."""
+    for group, frame in messages:
+        await layer.group_send(group, {"type": "frame", "frame": frame})
 
 
 def lobby_line(table: int) -> dict[str, Any] | None:
