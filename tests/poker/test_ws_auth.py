@@ -1,0 +1,209 @@
+"""Who a WebSocket client is: an API token in the query string or the
+session cookie; a wrong token is nobody; anonymous clients may watch public
+tables but not act nor open a player's own stream, which only ever carries
+its player's frames; unknown tables and foreign origins are refused."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.test import Client as DjangoClient
+
+from tests.poker.ws_support import (
+    ORIGIN,
+    Client,
+    Store,
+    act_frame,
+    actor,
+    leaks,
+    make_users,
+    me_client,
+    open_table,
+    play,
+    position_of_table,
+    seat_all,
+    table_path,
+    token_for,
+    written,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@database_sync_to_async
+def session_cookie(user: Any) -> tuple[bytes, bytes]:
+    """The Cookie header of a browser logged in as ``user``."""
+    client = DjangoClient()
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+def own_cards(frame: dict[str, Any]) -> list[str] | None:
+    """The cards a snapshot shows of its viewer's hand (None: none)."""
+    hand = frame["view"]["hand"]
+    if hand is None or hand["your_position"] is None:
+        return None
+    return hand["players"][hand["your_position"]]["cards"]
+
+
+async def first_frame(client: Client) -> dict[str, Any]:
+    accepted, _ = await client.open()
+    assert accepted, client.path
+    frame = await client.next()
+    assert frame["type"] == "snapshot"
+    return frame
+
+
+async def test_a_token_in_the_query_string_logs_the_socket_in():
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    await seat_all(tid, [ann, bob])
+    client = Client(table_path(tid, token=await token_for(ann)), user=ann)
+    snapshot = await first_frame(client)
+    assert snapshot["view"]["you"] == {"seat": 1}
+    assert own_cards(snapshot) and len(own_cards(snapshot)) == 5
+    user, view = await actor(tid, [ann, bob])
+    if user == ann:
+        reply = await client.request(act_frame(view["hand"], action="call"))
+        assert reply["type"] == "answer" and reply["answer"]["you"] == {"seat": 1}
+    else:
+        reply = await client.request(act_frame(view["hand"], action="call"))
+        assert reply["type"] == "error" and reply["code"] == "out_of_turn"
+    await client.close()
+
+
+async def test_a_session_cookie_logs_the_socket_in():
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    cookie = await session_cookie(bob)
+    client = Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie])
+    mine = Client("/ws/me/", user=bob, headers=[ORIGIN, cookie])
+    assert (await first_frame(client))["view"]["you"] == {"seat": None}
+    assert (await mine.open())[0]
+    await seat_all(tid, [ann, bob])
+    # The deal: his cards come on both of his sockets.
+    private = await mine.next()
+    assert private["type"] == "private" and private["event"]["type"] == "CardsDealt"
+    assert await client.until(lambda f: f["type"] == "private") == private
+    snapshot = await first_frame(Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie]))
+    assert snapshot["view"]["you"] == {"seat": 2}
+    hand = snapshot["view"]["hand"]
+    assert own_cards(snapshot) == private["event"]["hands"][hand["your_position"]]
+    await client.close()
+    await mine.close()
+
+
+async def test_a_wrong_token_is_anonymous():
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    await seat_all(tid, [ann, bob])
+    # Even beside a valid session: an unknown token is nobody, never someone.
+    for headers in ([ORIGIN], [ORIGIN, await session_cookie(ann)]):
+        client = Client(table_path(tid, token="0" * 40), headers=headers)
+        snapshot = await first_frame(client)
+        assert snapshot["view"]["you"] == {"seat": None}
+        assert own_cards(snapshot) is None
+        assert all(p["cards"] is None for p in snapshot["view"]["hand"]["players"])
+        before = await written()
+        _, view = await actor(tid, [ann, bob])
+        reply = await client.request(act_frame(view["hand"], action="call"))
+        assert reply["type"] == "error" and reply["code"] == "not_authenticated"
+        assert await written() == before
+        await client.close()
+        refused = Client("/ws/me/?token=nonsense", headers=headers)
+        assert await refused.open() == (False, 4401)
+
+
+async def test_an_inactive_players_token_is_anonymous():
+    tid = await open_table()
+    (ann,) = await make_users("ann")
+    token = await token_for(ann)
+    await database_sync_to_async(get_user_model().objects.filter(pk=ann.pk).update)(is_active=False)
+    snapshot = await first_frame(Client(table_path(tid, token=token)))
+    assert snapshot["view"]["you"] == {"seat": None}
+    assert await Client(f"/ws/me/?token={token}").open() == (False, 4401)
+
+
+async def test_an_anonymous_client_may_spectate_a_table():
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    spectator = Client(f"/ws/tables/{tid}/")
+    snapshot = await first_frame(spectator)
+    assert snapshot["view"]["you"] == {"seat": None}
+    await seat_all(tid, [ann, bob])
+    await spectator.until_position(await position_of_table(tid))
+    await spectator.quiet()
+    assert spectator.of("event") and not spectator.of("private")
+    await spectator.close()
+
+
+async def test_the_own_stream_refuses_anonymous_clients():
+    assert await Client("/ws/me/").open() == (False, 4401)
+
+
+async def test_the_own_stream_carries_only_its_players_private_frames_from_every_table():
+    rng = random.Random(9)
+    ann, bob, cy = users = await make_users("ann", "bob", "cy")
+    first, second = await open_table(), await open_table(name="Second")
+    streams = {u.pk: await me_client(u) for u in users}
+    # Asking for someone else's stream gets one's own.
+    nosy = Client(f"/ws/me/?token={await token_for(cy)}&user={ann.pk}&player={ann.pk}", user=cy)
+    assert (await nosy.open())[0]
+    await seat_all(first, [ann, bob])
+    await seat_all(second, [cy, ann])
+    await play(first, [ann, bob], rng, 12)
+    await play(second, [ann, cy], rng, 12)
+    for client in (*streams.values(), nosy):
+        await client.quiet()
+    stores = {t: await database_sync_to_async(Store)(t) for t in (first, second)}
+    for user in users:
+        got = streams[user.pk].frames
+        assert got and all(f["type"] == "private" for f in got)
+        for table, store in stores.items():
+            positions = [f["position"] for f in got if f["table"] == table]
+            assert positions == store.owners(user.pk)
+            mine = Client("", user=user)
+            mine.frames = [f for f in got if f["table"] == table]
+            assert leaks(store, mine) == []
+    assert nosy.frames == streams[cy.pk].frames
+    assert {f["table"] for f in streams[ann.pk].frames} == {first, second}
+    assert {f["table"] for f in streams[bob.pk].frames} == {first}
+    for client in (*streams.values(), nosy):
+        await client.close()
+
+
+async def test_no_route_opens_another_players_stream():
+    ann, bob = await make_users("ann", "bob")
+    token = await token_for(bob)
+    for path in (f"/ws/me/{ann.pk}/", f"/ws/players/{ann.pk}/", f"/ws/me/{ann.pk}/?token={token}"):
+        with pytest.raises(ValueError, match="No route"):
+            await Client(path).comm.connect(timeout=0.2)
+
+
+async def test_an_unknown_table_closes_with_4404():
+    tid = await open_table()
+    assert await Client(f"/ws/tables/{tid + 1}/").open() == (False, 4404)
+    (ann,) = await make_users("ann")
+    assert await Client(table_path(tid + 1, token=await token_for(ann))).open() == (False, 4404)
+
+
+async def test_a_foreign_origin_is_refused():
+    tid = await open_table()
+    (ann,) = await make_users("ann")
+    token = await token_for(ann)
+    for headers in (
+        [(b"origin", b"http://evil.example")],
+        [(b"origin", b"http://localhost.evil.example")],
+        [],  # no Origin at all
+    ):
+        for path in (table_path(tid, token=token), f"/ws/me/?token={token}", "/ws/lobby/"):
+            accepted, _ = await Client(path, headers=headers).open()
+            assert not accepted, (path, headers)
+    # ALLOWED_HOSTS are welcome, on any port.
+    assert (await Client(table_path(tid), headers=[(b"origin", b"http://127.0.0.1:8000")]).open())[
+        0
+    ]
