@@ -18,6 +18,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import transaction
 
 from config.api_errors import ApiError
 from poker import publish, selectors, services
@@ -33,7 +34,32 @@ def _user(scope: dict[str, Any]) -> Any:
     return user if user is not None and user.is_authenticated else None
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """Client frames are JSON objects of at most MAX_FRAME bytes: anything
+    else gets an error frame and leaves the connection open."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None or len(text_data.encode()) > MAX_FRAME:
+            await _error(self, "malformed", f"send JSON text frames of at most {MAX_FRAME} bytes")
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            content = None
+        if not isinstance(content, dict):
+            await _error(self, "malformed", "a frame is a JSON object")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        """Streams that only send answer a ping and refuse the rest."""
+        if content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await _error(self, "read_only", "this stream only sends; ping is all it answers")
+
+
+class TableConsumer(JsonFrames):
     """One table's feed, live, with catch-up from a position."""
 
     async def connect(self) -> None:
@@ -57,10 +83,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _catch_up(self, after: int | None) -> None:
-        """Frames after ``after`` from the store; with none given, or too far
-        behind, the current view first (a snapshot at its position)."""
+        """Frames after ``after`` from the store; with none given, one beyond
+        the feed, or too far behind, the current view first (a snapshot at
+        its position), then the frames after it."""
         viewer = self.viewer.pk if self.viewer is not None else None
-        if after is not None:
+        if after is not None and after <= await database_sync_to_async(_position)(self.table):
             self.last = (after, 1)
             frames = await database_sync_to_async(publish.replay)(self.table, after, viewer)
             if len(frames) < publish.REPLAY_LIMIT:
@@ -90,20 +117,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.last = key
         await self.send_json(frame)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None or len(text_data) > MAX_FRAME:
-            await _error(self, "malformed", f"send JSON text frames of at most {MAX_FRAME} bytes")
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await _error(self, "malformed", "a frame is a JSON object")
-            return
-        if not isinstance(content, dict):
-            await _error(self, "malformed", "a frame is a JSON object")
-            return
-        await self.receive_json(content)
-
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
         if kind == "ping":
@@ -132,7 +145,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json({"type": "answer", "command_id": command_id, "answer": answer})
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(JsonFrames):
     """The list of tables: all of it on connect, then each table that
     appears, fills, empties or closes."""
 
@@ -148,11 +161,8 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def frame(self, message: dict[str, Any]) -> None:
         await self.send_json(message["frame"])
 
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        await _error(self, "read_only", "this stream only sends")
 
-
-class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class PlayerConsumer(JsonFrames):
     """A logged-in player's own frames from every table."""
 
     async def connect(self) -> None:
@@ -171,9 +181,6 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def frame(self, message: dict[str, Any]) -> None:
         if message["frame"]["type"] == "private":
             await self.send_json(message["frame"])
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        await _error(self, "read_only", "this stream only sends")
 
 
 async def _error(consumer: Any, code: str, message: str, command_id: Any = None) -> None:
@@ -195,7 +202,16 @@ def _lobby() -> list[dict[str, Any]]:
     return [selectors.table_summary(t) for t in selectors.table_list()]
 
 
+def _position(table: int) -> int:
+    """How far the table's feed goes."""
+    return int(Table.objects.values_list("position", flat=True).get(pk=table))
+
+
 def _snapshot(table: int, viewer: Any) -> dict[str, Any]:
-    """The table as ``viewer`` sees it now, at its feed position."""
-    row = Table.objects.get(pk=table)
-    return {"type": "snapshot", "position": row.position, "view": selectors.table_view(row, viewer)}
+    """The table as ``viewer`` sees it, at exactly its feed position: read
+    under the table lock, so no command commits in between."""
+    with transaction.atomic():
+        row = Table.objects.select_for_update().get(pk=table)
+        view = selectors.table_view(row, viewer)
+        position = _position(table)  # as of the view, whatever it read
+    return {"type": "snapshot", "position": position, "view": view}

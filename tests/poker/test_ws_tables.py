@@ -549,15 +549,6 @@ async def test_every_frame_is_sent_after_its_event_is_visible_to_other_connectio
 # Bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: poker/consumers.py:198-201 reads the snapshot's position from the table row "
-    "and then its view in other statements, with no lock: selectors.py:64 reads the hand row "
-    "afresh, so a command committing in between gives a view newer than its position and the "
-    "client is then sent events its view already holds (applied twice); fix: build the "
-    "snapshot in transaction.atomic() under Table.objects.select_for_update() as commands do, "
-    "or derive the position from the versions the view shows",
-)
 async def test_a_snapshot_shows_the_table_as_of_its_position(monkeypatch):
     from poker import selectors
 
@@ -593,14 +584,6 @@ async def test_a_snapshot_shows_the_table_as_of_its_position(monkeypatch):
     assert shown["version"] == at, (shown["version"], at, client.feed())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: poker/consumers.py:62-64 trusts an `after` beyond the end of the feed (a "
-    "position from another table, or from before a restore): it replays nothing, sets "
-    "self.last=(after, 1), and _send_frame (l.88) then drops every live frame up to `after`: "
-    "the client hears nothing, silently; fix: after > Table.position gets a snapshot, as a "
-    "client too far behind does",
-)
 async def test_a_position_beyond_the_feed_gets_a_snapshot():
     rng = random.Random(10)
     tid = await open_table()
