@@ -1,0 +1,240 @@
+"""Real processes for the integration tests: a PostgreSQL database of their
+own, a Redis database of their own, and ASGI servers (uvicorn) on both.
+
+Nothing here imports Django: the servers, the migration and the seeding run
+in subprocesses with ``DATABASE_URL`` / ``REDIS_URL`` pointing at the test's
+own databases, whatever the test process itself was configured with.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import redis
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = Path(__file__).with_name("seed.py")
+START_TIMEOUT_S = 20
+REDIS_DBS = range(8, 16)
+"""Redis databases the integration tests may claim, one per run."""
+CLAIM_KEY = "pokerroom-it:claim"
+CLAIM_TTL_S = 600
+
+
+def child_env(**more: str) -> dict[str, str]:
+    """The environment of a child process: this one's, minus pytest's
+    traces, plus ``more`` (so ``DATABASE_URL``/``REDIS_URL`` are the test's)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTEST_", "DJANGO_")) and k not in ("DATABASE_URL", "REDIS_URL")
+    }
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1", **more)
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# --------------------------------------------------------------------------
+# PostgreSQL
+
+
+class Database:
+    """A fresh PostgreSQL database ``pokerroom_it_<random>``, migrated with
+    ``manage.py migrate`` in a subprocess."""
+
+    def __init__(self, server_dsn: str) -> None:
+        self.server_dsn = server_dsn
+        self.name = f"pokerroom_it_{secrets.token_hex(6)}"
+        with psycopg.connect(server_dsn, autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{self.name}"')
+        self.url = urlunsplit(urlsplit(server_dsn)._replace(path=f"/{self.name}"))
+        try:
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                cwd=ROOT,
+                env=child_env(DATABASE_URL=self.url),
+                check=True,
+                timeout=120,
+            )
+        except BaseException:
+            self.drop()
+            raise
+
+    def drop(self) -> None:
+        with psycopg.connect(self.server_dsn, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+    def one(self, sql: str, *params: Any) -> Any:
+        """The first column of the first row of ``sql``."""
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            row = conn.execute(sql, params).fetchone()
+        return None if row is None else row[0]
+
+    def seed(self, **request: Any) -> dict[str, Any]:
+        """Run ``seed.py`` on this database (users, tokens, a table)."""
+        done = subprocess.run(
+            [sys.executable, str(SEED)],
+            cwd=ROOT,
+            env=child_env(DATABASE_URL=self.url),
+            input=json.dumps(request).encode(),
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        if done.returncode:
+            raise AssertionError(f"seed.py failed:\n{done.stderr.decode()[-3000:]}")
+        reply: dict[str, Any] = json.loads(done.stdout.decode().strip().splitlines()[-1])
+        return reply
+
+
+# --------------------------------------------------------------------------
+# Redis
+
+
+class RedisSlot:
+    """One of ``REDIS_DBS`` on the Redis server of ``server_url``, claimed
+    for this run (a key set only if absent, so two runs never share one),
+    flushed when claimed and when released."""
+
+    def __init__(self, server_url: str) -> None:
+        parts = urlsplit(server_url)
+        self.token = secrets.token_hex(8)
+        for number in REDIS_DBS:
+            url = urlunsplit(parts._replace(path=f"/{number}"))
+            client = redis.Redis.from_url(url, socket_timeout=5)
+            if client.set(CLAIM_KEY, self.token, nx=True, ex=CLAIM_TTL_S):
+                pipe = client.pipeline(transaction=True)
+                pipe.flushdb()
+                pipe.set(CLAIM_KEY, self.token, ex=CLAIM_TTL_S)
+                pipe.execute()
+                self.number, self.url, self.client = number, url, client
+                return
+            client.close()
+        raise AssertionError(f"every Redis database {REDIS_DBS} is claimed by another run")
+
+    def release(self) -> None:
+        if self.client.get(CLAIM_KEY) == self.token.encode():
+            self.client.flushdb()
+        self.client.close()
+
+
+# --------------------------------------------------------------------------
+# Servers
+
+
+class Server:
+    """``uvicorn config.asgi:application`` on a port of 127.0.0.1, on the
+    test's PostgreSQL and Redis databases, with DEBUG off."""
+
+    def __init__(self, name: str, database_url: str, redis_url: str, port: int = 0) -> None:
+        self.name = name
+        self.port = port or free_port()
+        self.env = child_env(
+            DATABASE_URL=database_url,
+            REDIS_URL=redis_url,
+            DEBUG="false",
+            SECRET_KEY=secrets.token_urlsafe(40),
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            LOG_LEVEL="WARNING",
+        )
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--lifespan",
+                "off",
+                "--no-access-log",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"server {self.name} exited:\n{self.tail()}")
+            try:
+                with urllib.request.urlopen(f"{self.http}/api/health/", timeout=1) as answer:
+                    if json.load(answer) == {"status": "ok"}:
+                        return self
+            except (OSError, ValueError):
+                time.sleep(0.1)
+        raise AssertionError(f"server {self.name} never answered /api/health/:\n{self.tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, with its sockets."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+    def tail(self, size: int = 4000) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-size:]
+
+    def request(
+        self, method: str, path: str, token: str | None = None, body: Any = None
+    ) -> tuple[int, Any]:
+        """One HTTP request with a JSON body; (status, JSON answer)."""
+        headers = {"Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if token is not None:
+            headers["Authorization"] = f"Token {token}"
+        req = urllib.request.Request(f"{self.http}{path}", data, headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=15) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")

@@ -1,0 +1,56 @@
+"""Seed an integration-test database, in a process of its own.
+
+Run as ``python tests/integration/seed.py`` with ``DATABASE_URL`` set; reads
+one JSON request on stdin, ``{"prefix", "players": [names]}``, and prints one
+JSON line: a staff user and one user per name, each with an API token, and a
+32 Card Draw no-limit table (blinds 1/2) opened by the staff user::
+
+    {"table": id, "staff": {"id", "token"}, "players": [{"id", "name", "token"}]}
+
+Seats are taken later, through the servers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from poker import services  # noqa: E402
+
+
+def main() -> None:
+    request = json.loads(sys.stdin.read())
+    prefix = request["prefix"]
+    users = get_user_model()
+    staff = users.objects.create_user(f"{prefix}-boss", is_staff=True)
+    table = services.table_create(
+        by=staff,
+        name=prefix,
+        game="32-card-draw",
+        betting="no-limit",
+        small_blind=1,
+        big_blind=2,
+    )
+    players = []
+    for name in request["players"]:
+        user = users.objects.create_user(f"{prefix}-{name}")
+        players.append({"id": user.pk, "name": name, "token": Token.objects.create(user=user).key})
+    staff_token = Token.objects.create(user=staff).key
+    reply = {"table": table.pk, "staff": {"id": staff.pk, "token": staff_token}, "players": players}
+    print(json.dumps(reply), flush=True)
+
+
+if __name__ == "__main__":
+    main()
