@@ -126,7 +126,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # channels-redis blocks up to 5 s on Redis for each message;
+            # redis-py 8's default 5 s socket timeout would cut it first and
+            # drop idle sockets (django/channels_redis#422).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         },
     }
     CELERY_BROKER_URL = REDIS_URL

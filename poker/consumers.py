@@ -66,6 +66,8 @@ class TableConsumer(JsonFrames):
         self.table = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.viewer = _user(self.scope)
         self.last = (0, 1)
+        self.owed = False
+        """The last public frame has a private one for this viewer, not yet sent."""
         if not await database_sync_to_async(Table.objects.filter(pk=self.table).exists)():
             await self.close(code=4404)
             return
@@ -102,19 +104,38 @@ class TableConsumer(JsonFrames):
             await self._send_frame(frame)
 
     async def frame(self, message: dict[str, Any]) -> None:
-        """A frame published to one of this consumer's groups."""
+        """A frame published to one of this consumer's groups.
+
+        Servers publish after their own commits, so frames can arrive out
+        of order or not at all: a frame that is not the next one first
+        fetches what it skipped from the store, where it is committed.
+        """
         frame = message["frame"]
-        if frame["table"] == self.table:
-            await self._send_frame(frame)
+        if frame["table"] != self.table or _key(frame) <= self.last:
+            return
+        if not self._is_next(frame):
+            after = self.last[0] - 1 if self.owed else self.last[0]
+            viewer = self.viewer.pk if self.viewer is not None else None
+            for missed in await database_sync_to_async(publish.replay)(self.table, after, viewer):
+                if _key(missed) < _key(frame):
+                    await self._send_frame(missed)
+        await self._send_frame(frame)
+
+    def _is_next(self, frame: dict[str, Any]) -> bool:
+        if frame["type"] == "private":
+            return self.owed and frame["position"] == self.last[0]
+        return not self.owed and frame["position"] == self.last[0] + 1
 
     async def _send_frame(self, frame: dict[str, Any]) -> None:
         """Each frame once, in feed order: a private frame shares its event's
         position and comes right after the public one; replayed frames and
         the same frames arriving live are not sent twice."""
-        key = (frame["position"], 0 if frame["type"] == "event" else 1)
+        key = _key(frame)
         if key <= self.last:
             return
         self.last = key
+        me = self.viewer.pk if self.viewer is not None else None
+        self.owed = frame["type"] == "event" and me in frame.get("private_for", ())
         await self.send_json(frame)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
@@ -200,6 +221,11 @@ def _after(scope: dict[str, Any]) -> int | None:
 
 def _lobby() -> list[dict[str, Any]]:
     return [selectors.table_summary(t) for t in selectors.table_list()]
+
+
+def _key(frame: dict[str, Any]) -> tuple[int, int]:
+    """A frame's place: its position, then public before private."""
+    return frame["position"], 0 if frame["type"] == "event" else 1
 
 
 def _position(table: int) -> int:

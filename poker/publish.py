@@ -77,11 +77,16 @@ def frames(
         event = streams.decode_hand(row)
         if isinstance(event, HandStarted):
             names[row.stream] = [e.name for e in event.players]
-        out.append((table_group(table), {"type": "event", **head, "event": redact(event, None)}))
-        for position in _owners(event):
-            player = names[row.stream][position]
+        owners = [int(names[row.stream][position]) for position in _owners(event)]
+        public = {"type": "event", **head, "event": redact(event, None)}
+        if owners:
+            # Who gets a private frame for this event is no secret (who was
+            # dealt, who drew); clients and consumers use it to wait for it.
+            public["private_for"] = owners
+        out.append((table_group(table), public))
+        for position, owner in zip(_owners(event), owners, strict=True):
             frame = {"type": "private", **head, "event": redact(event, position)}
-            out.append((player_group(int(player)), frame))
+            out.append((player_group(owner), frame))
     return out
 
 

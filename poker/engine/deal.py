@@ -91,8 +91,10 @@ def antes_and_blinds(deal: Deal, stacks: list[int]) -> list[Event]:
     if plan.over is not None:
         blinds.append((plan.over, Blind.OVER, 2 * rules.big_blind))
     for who, kind, amount in blinds:
-        if who is not None and (paid := take(who, amount)):
-            posted.append(BlindPosted(who, kind, paid))
+        # Posted even when an ante left nothing to post (amount 0): the
+        # blinds' places and sizes set who acts first and the bet unit.
+        if who is not None:
+            posted.append(BlindPosted(who, kind, take(who, amount)))
     if rules.ante and rules.ante_by is AnteBy.BIG_BLIND and (paid := take(plan.big, rules.ante)):
         posted.append(AntePosted(plan.big, paid))
     for post in deal.posts:

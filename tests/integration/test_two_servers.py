@@ -283,16 +283,6 @@ async def test_clients_of_a_killed_server_catch_up_on_its_successor(
     assert {m.server for m in room.moves if m.positions.start > missed} == {"A", "B"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "BUG: poker/consumers.py TableConsumer._send_frame forwards a live frame past a gap "
-        "and drops any later-arriving lower position; commands that commit one after the "
-        "other on two servers publish (on_commit) in whatever order their group_send reaches "
-        "Redis, so N+1 can arrive before N and every client loses N for good"
-    ),
-)
 async def test_frames_published_out_of_order_by_two_servers_leave_no_gap(
     cluster: Cluster, rooms: Callable[[str, dict[str, Server]], Room]
 ) -> None:
@@ -334,17 +324,6 @@ async def test_frames_published_out_of_order_by_two_servers_leave_no_gap(
         link.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason=(
-        "BUG: config/settings.py CHANNEL_LAYERS gives channels_redis REDIS_URL as a bare "
-        "host, so redis-py 8.1's default socket_timeout of 5 s cuts channels_redis 4.3's "
-        "blocking BZPOPMIN (brpop_timeout 5 s): the receive raises redis TimeoutError and "
-        "the server drops a WebSocket consumer every ~5 s without a frame "
-        "(django/channels_redis#422)"
-    ),
-)
 async def test_an_idle_client_stays_connected(
     cluster: Cluster, rooms: Callable[[str, dict[str, Server]], Room]
 ) -> None:
