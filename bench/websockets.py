@@ -1,0 +1,943 @@
+# ruff: noqa: E501, SIM102, SIM105, B023  (report strings; drain closures finish inside their loop pass)
+"""WebSocket fan-out: bots playing many tables over real sockets through a
+real ASGI server, Redis channel layer and PostgreSQL; and the bare channel
+layer as the limit.
+
+Why: every action is committed, then its frames go through channels-redis
+to every socket of the table (5 players and a spectator).  The goal: the
+time from an action to its arrival at every subscriber under 50 ms at p99
+with 200 tables playing, and no client missing a feed position.
+
+Set-up (nothing of the developer's is touched):
+
+- PostgreSQL database ``pokerroom_wsbench`` (``WSBENCH_DATABASE_URL``),
+  dropped and created, migrated with ``manage.py migrate`` and seeded in a
+  subprocess of this module (``seed``): ``max(SCALES)`` tables of 32 Card
+  Draw no limit 1/2, 5 players each on deep stacks, API tokens.
+- Redis database ``REDIS_DB`` (5) of ``WSBENCH_REDIS_URL``'s server, flushed
+  at start and end; the channel layer of the servers.
+- ``uvicorn config.asgi:application --workers WORKERS`` on a free port of
+  127.0.0.1, ``DEBUG=false``, ``CONN_MAX_AGE=60`` (the single thread of
+  ``database_sync_to_async`` keeps its connection), stopped at the end.
+
+Per scale (10, 50, 200 tables): every player of each table and one
+spectator per table open ``ws/tables/<id>/?token=..`` (one asyncio process,
+the ``websockets`` library, ``Origin: http://127.0.0.1:<port>``), each
+starting from a snapshot.  Each table's driver makes one action a second:
+the player to act (from the previous answer's view) sends an ``act`` over
+his own socket and waits for the answer.  The move is chosen from the
+public view of the hand (check, call or sometimes fold; stand or discard
+1-2 of his own cards, known from his private deal frame; show); on a
+refusal the player fetches his view over REST and picks from its ``legal``
+menu.  ``WARMUP`` s unrecorded, then ``DURATION`` s measured.
+
+Latency measured: from just before the acting client sends the ``act``
+frame to the arrival of the public frame of the action's own event (its
+hand stream at the acted version + 1) at each subscriber of the table, all six sockets, client clock (one process).  Reported per
+subscriber (p50/p99 over every subscriber x action) and per action at the
+last of its six subscribers.  Also the act -> answer time.  Missed
+versions: each client's public frame positions must be consecutive from
+its snapshot's position.
+
+Channel layer: a ``RedisChannelLayer`` of its own (same Redis DB) with a
+group of 5 channels, group_send at a steady ``LAYER_RATES`` for
+``LAYER_SECONDS`` each, receivers draining, latency send -> receive; then a
+flood of ``FLOOD`` messages into the group with nobody receiving, and how
+many each channel gets afterwards (default capacity 100).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import resource
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DB_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_wsbench"
+DEFAULT_REDIS = "redis://127.0.0.1:6379"
+REDIS_DB = 5
+SCALES = tuple(int(n) for n in os.environ.get("WSBENCH_SCALES", "10,50,200").split(","))
+PLAYERS = 5
+WORKERS = 2
+WARMUP = 3.0
+DURATION = float(os.environ.get("WSBENCH_DURATION", "12"))
+PACE = 1.0
+"""Seconds between two actions of one table."""
+CONNECT_CONCURRENCY = 50
+STACK = 100_000_000
+GOAL_MS = 50.0
+LAYER_RATES = (200, 1000)
+LAYER_SECONDS = 5.0
+FLOOD = 1000
+SEED = 20_240_611
+
+
+# --------------------------------------------------------------------------
+# Processes: database, seeding, servers
+
+
+def child_env(**more: str) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("DJANGO_") and k not in ("DATABASE_URL", "REDIS_URL")
+    }
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1", **more)
+    return env
+
+
+def recreate_database(url: str) -> str | None:
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if not name or name in {"postgres", "template0", "template1", "test"}:
+        return f"refusing to drop database {name!r}"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=2) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    except psycopg.Error as error:
+        return f"PostgreSQL not usable at {admin} ({' '.join(str(error).split())})"
+    return None
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True, connect_timeout=2) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(parts.path.lstrip("/"))
+            )
+        )
+
+
+def migrate_and_seed(url: str, tables: int) -> list[dict[str, Any]]:
+    env = child_env(DATABASE_URL=url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=300,
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.websockets", "seed", str(tables)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        check=False,
+        timeout=900,
+    )
+    if done.returncode:
+        raise RuntimeError(f"seeding failed:\n{done.stderr.decode()[-3000:]}")
+    seeded: list[dict[str, Any]] = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    return seeded
+
+
+def seed(count: int) -> None:
+    """In a subprocess (DATABASE_URL set, no REDIS_URL: nothing published
+    anywhere): tables, players, tokens, seats.  Prints one JSON line."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from poker import services
+
+    users = get_user_model()
+    boss = users.objects.create_user("wsboss", is_staff=True)
+    out = []
+    for t in range(count):
+        table = services.table_create(
+            by=boss,
+            name=f"ws bench {t}",
+            game="32-card-draw",
+            betting="no-limit",
+            small_blind=1,
+            big_blind=2,
+            min_buy_in=20,
+            max_buy_in=None,
+        )
+        players = []
+        for seat in range(1, PLAYERS + 1):
+            user = users.objects.create_user(f"ws{t}s{seat}")
+            token = Token.objects.create(user=user).key
+            services.seat_sit(
+                by=user, table_id=table.pk, seat=seat, buy_in=STACK, command_id=uuid.uuid4()
+            )
+            players.append({"id": user.pk, "token": token, "seat": seat})
+        out.append({"table": table.pk, "players": players})
+    print(json.dumps(out), flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """uvicorn with WORKERS worker processes."""
+
+    def __init__(self, db_url: str, redis_url: str) -> None:
+        self.port = free_port()
+        self.log_path = Path(f"/tmp/wsbench-uvicorn-{self.port}.log")
+        self.env = child_env(
+            DATABASE_URL=db_url,
+            REDIS_URL=redis_url,
+            DEBUG="false",
+            SECRET_KEY=secrets.token_urlsafe(40),
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            LOG_LEVEL="WARNING",
+            CONN_MAX_AGE="60",
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(WORKERS),
+                "--lifespan",
+                "off",
+                "--no-access-log",
+                "--log-level",
+                "warning",
+                "--ws",
+                "websockets",
+                "--backlog",
+                "4096",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"uvicorn exited:\n{self.tail()}")
+            try:
+                with urllib.request.urlopen(self.http + "/api/health/", timeout=1) as answer:
+                    if json.load(answer) == {"status": "ok"}:
+                        time.sleep(1.0)  # let the second worker come up too
+                        return
+            except (OSError, ValueError):
+                time.sleep(0.2)
+        raise RuntimeError(f"uvicorn never answered:\n{self.tail()}")
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def pids(self) -> list[int]:
+        if self.process is None:
+            return []
+        out = [self.process.pid]
+        try:
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+            out += [int(p) for p in children.read_text().split()]
+        except OSError:
+            pass
+        return out
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        tick = os.sysconf("SC_CLK_TCK")
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / tick
+            except (OSError, IndexError, ValueError):
+                pass
+        return total
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)  # the master stops its workers
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+
+    def tail(self, size: int = 3000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-size:]
+        except OSError:
+            return ""
+
+    def crashes(self) -> int:
+        """'Exception in ASGI application' in the log so far (cumulative)."""
+        return self.tail(10**8).count("Exception in ASGI application")
+
+    def errors_logged(self) -> int:
+        text = self.tail(10**7)
+        return text.count("Traceback") + text.count("ERROR")
+
+
+def get_view(http: str, table: int, token: str | None) -> dict[str, Any]:
+    headers = {"Accept": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Token {token}"
+    req = urllib.request.Request(f"{http}/api/tables/{table}/", headers=headers)
+    with urllib.request.urlopen(req, timeout=15) as answer:
+        view: dict[str, Any] = json.load(answer)
+        return view
+
+
+# --------------------------------------------------------------------------
+# Clients
+
+
+@dataclass
+class Act:
+    seq: int
+    sent: float
+    position: int
+    """The table's feed position (highest seen by its clients) at send time."""
+
+
+class Client:
+    def __init__(self, bench: Bench, table: TableBot, token: str | None, player: int | None):
+        self.bench = bench
+        self.table = table
+        self.token = token
+        self.player = player
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.snapshot_position: int | None = None
+        self.snapshot: dict[str, Any] | None = None
+        self.positions: list[int] = []
+        self.measured_seq = 0
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.dealt: dict[str, list[str]] = {}
+        """Own cards by hand stream, from private deal frames."""
+        self.closed_early = False
+
+    async def open(self) -> None:
+        port = self.bench.server.port
+        url = f"ws://127.0.0.1:{port}/ws/tables/{self.table.id}/"
+        if self.token:
+            url += f"?token={self.token}"
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(
+            url,
+            origin=f"http://127.0.0.1:{port}",
+            open_timeout=60,
+            max_size=2**22,
+            ping_interval=None,
+        )
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                frame = json.loads(raw)
+                kind = frame.get("type")
+                if kind == "event":
+                    self.on_public(frame, now)
+                elif kind == "private":
+                    ev = frame["event"]
+                    if ev.get("type") == "CardsDealt":
+                        mine = [h for h in ev.get("hands", []) if h]
+                        if mine:
+                            self.dealt[frame["stream"]] = mine[0]
+                elif kind in ("answer", "error"):
+                    fut = self.answers.pop(frame.get("command_id"), None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(frame)
+                    elif kind == "error":
+                        self.bench.stray_errors += 1
+                elif kind == "snapshot":
+                    self.snapshot_position = frame["position"]
+                    self.snapshot = frame["view"]
+                    self.table.seen(frame["position"])
+        except ConnectionClosed:
+            pass
+        finally:
+            if not self.bench.closing:
+                self.closed_early = True
+
+    def on_public(self, frame: dict[str, Any], now: float) -> None:
+        position = frame["position"]
+        self.positions.append(position)
+        self.table.seen(position)
+        act = self.table.acts.get((frame["stream"], frame["version"]))
+        if act is not None:
+            if self.bench.in_window(act.sent):
+                latency = now - act.sent
+                self.bench.latencies.append(latency)
+                worst = self.table.worst.get(act.seq, 0.0)
+                self.table.worst[act.seq] = max(worst, latency)
+                self.table.arrivals[act.seq] = self.table.arrivals.get(act.seq, 0) + 1
+        if (
+            self.player is None
+            and frame["event"].get("type") == "HandStarted"
+            and self.bench.in_window(now)
+        ):
+            self.bench.hands += 1
+
+    def missed(self) -> int:
+        """Positions skipped (or repeated/out of order) after the snapshot."""
+        expected = self.snapshot_position
+        bad = 0
+        for p in self.positions:
+            if expected is not None and p != expected + 1:
+                bad += 1
+            expected = p
+        return bad
+
+    async def act(self, body: dict[str, Any]) -> dict[str, Any]:
+        command_id = str(uuid.uuid4())
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[command_id] = fut
+        await self.ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
+        return await asyncio.wait_for(fut, 30)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            try:
+                await asyncio.wait_for(self.reader, 10)
+            except (TimeoutError, asyncio.CancelledError):
+                pass
+
+
+class TableBot:
+    def __init__(self, bench: Bench, seeded: dict[str, Any], rng: random.Random) -> None:
+        self.bench = bench
+        self.id: int = seeded["table"]
+        self.rng = rng
+        self.players = {
+            p["id"]: Client(bench, self, p["token"], p["id"]) for p in seeded["players"]
+        }
+        self.spectator = Client(bench, self, None, None)
+        self.clients = [*self.players.values(), self.spectator]
+        self.position = 0
+        self.acts: dict[tuple[str, int], Act] = {}
+        """Each action by the (hand stream, version) of its own event."""
+        self.seq = 0
+        self.worst: dict[int, float] = {}
+        self.arrivals: dict[int, int] = {}
+        self.view: dict[str, Any] | None = None
+
+    def seen(self, position: int) -> None:
+        self.position = max(self.position, position)
+
+    async def run(self, t_end: float) -> None:
+        await asyncio.sleep(self.rng.random() * PACE)
+        self.view = self.spectator.snapshot
+        next_at = time.perf_counter()
+        while True:
+            now = time.perf_counter()
+            if next_at > now:
+                await asyncio.sleep(next_at - now)
+            if time.perf_counter() >= t_end:
+                return
+            next_at = max(next_at + PACE, time.perf_counter())
+            try:
+                await self.one_action()
+            except Exception as error:
+                self.bench.failures.append(f"table {self.id}: {type(error).__name__}: {error}")
+                self.view = None
+
+    async def one_action(self) -> None:
+        for attempt in range(4):
+            view = self.view
+            hand = None if view is None else view.get("hand")
+            if hand is None or hand.get("to_act_seat") is None:
+                self.bench.view_fetches += 1
+                view = await asyncio.to_thread(get_view, self.bench.server.http, self.id, None)
+                self.view = view
+                hand = view.get("hand")
+                if hand is None or hand.get("to_act_seat") is None:
+                    await asyncio.sleep(0.2)
+                    continue
+            seat = next(s for s in view["seats"] if s["seat"] == hand["to_act_seat"])
+            client = self.players[seat["player"]]
+            if attempt == 0:
+                move = self.choose_public(hand, client)
+            else:  # after a refusal: the player's own view and menu over REST
+                self.bench.view_fetches += 1
+                mine = await asyncio.to_thread(
+                    get_view, self.bench.server.http, self.id, client.token
+                )
+                hand = mine["hand"]
+                if hand is None or hand.get("legal") is None:
+                    self.view = mine
+                    continue
+                move = self.choose_legal(hand)
+            self.seq += 1
+            sent = time.perf_counter()
+            self.acts[(f"hand-{hand['id']}", hand["version"] + 1)] = Act(
+                self.seq, sent, self.position
+            )
+            frame = await client.act({"hand": hand["id"], "version": hand["version"], **move})
+            done = time.perf_counter()
+            if frame["type"] == "answer":
+                if self.bench.in_window(sent):
+                    self.bench.actions += 1
+                    self.bench.answer_latencies.append(done - sent)
+                    self.bench.acts_sent.append((self.id, self.seq))
+                self.view = frame["answer"]
+                return
+            self.bench.refusals += 1
+            if len(self.bench.refusal_samples) < 5:
+                self.bench.refusal_samples.append(
+                    f"{move} -> {frame.get('code')}: {str(frame.get('message'))[:120]}"
+                )
+            self.view = None
+        raise RuntimeError("no action after 4 attempts")
+
+    def choose_public(self, hand: dict[str, Any], client: Client) -> dict[str, Any]:
+        legal = hand.get("legal")
+        if legal is not None and hand.get("your_position") == hand.get("to_act"):
+            return self.choose_legal(hand)
+        me = hand["players"][hand["to_act"]]
+        phase = hand["phase"]
+        r = self.rng.random()
+        if phase == "betting":
+            if hand["current_bet"] > me["bet"]:
+                return {"action": "fold" if r < 0.12 else "call"}
+            return {"action": "check"}
+        if phase == "draw":
+            cards = client.dealt.get(f"hand-{hand['id']}")
+            if cards and r < 0.7:
+                return {
+                    "action": "discard",
+                    "cards": self.rng.sample(cards, self.rng.randint(1, 2)),
+                }
+            return {"action": "stand"}
+        if phase == "parole":
+            return {"action": "decline"}
+        return {"action": "show"}
+
+    def choose_legal(self, hand: dict[str, Any]) -> dict[str, Any]:
+        legal = hand["legal"]
+        weights = {"fold": 1, "call": 6, "check": 6, "stand": 3, "discard": 3, "show": 6}
+        actions = [a for a in legal["actions"] for _ in range(weights.get(a, 1))]
+        action = self.rng.choice(actions)
+        move: dict[str, Any] = {"action": action}
+        if action in ("bet", "raise"):
+            move["amount"] = legal[f"min_{action}_to"]
+        elif action == "discard":
+            mine = hand["players"][hand["your_position"]]
+            move["cards"] = self.rng.sample(mine["cards"], min(1, legal["max_discard"]))
+        return move
+
+
+@dataclass
+class Result:
+    tables: int
+    sockets: int = 0
+    connect_s: float = 0.0
+    connect_errors: int = 0
+    actions: int = 0
+    hands: int = 0
+    seconds: float = DURATION
+    latencies: list[float] = field(default_factory=list)
+    worst: list[float] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)
+    incomplete: int = 0
+    missed: int = 0
+    clients_missing: int = 0
+    refusals: int = 0
+    view_fetches: int = 0
+    failures: list[str] = field(default_factory=list)
+    closed_early: int = 0
+    loop_lag_p99: float = 0.0
+    loop_lag_max: float = 0.0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    refusal_samples: list[str] = field(default_factory=list)
+    server_crashes_run: int = 0
+    server_crashes_close: int = 0
+
+
+class Bench:
+    def __init__(self, server: Server, seeded: list[dict[str, Any]], tables: int) -> None:
+        self.server = server
+        rng = random.Random(SEED + tables)
+        self.tables = [TableBot(self, s, random.Random(rng.random())) for s in seeded[:tables]]
+        self.t0 = self.t1 = 0.0
+        self.closing = False
+        self.latencies: list[float] = []
+        self.answer_latencies: list[float] = []
+        self.acts_sent: list[tuple[int, int]] = []
+        self.actions = 0
+        self.hands = 0
+        self.refusals = 0
+        self.refusal_samples: list[str] = []
+        self.view_fetches = 0
+        self.stray_errors = 0
+        self.failures: list[str] = []
+        self.lags: list[float] = []
+
+    def in_window(self, t: float) -> bool:
+        return self.t0 <= t < self.t1
+
+    async def lag_monitor(self, until: float) -> None:
+        step = 0.01
+        while time.perf_counter() < until:
+            before = time.perf_counter()
+            await asyncio.sleep(step)
+            late = time.perf_counter() - before - step
+            if self.in_window(before):
+                self.lags.append(late)
+
+    async def run(self) -> Result:
+        result = Result(len(self.tables))
+        clients = [c for t in self.tables for c in t.clients]
+        result.sockets = len(clients)
+        gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        errors: list[str] = []
+
+        async def open_one(c: Client) -> None:
+            async with gate:
+                try:
+                    await c.open()
+                except Exception as error:
+                    errors.append(f"{type(error).__name__}: {error}")
+
+        started = time.perf_counter()
+        await asyncio.gather(*(open_one(c) for c in clients))
+        # every snapshot in (spectators first: the drivers start from them)
+        deadline = time.perf_counter() + 60
+        while time.perf_counter() < deadline and any(
+            c.ws is not None and c.snapshot_position is None for c in clients
+        ):
+            await asyncio.sleep(0.05)
+        result.connect_s = time.perf_counter() - started
+        result.connect_errors = len(errors)
+        if errors:
+            result.failures.append(f"connect: {errors[0]}")
+        live = [t for t in self.tables if all(c.ws is not None for c in t.clients)]
+        self.t0 = time.perf_counter() + WARMUP
+        self.t1 = self.t0 + DURATION
+        cpu0, own0 = self.server.cpu_seconds(), time.process_time()
+        monitor = asyncio.create_task(self.lag_monitor(self.t1))
+        await asyncio.gather(*(t.run(self.t1) for t in live))
+        await monitor
+        cpu1, own1 = self.server.cpu_seconds(), time.process_time()
+        await asyncio.sleep(2.0)  # trailing frames
+        result.server_crashes_run = self.server.crashes()
+        self.closing = True
+        await asyncio.gather(*(c.close() for c in clients))
+        await asyncio.sleep(1.0)
+        result.server_crashes_close = self.server.crashes() - result.server_crashes_run
+
+        result.actions = self.actions
+        result.hands = self.hands
+        result.latencies = self.latencies
+        result.answers = self.answer_latencies
+        for table_id, seq in self.acts_sent:
+            table = next(t for t in self.tables if t.id == table_id)
+            if table.arrivals.get(seq, 0) < len(table.clients):
+                result.incomplete += 1
+            else:
+                result.worst.append(table.worst[seq])
+        for c in clients:
+            m = c.missed()
+            result.missed += m
+            result.clients_missing += m > 0
+            result.closed_early += c.closed_early
+        result.refusals = self.refusals
+        result.refusal_samples = self.refusal_samples
+        result.view_fetches = self.view_fetches
+        result.failures += self.failures
+        if self.stray_errors:
+            result.failures.append(f"{self.stray_errors} error frames not answering an act")
+        if self.lags:
+            result.loop_lag_p99 = pct(self.lags, 99)
+            result.loop_lag_max = max(self.lags)
+        span = DURATION + WARMUP
+        result.server_cpu = (cpu1 - cpu0) / span
+        result.client_cpu = (own1 - own0) / span
+        return result
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+# --------------------------------------------------------------------------
+# The bare channel layer
+
+
+@dataclass
+class LayerResult:
+    rate: int
+    sent: int
+    received: int
+    latencies: list[float]
+
+
+async def layer_bench(redis_url: str) -> tuple[list[LayerResult], dict[str, Any]]:
+    from channels_redis.core import RedisChannelLayer
+
+    out = []
+    for rate in LAYER_RATES:
+        layer = RedisChannelLayer(hosts=[{"address": redis_url, "socket_timeout": None}])
+        channels = [await layer.new_channel() for _ in range(5)]
+        for ch in channels:
+            await layer.group_add("wsbench", ch)
+        latencies: list[float] = []
+        received = 0
+        stop = asyncio.Event()
+
+        async def drain(ch: str) -> None:
+            nonlocal received
+            while True:
+                message = await layer.receive(ch)
+                if message.get("stop"):
+                    return
+                received += 1
+                latencies.append(time.perf_counter() - message["t"])
+
+        tasks = [asyncio.create_task(drain(ch)) for ch in channels]
+        await asyncio.sleep(0.2)
+        count = int(rate * LAYER_SECONDS)
+        start = time.perf_counter()
+        for i in range(count):
+            due = start + i / rate
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await layer.group_send("wsbench", {"type": "frame", "t": time.perf_counter(), "i": i})
+        await asyncio.sleep(0.5)
+        await layer.group_send("wsbench", {"type": "frame", "stop": True})
+        try:
+            await asyncio.wait_for(asyncio.gather(*tasks), 10)
+        except TimeoutError:
+            for t in tasks:
+                t.cancel()
+        stop.set()
+        out.append(LayerResult(rate, count * 5, received, latencies))
+        await layer.flush()
+
+    # flood: FLOOD messages to the group, nobody receiving, then drain
+    layer = RedisChannelLayer(hosts=[{"address": redis_url, "socket_timeout": None}])
+    channels = [await layer.new_channel() for _ in range(5)]
+    for ch in channels:
+        await layer.group_add("wsflood", ch)
+    for i in range(FLOOD):
+        await layer.group_send("wsflood", {"type": "frame", "i": i})
+    got = []
+    for ch in channels:
+        n = 0
+        while True:
+            try:
+                await asyncio.wait_for(layer.receive(ch), 0.3)
+            except TimeoutError:
+                break
+            n += 1
+        got.append(n)
+    flood = {"sent": FLOOD, "capacity": layer.capacity, "received": got}
+    await layer.flush()
+    return out, flood
+
+
+# --------------------------------------------------------------------------
+# Main
+
+
+def reachable(redis_url: str) -> str | None:
+    import redis
+
+    try:
+        redis.Redis.from_url(redis_url, socket_timeout=2).ping()
+    except Exception as error:
+        return f"Redis not reachable at {redis_url} ({error})"
+    return None
+
+
+def flush_redis(redis_url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_timeout=5)
+    client.flushdb()
+    client.close()
+
+
+def main() -> None:
+    started = time.perf_counter()
+    db_url = os.environ.get("WSBENCH_DATABASE_URL") or DEFAULT_DB_URL
+    base = os.environ.get("WSBENCH_REDIS_URL") or DEFAULT_REDIS
+    redis_url = urlunsplit(urlsplit(base)._replace(path=f"/{REDIS_DB}"))
+    problem = reachable(redis_url) or recreate_database(db_url)
+    if problem is not None:
+        print(f"skipped: {problem}")
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    flush_redis(redis_url)
+    server: Server | None = None
+    results: list[Result] = []
+    try:
+        seeded = migrate_and_seed(db_url, max(SCALES))
+        print(
+            f"database {urlsplit(db_url).path.lstrip('/')} seeded: {len(seeded)} tables x {PLAYERS} "
+            f"players in {time.perf_counter() - started:.0f} s; Redis DB {REDIS_DB}; "
+            f"uvicorn --workers {WORKERS}",
+            flush=True,
+        )
+        server = Server(db_url, redis_url)
+        server.start()
+        for n in SCALES:
+            result = asyncio.run(Bench(server, seeded, n).run())
+            results.append(result)
+            print(
+                f"  {n} tables: {result.actions} actions, p99 {1000 * pct(result.latencies, 99):.1f} ms,"
+                f" missed {result.missed}, refusals {result.refusals}, failures {len(result.failures)}",
+                flush=True,
+            )
+        server_errors = server.errors_logged()
+        server_tail = server.tail(1500) if server_errors else ""
+        server.stop()
+        server = None
+        layer, flood = asyncio.run(layer_bench(redis_url))
+    finally:
+        if server is not None:
+            server.stop()
+        flush_redis(redis_url)
+        drop_database(db_url)
+    report(results, layer, flood, server_errors, server_tail)
+
+
+def ms(x: float) -> str:
+    return f"{1000 * x:.1f}"
+
+
+def report(
+    results: list[Result],
+    layer: list[LayerResult],
+    flood: dict[str, Any],
+    server_errors: int,
+    server_tail: str,
+) -> None:
+    print(
+        f"\n{'tables':>6}{'sockets':>8}{'act/s':>8}{'hands/s':>8}"
+        f"{'sub p50':>9}{'sub p99':>9}{'all p50':>9}{'all p99':>9}{'ans p50':>9}{'ans p99':>9}"
+        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'srv cpu':>8}{'cli cpu':>8}{'lag p99':>8}"
+    )
+    for r in results:
+        print(
+            f"{r.tables:>6}{r.sockets:>8}{r.actions / r.seconds:>8.1f}{r.hands / r.seconds:>8.2f}"
+            f"{ms(pct(r.latencies, 50)):>9}{ms(pct(r.latencies, 99)):>9}"
+            f"{ms(pct(r.worst, 50)):>9}{ms(pct(r.worst, 99)):>9}"
+            f"{ms(pct(r.answers, 50)):>9}{ms(pct(r.answers, 99)):>9}"
+            f"{r.missed:>7}{r.incomplete:>8}{r.refusals:>8}"
+            f"{r.server_cpu:>8.0%}{r.client_cpu:>8.0%}{ms(r.loop_lag_p99):>8}"
+        )
+    print(
+        "latency (ms): act frame sent -> public frame of the action's own event (hand stream, version+1) received, client clock; "
+        "sub = each subscriber x action, all = per action at the last of its 6 sockets, "
+        "ans = act -> answer at the actor. missed = public positions not consecutive from the "
+        "snapshot, summed over clients; incompl = measured actions some socket never got the "
+        "frame of the action's own event. srv cpu = uvicorn processes (1 core = 100%), cli cpu = this process; lag p99 = "
+        "client event-loop lag (10 ms timer)."
+    )
+    for r in results:
+        notes = [
+            f"connect {r.sockets} sockets in {r.connect_s:.1f} s ({r.connect_errors} errors)",
+            f"{r.view_fetches} REST view fetches",
+            f"{r.clients_missing} clients with gaps",
+            f"{r.closed_early} sockets closed by the server",
+            f"loop lag max {ms(r.loop_lag_max)} ms",
+            f"server 'Exception in ASGI application': {r.server_crashes_run} by the end of "
+            f"play (cumulative), {r.server_crashes_close} more while the clients closed",
+        ]
+        print(f"  {r.tables} tables: " + "; ".join(notes))
+        for sample in r.refusal_samples[:3]:
+            print(f"    refused: {sample}")
+        for failure in r.failures[:3]:
+            print(f"    failure: {failure}")
+    print(
+        f"scope: uvicorn --workers {WORKERS}, CONN_MAX_AGE=60; bots only check, call or fold "
+        "(never bet or raise), stand or discard 1-2, show; one client process for all sockets "
+        "on the same 2-core machine as the servers, PostgreSQL and Redis"
+    )
+    print(f"server log: {server_errors} ERROR/Traceback lines")
+    if server_tail:
+        print("  " + server_tail.replace("\n", "\n  ")[-1500:])
+
+    print(f"\nbare channel layer (channels-redis, group of 5 channels, {LAYER_SECONDS:g} s each):")
+    for lr in layer:
+        print(
+            f"  {lr.rate:>5} group_send/s: {lr.received}/{lr.sent} delivered, "
+            f"p50 {ms(pct(lr.latencies, 50))} ms, p99 {ms(pct(lr.latencies, 99))} ms"
+        )
+    print(
+        f"  flood of {flood['sent']} group_send with nobody receiving (capacity {flood['capacity']}): "
+        f"each channel then got {flood['received']} -> "
+        f"{'messages dropped silently' if max(flood['received']) < flood['sent'] else 'none dropped'}"
+    )
+    top = next((r for r in results if r.tables == max(SCALES)), None)
+    met = (
+        top is not None
+        and top.actions > 0
+        and pct(top.latencies, 99) * 1000 < GOAL_MS
+        and pct(top.worst, 99) * 1000 < GOAL_MS
+        and top.missed == 0
+        and top.incomplete == 0
+        and top.connect_errors == 0
+    )
+    print(
+        f"\np99 under {GOAL_MS:g} ms at {max(SCALES)} tables and no missed version: "
+        f"{'met' if met else 'NOT met'}"
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "seed":
+        sys.path.insert(0, str(ROOT))
+        seed(int(sys.argv[2]))
+    else:
+        main()
