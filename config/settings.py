@@ -128,8 +128,18 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             # channels-redis blocks up to 5 s on Redis for each message;
             # redis-py 8's default 5 s socket timeout would cut it first and
-            # drop idle sockets (django/channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            # drop idle sockets (django/channels_redis#422).  Its pool refuses
+            # (rather than waits) past max_connections: 100 by default is too
+            # few when hundreds of sockets close at once.
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": None,
+                        "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=2000),
+                    }
+                ]
+            },
         },
     }
     CELERY_BROKER_URL = REDIS_URL

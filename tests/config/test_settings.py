@@ -82,7 +82,7 @@ def test_redis_url_selects_redis_channel_layer_and_celery_broker():
     found = settings_under(REDIS_URL="redis://cache.example:6379/3")
     assert found["channel_layer"] == "channels_redis.core.RedisChannelLayer"
     assert found["channel_hosts"] == [
-        {"address": "redis://cache.example:6379/3", "socket_timeout": None}
+        {"address": "redis://cache.example:6379/3", "socket_timeout": None, "max_connections": 2000}
     ]
     assert found["celery_broker"] == "redis://cache.example:6379/3"
     assert found["celery_backend"] == "redis://cache.example:6379/3"
