@@ -24,6 +24,14 @@ def fresh_caches() -> Iterator[None]:
     streams.tables.forget()
 
 
+@pytest.fixture(autouse=True)
+def in_memory_channel_layer(settings: Any) -> None:
+    """One process's own channel layer, even where REDIS_URL is set (CI):
+    parallel tests must not hear each other's groups.  The real Redis layer
+    is exercised by tests/integration."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
 @pytest.fixture
 def make_user(db: None) -> Callable[..., Any]:
     def make(name: str, *, staff: bool = False) -> Any:
