@@ -4,7 +4,8 @@
   frames), plus a logged-in player's private frames of that table.  It
   replays the frames after ``after`` from the event store before going live,
   and accepts the same actions as ``POST /api/tables/<id>/actions/``.
-- ``ws/me/``: a logged-in player's own frames from every table.
+- ``ws/me/``: a logged-in player's own frames from every table: his hidden
+  cards (``private``) and what happens to his seats (``seat``).
 - ``ws/lobby/``: the list of tables, live.
 
 Frames in: JSON objects with a ``type``.  Anything else gets an error frame
@@ -111,7 +112,9 @@ class TableConsumer(JsonFrames):
         fetches what it skipped from the store, where it is committed.
         """
         frame = message["frame"]
-        if frame["table"] != self.table or _key(frame) <= self.last:
+        if frame["type"] not in ("event", "private") or frame["table"] != self.table:
+            return  # seat frames are for the player's own stream
+        if _key(frame) <= self.last:
             return
         if not self._is_next(frame):
             after = self.last[0] - 1 if self.owed else self.last[0]
@@ -200,7 +203,7 @@ class PlayerConsumer(JsonFrames):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def frame(self, message: dict[str, Any]) -> None:
-        if message["frame"]["type"] == "private":
+        if message["frame"]["type"] in ("private", "seat"):
             await self.send_json(message["frame"])
 
 

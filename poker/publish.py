@@ -105,13 +105,37 @@ LOBBY_EVENTS = frozenset(
 """Table events that change what the lobby shows of a table."""
 
 
-def publish(table: int, rows: Sequence[Recorded], names: dict[str, list[str]]) -> None:
-    """Send the frames of committed events to their groups, and the table's
-    new lobby line when it changed."""
+def seat_frames(
+    table: int, rows: Iterable[Recorded], seated: dict[int, str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """A ``seat`` frame to a player's own group for each table event about
+    his seat (his seats across tables); ``seated`` maps seats to players
+    before and after the events.  Not part of the feed order: the table
+    stream has the same events."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for row in rows:
+        if not row.stream.startswith("table-") or "seat" not in row.data:
+            continue
+        player = row.data.get("player") or seated.get(row.data["seat"])
+        if player is not None:
+            event = {"type": row.type, **row.data}
+            frame = {"type": "seat", "table": table, "position": row.position, "event": event}
+            out.append((player_group(int(player)), frame))
+    return out
+
+
+def publish(
+    table: int,
+    rows: Sequence[Recorded],
+    names: dict[str, list[str]],
+    seated: dict[int, str] | None = None,
+) -> None:
+    """Send the frames of committed events to their groups, the seat frames
+    to their players, and the table's new lobby line when it changed."""
     layer = get_channel_layer()
     if layer is None:
         return
-    messages = [(group, frame) for group, frame in frames(table, rows, names)]
+    messages = frames(table, rows, names) + seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table)
         if line is not None:

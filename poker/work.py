@@ -115,8 +115,11 @@ class Work:
     hand: HandWork | None
     table_events: list[TableEventType] = field(default_factory=list)
     hands: list[HandWork] = field(default_factory=list)
+    table_start: TableState = field(init=False)
+    """The table as the command found it."""
 
     def __post_init__(self) -> None:
+        self.table_start = self.table_state
         if self.hand is not None:
             self.hands.append(self.hand)
 
@@ -252,7 +255,9 @@ def run(
             )
             projections.write(work, recorded)
             names = {h.row.stream: [p.name for p in h.state.players] for h in work.hands}
-            transaction.on_commit(lambda: publish(work.table.pk, recorded, names))
+            seated = {n: s.player for n, s in work.table_start.seats.items()}
+            seated |= {n: s.player for n, s in work.table_state.seats.items()}
+            transaction.on_commit(lambda: publish(work.table.pk, recorded, names, seated))
     except IntegrityError as error:
         if isinstance(classify(error, command_id), AlreadyDone):
             done = _done(command_id)

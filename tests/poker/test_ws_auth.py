@@ -161,7 +161,13 @@ async def test_the_own_stream_carries_only_its_players_private_frames_from_every
         await client.quiet()
     stores = {t: await database_sync_to_async(Store)(t) for t in (first, second)}
     for user in users:
-        got = streams[user.pk].frames
+        seat_frames = [f for f in streams[user.pk].frames if f["type"] == "seat"]
+        # His seats across tables: he sat at each table he plays at.
+        assert {f["table"] for f in seat_frames if f["event"]["type"] == "PlayerSeated"} == {
+            t for t, members in ((first, {ann, bob}), (second, {cy, ann})) if user in members
+        }
+        assert all(f["event"].get("player", str(user.pk)) == str(user.pk) for f in seat_frames)
+        got = [f for f in streams[user.pk].frames if f["type"] != "seat"]
         assert got and all(f["type"] == "private" for f in got)
         for table, store in stores.items():
             positions = [f["position"] for f in got if f["table"] == table]

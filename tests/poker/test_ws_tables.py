@@ -135,8 +135,10 @@ async def test_many_hands_played_over_sockets_nobody_gets_a_card_he_may_not_see(
         assert not spectator.of("private", "answer", "error")
         assert spectator.feed() == spectators[0].feed()
     for user in users:
-        # The own stream: exactly the private frames of the table stream.
-        assert mine[user.pk].frames == players[user.pk].of("private")
+        # The own stream: exactly the private frames of the table stream,
+        # beside the seat frames of what happened to his seat.
+        own = [f for f in mine[user.pk].frames if f["type"] != "seat"]
+        assert own == players[user.pk].of("private")
         assert mine[user.pk].frames
     # Every hidden-card event reached its owner, and the showdowns were seen.
     assert {r["type"] for r in store.rows} >= {"CardsDealt", "CardsDrawn", "HandShown"}
@@ -299,11 +301,13 @@ async def test_frames_the_channel_layer_lost_are_recovered_from_the_store(monkey
     for client in watchers:
         start = client.frames[0]["position"]
         whole = await replayed(monkeypatch, tid, start, client.viewer)
-        assert client.feed() != whole  # the layer lost some of them
+        # The layer lost frames, but each later frame made the consumer fetch
+        # what it skipped from the store: only a loss at the very end can stay.
+        assert whole[: len(client.feed())] == client.feed()
         kept = first_hole(client)
-        assert kept < end
         back = await table_client(tid, client.user, after=kept, snapshot=False)
-        await back.until_position(end)
+        if kept < end:
+            await back.until_position(end)
         await back.quiet()
         recovered = [f for f in client.feed() if f["position"] <= kept] + back.frames
         assert recovered == whole
