@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from itertools import combinations_with_replacement, pairwise
+from itertools import pairwise
 
 import pytest
 from pokerkit import RegularLowHand
 
-from poker.engine.cards import Card, cards, deck_52, make_card
-from poker.engine.cards import Suit as S
+from poker.engine.cards import Card, cards, deck_52
 from poker.engine.evaluate import Category, Ranking, category, rank_a5
+from tests.engine.evaluate_support import one_hand_per_class
 
 Hand = tuple[Card, ...]
 
@@ -24,23 +24,9 @@ KINDS_WORST_FIRST = (
 )
 
 
-def _one_hand_per_class() -> list[Hand]:
-    """One hand for each multiset of ranks (mixed suits) and each flush: every value class."""
-    hands = []
-    for ranks in combinations_with_replacement(range(2, 15), 5):
-        if ranks[0] == ranks[4]:
-            continue
-        suits = [ranks[:i].count(r) for i, r in enumerate(ranks)]  # repeats take new suits
-        if len(set(ranks)) == 5:
-            hands.append(tuple(make_card(r, S.SPADES) for r in ranks))
-            suits[4] = 1
-        hands.append(tuple(make_card(r, S(s)) for r, s in zip(ranks, suits, strict=True)))
-    return hands
-
-
 @pytest.fixture(scope="module")
 def classes() -> list[Hand]:
-    return _one_hand_per_class()
+    return one_hand_per_class()
 
 
 def test_five_four_three_two_ace_is_the_best(classes: list[Hand]) -> None:

@@ -4,31 +4,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations, combinations_with_replacement, pairwise
+from itertools import combinations, pairwise
 
 import eval7  # type: ignore[import-untyped]
 import pytest
 import treys  # type: ignore[import-untyped]
 
-from poker.engine.cards import Card, cards, deck_52, make_card
-from poker.engine.cards import Suit as S
+from poker.engine.cards import Card, cards, deck_52
 from poker.engine.evaluate import Category, HandError, Ranking, category, rank_high
+from tests.engine.evaluate_support import one_hand_per_class
 
 Hand = tuple[Card, ...]
-
-
-def _one_hand_per_class() -> list[Hand]:
-    """One hand for each multiset of ranks (mixed suits) and each flush: every value class."""
-    hands = []
-    for ranks in combinations_with_replacement(range(2, 15), 5):
-        if ranks[0] == ranks[4]:
-            continue
-        suits = [ranks[:i].count(r) for i, r in enumerate(ranks)]  # repeats take new suits
-        if len(set(ranks)) == 5:
-            hands.append(tuple(make_card(r, S.SPADES) for r in ranks))
-            suits[4] = 1
-        hands.append(tuple(make_card(r, S(s)) for r, s in zip(ranks, suits, strict=True)))
-    return hands
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +28,7 @@ def test_every_hand_takes_one_of_7462_values(value_counts: Counter[int]) -> None
 
 
 def test_category_counts(value_counts: Counter[int]) -> None:
-    by_value = {rank_high(hand): hand for hand in _one_hand_per_class()}
+    by_value = {rank_high(hand): hand for hand in one_hand_per_class()}
     assert by_value.keys() == value_counts.keys()
     counts: Counter[Category] = Counter()
     for value, n in value_counts.items():
@@ -70,7 +56,7 @@ def _same_order(ours: list[int], theirs: list[int]) -> bool:
 def _sample_and_classes(n: int, seed: int) -> list[Hand]:
     rng = random.Random(seed)
     deck = deck_52()
-    return [tuple(rng.sample(deck, 5)) for _ in range(n)] + _one_hand_per_class()
+    return [tuple(rng.sample(deck, 5)) for _ in range(n)] + one_hand_per_class()
 
 
 def test_orders_hands_like_treys() -> None:
