@@ -10,7 +10,8 @@ from django.core.management import call_command
 from django.forms.models import model_to_dict
 
 from poker.models import Hand, Seat, Table
-from tests.poker.test_session import act, choose, command
+from tests.poker.api_support import random_action
+from tests.poker.test_session import act, command
 
 
 def snapshot() -> dict[str, Any]:
@@ -44,7 +45,7 @@ def test_rebuild_reproduces_every_read_model(open_table, make_user, client_for):
             continue
         owner = next(s["player"] for s in view["seats"] if s["seat"] == hand["to_act_seat"])
         mine = clients[owner].get(f"/api/tables/{tid}/").json()
-        assert act(clients[owner], tid, mine, **choose(rng, mine["hand"])).status_code == 200
+        assert act(clients[owner], tid, mine, **random_action(rng, mine["hand"])).status_code == 200
     command(clients[users[0].pk], f"/api/tables/{tables[0]}/leave/")
     command(clients[users[1].pk], f"/api/tables/{tables[1]}/sit-out/")
     before = snapshot()

@@ -11,29 +11,13 @@ from typing import Any
 from django.db.models import Sum
 
 from poker.models import Event, Seat
+from tests.poker.api_support import random_action
 from tests.poker.conftest import act
 
 
 def command(client: Any, path: str, **body: Any) -> Any:
     body.setdefault("command_id", str(uuid.uuid4()))
     return client.post(path, body, format="json")
-
-
-def choose(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
-    """A random legal action, leaning towards calls so hands go the distance."""
-    legal = hand["legal"]
-    weights = {"fold": 1, "call": 4, "check": 4, "raise": 1, "bet": 1}
-    actions = [a for a in legal["actions"] for _ in range(weights.get(a, 2))]
-    action = rng.choice(actions)
-    more: dict[str, Any] = {"action": action}
-    if action == "bet":
-        more["amount"] = rng.randint(legal["min_bet_to"], legal["max_bet_to"])
-    elif action == "raise":
-        more["amount"] = rng.randint(legal["min_raise_to"], legal["max_raise_to"])
-    elif action == "discard":
-        mine = next(p for p in hand["players"] if p["position"] == hand["your_position"])
-        more["cards"] = rng.sample(mine["cards"], rng.randint(0, legal["max_discard"]))
-    return more
 
 
 def money_flows(table: int) -> tuple[int, int]:
@@ -101,7 +85,7 @@ def test_dozens_of_hands_conserve_chips(open_table, make_user, client_for):
         mine = clients[owner].get(f"/api/tables/{tid}/").json()
         if mine["hand"]["version"] != hand["version"]:
             continue  # a move above changed the hand (a leaving player folded)
-        r = act(clients[owner], tid, mine, **choose(rng, mine["hand"]))
+        r = act(clients[owner], tid, mine, **random_action(rng, mine["hand"]))
         assert r.status_code == 200, r.json()
         brought, taken = money_flows(tid)
         assert chips_on_table(tid) == brought - taken
