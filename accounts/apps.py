@@ -1,4 +1,15 @@
+"""Accounts: players, roles and the wallet ledger."""
+
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _roles(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
+    from accounts.roles import roles_ensure
+
+    roles_ensure(using=using)
 
 
 class AccountsConfig(AppConfig):
@@ -7,3 +18,6 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        post_migrate.connect(_roles, sender=self)

@@ -1,16 +1,187 @@
-"""Players and their roles.
+"""Players, their roles, and the wallet ledger.
 
-The project's own user model from the first migration on, so wallets and
-roles (the accounts issue) can hang off it without a painful swap later.
+The ledger is double-entry and append-only: every movement of money or
+tickets is one ``Transfer`` of two or more ``Entry`` rows that sum to zero
+(per unit), written once and never changed.  ``Account.balance`` is a
+projection of an account's entries, written in the same transaction as
+them and checked against them by ``manage.py audit_ledger``.  Only
+``accounts.ledger`` writes these rows.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+from django.utils import timezone
 
 
 class User(AbstractUser):
-    """A player or member of staff (``is_staff``: may open and close tables)."""
+    """A player or member of staff (``is_staff``: may open and close tables;
+    the cashier and tournament director roles are groups of permissions,
+    see ``accounts.roles``)."""
+
+    screen_name = models.CharField(max_length=30, blank=True, default="")
+    """The name shown at tables (the username when blank)."""
 
     class Meta:
         db_table = "accounts_user"
+        constraints = [
+            models.UniqueConstraint(
+                Lower("screen_name"),
+                condition=~Q(screen_name=""),
+                name="user_screen_name_unique",
+            )
+        ]
+
+    @property
+    def display_name(self) -> str:
+        """What other players see."""
+        return self.screen_name or self.username
+
+
+class AppendOnly(Exception):
+    """An attempt to change or remove a recorded transfer or entry."""
+
+
+class AppendOnlyQuerySet(models.QuerySet[Any]):
+    """Ledger rows cannot be changed or removed in bulk either."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnly("the ledger is never updated")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnly("the ledger is never deleted from")
+
+
+class AppendOnlyModel(models.Model):
+    """A row written once: saving it again or deleting it is refused (and on
+    PostgreSQL a trigger refuses UPDATE and DELETE, migration 0003)."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnly("the ledger is never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnly("the ledger is never deleted from")
+
+
+class Account(models.Model):
+    """Where money (or tickets) is held.  ``key`` names it uniquely (see
+    ``accounts.ledger.AccountRef``); ``balance`` is the sum of its entries."""
+
+    class Kind(models.TextChoices):
+        CASH = "cash", "a player's cash"
+        TABLE = "table", "the chips on a cash table (escrow)"
+        POOL = "pool", "a tournament's prize pool"
+        HOUSE = "house", "house fees"
+        TICKET = "ticket", "a player's entries into a tournament"
+        TICKETS_ISSUED = "tickets_issued", "entries into a tournament handed out"
+        TICKET_RESERVE = "ticket_reserve", "money backing a tournament's tickets"
+        EXTERNAL = "external", "money outside the room (deposits, withdrawals)"
+
+    key = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="ledger_accounts",
+    )
+    ref = models.CharField(max_length=64, blank=True, default="")
+    """The table id or tournament reference the account belongs to."""
+    unit = models.CharField(max_length=80)
+    """``chips`` for money, ``ticket:<tournament>`` for tickets: entries of
+    one transfer sum to zero in each unit."""
+    balance = models.BigIntegerField(default=0)
+    may_go_negative = models.BooleanField(default=False)
+    """Only the accounts that stand for the outside world: ``external`` and
+    ``tickets_issued``."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(may_go_negative=True),
+                name="account_balance_not_negative",
+            )
+        ]
+        permissions = [
+            ("view_wallets", "Can see any player's wallet and ledger"),
+            ("move_cash", "Can deposit to and withdraw from any wallet"),
+            ("direct_tournaments", "Can move tournament money: prizes, tickets, refunds"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.balance})"
+
+
+class Transfer(AppendOnlyModel):
+    """One movement: entries summing to zero, under a caller-chosen id (a
+    retry with the same id and content gets this transfer back)."""
+
+    class Kind(models.TextChoices):
+        DEPOSIT = "deposit"
+        WITHDRAWAL = "withdrawal"
+        BUY_IN = "buy_in", "buy-in at a cash table"
+        TOP_UP = "top_up", "top-up at a cash table"
+        TOP_UP_REFUND = "top_up_refund", "queued top-up not applied"
+        CASH_OUT = "cash_out", "cash-out from a cash table"
+        REGISTRATION = "registration", "tournament buy-in and fee"
+        UNREGISTRATION = "unregistration", "tournament refund"
+        REBUY = "rebuy"
+        ADD_ON = "add_on", "add-on"
+        PRIZE = "prize"
+        TICKET_AWARD = "ticket_award", "ticket won"
+        TICKET_SPEND = "ticket_spend", "registration with a ticket"
+        TICKET_REFUND = "ticket_refund", "ticket cashed out (its tournament called off)"
+
+    id = models.UUIDField(primary_key=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    ref = models.CharField(max_length=100, blank=True, default="")
+    """What caused it: ``table-7@12`` (a table event), ``tournament:spring``."""
+    memo = models.CharField(max_length=200, blank=True, default="")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.id}"
+
+
+class Entry(AppendOnlyModel):
+    """One account's side of a transfer: ``amount`` in (positive) or out
+    (negative), and the account's balance right after it."""
+
+    transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["transfer", "account"], name="entry_transfer_account"),
+            models.CheckConstraint(condition=~Q(amount=0), name="entry_amount_not_zero"),
+        ]
+        indexes = [models.Index(fields=["account", "id"], name="entry_account_id")]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} {self.account_id} in {self.transfer_id}"

@@ -5,7 +5,7 @@ import platform
 import sys
 
 # Module names under bench/, each with a ``main() -> None`` that prints its results.
-BENCHMARKS: list[str] = ["evaluators", "engine", "service", "websockets"]
+BENCHMARKS: list[str] = ["evaluators", "engine", "service", "websockets", "clocks", "tournament"]
 
 
 def main() -> int:

@@ -222,6 +222,7 @@ def setup_tables(count: int) -> list[Seated]:
     """Open ``count`` tables and seat 4 or 5 players at each via the services."""
     from django.contrib.auth import get_user_model
 
+    from accounts import money
     from poker import services
 
     rng = random.Random(SEED)
@@ -238,11 +239,14 @@ def setup_tables(count: int) -> list[Seated]:
             big_blind=BLINDS[1],
             min_buy_in=20 * BLINDS[0],
             max_buy_in=None,
+            pause_seconds=0,  # hands back to back: the benchmark measures play
         )
         stack = STACK if table.max_buy_in is None else min(STACK, table.max_buy_in)
         users = {}
         for seat in range(1, rng.choice((4, 5)) + 1):
             user = User.objects.create_user(f"t{t}s{seat}")
+            # Enough for the buy-in and every refill (top-up) the run makes.
+            money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=user.pk, amount=stack * 10**4)
             services.seat_sit(
                 by=user, table_id=table.pk, seat=seat, buy_in=stack, command_id=uuid.uuid4()
             )

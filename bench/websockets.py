@@ -167,6 +167,7 @@ def seed(count: int) -> None:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
+    from accounts import money
     from poker import services
 
     users = get_user_model()
@@ -182,11 +183,13 @@ def seed(count: int) -> None:
             big_blind=2,
             min_buy_in=20,
             max_buy_in=None,
+            pause_seconds=0,  # hands back to back: the benchmark measures play
         )
         players = []
         for seat in range(1, PLAYERS + 1):
             user = users.objects.create_user(f"ws{t}s{seat}")
             token = Token.objects.create(user=user).key
+            money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=user.pk, amount=STACK)
             services.seat_sit(
                 by=user, table_id=table.pk, seat=seat, buy_in=STACK, command_id=uuid.uuid4()
             )

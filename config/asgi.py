@@ -18,6 +18,12 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
 from poker.routing import websocket_urlpatterns  # noqa: E402
 
+# Embedded defaults: the worker that runs the clocks lives in this process.
+if settings.EMBEDDED_WORKER:
+    from config import embedded_worker
+
+    embedded_worker.start()
+
 # In development the admin's static files are served too (as runserver does).
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
 

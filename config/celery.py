@@ -9,3 +9,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("pokerroom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def use_broker(url: str) -> None:
+    """Point this process's app at another broker (tests and benchmarks
+    that run a worker on Redis); its pools are made again on next use."""
+    import kombu.pools
+
+    app.conf.broker_url = url
+    kombu.pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None

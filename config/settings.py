@@ -1,9 +1,10 @@
 """Django settings, read from the environment.
 
 With no environment variables at all the service runs on embedded defaults:
-SQLite in the repository, the in-memory channel layer, and Celery tasks run
-eagerly in the calling process. Set ``DATABASE_URL`` and ``REDIS_URL`` to run
-on PostgreSQL and Redis instead.
+SQLite in the repository, the in-memory channel layer, and a Celery worker
+inside the server process on the in-memory transport (every timer runs
+through the same task code). Set ``DATABASE_URL`` and ``REDIS_URL`` to run
+on PostgreSQL and Redis, with separate worker and beat processes.
 """
 
 import os
@@ -92,6 +93,18 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded defaults write from two threads (requests and the clocks'
+    # worker): each transaction takes the write lock when it begins (a read
+    # lock upgraded later fails at once with "database is locked"), waits up
+    # to 20 s for it, and readers do not block the writer (WAL).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 # Under pytest, storage suites also run on both backends side by side: an
 # in-memory SQLite and, when it answers, PostgreSQL at TEST_DATABASE_URL
@@ -138,7 +151,9 @@ if REDIS_URL:
                         "socket_timeout": None,
                         "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=2000),
                     }
-                ]
+                ],
+                # Keys of one deployment (or one test run) apart from another's.
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),
             },
         },
     }
@@ -149,13 +164,45 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
 
-# Without a broker tasks run in the caller; with one they go to a worker.
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
-CELERY_TASK_EAGER_PROPAGATES = True
+# Timers are tasks with an ETA, never run eagerly: they must wait their time.
+CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+CELERY_ENABLE_UTC = True
+# A timer is acknowledged only after it ran; a worker that dies gives its
+# timers back to the broker, which hands them out again once the visibility
+# timeout passes (the sweep below fires any that are due before that).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    # How often a worker looks for timers a dead worker held past the
+    # visibility timeout (kombu scans only every 10th look by default, so
+    # ~100 s would pass; one scan of an index per look is cheap).
+    "unacked_restore_interval": env.int("CELERY_RESTORE_SECONDS", default=10),
+    "unacked_restore_throttle": 1,
+}
+CLOCK_QUEUE = env.str("CLOCK_QUEUE", default="clocks")
+"""The queue of the table clocks' timers."""
+CELERY_TASK_DEFAULT_QUEUE = CLOCK_QUEUE
+CLOCKS_ENABLED = env.bool("CLOCKS_ENABLED", default="pytest" not in sys.modules)
+"""Whether commands set timers (tests that run a worker turn it on)."""
+CLOCK_SWEEP_SECONDS = env.int("CLOCK_SWEEP_SECONDS", default=5)
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # the schedule is fixed: nothing to keep
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {"task": "poker.tasks.clock_sweep", "schedule": CLOCK_SWEEP_SECONDS},
+    "tournament-sweep": {
+        "task": "tournaments.tasks.tournament_sweep",
+        "schedule": CLOCK_SWEEP_SECONDS,
+    },
+}
+EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=not REDIS_URL and CLOCKS_ENABLED)
+"""Run a Celery worker (and beat) inside the server process, on the
+in-memory transport: ``make run`` needs nothing else."""
 
 # --- Auth --------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

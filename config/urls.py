@@ -12,6 +12,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/health/", views.health, name="health"),
     path("api/", include("poker.api.urls")),
+    path("api/", include("accounts.api.urls")),
+    path("api/", include("tournaments.api.urls")),
     # Keep last: any other /api/ path is a JSON 404, not an HTML page.
     re_path(r"^api/", views.api_not_found),
 ]

@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 
+from accounts.frames import wallet_frame
 from config.api_errors import ApiError
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
@@ -77,7 +78,7 @@ class TableConsumer(JsonFrames):
         if self.viewer is not None:
             group = publish.player_group(self.viewer.pk)
             await self.channel_layer.group_add(group, self.channel_name)
-        await self._catch_up(_after(self.scope))
+        await self._catch_up(query_after(self.scope))
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.table_group(self.table), self.channel_name)
@@ -187,7 +188,8 @@ class LobbyConsumer(JsonFrames):
 
 
 class PlayerConsumer(JsonFrames):
-    """A logged-in player's own frames from every table."""
+    """A logged-in player's own frames: his wallet (now, then after each
+    transfer that moves it), his cards and his seats at every table."""
 
     async def connect(self) -> None:
         self.viewer = _user(self.scope)
@@ -196,6 +198,7 @@ class PlayerConsumer(JsonFrames):
             return
         await self.accept()
         await self.channel_layer.group_add(publish.player_group(self.viewer.pk), self.channel_name)
+        await self.send_json(await database_sync_to_async(wallet_frame)(self.viewer.pk))
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "viewer", None) is not None:
@@ -203,7 +206,7 @@ class PlayerConsumer(JsonFrames):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def frame(self, message: dict[str, Any]) -> None:
-        if message["frame"]["type"] in ("private", "seat"):
+        if message["frame"]["type"] in ("private", "seat", "wallet"):
             await self.send_json(message["frame"])
 
 
@@ -213,7 +216,7 @@ async def _error(consumer: Any, code: str, message: str, command_id: Any = None)
     )
 
 
-def _after(scope: dict[str, Any]) -> int | None:
+def query_after(scope: dict[str, Any]) -> int | None:
     """The ``after`` position of the query string, if any."""
     for part in scope.get("query_string", b"").decode(errors="replace").split("&"):
         key, _, value = part.partition("=")

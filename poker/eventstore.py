@@ -77,6 +77,7 @@ def append(
     answer: dict[str, Any] | None = None,
     by: Any = None,
     feed: Feed | None = None,
+    at: datetime | None = None,
     using: str = "default",
 ) -> list[Recorded]:
     """Write ``batches`` (and the command's answer) in the caller's transaction.
@@ -84,9 +85,10 @@ def append(
     With ``feed`` the events also take the next positions of that table's
     feed, in order.  Raises ``IntegrityError`` when a version or position is
     taken or the command id was seen; the caller lets its transaction roll
-    back and calls ``classify``.
+    back and calls ``classify``.  ``at`` is the time to record (now unless
+    the caller judged the command at a time of its own).
     """
-    now = timezone.now()
+    now = at or timezone.now()
     command = None
     if command_id is not None:
         first = batches[0].stream if batches else ""

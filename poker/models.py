@@ -111,6 +111,17 @@ class Table(models.Model):
     max_buy_in = models.PositiveBigIntegerField(null=True, blank=True)
     action_seconds = models.PositiveSmallIntegerField(default=30)
     draw_seconds = models.PositiveSmallIntegerField(default=30)
+    bet_seconds = models.PositiveSmallIntegerField(default=10)
+    parole_seconds = models.PositiveSmallIntegerField(default=15)
+    time_bank_seconds = models.PositiveSmallIntegerField(default=30)
+    time_bank_refill_hands = models.PositiveSmallIntegerField(default=10)
+    pause_seconds = models.PositiveSmallIntegerField(default=5)
+    tournament = models.PositiveBigIntegerField(null=True, blank=True)
+    """The tournament a tournament table belongs to (None: a cash table)."""
+    tournament_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    """Its number in the tournament."""
+    next_hand_at = models.DateTimeField(null=True, blank=True)
+    """When the pause after the last hand ends (its end plus the pause)."""
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     """Open, closing (when the running hand ends) or closed."""
     version = models.PositiveIntegerField(default=0)
@@ -150,6 +161,8 @@ class Seat(models.Model):
     top_up_queued = models.PositiveBigIntegerField(default=0)
     leave_queued = models.BooleanField(default=False)
     missed_blinds = models.JSONField(default=list)
+    time_bank = models.PositiveIntegerField(default=0)
+    """Seconds left in the player's time bank."""
 
     class Meta:
         ordering = ["table", "number"]
@@ -180,6 +193,9 @@ class Hand(models.Model):
     deck_commitment = models.CharField(max_length=64)
     """SHA-256 (hex) of the salt and the deck order, recorded at the deal."""
     started_at = models.DateTimeField()
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    """When the turn in progress began (``engine.table.clock.turn``): the
+    clock of the player to act started then."""
     ended_at = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
 

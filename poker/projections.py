@@ -7,7 +7,7 @@ transaction, and ``rebuild``, which replays the whole log.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -16,7 +16,8 @@ from django.db.models import Max
 from poker import streams
 from poker.engine.evolve import evolve
 from poker.engine.state import HandState
-from poker.engine.table import HandBegan, TableConfig, TableState, evolve_table
+from poker.engine.table import HandBegan, HandFinished, TableConfig, TableState, evolve_table
+from poker.engine.table.clock import turn_started
 from poker.eventstore import Recorded, load
 from poker.eventstore import streams as stream_names
 from poker.models import Event, Hand, Seat, Table, hand_id, hand_stream
@@ -42,6 +43,13 @@ def config_fields(config: TableConfig) -> dict[str, Any]:
         "max_buy_in": config.max_buy_in,
         "action_seconds": config.action_seconds,
         "draw_seconds": config.draw_seconds,
+        "bet_seconds": config.bet_seconds,
+        "parole_seconds": config.parole_seconds,
+        "time_bank_seconds": config.time_bank_seconds,
+        "time_bank_refill_hands": config.time_bank_refill_hands,
+        "pause_seconds": config.pause_seconds,
+        "tournament": config.tournament,
+        "tournament_table": config.tournament_table,
     }
 
 
@@ -54,12 +62,18 @@ def write(work: Work, recorded: list[Recorded]) -> None:
         if hand.events:
             version = hand.start + len(hand.events)
             write_hand(
-                hand.row, hand.state, version, started=at if hand.start == 0 else None, at=at
+                hand.row,
+                hand.state,
+                version,
+                started=at if hand.start == 0 else None,
+                at=at,
+                turn_started=at if hand.turn_moved else None,
             )
             _remember_on_commit(streams.hands, hand.row.stream, version, hand.state)
     work.table.position = recorded[-1].position or work.table.position
     if work.table_events:
-        write_table(work.table, work.table_state, at)
+        finished = any(isinstance(e, HandFinished) for e in work.table_events)
+        write_table(work.table, work.table_state, at, finished=at if finished else None)
         _remember_on_commit(
             streams.tables, work.table.stream, work.table_state.version, work.table_state
         )
@@ -73,9 +87,14 @@ def _remember_on_commit(folds: streams.Folds[Any], stream: str, version: int, st
 
 
 def write_table(
-    table: Table, state: TableState, at: datetime, opened: datetime | None = None
+    table: Table,
+    state: TableState,
+    at: datetime,
+    opened: datetime | None = None,
+    finished: datetime | None = None,
 ) -> None:
-    """The table row and its seat rows as ``state`` says."""
+    """The table row and its seat rows as ``state`` says; ``finished`` is
+    when the last hand ended, if that is news."""
     for name, value in config_fields(state.config).items():
         setattr(table, name, value)
     table.status = _status(state)
@@ -86,6 +105,8 @@ def write_table(
     table.players_seated = len(state.seats)
     if opened is not None:
         table.created_at = opened
+    if finished is not None:
+        table.next_hand_at = finished + timedelta(seconds=state.config.pause_seconds)
     table.save()
     _write_seats(table, state)
 
@@ -98,8 +119,11 @@ def _status(state: TableState) -> str:
 
 def _write_seats(table: Table, state: TableState) -> None:
     rows = {row.number: row for row in Seat.objects.filter(table=table)}
-    for number in rows.keys() - state.seats.keys():
-        rows[number].delete()
+    for number, row in list(rows.items()):  # gone, or someone else (a tournament's moves)
+        seat = state.seats.get(number)
+        if seat is None or int(seat.player) != row.player_id:
+            del rows[number]
+            row.delete()
     for number, seat in state.seats.items():
         values = {
             "player_id": int(seat.player),
@@ -110,6 +134,7 @@ def _write_seats(table: Table, state: TableState) -> None:
             "top_up_queued": seat.queued_top_up,
             "leave_queued": seat.leaving,
             "missed_blinds": sorted(b.value for b in seat.missed),
+            "time_bank": seat.bank,
         }
         row = rows.get(number)
         if row is None:
@@ -121,16 +146,25 @@ def _write_seats(table: Table, state: TableState) -> None:
 
 
 def write_hand(
-    row: Hand, state: HandState, version: int, *, started: datetime | None, at: datetime
+    row: Hand,
+    state: HandState,
+    version: int,
+    *,
+    started: datetime | None,
+    at: datetime,
+    turn_started: datetime | None,
 ) -> None:
     """The hand row as ``state`` (at ``version``) says; ``started`` is the
-    time of its first event when that is now."""
+    time of its first event when that is now, ``turn_started`` when the
+    turn in progress began if that changed."""
     changes: dict[str, Any] = {
         "version": version,
         "phase": state.phase.value,
         "to_act_seat": None if state.to_act is None else row.seats[state.to_act],
         "pot": state.pot,
     }
+    if turn_started is not None:
+        changes["turn_started_at"] = turn_started
     if started is not None:
         changes["started_at"] = started
         changes["deck_commitment"] = streams.deck_commitment(state.seed, state.deck)
@@ -186,10 +220,13 @@ def _rebuild_table(table_pk: int, using: str) -> int:
     rows = load(f"table-{table_pk}", using=using)
     state: TableState | None = None
     dealt: dict[int, list[int]] = {}
+    finished = None
     for row in rows:
         event = streams.decode_table(row)
         if isinstance(event, HandBegan):
             dealt[event.number] = list(event.dealt_in)
+        elif isinstance(event, HandFinished):
+            finished = row.recorded_at
         state = evolve_table(state, event)
     assert state is not None
     table = Table.objects.using(using).filter(pk=table_pk).first() or Table(pk=table_pk)
@@ -197,7 +234,9 @@ def _rebuild_table(table_pk: int, using: str) -> int:
     table.current_hand = None
     fed = Event.objects.using(using).filter(feed=table_pk).aggregate(last=Max("position"))
     table.position = fed["last"] or 0
-    write_table(table, state, rows[-1].recorded_at, opened=rows[0].recorded_at)
+    table.next_hand_at = None
+    at = rows[-1].recorded_at
+    write_table(table, state, at, opened=rows[0].recorded_at, finished=finished)
     for number, seats in hands:
         _rebuild_hand(table, number, seats, using)
     return len(hands)
@@ -206,8 +245,12 @@ def _rebuild_table(table_pk: int, using: str) -> int:
 def _rebuild_hand(table: Table, number: int, seats: list[int], using: str) -> None:
     rows = load(hand_stream(hand_id(table.pk, number)), using=using)
     state: HandState | None = None
+    states = []
     for row in rows:
         state = evolve(state, streams.decode_hand(row))
+        states.append((state, row.recorded_at))
     assert state is not None
     hand = Hand(id=hand_id(table.pk, number), table=table, number=number, seats=seats)
-    write_hand(hand, state, rows[-1].version, started=rows[0].recorded_at, at=rows[-1].recorded_at)
+    first, at = rows[0].recorded_at, rows[-1].recorded_at
+    began = turn_started(states)
+    write_hand(hand, state, rows[-1].version, started=first, at=at, turn_started=began)

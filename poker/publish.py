@@ -23,6 +23,10 @@ from channels.layers import get_channel_layer
 from poker import streams
 from poker.engine.events import CardsDealt, CardsDrawn, Discarded, HandStarted
 from poker.engine.events import Event as HandEvent
+from poker.engine.evolve import evolve
+from poker.engine.state import HandState
+from poker.engine.table import evolve_table
+from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
 from poker.eventstore import Recorded, load, load_feed
 
@@ -51,12 +55,17 @@ def _owners(event: HandEvent) -> Sequence[int]:
 
 
 def frames(
-    table: int, rows: Iterable[Recorded], names: dict[str, list[str]]
+    table: int,
+    rows: Iterable[Recorded],
+    names: dict[str, list[str]],
+    clock: dict[str, Any] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
     """(group, frame) for each recorded event, public frames first per event.
 
     ``names`` gives each hand stream's player ids by position (as dealt),
     to address private frames; a hand started among ``rows`` adds its own.
+    ``clock`` is the clock running once these events are in (its deadlines
+    let clients draw a countdown).
     """
     out: list[tuple[str, dict[str, Any]]] = []
     for row in rows:
@@ -65,6 +74,7 @@ def frames(
             "position": row.position,
             "stream": row.stream,
             "version": row.version,
+            "clock": clock,
         }
         if row.stream.startswith("table-"):
             out.append(
@@ -129,17 +139,23 @@ def publish(
     rows: Sequence[Recorded],
     names: dict[str, list[str]],
     seated: dict[int, str] | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> None:
     """Send the frames of committed events to their groups, the seat frames
     to their players, and the table's new lobby line when it changed."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    messages = frames(table, rows, names) + seat_frames(table, rows, seated or {})
+    messages = frames(table, rows, names, clock) + seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table)
         if line is not None:
             messages.append((LOBBY_GROUP, line))
+    send_all(messages)
+
+
+def send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send (group, frame) pairs through the channel layer, in order."""
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
     async_to_sync(_send_all)(layer, messages)
 
 
@@ -161,10 +177,68 @@ def lobby_line(table: int) -> dict[str, Any] | None:
 def replay(table: int, after: int, viewer: int | None) -> list[dict[str, Any]]:
     """The frames of a table's feed after position ``after`` as ``viewer``
     (a user id or None) sees them on the table stream: public frames, plus
-    his private ones."""
+    his private ones, each with the clock running now."""
     rows = load_feed(table, after=after, limit=REPLAY_LIMIT)
     names: dict[str, list[str]] = {}
     for stream in {r.stream for r in rows if r.stream.startswith("hand-")}:
         names[stream] = hand_names(stream)
     wanted = {table_group(table)} | ({player_group(viewer)} if viewer is not None else set())
-    return [frame for group, frame in frames(table, rows, names) if group in wanted]
+    clocks = feed_clocks(table, rows)
+    return [
+        frame
+        for row in rows
+        for group, frame in frames(table, [row], names, clocks[row.position])
+        if group in wanted
+    ]
+
+
+def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[str, Any] | None]:
+    """The clock each row's frames carried when they went out live: the
+    clock once its command's events were in (a command's events share their
+    time), folded along the feed from the states before ``rows``."""
+    from poker import clocks
+    from poker.models import Event, Table, hand_id, hand_stream
+
+    if not rows:
+        return {}
+    row_table = Table.objects.get(pk=table)
+    earlier = Event.objects.filter(feed=table, position__lt=rows[0].position).order_by("-position")
+    own = row_table.stream
+    version = earlier.filter(stream=own).values_list("version", flat=True).first()
+    state = streams.tables.state(own, version) if version else None
+    finished = earlier.filter(stream=own, type="HandFinished")
+    done = finished.values_list("recorded_at", flat=True).first()
+    hands: dict[str, tuple[HandState, Any]] = {}
+    """Each hand's state and when its turn in progress began."""
+
+    def hand_at(stream: str) -> tuple[HandState, Any]:
+        if stream not in hands:
+            folded: list[tuple[HandState, Any]] = []
+            for old in earlier.filter(stream=stream).order_by("version"):
+                before = folded[-1][0] if folded else None
+                folded.append((evolve(before, streams.decode_hand(old)), old.recorded_at))
+            hands[stream] = (folded[-1][0], turn_started(folded))
+        return hands[stream]
+
+    out: dict[int | None, dict[str, Any] | None] = {}
+    start = 0
+    for i, row in enumerate(rows):
+        if row.stream == own:
+            state = evolve_table(state, streams.decode_table(row))
+            done = row.recorded_at if row.type == "HandFinished" else done
+        else:
+            before, began = hand_at(row.stream) if row.version > 1 else (None, None)
+            after = evolve(before, streams.decode_hand(row))
+            if before is None or turn(after) != turn(before):
+                began = row.recorded_at
+            hands[row.stream] = (after, began)
+        if i + 1 < len(rows) and rows[i + 1].recorded_at == row.recorded_at:
+            continue  # the same command: its clock comes after its last event
+        assert state is not None
+        hand = None
+        if state.hand_number:
+            hand = hand_at(hand_stream(hand_id(table, state.hand_number)))
+        clock = clocks.as_json(clocks.clock_between(state, hand, done))
+        out.update((same.position, clock) for same in rows[start : i + 1])
+        start = i + 1
+    return out

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
-from poker import streams
+from poker import clocks, streams
 from poker.engine.cards import codes
 from poker.engine.history import to_phh
 from poker.engine.state import HandState
@@ -50,6 +50,13 @@ def table_summary(table: Table) -> dict[str, Any]:
         "max_buy_in": table.max_buy_in,
         "action_seconds": table.action_seconds,
         "draw_seconds": table.draw_seconds,
+        "bet_seconds": table.bet_seconds,
+        "parole_seconds": table.parole_seconds,
+        "time_bank_seconds": table.time_bank_seconds,
+        "time_bank_refill_hands": table.time_bank_refill_hands,
+        "pause_seconds": table.pause_seconds,
+        "tournament": table.tournament,
+        "tournament_table": table.tournament_table,
         "status": table.status,
         "players_seated": table.players_seated,
         "hand_number": table.hand_number,
@@ -58,17 +65,36 @@ def table_summary(table: Table) -> dict[str, Any]:
 
 def table_view(table: Table, viewer: Any) -> dict[str, Any]:
     """Everything about a table that ``viewer`` (a user or None) may see."""
+    state, hand = table_now(table)
+    return _view(table, state, hand, viewer, table_clock(table, state, hand))
+
+
+def table_now(table: Table) -> tuple[TableState, tuple[Hand, HandState, int] | None]:
+    """The table's state and its latest hand (row, state, version), as
+    stored.  The hand row must come from the same read as the table row
+    (``select_related("current_hand")`` or under the table lock): read
+    later, it may show a command the table row predates, such as a hand
+    ended by a timer whose seat changes the table row does not yet show."""
     state = streams.tables.state(table.stream, table.version)
     hand = None
     if state.hand_number:
-        row = Hand.objects.get(pk=table.current_hand_id)
+        row = table.current_hand
+        assert row is not None
         hand = (row, streams.hands.state(row.stream, row.version), row.version)
-    return _view(table, state, hand, viewer)
+    return state, hand
+
+
+def table_clock(
+    table: Table, state: TableState, hand: tuple[Hand, HandState, int] | None
+) -> dict[str, Any] | None:
+    """The clock running at the table, as clients see it."""
+    return clocks.as_json(clocks.table_clock(table, state, hand))
 
 
 def work_view(work: Work, viewer: Any) -> dict[str, Any]:
     """The same view from a command's unit of work, before it commits."""
-    return _view(work.table, work.table_state, work.shown_hand(), viewer)
+    clock = clocks.as_json(clocks.work_clock(work))
+    return _view(work.table, work.table_state, work.shown_hand(), viewer, clock)
 
 
 def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
@@ -81,7 +107,7 @@ def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
         row = Hand.objects.get(pk=receipt["hand"])
         version = receipt["hand_version"]
         hand = (row, streams.hands.state(row.stream, version), version)
-    return _view(table, state, hand, viewer)
+    return _view(table, state, hand, viewer, receipt.get("clock"))
 
 
 def _view(
@@ -89,6 +115,7 @@ def _view(
     state: TableState,
     hand: tuple[Hand, HandState, int] | None,
     viewer: Any,
+    clock: dict[str, Any] | None,
 ) -> dict[str, Any]:
     player = str(viewer.pk) if viewer is not None else None
     you = state.seat_of(player) if player is not None else None
@@ -104,6 +131,7 @@ def _view(
         "table": summary,
         "seats": [_seat(n, s) for n, s in sorted(state.seats.items())],
         "you": {"seat": you},
+        "clock": clock,
         "hand": None if hand is None else _hand(*hand, viewer),
     }
 
@@ -113,6 +141,7 @@ def _seat(number: int, seat: SeatState) -> dict[str, Any]:
         "seat": number,
         "player": int(seat.player),
         "username": username(int(seat.player)),
+        "screen_name": screen_name(int(seat.player)),
         "stack": seat.stack,
         "sitting_out": seat.sitting_out,
         "waiting_for_big_blind": seat.waiting,
@@ -120,6 +149,7 @@ def _seat(number: int, seat: SeatState) -> dict[str, Any]:
         "top_up_queued": seat.queued_top_up,
         "leaving": seat.leaving,
         "missed_blinds": sorted(b.value for b in seat.missed),
+        "time_bank": seat.bank,
     }
 
 
@@ -157,6 +187,14 @@ def username(user_id: int) -> str:
     only shows an old name)."""
     user = get_user_model().objects.filter(pk=user_id).only("username").first()
     return "" if user is None else str(user.username)
+
+
+@lru_cache(maxsize=4096)
+def screen_name(user_id: int) -> str:
+    """The name a player chose to be shown at tables, else his username
+    (cached like ``username``)."""
+    user = get_user_model().objects.filter(pk=user_id).only("username", "screen_name").first()
+    return "" if user is None else str(user.screen_name or user.username)
 
 
 # --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from config.api_errors import ApiError
-from poker import projections, streams
+from poker import clocks, projections, streams
 from poker.engine.cards import card
 from poker.engine.commands import Act, Action, Forfeit
 from poker.engine.errors import EngineError
@@ -57,6 +57,11 @@ def table_create(
     max_buy_in: int | str | None = "default",
     action_seconds: int = 30,
     draw_seconds: int = 30,
+    bet_seconds: int = 10,
+    parole_seconds: int = 15,
+    time_bank_seconds: int = 30,
+    time_bank_refill_hands: int = 10,
+    pause_seconds: int = 5,
 ) -> Table:
     """Open a cash table (staff only).  Buy-in bounds default to RULES.md's
     for the betting structure; ``max_buy_in=None`` means no maximum."""
@@ -81,6 +86,11 @@ def table_create(
             name=name,
             action_seconds=action_seconds,
             draw_seconds=draw_seconds,
+            bet_seconds=bet_seconds,
+            parole_seconds=parole_seconds,
+            time_bank_seconds=time_bank_seconds,
+            time_bank_refill_hands=time_bank_refill_hands,
+            pause_seconds=pause_seconds,
         )
         events = open_table(config)
     except ValueError as error:
@@ -247,6 +257,7 @@ def hand_act(
         seats = work.table_state.hand_seats
         if seat not in seats:
             raise ApiError("You are not in this hand.", code="not_in_hand", status=409)
+        clocks.charge(work, seat, verb)
         work.hand_do(Act(seats.index(seat), verb, amount=amount, cards=thrown))
 
     return run(table_id, by=by, command_id=command_id, do=do, answer=_answer_for(by))

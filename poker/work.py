@@ -15,18 +15,22 @@ import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from config.api_errors import ApiError
-from poker import projections, streams
+from poker import clocks, projections, streams
 from poker.engine.betting import legal_actions
 from poker.engine.cards import shuffled
 from poker.engine.commands import Act, Action, Command
 from poker.engine.errors import EngineError, ErrorCode
 from poker.engine.events import Event as HandEvent
 from poker.engine.hand import begin, play
+from poker.engine.rules import Rules
 from poker.engine.state import HandState
 from poker.engine.table import (
     StartHand,
@@ -38,6 +42,7 @@ from poker.engine.table import (
     to_deal,
 )
 from poker.engine.table import TableEvent as TableEventType
+from poker.engine.table.clock import Turn, turn
 from poker.eventstore import AlreadyDone, Batch, Feed, append, classify
 from poker.models import Command as CommandRow
 from poker.models import Hand, Table, hand_id
@@ -83,6 +88,7 @@ _STATUS = {
     ErrorCode.SEAT_TAKEN: 409,
     ErrorCode.TABLE_CLOSED: 409,
     ErrorCode.NOT_SEATED: 409,
+    ErrorCode.BET_WINDOW_CLOSED: 409,
 }
 
 
@@ -104,6 +110,13 @@ class HandWork:
     start: int
     state: HandState
     events: list[HandEvent] = field(default_factory=list)
+    turn_read: Turn | None = None
+    """The turn in progress when the hand was read (None: dealt now)."""
+
+    @property
+    def turn_moved(self) -> bool:
+        """This command's events began a new turn (not just any event)."""
+        return self.turn_read is None or turn(self.state) != self.turn_read
 
 
 @dataclass
@@ -115,6 +128,12 @@ class Work:
     hand: HandWork | None
     table_events: list[TableEventType] = field(default_factory=list)
     hands: list[HandWork] = field(default_factory=list)
+    now: datetime = field(default_factory=timezone.now)
+    """When the command is judged (and its events recorded)."""
+    finished: bool = False
+    """A hand finished in this command (its pause starts now)."""
+    unit: Unit | None = None
+    """The unit of work this table's work belongs to (several tables')."""
     table_start: TableState = field(init=False)
     """The table as the command found it."""
 
@@ -148,14 +167,34 @@ class Work:
                 stored = streams.stored_hand_events(hand.row.stream, hand.start)
                 events = stored + hand.events
                 self.table_do(hand_result(self.table_state, hand.state, events))
+                self.finished = True
+                if self.table_state.config.is_tournament and self.unit is not None:
+                    self.unit.hand_finished(self)
             elif not self._deal_next():
                 return
 
+    def _pause_over(self) -> bool:
+        """Whether the pause after the last hand is over.  Without timers
+        (``CLOCKS_ENABLED`` off) nothing would end it: no pause then."""
+        if not settings.CLOCKS_ENABLED:
+            return True
+        if self.finished:
+            return not self.table_state.config.pause_seconds
+        due = self.table.next_hand_at
+        return due is None or self.now >= due
+
     def _deal_next(self) -> bool:
-        plan = plan_hand(self.table_state)
+        if not self.table_state.config.deals_by_itself or not self._pause_over():
+            return False
+        return self.deal()
+
+    def deal(self, rules: Rules | None = None) -> bool:
+        """Deal the next hand if the table can (``rules``: a tournament
+        table's level); whether it did."""
+        plan = plan_hand(self.table_state, rules)
         if plan is None:
             return False
-        self.table_do(StartHand())
+        self.table_do(StartHand(rules))
         number = self.table_state.hand_number
         rules = self.table_state.config.rules
         deal = to_deal(plan, rules, shuffled(rules.variant.deck), secrets.randbits(128))
@@ -193,16 +232,126 @@ class Work:
         return out
 
 
+class TournamentLockNeeded(Exception):
+    """A command at a tournament table that holds the tournament row only
+    shared reached work that needs it alone (a hand's end reported to the
+    tournament, another of its tables): ``run`` rolls it back and runs it
+    again holding the row exclusively."""
+
+
+class Unit:
+    """Several tables' work in one transaction (a tournament's tables).
+
+    The lock order is fixed: the tournament row first, then the tables by
+    ascending id (``lock``).  A table loaded later (``table``) is locked
+    then: every command at a tournament table holds the tournament row
+    before any of its tables, so the tournament lock keeps that safe.
+
+    A player's command at one table takes the tournament row ``shared``:
+    commands at different tables of a tournament run side by side, and
+    only what touches the tournament (its own commands, a hand's end) takes
+    the row alone and waits for them (``TournamentLockNeeded``).
+    """
+
+    def __init__(self, tournament: int | None = None, shared: bool = False) -> None:
+        self.tournament = tournament
+        self.shared = shared
+        self.works: dict[int, Work] = {}
+
+    @classmethod
+    def lock(
+        cls, table_ids: Sequence[int], tournament: int | None = None, shared: bool = False
+    ) -> Unit:
+        """Lock the tournament row (if any), then the tables in ascending id."""
+        unit = cls(tournament, shared)
+        if tournament is not None:
+            lock_tournament(tournament, shared)
+        for table_id in sorted(set(table_ids)):
+            unit.table(table_id)
+        return unit
+
+    def table(self, table_id: int) -> Work:
+        """The work at a table, locked and folded on first use."""
+        work = self.works.get(table_id)
+        if work is None and self.shared and self.works:
+            raise TournamentLockNeeded()
+        if work is None:
+            work = _fold(_lock_table(table_id))
+            work.unit = self
+            self.works[table_id] = work
+        return work
+
+    def add(self, work: Work) -> Work:
+        """Carry a table's work opened or loaded elsewhere in this transaction."""
+        work.unit = self
+        self.works[work.table.pk] = work
+        return work
+
+    def settle(self) -> None:
+        """Settle every table (a hand finished at one may deal at others)."""
+        for work in list(self.works.values()):
+            work.settle()
+
+    def hand_finished(self, work: Work) -> None:
+        """A tournament table's hand is over: the tournament hears of it."""
+        from tournaments.play import hand_finished
+
+        if self.shared:
+            raise TournamentLockNeeded()
+        hand_finished(self, work)
+
+    def chips_moved(self, by: Any) -> None:
+        """Post every table's money (the ledger hook)."""
+        from accounts.tables import table_chips_moved
+
+        for work in self.works.values():
+            table_chips_moved(
+                table_id=work.table.pk,
+                before=work.table_start,
+                events=work.table_events,
+                by=user_of(by),
+            )
+
+    def append(
+        self, *, command_id: uuid.UUID | None, answer: dict[str, Any], by: Any, at: datetime
+    ) -> dict[int, list[Any]]:
+        """Append every table's batches with the versions read (the command
+        id with the first table that has any), then write each table's read
+        models and set its timer and frames; the records by table."""
+        out: dict[int, list[Any]] = {}
+        first = True
+        for table_id, work in self.works.items():
+            batches = work.batches()
+            if not batches and not (first and command_id is not None):
+                continue
+            recorded = append(
+                batches,
+                command_id=command_id if first else None,
+                answer=answer if first else None,
+                by=user_of(by),
+                feed=Feed(work.table.pk, work.table.position),
+                at=at,
+            )
+            first = False
+            out[table_id] = recorded
+            _written(work, recorded)
+        if first and command_id is not None:
+            append([], command_id=command_id, answer=answer, by=user_of(by), at=at)
+        return out
+
+
 def _autopilot(work: Work) -> Command | None:
-    """The command a player who is leaving makes by himself when his turn
-    comes (check or fold, stand pat, refuse Parole, show), else None."""
+    """The command a player who is leaving, or away from a tournament
+    table, makes by himself when his turn comes (check or fold, stand pat,
+    refuse Parole, show), else None."""
     assert work.hand is not None
     legal = legal_actions(work.hand.state)
     if legal is None:
         return None
-    seat = work.table_state.hand_seats[legal.player]
-    leaving = work.table_state.seats.get(seat)
-    if leaving is None or not leaving.leaving:
+    table = work.table_state
+    seat = table.hand_seats[legal.player]
+    held = table.seats.get(seat)
+    if held is None or not (held.leaving or table.away(seat)):
         return None
     return Act(legal.player, passive_action(legal.actions))
 
@@ -230,14 +379,44 @@ def run(
     moved on) looks its id up before refusing, and one that would succeed
     again collides with its first run's Command row and rolls back.  Both
     happen under the table lock, after the first run committed.
+
+    At a tournament table the command first runs with the tournament row
+    shared; one that turns out to need it alone runs again (nothing of the
+    first run is kept: its transaction rolled back).
     """
     try:
+        return _attempt(table_id, by, command_id, do, answer, shared=True)
+    except TournamentLockNeeded:
+        return _attempt(table_id, by, command_id, do, answer, shared=False)
+
+
+def _attempt(
+    table_id: int,
+    by: Any,
+    command_id: uuid.UUID | None,
+    do: Callable[[Work], None],
+    answer: Callable[[Work], dict[str, Any]],
+    shared: bool,
+) -> dict[str, Any]:
+    try:
         with transaction.atomic():
-            work = _load(table_id)
+            work = _load(table_id, shared)
             try:
                 try:
                     do(work)
                     work.settle()
+                    if work.unit is not None:  # a tournament table: its others too
+                        work.unit.settle()
+                        work.unit.chips_moved(by)
+                    else:
+                        from accounts.tables import table_chips_moved
+
+                        table_chips_moved(
+                            table_id=work.table.pk,
+                            before=work.table_start,
+                            events=work.table_events,
+                            by=user_of(by),
+                        )
                 except EngineError as error:
                     raise refusal(error) from error
             except ApiError:
@@ -246,18 +425,20 @@ def run(
                     raise
                 return _first_answer(done, by)
             reply = answer(work)
+            if work.unit is not None and len(work.unit.works) > 1:
+                others = {k: w for k, w in work.unit.works.items() if k != work.table.pk}
+                work.unit.works = {work.table.pk: work, **others}  # this table's first
+                work.unit.append(command_id=command_id, answer=receipt(work), by=by, at=work.now)
+                return reply
             recorded = append(
                 work.batches(),
                 command_id=command_id,
                 answer=receipt(work),
                 by=user_of(by),
                 feed=Feed(work.table.pk, work.table.position),
+                at=work.now,
             )
-            projections.write(work, recorded)
-            names = {h.row.stream: [p.name for p in h.state.players] for h in work.hands}
-            seated = {n: s.player for n, s in work.table_start.seats.items()}
-            seated |= {n: s.player for n, s in work.table_state.seats.items()}
-            transaction.on_commit(lambda: publish(work.table.pk, recorded, names, seated))
+            _written(work, recorded)
     except IntegrityError as error:
         if isinstance(classify(error, command_id), AlreadyDone):
             done = _done(command_id)
@@ -265,6 +446,19 @@ def run(
             return _first_answer(done, by)
         raise Busy() from error
     return reply
+
+
+def _written(work: Work, recorded: list[Any]) -> None:
+    """After a table's events are appended: its read models, its timer and,
+    once the transaction commits, its frames."""
+    projections.write(work, recorded)
+    clocks.schedule(work)
+    names = {h.row.stream: [p.name for p in h.state.players] for h in work.hands}
+    seated = {n: s.player for n, s in work.table_start.seats.items()}
+    seated |= {n: s.player for n, s in work.table_state.seats.items()}
+    clock = clocks.as_json(clocks.work_clock(work))
+    table = work.table.pk
+    transaction.on_commit(lambda: publish(table, recorded, names, seated, clock))
 
 
 def receipt(work: Work) -> dict[str, Any]:
@@ -275,6 +469,7 @@ def receipt(work: Work) -> dict[str, Any]:
         "table_version": work.table_state.version,
         "hand": None if hand is None else hand[0].pk,
         "hand_version": None if hand is None else hand[2],
+        "clock": clocks.as_json(clocks.work_clock(work)),
     }
 
 
@@ -299,21 +494,53 @@ def user_of(by: Any) -> Any:
     return by if getattr(by, "is_authenticated", False) else None
 
 
-def _load(table_id: int) -> Work:
+def _load(table_id: int, shared: bool) -> Work:
     """Lock the table row, then fold its streams as of the versions read.
+
+    A tournament table's tournament row is locked first (the lock order is
+    the tournament, then its tables), and its work joins a ``Unit`` (a hand
+    that ends there may move players to, or deal at, other tables).
 
     The hand row is read in a statement of its own after the lock is held:
     a join in the locking statement would show it as it was before the
     command this one queued behind committed (READ COMMITTED re-reads only
     the locked row).
     """
+    tournament = Table.objects.filter(pk=table_id).values_list("tournament", flat=True).first()
+    if tournament is not None:
+        return Unit.lock([table_id], tournament, shared).table(table_id)
+    return _fold(_lock_table(table_id))
+
+
+def lock_tournament(tournament_id: int, shared: bool = False) -> None:
+    """Lock the tournament row, alone or shared (PostgreSQL's FOR SHARE:
+    Django has no way to say it; SQLite locks the whole database anyway).
+    Shared holders keep its commands out while they read or act at one
+    table; they do not keep each other out."""
+    from django.db import connection
+
+    from tournaments.models import Tournament
+
+    if shared and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            table = Tournament._meta.db_table
+            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR SHARE", [tournament_id])
+        return
+    list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk"))
+
+
+def _lock_table(table_id: int) -> Table:
     try:
-        table = Table.objects.select_for_update().get(pk=table_id)
+        return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise NotFound() from None
+
+
+def _fold(table: Table) -> Work:
     table_state = streams.tables.state(table.stream, table.version)
     hand = None
     if table_state.hand_running:
         row = Hand.objects.get(pk=hand_id(table.pk, table_state.hand_number))
-        hand = HandWork(row, row.version, streams.hands.state(row.stream, row.version))
+        state = streams.hands.state(row.stream, row.version)
+        hand = HandWork(row, row.version, state, turn_read=turn(state))
     return Work(table, table_state, hand)

@@ -1,1 +1,116 @@
-"""Tournament models. None yet."""
+"""Tournament read models: ``Tournament`` and its ``Entrant`` rows.
+
+The truth is the tournament's stream in the event log the cash tables use
+(``poker.models.Event``, stream ``tournament-<id>``).  These rows are
+projections of it, rewritten in the same transaction as every append and
+reproducible from the log (``tournaments.projections.rebuild``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Tournament(models.Model):
+    """A tournament: its settings and where its stream stands (projection)."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        REGISTERING = "registering"
+        RUNNING = "running"
+        FINISHED = "finished"
+        CANCELLED = "cancelled"
+
+    name = models.CharField(max_length=80)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    game = models.CharField(max_length=24)
+    betting = models.CharField(max_length=16)
+    buy_in = models.PositiveBigIntegerField()
+    fee = models.PositiveBigIntegerField(default=0)
+    starting_stack = models.PositiveBigIntegerField()
+    seats_per_table = models.PositiveSmallIntegerField()
+    satellite_target = models.CharField(max_length=80, blank=True, default="")
+    """The target a satellite awards seats into ("" for a regular tournament)."""
+    sit_and_go = models.BooleanField(default=False)
+    definition = models.JSONField()
+    """The whole definition as the rules' codec writes it (``definition_to_json``)."""
+    starts_at = models.DateTimeField(null=True, blank=True)
+    """The scheduled start (None for a sit-and-go)."""
+    started_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    """The tournament stream's version."""
+    entries = models.PositiveIntegerField(default=0)
+    players_left = models.PositiveIntegerField(default=0)
+    prize_pool = models.PositiveBigIntegerField(default=0)
+    level = models.PositiveSmallIntegerField(default=1)
+    """The level in force (during a break: the one just played)."""
+    on_break = models.BooleanField(default=False)
+    clock_running = models.BooleanField(default=False)
+    level_ends_at = models.DateTimeField(null=True, blank=True)
+    """When the level or break in force ends (None: paused, the last level,
+    not running): the timers' deadline, and what beat's sweep looks for."""
+    tables = models.PositiveSmallIntegerField(default=0)
+    hand_for_hand = models.BooleanField(default=False)
+    final_table = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["status", "starts_at"], name="tournament_status_start"),
+            models.Index(fields=["status", "level_ends_at"], name="tournament_status_level_end"),
+        ]
+
+    def __str__(self) -> str:
+        return f"tournament {self.pk} {self.name}"
+
+    @property
+    def stream(self) -> str:
+        """The name of this tournament's event stream."""
+        return tournament_stream(self.pk)
+
+
+class Entrant(models.Model):
+    """One player in a tournament, with his current entry (projection)."""
+
+    class Status(models.TextChoices):
+        IN = "in"
+        """Registered, or playing (with no chips while he may still rebuy)."""
+        OUT = "out"
+        DISQUALIFIED = "disqualified"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN)
+    entries = models.PositiveSmallIntegerField(default=1)
+    stack = models.PositiveBigIntegerField(default=0)
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    rebuys = models.PositiveSmallIntegerField(default=0)
+    added_on = models.BooleanField(default=False)
+    paid = models.PositiveBigIntegerField(default=0)
+    """Money paid in (entries, rebuys, add-ons) less refunds."""
+    place = models.PositiveIntegerField(null=True, blank=True)
+    """Finishing place once play is over (tied players share the best)."""
+    prize = models.PositiveBigIntegerField(default=0)
+    """Cash won."""
+    ticket = models.BooleanField(default=False)
+    """Won a seat in the satellite's target."""
+
+    class Meta:
+        ordering = ["tournament", "place", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="entrant_tournament_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} in tournament {self.tournament_id}"
+
+
+def tournament_stream(tournament_id: int) -> str:
+    """Stream name of a tournament."""
+    return f"tournament-{tournament_id}"

@@ -46,6 +46,12 @@ class TableIn(serializers.Serializer[dict[str, object]]):
     """Absent: the RULES.md default; null: no maximum."""
     action_seconds = StrictInteger(min_value=1, max_value=600, default=30)
     draw_seconds = StrictInteger(min_value=1, max_value=600, default=30)
+    bet_seconds = StrictInteger(min_value=1, max_value=600, default=10)
+    """32 Card Draw: the bet window at the start of the action clock."""
+    parole_seconds = StrictInteger(min_value=1, max_value=600, default=15)
+    time_bank_seconds = StrictInteger(min_value=0, max_value=3600, default=30)
+    time_bank_refill_hands = StrictInteger(min_value=0, max_value=3600, default=10)
+    pause_seconds = StrictInteger(min_value=0, max_value=3600, default=5)
 
 
 class CommandIn(serializers.Serializer[dict[str, object]]):

@@ -17,20 +17,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import command_view, validated, viewer
 from config.api_errors import ApiError
 from poker import selectors, services
 from poker.api import serializers as s
 from poker.models import Hand, Table
-
-
-def _viewer(request: Request) -> Any:
-    return request.user if request.user.is_authenticated else None
-
-
-def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 class ReadOpen(permissions.BasePermission):
@@ -51,9 +42,9 @@ class TablesView(APIView):
 
     @extend_schema(request=s.TableIn, responses={201: dict}, operation_id="tables_create")
     def post(self, request: Request) -> Response:
-        data = _valid(s.TableIn, request)
+        data = validated(s.TableIn, request.data)
         table = services.table_create(by=request.user, **data)
-        return Response(selectors.table_view(table, _viewer(request)), status=201)
+        return Response(selectors.table_view(table, viewer(request)), status=201)
 
 
 class TableView(APIView):
@@ -63,8 +54,8 @@ class TableView(APIView):
 
     @extend_schema(responses={200: dict}, operation_id="tables_retrieve")
     def get(self, request: Request, table_id: int) -> Response:
-        table = get_object_or_404(Table, pk=table_id)
-        return Response(selectors.table_view(table, _viewer(request)))
+        table = get_object_or_404(Table.objects.select_related("current_hand"), pk=table_id)
+        return Response(selectors.table_view(table, viewer(request)))
 
 
 class TableCloseView(APIView):
@@ -72,24 +63,14 @@ class TableCloseView(APIView):
 
     @extend_schema(request=s.CommandIn, responses={200: dict}, operation_id="tables_close")
     def post(self, request: Request, table_id: int) -> Response:
-        data = _valid(s.CommandIn, request)
+        data = validated(s.CommandIn, request.data)
         return Response(services.table_close(by=request.user, table_id=table_id, **data))
 
 
 def _seat_view(name: str, body: type[Any], service: Any) -> type[APIView]:
     """The view of one seat command of the logged-in player."""
-
-    class SeatCommandView(APIView):
-        @extend_schema(
-            request=body, responses={200: dict}, operation_id=f"seats_{name.replace('-', '_')}"
-        )
-        def post(self, request: Request, table_id: int) -> Response:
-            data = _valid(body, request)
-            return Response(service(by=request.user, table_id=table_id, **data))
-
-    SeatCommandView.__doc__ = service.__doc__
-    SeatCommandView.__name__ = SeatCommandView.__qualname__ = f"Seat{name.title()}View"
-    return SeatCommandView
+    operation = f"seats_{name.replace('-', '_')}"
+    return command_view(service, body, class_name=f"Seat{name.title()}View", operation_id=operation)
 
 
 SEAT_VIEWS: dict[str, type[APIView]] = {
@@ -107,7 +88,7 @@ class ActionsView(APIView):
 
     @extend_schema(request=s.ActIn, responses={200: dict}, operation_id="actions_create")
     def post(self, request: Request, table_id: int) -> Response:
-        data = _valid(s.ActIn, request)
+        data = validated(s.ActIn, request.data)
         return Response(services.hand_act(by=request.user, table_id=table_id, **data))
 
 
@@ -152,7 +133,7 @@ class HandView(APIView):
     @extend_schema(responses={200: dict}, operation_id="hands_retrieve")
     def get(self, request: Request, hand_id: str) -> Response:
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
-        return Response(selectors.hand_detail(hand, _viewer(request)))
+        return Response(selectors.hand_detail(hand, viewer(request)))
 
 
 class HandPhhView(APIView):
@@ -163,5 +144,5 @@ class HandPhhView(APIView):
     @extend_schema(responses={(200, "application/toml"): str}, operation_id="hands_phh")
     def get(self, request: Request, hand_id: str) -> HttpResponse:
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
-        text = selectors.hand_phh(hand, _viewer(request))
+        text = selectors.hand_phh(hand, viewer(request))
         return HttpResponse(text, content_type="application/toml; charset=utf-8")

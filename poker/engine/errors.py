@@ -25,6 +25,9 @@ class ErrorCode(StrEnum):
     """Cash table: nobody sits in the seat the command names."""
     TABLE_CLOSED = "table_closed"
     """Cash table: the table is closed and takes no more commands."""
+    BET_WINDOW_CLOSED = "bet_window_closed"
+    """32 Card Draw: the bet window of the action clock has passed; only
+    check, call or fold now."""
 
 
 class EngineError(Exception):

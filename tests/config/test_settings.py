@@ -24,7 +24,10 @@ print(json.dumps({
     "conn_max_age": db["CONN_MAX_AGE"],
     "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "channel_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "channel_prefix": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix"),
     "celery_eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "clocks": settings.CLOCKS_ENABLED,
+    "embedded_worker": settings.EMBEDDED_WORKER,
     "celery_broker": settings.CELERY_BROKER_URL,
     "celery_backend": settings.CELERY_RESULT_BACKEND,
     "debug": settings.DEBUG,
@@ -56,11 +59,51 @@ def test_empty_environment_uses_sqlite_in_the_repository():
     assert found["conn_max_age"] == 0
 
 
-def test_empty_environment_uses_in_memory_channel_layer_and_eager_celery():
+SQLITE_WRITERS = """
+import json, threading, django
+django.setup()
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.db import connection, transaction
+call_command("migrate", "auth", verbosity=0)
+errors = []
+def writer(k):
+    try:
+        for i in range(40):
+            with transaction.atomic():
+                Group.objects.count()  # a read first, then a write
+                Group.objects.create(name=f"{k}-{i}")
+    except Exception as error:
+        errors.append(repr(error))
+    finally:
+        connection.close()
+threads = [threading.Thread(target=writer, args=(k,)) for k in range(3)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps({"errors": errors, "groups": Group.objects.filter(name__contains="-").count()}))
+"""
+
+
+def test_the_embedded_sqlite_takes_writers_from_several_threads(tmp_path):
+    """``make run`` writes from request threads and the clocks' worker at
+    once: transactions that read then write must queue, not fail with
+    "database is locked"."""
+    clean = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {**clean, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    result = subprocess.run(
+        [sys.executable, "-c", SQLITE_WRITERS],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"errors": [], "groups": 120}
+
+
+def test_empty_environment_uses_in_memory_layer_and_an_embedded_worker():
     found = settings_under()
     assert found["channel_layer"] == "channels.layers.InMemoryChannelLayer"
-    assert found["celery_eager"] is True
     assert found["celery_broker"] == "memory://"
+    assert found["clocks"] is True and found["embedded_worker"] is True
+    assert found["celery_eager"] is False  # timers wait for their time
 
 
 def test_empty_environment_is_debug_with_the_marked_insecure_key():
@@ -84,16 +127,16 @@ def test_redis_url_selects_redis_channel_layer_and_celery_broker():
     assert found["channel_hosts"] == [
         {"address": "redis://cache.example:6379/3", "socket_timeout": None, "max_connections": 2000}
     ]
+    assert found["channel_prefix"] == "asgi"
     assert found["celery_broker"] == "redis://cache.example:6379/3"
     assert found["celery_backend"] == "redis://cache.example:6379/3"
     assert found["celery_eager"] is False
+    assert found["embedded_worker"] is False  # separate worker and beat processes
 
 
-def test_celery_eager_can_be_forced_with_redis_set():
-    found = settings_under(
-        REDIS_URL="redis://cache.example:6379/3", CELERY_TASK_ALWAYS_EAGER="true"
-    )
-    assert found["celery_eager"] is True
+def test_clocks_can_be_turned_off():
+    found = settings_under(CLOCKS_ENABLED="false")
+    assert found["clocks"] is False and found["embedded_worker"] is False
 
 
 def test_setting_secret_key_turns_debug_off():

@@ -1,4 +1,4 @@
-"""Shared helpers of the cash-table rule tests: a table, its hands."""
+"""Shared helpers of the table rule tests: a cash or tournament table, its hands."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from poker.engine.rules import Betting, Game, Rules
 from poker.engine.table import (
     FinishHand,
     HandBegan,
+    Seat,
     Sit,
     StartHand,
     TableCommand,
@@ -31,19 +32,30 @@ def table(rules: Rules, seated: dict[int, str], stack: int = 100) -> TableState:
     return run(state, *(Sit(seat, player, stack) for seat, player in seated.items()))
 
 
+def tournament_table(
+    rules: Rules, seated: dict[int, str], stack: int = 1000, tournament: int = 7
+) -> TableState:
+    """A table of ``tournament`` dealing ``rules`` with ``seated`` (seat ->
+    player) brought in with ``stack`` chips each."""
+    config = TableConfig.for_tournament(tournament, rules, rules.variant.max_players)
+    state = replay_table(open_table(config))
+    return run(state, *(Seat(seat, player, stack) for seat, player in seated.items()))
+
+
 def run(state: TableState, *commands: TableCommand) -> TableState:
     for command in commands:
         state = play_table(state, command)[0]
     return state
 
 
-def deal(state: TableState) -> tuple[TableState, HandBegan]:
-    """Start the next hand (checked against the hand engine)."""
-    plan = plan_hand(state)
+def deal(state: TableState, level: Rules | None = None) -> tuple[TableState, HandBegan]:
+    """Start the next hand (checked against the hand engine), at a
+    tournament table at ``level``."""
+    plan = plan_hand(state, level)
     assert plan is not None
     rules = state.config.rules
     begin(plan.to_deal(rules, rules.variant.deck, 1))
-    state, (event,) = play_table(state, StartHand())
+    state, (event,) = play_table(state, StartHand(level))
     assert isinstance(event, HandBegan)
     assert event == began(plan, state.hand_number)
     return state, event
@@ -56,11 +68,13 @@ def finish(state: TableState, **stacks: int) -> TableState:
     return play_table(state, FinishHand(final))[0]
 
 
-def hands(state: TableState, count: int) -> tuple[TableState, list[HandBegan]]:
+def hands(
+    state: TableState, count: int, level: Rules | None = None
+) -> tuple[TableState, list[HandBegan]]:
     """Play ``count`` hands with no chips changing hands."""
     began_events = []
     for _ in range(count):
-        state, event = deal(state)
+        state, event = deal(state, level)
         state = finish(state)
         began_events.append(event)
     return state, began_events

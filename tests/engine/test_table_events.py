@@ -11,22 +11,28 @@ from poker.engine.errors import Malformed
 from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
 from poker.engine.table import (
     TABLE_EVENT_TYPES,
+    ChipsAdded,
     CloseQueued,
     HandBegan,
     HandFinished,
     LeaveQueued,
+    PlayerArrived,
     PlayerLeft,
     PlayerSeated,
+    PlayerUnseated,
     SatIn,
     SatOut,
     SeatPost,
     SeatStack,
+    Stakes,
     TableClosed,
     TableConfig,
     TableEvent,
     TableOpened,
+    TimeBankUsed,
     ToppedUp,
     TopUpQueued,
+    UnseatReason,
     evolve_table,
     replay_table,
     table_event_from_json,
@@ -53,14 +59,23 @@ EVERY_EVENT: list[TableEvent] = [
     PlayerLeft(2, 150),
     HandBegan(7, 3, (1, 2, 4, 5), None, 4, 5, (SeatPost(2, 12, 9),), button_dead=True),
     HandFinished(7, (SeatStack(1, 0), SeatStack(2, 200)), timed_out=(1,)),
+    TimeBankUsed(2, 7),
     CloseQueued(),
     TableClosed(),
+    PlayerArrived(3, "bob", 1500),
+    PlayerUnseated(3, 0, UnseatReason.BUSTED),
+    ChipsAdded(3, 1000),
+]
+TOURNAMENT_EVENTS: list[TableEvent] = [
+    TableOpened(TableConfig.for_tournament(17, RULES, 5, table=2)),
+    HandBegan(3, 1, (1, 2), 2, 1, stakes=Stakes(50, 100, 10)),
+    *(PlayerUnseated(4, 900, reason) for reason in UnseatReason),
 ]
 
 
 def test_every_table_event_round_trips_json() -> None:
     assert {type(e).__name__ for e in EVERY_EVENT} == set(TABLE_EVENT_TYPES)
-    for event in EVERY_EVENT:
+    for event in EVERY_EVENT + TOURNAMENT_EVENTS:
         data = json.loads(json.dumps(table_event_to_json(event)))
         assert data["type"] == type(event).__name__
         assert table_event_from_json(data) == event

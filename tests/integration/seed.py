@@ -1,7 +1,8 @@
 """Seed an integration-test database, in a process of its own.
 
 Run as ``python tests/integration/seed.py`` with ``DATABASE_URL`` set; reads
-one JSON request on stdin, ``{"prefix", "players": [names]}``, and prints one
+one JSON request on stdin, ``{"prefix", "players": [names], "table": {...}}``
+(the last optional: more table settings, such as clocks), and prints one
 JSON line: a staff user and one user per name, each with an API token, and a
 32 Card Draw no-limit table (blinds 1/2) opened by the staff user::
 
@@ -28,6 +29,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from poker import services  # noqa: E402
+from tests.funds import fund  # noqa: E402
 
 
 def main() -> None:
@@ -42,10 +44,11 @@ def main() -> None:
         betting="no-limit",
         small_blind=1,
         big_blind=2,
+        **request.get("table", {}),
     )
     players = []
     for name in request["players"]:
-        user = users.objects.create_user(f"{prefix}-{name}")
+        user = fund(users.objects.create_user(f"{prefix}-{name}"))
         players.append({"id": user.pk, "name": name, "token": Token.objects.create(user=user).key})
     staff_token = Token.objects.create(user=staff).key
     reply = {"table": table.pk, "staff": {"id": staff.pk, "token": staff_token}, "players": players}

@@ -17,18 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
 from rest_framework.test import APIClient
 
+from accounts.models import Account, Transfer
 from poker.models import Command, Event, Hand, Seat, Table
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings: Any) -> None:
-    """Users are made with real passwords; a fast hasher keeps that cheap
-    (import this fixture into a test module to use it)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 # --------------------------------------------------------------------------
 # Requests
@@ -84,7 +76,8 @@ def action_body(view: dict[str, Any], action: str, **more: Any) -> dict[str, Any
 
 def snapshot(table: int | None, clients: tuple[APIClient, ...] = ()) -> dict[str, Any]:
     """Everything a refused request must leave as it was: the event log, the
-    command log, the read models and the table as each client sees it."""
+    command log, the read models, the ledger and the table as each client
+    sees it."""
     state: dict[str, Any] = {
         "events": Event.objects.count(),
         "last_event": Event.objects.order_by("-id").values_list("id", flat=True).first(),
@@ -92,6 +85,8 @@ def snapshot(table: int | None, clients: tuple[APIClient, ...] = ()) -> dict[str
         "tables": list(Table.objects.order_by("id").values()),
         "seats": list(Seat.objects.order_by("id").values()),
         "hands": list(Hand.objects.order_by("id").values()),
+        "transfers": Transfer.objects.count(),
+        "balances": list(Account.objects.order_by("id").values_list("key", "balance")),
     }
     if table is not None:
         state["views"] = [view_of(c, table) for c in (APIClient(), *clients)]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
-from django.db import connection, connections
+from django.db import connections
 
 from config.api_errors import ApiError
 from poker import projections
@@ -49,18 +49,14 @@ def race(*calls: Callable[[], Any], meanwhile: Callable[[], None] | None = None)
     barrier = threading.Barrier(len(calls))
     outcomes = [Outcome() for _ in calls]
 
-    def racer(k: int, call: Callable[[], Any]) -> None:
-        try:
+    def together(call: Callable[[], Any]) -> Callable[[], Any]:
+        def go() -> Any:
             barrier.wait(RACE_TIMEOUT_S)
-            outcomes[k].value = call()
-        except BaseException as error:
-            outcomes[k].error = error
-        finally:
-            connections.close_all()  # this thread's connections only
+            return call()
 
-    threads = [threading.Thread(target=racer, args=(k, c)) for k, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
+        return go
+
+    threads = [start(together(c), o) for c, o in zip(calls, outcomes, strict=True)]
     try:
         if meanwhile is not None:
             meanwhile()
@@ -73,47 +69,81 @@ def race(*calls: Callable[[], Any], meanwhile: Callable[[], None] | None = None)
     return outcomes
 
 
-def lockstep(first: Callable[[], Any], second: Callable[[], Any]) -> list[Outcome]:
-    """Run ``first`` until it is inside its transaction with everything
-    written but not committed (table locked, events appended, read models
-    written), then ``second``, which must queue on the table lock; let
-    ``first`` commit once ``second`` waits.  Their outcomes in order.
+class Hold:
+    """While active, the first call of ``owner.name`` in any thread stops
+    right after it returns, inside its caller's transaction with everything
+    written but not committed, until ``release``: ``inside`` is set then."""
 
-    This is the one interleaving a race only sometimes produces: the loser
-    started its command before the winner committed and goes on after."""
-    inside, release = threading.Event(), threading.Event()
-    gate = threading.Lock()
-    write = projections.write
+    def __init__(self, owner: Any, name: str) -> None:
+        self.inside, self._released = threading.Event(), threading.Event()
+        self._gate = threading.Lock()
+        wrapped = getattr(owner, name)
 
-    def held_write(work: Any, recorded: Any) -> None:
-        write(work, recorded)
-        if gate.acquire(blocking=False):
-            inside.set()
-            if not release.wait(RACE_TIMEOUT_S):
-                raise AssertionError("never released")
+        def held(*args: Any, **kwargs: Any) -> Any:
+            out = wrapped(*args, **kwargs)
+            if self._gate.acquire(blocking=False):
+                self.inside.set()
+                if not self._released.wait(RACE_TIMEOUT_S):
+                    raise AssertionError("never released")
+            return out
 
-    outcomes = [Outcome(), Outcome()]
+        self._patch = mock.patch.object(owner, name, held)
 
-    def runner(k: int, call: Callable[[], Any]) -> None:
+    def __enter__(self) -> Hold:
+        self._patch.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+        self._patch.stop()
+
+    def release(self) -> None:
+        self._released.set()
+
+
+def start(call: Callable[[], Any], outcome: Outcome) -> threading.Thread:
+    """``call`` on a thread of its own (with its own database connections),
+    what it got in ``outcome``."""
+
+    def run() -> None:
         try:
-            outcomes[k].value = call()
+            outcome.value = call()
         except BaseException as error:
-            outcomes[k].error = error
+            outcome.error = error
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=runner, args=(k, c)) for k, c in enumerate((first, second))]
-    with mock.patch.object(projections, "write", held_write):
-        threads[0].start()
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def lockstep(
+    first: Callable[[], Any],
+    second: Callable[[], Any],
+    hold: tuple[Any, str] = (projections, "write"),
+    using: str = "default",
+) -> list[Outcome]:
+    """Run ``first`` until it is inside its transaction with everything
+    written but not committed (``hold``: by default table locked, events
+    appended, read models written), then ``second``, which must queue on a
+    lock of the ``using`` database; let ``first`` commit once ``second``
+    waits.  Their outcomes in order.
+
+    This is the one interleaving a race only sometimes produces: the loser
+    started its command before the winner committed and goes on after."""
+    outcomes = [Outcome(), Outcome()]
+    threads = []
+    with Hold(*hold) as held:
+        threads.append(start(first, outcomes[0]))
         try:
-            assert inside.wait(RACE_TIMEOUT_S), "the first command never reached its write"
-            threads[1].start()
-            wait_for_lock_waiters(1)
+            assert held.inside.wait(RACE_TIMEOUT_S), "the first command never reached its write"
+            threads.append(start(second, outcomes[1]))
+            wait_for_lock_waiters(1, using=using)
         finally:
-            release.set()
+            held.release()
             for thread in threads:
-                if thread.ident is not None:  # started
-                    thread.join(RACE_TIMEOUT_S)
+                thread.join(RACE_TIMEOUT_S)
     assert not any(t.is_alive() for t in threads), "a command hung"
     return outcomes
 
@@ -146,12 +176,12 @@ def assert_log_sound(table_id: int) -> dict[str, list[int]]:
     return log
 
 
-def wait_for_lock_waiters(count: int = 1, timeout: float = 10.0) -> None:
-    """Block until ``count`` sessions of this PostgreSQL database wait on a
-    lock (a row lock taken with SELECT ... FOR UPDATE).  Call it outside a
-    transaction: pg_stat_activity is read once per transaction."""
+def wait_for_lock_waiters(count: int = 1, timeout: float = 10.0, using: str = "default") -> None:
+    """Block until ``count`` sessions of the PostgreSQL database ``using``
+    wait on a lock (a row lock taken with SELECT ... FOR UPDATE).  Call it
+    outside a transaction: pg_stat_activity is read once per transaction."""
     deadline = time.monotonic() + timeout
-    with connection.cursor() as cursor:
+    with connections[using].cursor() as cursor:
         while True:
             cursor.execute(
                 "SELECT count(*) FROM pg_stat_activity"

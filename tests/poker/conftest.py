@@ -3,41 +3,22 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from poker import selectors, streams
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches() -> Iterator[None]:
-    """Folds and names cached in the process belong to the test that made them."""
-    streams.hands.forget()
-    streams.tables.forget()
-    selectors.username.cache_clear()
-    yield
-    streams.hands.forget()
-    streams.tables.forget()
-
-
-@pytest.fixture(autouse=True)
-def in_memory_channel_layer(settings: Any) -> None:
-    """One process's own channel layer, even where REDIS_URL is set (CI):
-    parallel tests must not hear each other's groups.  The real Redis layer
-    is exercised by tests/integration."""
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+from tests.funds import FUNDS
+from tests.isolation import fast_password_hashing, fresh_caches, in_memory_channel_layer  # noqa: F401 - autouse
+from tests.people import client_for, user_maker  # noqa: F401 - client_for: a fixture
+from tests.poker.clock_support import clock_queue, start_worker  # noqa: F401 - fixtures
 
 
 @pytest.fixture
 def make_user(db: None) -> Callable[..., Any]:
-    def make(name: str, *, staff: bool = False) -> Any:
-        return get_user_model().objects.create_user(name, password="pw", is_staff=staff)
-
-    return make
+    """Users with ``FUNDS`` in their wallets (every seat is bought from them)."""
+    return user_maker(FUNDS)
 
 
 @pytest.fixture
@@ -46,18 +27,7 @@ def staff(make_user: Callable[..., Any]) -> Any:
 
 
 @pytest.fixture
-def client_for() -> Callable[[Any], APIClient]:
-    def make(user: Any) -> APIClient:
-        client = APIClient()
-        if user is not None:
-            client.force_authenticate(user)
-        return client
-
-    return make
-
-
-@pytest.fixture
-def open_table(staff: Any, client_for: Callable[[Any], APIClient]) -> Callable[..., dict[str, Any]]:
+def open_table(staff: Any, client_for: Callable[[Any], APIClient]) -> Callable[..., dict[str, Any]]:  # noqa: F811 - the fixture
     """Open a table through the API; returns its view."""
 
     def make(**settings: Any) -> dict[str, Any]:

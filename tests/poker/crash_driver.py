@@ -48,6 +48,7 @@ from django.forms.models import model_to_dict  # noqa: E402
 from config.api_errors import ApiError  # noqa: E402
 from poker import projections, selectors, services  # noqa: E402
 from poker.models import Command, Event, Hand, Seat, Table  # noqa: E402
+from tests.funds import fund  # noqa: E402
 
 PASSIVE = ("check", "call", "stand", "decline", "show", "muck")
 
@@ -64,7 +65,7 @@ def setup(prefix: str, players: list[str], buy_in: int) -> dict[str, Any]:
         big_blind=2,
     )
     for seat, name in enumerate(players, start=1):
-        user = model.objects.create(username=f"{prefix}-{name}")
+        user = fund(model.objects.create(username=f"{prefix}-{name}"))
         services.seat_sit(by=user, table_id=table.pk, seat=seat, buy_in=buy_in)
     return {"table": table.pk}
 

@@ -4,7 +4,6 @@ and a child process driven line by line (``crash_driver.py``)."""
 from __future__ import annotations
 
 import json
-import os
 import select
 import signal
 import sqlite3
@@ -18,15 +17,17 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
+from tests.integration import cluster
+
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).with_name("crash_driver.py")
 REPLY_TIMEOUT_S = 30
 
 
 def child_env(database_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="config.settings")
-    return env
+    """A child's environment: the integration tests' (no timers, no Redis),
+    on ``database_url``."""
+    return cluster.child_env(DATABASE_URL=database_url)
 
 
 class SharedDatabase:

@@ -18,7 +18,6 @@ from poker.models import Event, Hand
 from tests.poker.api_support import (
     action_body,
     add_user,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     ok,
     post,
     random_action,

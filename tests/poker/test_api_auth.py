@@ -13,7 +13,6 @@ from rest_framework.test import APIClient
 from poker.models import Table
 from tests.poker.api_support import (
     command,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     ok,
     post,
     refused,

@@ -24,7 +24,6 @@ from tests.poker.api_support import (
     card_codes,
     cards_in,
     command,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     held_cards,
     ok,
     passive,

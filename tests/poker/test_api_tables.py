@@ -14,7 +14,6 @@ from tests.poker.api_support import (
     Room,
     action_body,
     command,
-    fast_password_hashing,  # noqa: F401 (autouse fixture)
     ok,
     post,
     refused,

@@ -22,6 +22,7 @@ from poker import projections, services, streams
 from poker.engine.evolve import evolve
 from poker.engine.table import evolve_table
 from poker.models import Hand
+from tests.funds import fund
 from tests.poker.processes import Child, SharedDatabase
 
 DEFAULT_TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test"
@@ -199,7 +200,7 @@ def test_a_command_that_fails_after_its_writes_leaves_no_fold_behind(monkeypatch
     check was accepted and appended after the raise.)"""
     model = get_user_model()
     boss = model.objects.create(username="boss", is_staff=True)
-    users = {n: model.objects.create(username=n) for n in ("ann", "bob")}
+    users = {n: fund(model.objects.create(username=n)) for n in ("ann", "bob")}
     table = services.table_create(
         by=boss, name="late", game="32-card-draw", betting="no-limit", small_blind=1, big_blind=2
     )

@@ -30,6 +30,7 @@ from config.api_errors import ApiError
 from poker import projections, services
 from poker.eventstore import AlreadyDone, Batch, NewEvent, StreamConflict, append, classify, load
 from poker.models import Command, Event, Hand, Seat, Table
+from tests.funds import fund
 from tests.poker.concurrency import Outcome, assert_log_sound, lockstep, race
 
 REPEATS = 30
@@ -95,7 +96,7 @@ class Room:
 def people() -> dict[str, Any]:
     model = get_user_model()
     names = ("boss", "ann", "bob", "cy", "dee")
-    return {n: model.objects.create(username=n, is_staff=n == "boss") for n in names}
+    return {n: fund(model.objects.create(username=n, is_staff=n == "boss")) for n in names}
 
 
 @pytest.fixture

@@ -10,7 +10,11 @@ from typing import Any
 
 from django.db.models import Sum
 
+from accounts import ledger
+from accounts.audit import ledger_audit
+from accounts.selectors import account_balance
 from poker.models import Event, Seat
+from tests.funds import FUNDS
 from tests.poker.api_support import random_action
 from tests.poker.conftest import act
 
@@ -36,6 +40,16 @@ def money_flows(table: int) -> tuple[int, int]:
 def chips_on_table(table: int) -> int:
     totals = Seat.objects.filter(table_id=table).aggregate(s=Sum("stack"))
     return totals["s"] or 0
+
+
+def wallets_and_table(table: int, users: list[Any]) -> tuple[int, int]:
+    """The players' cash plus the table's escrow (constant: chips only move
+    between them), and the escrow less the chips on the table and queued
+    (zero: the table holds what its escrow says)."""
+    cash = sum(account_balance(ledger.cash(u.pk)) for u in users)
+    escrow = account_balance(ledger.table(table))
+    queued = Seat.objects.filter(table_id=table).aggregate(s=Sum("top_up_queued"))["s"] or 0
+    return cash + escrow, escrow - chips_on_table(table) - queued
 
 
 def between_hands_moves(rng: random.Random, tid: int, clients: dict[int, Any], view: Any) -> None:
@@ -89,6 +103,7 @@ def test_dozens_of_hands_conserve_chips(open_table, make_user, client_for):
         assert r.status_code == 200, r.json()
         brought, taken = money_flows(tid)
         assert chips_on_table(tid) == brought - taken
+        assert wallets_and_table(tid, users) == (len(users) * FUNDS, 0)
         if len(hands_played) >= 40 and moves > 20:
             break
     assert len(hands_played) >= 40
@@ -96,3 +111,5 @@ def test_dozens_of_hands_conserve_chips(open_table, make_user, client_for):
     brought, taken = money_flows(tid)
     assert taken > 0  # somebody left with chips
     assert chips_on_table(tid) == brought - taken
+    assert wallets_and_table(tid, users) == (len(users) * FUNDS, 0)
+    assert ledger_audit() == []

@@ -84,10 +84,11 @@ async def test_a_session_cookie_logs_the_socket_in():
     mine = Client("/ws/me/", user=bob, headers=[ORIGIN, cookie])
     assert (await first_frame(client))["view"]["you"] == {"seat": None}
     assert (await mine.open())[0]
+    assert (await mine.next())["wallet"]["user"] == bob.pk  # his wallet, as he connects
     await seat_all(tid, [ann, bob])
     # The deal: his cards come on both of his sockets.
-    private = await mine.next()
-    assert private["type"] == "private" and private["event"]["type"] == "CardsDealt"
+    private = await mine.until(lambda f: f["type"] == "private")
+    assert private["event"]["type"] == "CardsDealt"
     assert await client.until(lambda f: f["type"] == "private") == private
     snapshot = await first_frame(Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie]))
     assert snapshot["view"]["you"] == {"seat": 2}
@@ -160,6 +161,7 @@ async def test_the_own_stream_carries_only_its_players_private_frames_from_every
     for client in (*streams.values(), nosy):
         await client.quiet()
     stores = {t: await database_sync_to_async(Store)(t) for t in (first, second)}
+    tables_of = {ann: [first, second], bob: [first], cy: [second]}
     for user in users:
         seat_frames = [f for f in streams[user.pk].frames if f["type"] == "seat"]
         # His seats across tables: he sat at each table he plays at.
@@ -167,7 +169,14 @@ async def test_the_own_stream_carries_only_its_players_private_frames_from_every
             t for t, members in ((first, {ann, bob}), (second, {cy, ann})) if user in members
         }
         assert all(f["event"].get("player", str(user.pk)) == str(user.pk) for f in seat_frames)
-        got = [f for f in streams[user.pk].frames if f["type"] != "seat"]
+        # His wallet after each buy-in: his own, never anyone else's.
+        wallets = [f for f in streams[user.pk].frames if f["type"] == "wallet"]
+        assert wallets and all(f["wallet"]["user"] == user.pk for f in wallets)
+        assert wallets[0]["entry"] is None  # as he connected; then one per move of his money
+        kinds = [f["entry"]["kind"] for f in wallets[1:]]
+        assert kinds.count("buy_in") == len(tables_of[user]) and set(kinds) <= {"buy_in", "top_up"}
+        assert wallets[-1]["wallet"]["cash"] == wallets[-1]["entry"]["balance_after"]
+        got = [f for f in streams[user.pk].frames if f["type"] not in ("seat", "wallet")]
         assert got and all(f["type"] == "private" for f in got)
         for table, store in stores.items():
             positions = [f["position"] for f in got if f["table"] == table]
@@ -176,8 +185,8 @@ async def test_the_own_stream_carries_only_its_players_private_frames_from_every
             mine.frames = [f for f in got if f["table"] == table]
             assert leaks(store, mine) == []
     assert nosy.frames == streams[cy.pk].frames
-    assert {f["table"] for f in streams[ann.pk].frames} == {first, second}
-    assert {f["table"] for f in streams[bob.pk].frames} == {first}
+    tables_seen = {u: {f["table"] for f in streams[u.pk].frames if "table" in f} for u in users}
+    assert tables_seen[ann] == {first, second} and tables_seen[bob] == {first}
     for client in (*streams.values(), nosy):
         await client.close()
 

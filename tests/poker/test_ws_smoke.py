@@ -12,6 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from config.asgi import application
 from poker import services
+from tests.funds import fund
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +28,7 @@ def setup_table() -> tuple[int, list]:
     table = services.table_create(
         by=boss, name="t", game="32-card-draw", betting="no-limit", small_blind=1, big_blind=2
     )
-    players = [users.objects.create_user(n) for n in ("ann", "bob", "cy")]
+    players = [fund(users.objects.create_user(n)) for n in ("ann", "bob", "cy")]
     return table.pk, players
 
 

@@ -136,8 +136,8 @@ async def test_many_hands_played_over_sockets_nobody_gets_a_card_he_may_not_see(
         assert spectator.feed() == spectators[0].feed()
     for user in users:
         # The own stream: exactly the private frames of the table stream,
-        # beside the seat frames of what happened to his seat.
-        own = [f for f in mine[user.pk].frames if f["type"] != "seat"]
+        # beside the seat frames of what happened to his seat and his wallet.
+        own = [f for f in mine[user.pk].frames if f["type"] not in ("seat", "wallet")]
         assert own == players[user.pk].of("private")
         assert mine[user.pk].frames
     # Every hidden-card event reached its owner, and the showdowns were seen.

@@ -22,6 +22,7 @@ from rest_framework.authtoken.models import Token
 from config.asgi import application
 from poker import selectors, services
 from poker.models import Command, Event, Hand, Table
+from tests.funds import fund
 from tests.poker.api_support import card_codes, random_action
 
 ORIGIN = (b"origin", b"http://localhost")
@@ -148,9 +149,12 @@ async def table_client(
 
 
 async def me_client(user: Any) -> Client:
+    """A player's own stream, its first frame (his wallet now) taken."""
     client = Client(f"/ws/me/?token={await token_for(user)}", user=user)
     accepted, _ = await client.open()
     assert accepted
+    first = await client.next()
+    assert first["type"] == "wallet" and first["wallet"]["user"] == user.pk, first
     return client
 
 
@@ -172,7 +176,7 @@ def act_frame(hand: dict[str, Any], **body: Any) -> dict[str, Any]:
 @database_sync_to_async
 def make_users(*names: str) -> list[Any]:
     users = get_user_model()
-    return [users.objects.create_user(n) for n in names]
+    return [fund(users.objects.create_user(n)) for n in names]
 
 
 @database_sync_to_async
@@ -372,11 +376,13 @@ def keys_in(value: Any) -> set[str]:
 
 
 def named_cards(frame: dict[str, Any]) -> set[str]:
-    """Every card code in a frame's JSON text, leaving out the command id (a
-    UUID may spell ``9c3d``) and the deck reveal of an ended hand (public once
-    the hand is over; checked apart)."""
+    """Every card code in a frame's JSON text, leaving out the command id and
+    a wallet entry's transfer id (a UUID may spell ``9c3d``) and the deck
+    reveal of an ended hand (public once the hand is over; checked apart)."""
     frame = json.loads(json.dumps(frame))
     frame.pop("command_id", None)
+    if frame["type"] == "wallet" and frame["entry"] is not None:
+        frame["entry"].pop("transfer")  # a UUID too
     view = _view_in(frame)
     if view is not None and view.get("hand") is not None:
         view["hand"].pop("reveal", None)

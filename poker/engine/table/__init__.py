@@ -1,5 +1,8 @@
-"""Cash tables as pure rules: seats, buy-ins, top-ups, sitting out, the
-button and blinds from hand to hand (TDA dead button), missed blinds.
+"""Tables as pure rules: seats, buy-ins, top-ups, sitting out, the button
+and blinds from hand to hand (TDA dead button), missed blinds; and the same
+tables in tournament mode (``TableConfig.tournament``), where the tournament
+seats and unseats players, adds chips and gives each hand its level
+(``poker.engine.table.tournament``).
 
 The same shape as a hand: ``decide_table(state, command) -> events``,
 ``evolve_table(state, event) -> state``, ``replay_table(events)``; the
@@ -9,26 +12,33 @@ the next hand for the hand engine (``HandPlan.to_deal``) and
 """
 
 from poker.engine.table.commands import (
+    AddChips,
     Close,
     FinishHand,
     Leave,
+    Seat,
     Sit,
     SitIn,
     SitOut,
     StartHand,
     TableCommand,
     TopUp,
+    Unseat,
+    UseTimeBank,
 )
-from poker.engine.table.config import TableConfig
+from poker.engine.table.config import Stakes, TableConfig
 from poker.engine.table.decide import decide_table, hand_result, open_table, play_table
 from poker.engine.table.events import (
     TABLE_EVENT_TYPES,
+    ChipsAdded,
     CloseQueued,
     HandBegan,
     HandFinished,
     LeaveQueued,
+    PlayerArrived,
     PlayerLeft,
     PlayerSeated,
+    PlayerUnseated,
     SatIn,
     SatOut,
     SeatPost,
@@ -36,16 +46,21 @@ from poker.engine.table.events import (
     TableClosed,
     TableEvent,
     TableOpened,
+    TimeBankUsed,
     ToppedUp,
     TopUpQueued,
+    UnseatReason,
     table_event_from_json,
     table_event_to_json,
 )
+from poker.engine.table.evolve import evolve_table, replay_table
 from poker.engine.table.plan import HandPlan, began, entry_post, plan_hand, to_deal
-from poker.engine.table.state import SeatState, TableState, evolve_table, replay_table
+from poker.engine.table.state import SeatState, TableState
 
 __all__ = [
     "TABLE_EVENT_TYPES",
+    "AddChips",
+    "ChipsAdded",
     "Close",
     "CloseQueued",
     "FinishHand",
@@ -54,16 +69,20 @@ __all__ = [
     "HandPlan",
     "Leave",
     "LeaveQueued",
+    "PlayerArrived",
     "PlayerLeft",
     "PlayerSeated",
+    "PlayerUnseated",
     "SatIn",
     "SatOut",
+    "Seat",
     "SeatPost",
     "SeatStack",
     "SeatState",
     "Sit",
     "SitIn",
     "SitOut",
+    "Stakes",
     "StartHand",
     "TableClosed",
     "TableCommand",
@@ -71,9 +90,13 @@ __all__ = [
     "TableEvent",
     "TableOpened",
     "TableState",
+    "TimeBankUsed",
     "TopUp",
     "TopUpQueued",
     "ToppedUp",
+    "Unseat",
+    "UnseatReason",
+    "UseTimeBank",
     "began",
     "decide_table",
     "entry_post",

@@ -1,13 +1,19 @@
-"""Commands: what players and the service ask of a cash table.
+"""Commands: what players and the service ask of a table.
 
 ``decide_table`` answers each with events or refuses it with an
 ``EngineError``.  Seats are numbered 1 to ``config.seats`` clockwise.
+``Sit``, ``TopUp`` and ``Leave`` are for cash tables only; ``Seat``,
+``Unseat`` and ``AddChips`` for tournament tables only, where the
+tournament alone brings chips and players in and takes them out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from poker.engine.rules import Rules
+from poker.engine.table.events import UnseatReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +67,15 @@ class Close:
 
 @dataclass(frozen=True, slots=True)
 class StartHand:
-    """Deal the next hand as ``plan_hand`` lays it out."""
+    """Deal the next hand as ``plan_hand`` lays it out.
+
+    ``rules``: a tournament table's level (``definition.rules_at(level)``);
+    only its blinds and ante may differ from the table's rules.  None: the
+    stakes in force (the last hand's, or the table's own before the first).
+    A cash table takes no other rules than its own.
+    """
+
+    rules: Rules | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,4 +88,57 @@ class FinishHand:
     timed_out: tuple[int, ...] = field(default=())
 
 
-TableCommand = Sit | TopUp | SitOut | SitIn | Leave | Close | StartHand | FinishHand
+@dataclass(frozen=True, slots=True)
+class UseTimeBank:
+    """The player in ``seat`` acted (or timed out) ``seconds`` after his
+    clock ran out: that much comes off his time bank."""
+
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Tournament: ``player`` arrives in the empty ``seat`` with ``stack``
+    chips from the tournament (a new entry, or moved from another table:
+    what ``Unseat`` took off the other table).  ``stack`` may be 0 for a
+    player out of chips who may still rebuy."""
+
+    seat: int
+    player: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unseat:
+    """Tournament: the player in ``seat`` leaves it with his stack, for
+    ``reason`` (moved to another table, busted, disqualified).  Never
+    during a hand he is in."""
+
+    seat: int
+    reason: UnseatReason
+
+
+@dataclass(frozen=True, slots=True)
+class AddChips:
+    """Tournament: ``amount`` chips (a rebuy or the add-on) are added to the
+    stack in ``seat``, never during a hand he is in."""
+
+    seat: int
+    amount: int
+
+
+TableCommand = (
+    Sit
+    | TopUp
+    | SitOut
+    | SitIn
+    | Leave
+    | Close
+    | StartHand
+    | FinishHand
+    | UseTimeBank
+    | Seat
+    | Unseat
+    | AddChips
+)

@@ -1,4 +1,4 @@
-"""``decide_table(state, command) -> events``: the cash table's write side.
+"""``decide_table(state, command) -> events``: the table's write side.
 
 Every command is checked against the state and either answered with the
 events it causes or refused with a typed ``EngineError`` (nothing changes):
@@ -11,6 +11,9 @@ for a player not in the running hand; a top-up asked for during the hand he
 is in is queued and applied when it finishes (at most up to the maximum
 buy-in the stack has then).  A player leaving during his hand leaves when
 it finishes, with his final stack; a queued top-up of his is dropped.
+
+Tournament tables take ``Seat``, ``Unseat`` and ``AddChips`` instead of
+``Sit``, ``TopUp`` and ``Leave`` (``poker.engine.table.tournament``).
 """
 
 from __future__ import annotations
@@ -22,21 +25,25 @@ from poker.engine.errors import (
     ClosedTable,
     IllegalAction,
     Malformed,
-    NotSeated,
     SeatTaken,
 )
 from poker.engine.events import Checked, Event, Folded
 from poker.engine.state import HandState
+from poker.engine.table.checks import chips, occupied, player_id, seat_number
 from poker.engine.table.commands import (
+    AddChips,
     Close,
     FinishHand,
     Leave,
+    Seat,
     Sit,
     SitIn,
     SitOut,
     StartHand,
     TableCommand,
     TopUp,
+    Unseat,
+    UseTimeBank,
 )
 from poker.engine.table.config import TableConfig
 from poker.engine.table.events import (
@@ -51,11 +58,14 @@ from poker.engine.table.events import (
     TableClosed,
     TableEvent,
     TableOpened,
+    TimeBankUsed,
     ToppedUp,
     TopUpQueued,
 )
+from poker.engine.table.evolve import evolve_table
 from poker.engine.table.plan import began, plan_hand
-from poker.engine.table.state import SeatState, TableState, evolve_table
+from poker.engine.table.state import TableState
+from poker.engine.table.tournament import decide_tournament, leaving
 
 
 def open_table(config: TableConfig) -> list[TableEvent]:
@@ -69,14 +79,18 @@ def decide_table(state: TableState, command: TableCommand) -> list[TableEvent]:
     """The events ``command`` causes; raises an ``EngineError`` if refused."""
     if state.closed:
         raise ClosedTable("the table is closed")
-    if state.closing and isinstance(command, Sit | SitIn | TopUp):
+    if state.closing and isinstance(command, Sit | SitIn | TopUp | Seat | AddChips):
         raise ClosedTable("the table is closing")
+    if state.config.is_tournament and isinstance(command, Sit | TopUp | Leave):
+        raise IllegalAction("tournament chips come and go only with the tournament")
+    if isinstance(command, Seat | Unseat | AddChips):
+        return decide_tournament(state, command)
     if isinstance(command, Sit):
         return _sit(state, command)
     if isinstance(command, TopUp):
         return _top_up(state, command)
     if isinstance(command, SitOut):
-        seat = _occupied(state, command.seat)
+        seat = occupied(state, command.seat)
         if seat.sitting_out:
             raise IllegalAction(f"{seat.player} is already sitting out")
         return [SatOut(command.seat)]
@@ -89,17 +103,14 @@ def decide_table(state: TableState, command: TableCommand) -> list[TableEvent]:
             raise IllegalAction("the table is already closing")
         if state.hand_running:
             return [CloseQueued()]
-        left: list[TableEvent] = [PlayerLeft(n, s.stack) for n, s in sorted(state.seats.items())]
+        left = [leaving(state, n, s.stack) for n, s in sorted(state.seats.items())]
         return [*left, TableClosed()]
     if isinstance(command, StartHand):
-        if state.hand_running:
-            raise IllegalAction("a hand is running")
-        plan = plan_hand(state)
-        if plan is None:
-            raise IllegalAction("fewer than two players are ready")
-        return [began(plan, state.hand_number + 1)]
+        return _start_hand(state, command)
     if isinstance(command, FinishHand):
         return _finish(state, command)
+    if isinstance(command, UseTimeBank):
+        return _use_time_bank(state, command)
     raise Malformed(f"unknown command {command!r}")
 
 
@@ -126,37 +137,37 @@ def hand_result(state: TableState, hand: HandState, events: Iterable[Event]) -> 
     )
 
 
-def _seat_number(state: TableState, seat: object) -> int:
-    if type(seat) is not int or not 1 <= seat <= state.config.seats:
-        raise Malformed(f"there is no seat {seat!r}: seats are 1 to {state.config.seats}")
-    return seat
+def _start_hand(state: TableState, command: StartHand) -> list[TableEvent]:
+    if state.hand_running:
+        raise IllegalAction("a hand is running")
+    rules = command.rules
+    if not state.config.is_tournament and rules not in (None, state.config.rules):
+        raise IllegalAction("a cash table deals its own rules")
+    plan = plan_hand(state, rules)
+    if plan is None:
+        raise IllegalAction("fewer than two players are ready")
+    return [began(plan, state.hand_number + 1)]
 
 
-def _occupied(state: TableState, seat: object) -> SeatState:
-    number = _seat_number(state, seat)
-    if number not in state.seats:
-        raise NotSeated(f"nobody sits in seat {number}")
-    return state.seats[number]
-
-
-def _chips(amount: object, what: str) -> int:
-    if type(amount) is not int or amount <= 0:
-        raise BadAmount(f"{what} must be a positive whole number of chips")
-    return amount
+def _use_time_bank(state: TableState, command: UseTimeBank) -> list[TableEvent]:
+    seat = occupied(state, command.seat)
+    seconds = command.seconds
+    if type(seconds) is not int or not 1 <= seconds <= seat.bank:
+        raise BadAmount(f"{seat.player} has {seat.bank} seconds in his time bank")
+    return [TimeBankUsed(command.seat, seconds)]
 
 
 def _sit(state: TableState, command: Sit) -> list[TableEvent]:
     config = state.config
-    number = _seat_number(state, command.seat)
-    if not isinstance(command.player, str) or not command.player:
-        raise Malformed("a player id is a non-empty string")
+    number = seat_number(state, command.seat)
+    player_id(command.player)
     if type(command.wait_for_big_blind) is not bool:
         raise Malformed("wait_for_big_blind is true or false")
     if number in state.seats:
         raise SeatTaken(f"seat {number} is taken")
     if state.seat_of(command.player) is not None:
         raise SeatTaken(f"{command.player} already sits at this table")
-    buy_in = _chips(command.buy_in, "a buy-in")
+    buy_in = chips(command.buy_in, "a buy-in")
     high = config.max_buy_in
     if buy_in < config.min_buy_in or (high is not None and buy_in > high):
         raise BadAmount(f"the buy-in must be {config.buy_in_bounds()}, not {buy_in}")
@@ -164,8 +175,8 @@ def _sit(state: TableState, command: Sit) -> list[TableEvent]:
 
 
 def _top_up(state: TableState, command: TopUp) -> list[TableEvent]:
-    seat = _occupied(state, command.seat)
-    amount = _chips(command.amount, "a top-up")
+    seat = occupied(state, command.seat)
+    amount = chips(command.amount, "a top-up")
     if seat.leaving:
         raise IllegalAction(f"{seat.player} is leaving")
     high = state.config.max_buy_in
@@ -178,18 +189,20 @@ def _top_up(state: TableState, command: TopUp) -> list[TableEvent]:
 
 
 def _sit_in(state: TableState, command: SitIn) -> list[TableEvent]:
-    seat = _occupied(state, command.seat)
+    seat = occupied(state, command.seat)
     if type(command.wait_for_big_blind) is not bool:
         raise Malformed("wait_for_big_blind is true or false")
     if seat.leaving:
         raise IllegalAction(f"{seat.player} is leaving")
+    if command.wait_for_big_blind and state.config.is_tournament:
+        raise IllegalAction("nobody waits for the big blind in a tournament")
     if not seat.sitting_out and seat.waiting == command.wait_for_big_blind:
         raise IllegalAction(f"{seat.player} is already sitting in")
     return [SatIn(command.seat, command.wait_for_big_blind)]
 
 
 def _leave(state: TableState, command: Leave) -> list[TableEvent]:
-    seat = _occupied(state, command.seat)
+    seat = occupied(state, command.seat)
     if seat.leaving:
         raise IllegalAction(f"{seat.player} is already leaving")
     if state.hand_running and seat.in_hand:
@@ -221,7 +234,7 @@ def _finish(state: TableState, command: FinishHand) -> list[TableEvent]:
     ]
     if state.closing:
         for number, seat in sorted(state.seats.items()):
-            events.append(PlayerLeft(number, stacks.get(number, seat.stack)))
+            events.append(leaving(state, number, stacks.get(number, seat.stack)))
         return [*events, TableClosed()]
     high = state.config.max_buy_in
     for number, seat in sorted(state.seats.items()):

@@ -1,13 +1,16 @@
-"""Table events: the facts a cash table's stream is made of, in the past tense.
+"""Table events: the facts a table's stream is made of, in the past tense.
 
 A table's state is the fold of these (``evolve_table``); hands run in their
 own streams (``poker.engine.hand``) and meet the table only at ``HandBegan``
 and ``HandFinished``.  Seats are named by number (1 to ``config.seats``,
 clockwise), players by their id.
 
-Chips enter the table only with ``PlayerSeated`` and ``ToppedUp`` and leave it
-only with ``PlayerLeft``: a wallet moves money on those three and nothing
-else (``TopUpQueued`` is a promise, applied by a later ``ToppedUp``).
+Chips enter a cash table only with ``PlayerSeated`` and ``ToppedUp`` and leave
+it only with ``PlayerLeft``: a wallet moves money on those three and nothing
+else (``TopUpQueued`` is a promise, applied by a later ``ToppedUp``).  A
+tournament table never has those three: its chips are the tournament's and
+come with ``PlayerArrived`` and ``ChipsAdded`` and go with
+``PlayerUnseated``, which move no money.
 
 Every event round-trips through JSON (``table_event_to_json`` /
 ``table_event_from_json``) with its type name under ``"type"``, using the hand
@@ -17,10 +20,26 @@ events' codec.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum, unique
 from typing import Any, Union
 
 from poker.engine.codec import from_typed_json, registry, to_typed_json
-from poker.engine.table.config import TableConfig
+from poker.engine.table.config import Stakes, TableConfig
+
+
+@unique
+class UnseatReason(StrEnum):
+    """Why a tournament player left his seat."""
+
+    MOVED = "moved"
+    """To another table (balancing, a table breaking, the final table, staff):
+    his stack arrives there with him."""
+    BUSTED = "busted"
+    """Out of chips and out of the tournament (it decides his place)."""
+    DISQUALIFIED = "disqualified"
+    """Disqualified: his chips leave play (TDA)."""
+    CLOSED = "closed"
+    """The table closed (the tournament is over or called off)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +143,9 @@ class HandBegan:
     ``small`` is None for a dead small blind; ``over`` is the 32 Card Draw
     over blind (4-5 players).  ``posts`` are the extra posts of new and
     returning players.  Who missed which blind follows from this event and
-    the previous hand's positions (``evolve_table``).
+    the previous hand's positions (``evolve_table``).  At a tournament
+    table everyone with chips is dealt in, also those sitting out (they are
+    blinded off: the service acts for them, ``TableState.away``).
     """
 
     number: int
@@ -135,6 +156,9 @@ class HandBegan:
     over: int | None = None
     posts: tuple[SeatPost, ...] = ()
     button_dead: bool = False
+    stakes: Stakes | None = None
+    """The blinds and ante the hand was dealt with: a tournament level's
+    (always recorded at tournament tables); None: the table's own rules."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +171,51 @@ class HandFinished:
     number: int
     stacks: tuple[SeatStack, ...]
     timed_out: tuple[int, ...] = ()
+
+    @property
+    def busted(self) -> tuple[int, ...]:
+        """The seats left without chips.  At a tournament table they stay
+        seated, never dealt in, until the tournament rebuys them
+        (``ChipsAdded``) or takes them out (``PlayerUnseated``, busted)."""
+        return tuple(s.seat for s in self.stacks if s.stack == 0)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeBankUsed:
+    """The player's clock ran out and he used ``seconds`` of his time bank
+    (all of it when the bank ran out too)."""
+
+    seat: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerArrived:
+    """Tournament: ``player`` took ``seat`` with ``stack`` chips from the
+    tournament (a new entry, or moved from another table)."""
+
+    seat: int
+    player: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerUnseated:
+    """Tournament: the player left ``seat`` with ``stack`` chips, for
+    ``reason`` (to another table with him, out of play, or none)."""
+
+    seat: int
+    stack: int
+    reason: UnseatReason
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded:
+    """Tournament: ``amount`` chips were added to the stack in ``seat`` (a
+    rebuy or the add-on, between his hands)."""
+
+    seat: int
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +240,12 @@ TableEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     PlayerLeft,
     HandBegan,
     HandFinished,
+    TimeBankUsed,
     CloseQueued,
     TableClosed,
+    PlayerArrived,
+    PlayerUnseated,
+    ChipsAdded,
 ]
 
 TABLE_EVENT_TYPES: dict[str, type[Any]] = registry(TableEvent)

@@ -38,6 +38,20 @@ silent):
   restarts around the big blind rather than stall: everyone ready is dealt
   in, the big blind still advances one seat, the small blind and the button
   are on the players dealt in just before it, and those who owe post.
+
+Tournament tables (RULES.md 6, TDA) move the button and blinds the same
+way, with these differences:
+
+- Everyone with chips is ready, sitting out or not (he is blinded off), and
+  nobody ever posts: no missed blinds, no entry posts, no waiting for the
+  big blind.
+- A player who arrives (moved from another table, a late entry) or comes
+  back from no chips (a rebuy) is dealt in at once wherever he sits, on
+  the button or in a blind included, except strictly between the button
+  and the small blind (TDA: "dealt in except between the small blind and
+  button"): he waits until the button has passed.  Regulars are never
+  there, so the rule needs no memory of who is new.
+- The blinds and ante are the level's the tournament gives (``Stakes``).
 """
 
 from __future__ import annotations
@@ -48,6 +62,7 @@ from poker.engine.cards import Card
 from poker.engine.commands import BlindPlan, Deal, Post
 from poker.engine.events import Blind
 from poker.engine.rules import Rules
+from poker.engine.table.config import Stakes
 from poker.engine.table.events import HandBegan, SeatPost
 from poker.engine.table.ring import first_after, from_up_to, last_before, strictly_between
 from poker.engine.table.state import SeatState, TableState
@@ -61,7 +76,8 @@ class HandPlan:
     ``players`` their (player id, stack) in the same order; ``button``,
     ``blinds`` and ``posts`` are indexes into them.  ``button`` is the player
     on the button, or with ``button_dead`` the player just before the empty
-    button seat ``button_seat``.
+    button seat ``button_seat``.  ``stakes``: the blinds and ante of a
+    tournament hand (its level); None: the table's own.
     """
 
     seats: tuple[int, ...]
@@ -71,6 +87,7 @@ class HandPlan:
     button_dead: bool
     blinds: BlindPlan
     posts: tuple[Post, ...] = ()
+    stakes: Stakes | None = None
 
     def to_deal(self, rules: Rules, deck: tuple[Card, ...], seed: int) -> Deal:
         """The hand engine's ``Deal`` for this plan."""
@@ -78,7 +95,10 @@ class HandPlan:
 
 
 def to_deal(plan: HandPlan, rules: Rules, deck: tuple[Card, ...], seed: int) -> Deal:
-    """The hand engine's ``Deal`` for ``plan`` with the table's rules."""
+    """The hand engine's ``Deal`` for ``plan`` with the table's rules
+    (``config.rules``), at the plan's stakes when it has its own."""
+    if plan.stakes is not None:
+        rules = plan.stakes.apply(rules)
     return Deal(
         rules,
         plan.players,
@@ -104,6 +124,7 @@ def began(plan: HandPlan, number: int) -> HandBegan:
         over=None if over is None else seats[over],
         posts=tuple(SeatPost(seats[p.player], p.live, p.dead) for p in plan.posts),
         button_dead=plan.button_dead,
+        stakes=plan.stakes,
     )
 
 
@@ -118,16 +139,31 @@ class _Layout:
     """The table's first hand: nobody posts."""
 
 
-def plan_hand(state: TableState) -> HandPlan | None:
+def plan_hand(state: TableState, rules: Rules | None = None) -> HandPlan | None:
     """The next hand; None while a hand runs, when the table is closed, or
-    when fewer than two players are ready."""
+    when fewer than two players are ready.
+
+    ``rules``: a tournament table's level, as ``StartHand`` gives it (None:
+    the stakes in force); ``Malformed`` if it changes more than the blinds
+    and ante.  A cash table ignores it and deals its own rules.
+    """
     if state.closed or state.closing or state.hand_running:
         return None
-    ready = frozenset(n for n, s in state.seats.items() if s.ready)
+    ready = state.dealable
     if len(ready) < 2:
         return None
+    stakes = _stakes(state, rules)
     layout = _first_hand(state, ready) if state.big is None else _next_hand(state, ready)
-    return _plan(state, layout)
+    return _plan(state, layout, stakes)
+
+
+def _stakes(state: TableState, rules: Rules | None) -> Stakes | None:
+    """A tournament hand's stakes, always recorded; None at a cash table."""
+    if not state.config.is_tournament:
+        return None
+    if rules is None:
+        return Stakes.of(state.rules)
+    return state.config.level_stakes(rules)
 
 
 def entry_post(rules: Rules, seat: SeatState, largest: int) -> tuple[int, int]:
@@ -165,7 +201,7 @@ def _first_hand(state: TableState, ready: frozenset[int]) -> _Layout:
 
 
 def _next_hand(state: TableState, ready: frozenset[int]) -> _Layout:
-    n, seats = state.config.seats, state.seats
+    n = state.config.seats
     assert state.big is not None
     small = state.big  # the small blind is due where the big blind was
     big = first_after(ready, small, n)
@@ -177,13 +213,7 @@ def _next_hand(state: TableState, ready: frozenset[int]) -> _Layout:
         due = last_small
     else:
         due = last_before(ready - {big, small}, small, n) or small
-    dealt = frozenset(
-        number
-        for number in ready
-        if number == big
-        or seats[number].regular
-        or (not seats[number].waiting and not from_up_to(number, due, small, n))
-    )
+    dealt = frozenset(number for number in ready if _deals_in(state, number, due, small, big))
     if len(dealt) < 2:
         return _restart(state, ready, big)
     if len(dealt) == 2:
@@ -199,6 +229,20 @@ def _next_hand(state: TableState, ready: frozenset[int]) -> _Layout:
         small=small if small in dealt else None,
         big=big,
         over=_over(state, dealt, big),
+    )
+
+
+def _deals_in(state: TableState, number: int, due: int, small: int, big: int) -> bool:
+    """Whether the ready player in ``number`` is dealt in, the button due in
+    ``due`` and the blinds in ``small`` and ``big``."""
+    n = state.config.seats
+    if state.config.is_tournament:
+        return not strictly_between(number, due, small, n)
+    seat = state.seats[number]
+    return (
+        number == big
+        or seat.regular
+        or (not seat.waiting and not from_up_to(number, due, small, n))
     )
 
 
@@ -219,7 +263,7 @@ def _over(state: TableState, dealt: frozenset[int], big: int) -> int | None:
     return first_after(dealt, big, state.config.seats)
 
 
-def _plan(state: TableState, layout: _Layout) -> HandPlan:
+def _plan(state: TableState, layout: _Layout, stakes: Stakes | None) -> HandPlan:
     rules, n = state.config.rules, state.config.seats
     seats = tuple(sorted(layout.dealt))
     index = {seat: i for i, seat in enumerate(seats)}
@@ -229,7 +273,7 @@ def _plan(state: TableState, layout: _Layout) -> HandPlan:
     blinds = {layout.small, layout.big, layout.over}
     largest = 2 * rules.big_blind if layout.over is not None else rules.big_blind
     posts = []
-    if not layout.free:
+    if not layout.free and not state.config.is_tournament:
         for seat in seats:
             if seat in blinds:
                 continue
@@ -248,4 +292,5 @@ def _plan(state: TableState, layout: _Layout) -> HandPlan:
             over=None if layout.over is None else index[layout.over],
         ),
         posts=tuple(posts),
+        stakes=stakes,
     )

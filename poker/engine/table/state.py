@@ -1,38 +1,17 @@
-"""A cash table's state, the fold of its events: ``evolve_table`` and ``replay_table``.
+"""A table's state: the seats, the last hand's positions, the stakes in force.
 
-Events are facts: ``evolve_table`` applies one without judging it (only an
-event that cannot apply at all, such as a second ``TableOpened``, is
-``Malformed``).  What follows from the rules directly is derived here rather
-than recorded: who missed which blind follows from each ``HandBegan`` and the
-previous hand's positions; a timed-out player sits out after
-``HandFinished``.
+It is the fold of the table's events (``poker.engine.table.evolve``); the
+questions the rules and the service ask of it are answered here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from poker.engine.errors import Malformed
 from poker.engine.events import Blind
-from poker.engine.table.config import TableConfig
-from poker.engine.table.events import (
-    CloseQueued,
-    HandBegan,
-    HandFinished,
-    LeaveQueued,
-    PlayerLeft,
-    PlayerSeated,
-    SatIn,
-    SatOut,
-    TableClosed,
-    TableEvent,
-    TableOpened,
-    ToppedUp,
-    TopUpQueued,
-)
-from poker.engine.table.ring import after_up_to, strictly_between
+from poker.engine.rules import Rules
+from poker.engine.table.config import Stakes, TableConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +34,8 @@ class SeatState:
     """Asked to leave during his hand: leaves when it finishes."""
     in_hand: bool = False
     """Dealt in to the running hand."""
+    bank: int = 0
+    """Seconds left in his time bank."""
 
     @property
     def ready(self) -> bool:
@@ -75,7 +56,7 @@ class SeatState:
 
 @dataclass(frozen=True)
 class TableState:
-    """Everything about a cash table between and during hands.
+    """Everything about a table between and during hands.
 
     ``seats`` maps each occupied seat number to its ``SeatState`` (treat it
     as read-only: ``evolve_table`` builds a new mapping for every change).
@@ -98,6 +79,9 @@ class TableState:
     closing: bool = False
     """Closed during a hand: it closes when the hand finishes."""
     closed: bool = False
+    stakes: Stakes | None = None
+    """The blinds and ante of the running or last hand when they were not
+    the table's own (a tournament level); None: the table's own."""
     version: int = 0
     """How many events made this state."""
 
@@ -106,159 +90,30 @@ class TableState:
         return next((n for n, s in self.seats.items() if s.player == player), None)
 
     @property
+    def rules(self) -> Rules:
+        """The rules in force: the table's, at the stakes of the running or
+        last hand (a tournament's level stays until the next is given)."""
+        rules = self.config.rules
+        return rules if self.stakes is None else self.stakes.apply(rules)
+
+    @property
+    def dealable(self) -> frozenset[int]:
+        """The seats the next hand may deal in: at a cash table the ready
+        players; at a tournament table everyone with chips, sitting out or
+        not (no missed blinds in a tournament: he is blinded off)."""
+        if self.config.is_tournament:
+            return frozenset(n for n, s in self.seats.items() if s.stack > 0)
+        return frozenset(n for n, s in self.seats.items() if s.ready)
+
+    def away(self, seat: int) -> bool:
+        """The tournament player in ``seat`` sits out: he is dealt in all the
+        same and the service acts for him whenever he is to act (check or
+        fold, stand pat, refuse Parole, show), at once, until he sits in.
+        Always False at a cash table, where sitting out deals him out."""
+        held = self.seats.get(seat)
+        return self.config.is_tournament and held is not None and held.sitting_out
+
+    @property
     def chips(self) -> int:
         """All chips on the table (during a hand: as it began)."""
         return sum(s.stack for s in self.seats.values())
-
-
-def evolve_table(state: TableState | None, event: TableEvent) -> TableState:
-    """The state after ``event`` (``state`` is None only for ``TableOpened``)."""
-    if isinstance(event, TableOpened):
-        if state is not None:
-            raise Malformed("the table is already open")
-        return TableState(config=event.config, version=1)
-    if state is None:
-        raise Malformed(f"{type(event).__name__} before TableOpened")
-    new = _APPLY[type(event)](state, event)
-    return replace(new, version=state.version + 1)
-
-
-def replay_table(events: Iterable[TableEvent]) -> TableState:
-    """The fold of ``events`` from nothing."""
-    state: TableState | None = None
-    for event in events:
-        state = evolve_table(state, event)
-    if state is None:
-        raise Malformed("no events")
-    return state
-
-
-def _with_seat(state: TableState, number: int, **changes: Any) -> TableState:
-    seats = dict(state.seats)
-    seats[number] = replace(seats[number], **changes)
-    return replace(state, seats=seats)
-
-
-def _seated(state: TableState, e: PlayerSeated) -> TableState:
-    seats = dict(state.seats)
-    seats[e.seat] = SeatState(e.player, e.buy_in, waiting=e.wait_for_big_blind)
-    return replace(state, seats=seats)
-
-
-def _topped_up(state: TableState, e: ToppedUp) -> TableState:
-    return _with_seat(state, e.seat, stack=state.seats[e.seat].stack + e.amount)
-
-
-def _top_up_queued(state: TableState, e: TopUpQueued) -> TableState:
-    queued = state.seats[e.seat].queued_top_up + e.amount
-    return _with_seat(state, e.seat, queued_top_up=queued)
-
-
-def _sat_out(state: TableState, e: SatOut) -> TableState:
-    return _with_seat(state, e.seat, sitting_out=True)
-
-
-def _sat_in(state: TableState, e: SatIn) -> TableState:
-    return _with_seat(state, e.seat, sitting_out=False, waiting=e.wait_for_big_blind)
-
-
-def _leave_queued(state: TableState, e: LeaveQueued) -> TableState:
-    return _with_seat(state, e.seat, leaving=True)
-
-
-def _left(state: TableState, e: PlayerLeft) -> TableState:
-    seats = dict(state.seats)
-    del seats[e.seat]
-    return replace(state, seats=seats)
-
-
-def _hand_began(state: TableState, e: HandBegan) -> TableState:
-    dealt = set(e.dealt_in)
-    # Where the small blind was due: the seat it was posted from, or for a
-    # dead small blind the seat of the last big blind.
-    small = e.small if e.small is not None else state.big
-    seats: dict[int, SeatState] = {}
-    for number, seat in state.seats.items():
-        if number in dealt:
-            seats[number] = replace(
-                seat, in_hand=True, new=False, waiting=False, missed=frozenset()
-            )
-        elif seat.new:
-            seats[number] = seat
-        else:
-            missed = seat.missed | _passed(state, e, small, number)
-            seats[number] = replace(seat, missed=missed) if missed != seat.missed else seat
-    return replace(
-        state,
-        seats=seats,
-        button=e.button,
-        small=small,
-        big=e.big,
-        over=e.over,
-        hand_running=True,
-        hand_number=e.number,
-        hand_seats=e.dealt_in,
-    )
-
-
-def _passed(state: TableState, e: HandBegan, small: int | None, seat: int) -> frozenset[Blind]:
-    """The blinds that passed ``seat`` (not dealt in) when hand ``e`` began.
-
-    A blind passes a seat when it moves from its last position over the
-    seat: the big blind over the seats strictly between its last and its new
-    seat; the small blind over the seats after its last position up to its
-    new one (included: a dead small blind is missed by the player sitting
-    there); the over blind over the seats between the big and the over
-    blind.  Nothing is missed in the table's first hand.
-    """
-    if state.big is None or state.small is None or small is None:
-        return frozenset()
-    n = state.config.seats
-    passed = set()
-    if after_up_to(seat, state.small, small, n):
-        passed.add(Blind.SMALL)
-    if strictly_between(seat, state.big, e.big, n):
-        passed.add(Blind.BIG)
-    if e.over is not None and strictly_between(seat, e.big, e.over, n):
-        passed.add(Blind.OVER)
-    return frozenset(passed)
-
-
-def _hand_finished(state: TableState, e: HandFinished) -> TableState:
-    stacks = {s.seat: s.stack for s in e.stacks}
-    timed_out = set(e.timed_out)
-    seats: dict[int, SeatState] = {}
-    for number, seat in state.seats.items():
-        if seat.in_hand or seat.queued_top_up:
-            seat = replace(
-                seat,
-                stack=stacks.get(number, seat.stack),
-                in_hand=False,
-                queued_top_up=0,
-                sitting_out=seat.sitting_out or number in timed_out,
-            )
-        seats[number] = seat
-    return replace(state, seats=seats, hand_running=False)
-
-
-def _close_queued(state: TableState, e: CloseQueued) -> TableState:
-    return replace(state, closing=True)
-
-
-def _closed(state: TableState, e: TableClosed) -> TableState:
-    return replace(state, closed=True, closing=False)
-
-
-_APPLY: dict[type[Any], Callable[[TableState, Any], TableState]] = {
-    PlayerSeated: _seated,
-    ToppedUp: _topped_up,
-    TopUpQueued: _top_up_queued,
-    SatOut: _sat_out,
-    SatIn: _sat_in,
-    LeaveQueued: _leave_queued,
-    PlayerLeft: _left,
-    HandBegan: _hand_began,
-    HandFinished: _hand_finished,
-    CloseQueued: _close_queued,
-    TableClosed: _closed,
-}

@@ -1,0 +1,1 @@
+"""The accounts REST API: players, wallets and the ledger."""

@@ -1,0 +1,129 @@
+"""Input and output shapes of the accounts API (validation only: the
+services decide)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from rest_framework import serializers
+
+from accounts.models import Transfer
+from poker.api.serializers import chips
+
+# --------------------------------------------------------------------------
+# In
+
+
+def _screen_name(**options: object) -> serializers.RegexField:
+    """1 to 30 printable characters, no spaces at either end."""
+    return serializers.RegexField(r"^\S(?:[^\x00-\x1f\x7f]{0,28}\S)?$", max_length=30, **options)
+
+
+class RegisterIn(serializers.Serializer[dict[str, object]]):
+    """A new player."""
+
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    email = serializers.EmailField(required=False, default="")
+    screen_name = _screen_name(required=False, default="")
+
+
+class LoginIn(serializers.Serializer[dict[str, object]]):
+    """Credentials for a session and a token."""
+
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class PasswordIn(serializers.Serializer[dict[str, object]]):
+    """A password change."""
+
+    old_password = serializers.CharField(max_length=128, trim_whitespace=False)
+    new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class ProfileIn(serializers.Serializer[dict[str, object]]):
+    """What a player may change about himself."""
+
+    screen_name = _screen_name()
+
+
+class MoneyIn(serializers.Serializer[dict[str, object]]):
+    """A deposit or a withdrawal: the client picks the transfer id, so a
+    retry cannot move the money twice."""
+
+    transfer_id = serializers.UUIDField()
+    amount = chips(min_value=1)
+    memo = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+
+class HistoryQuery(serializers.Serializer[dict[str, object]]):
+    """Filters of a ledger history."""
+
+    kind = serializers.ChoiceField(choices=Transfer.Kind.choices, required=False)
+
+
+# --------------------------------------------------------------------------
+# Out
+
+
+class MeOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    screen_name = serializers.CharField()
+    email = serializers.CharField()
+    roles = serializers.ListField(child=serializers.CharField())
+    is_staff = serializers.BooleanField()
+    date_joined = serializers.DateTimeField()
+
+
+class SessionOut(serializers.Serializer[dict[str, object]]):
+    user = MeOut()
+    token = serializers.CharField()
+
+
+class TokenOut(serializers.Serializer[dict[str, object]]):
+    token = serializers.CharField()
+
+
+class TicketOut(serializers.Serializer[dict[str, object]]):
+    tournament = serializers.CharField()
+    count = serializers.IntegerField()
+
+
+class WalletOut(serializers.Serializer[dict[str, object]]):
+    user = serializers.IntegerField()
+    cash = serializers.IntegerField()
+    tickets = TicketOut(many=True)
+
+
+class EntryOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField()
+    transfer = serializers.CharField()
+    kind = serializers.CharField()
+    account = serializers.CharField()
+    tournament = serializers.CharField(allow_null=True)
+    amount = serializers.IntegerField()
+    balance_after = serializers.IntegerField()
+    ref = serializers.CharField()
+    memo = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class TransferEntryOut(serializers.Serializer[dict[str, object]]):
+    account = serializers.CharField()
+    amount = serializers.IntegerField()
+    balance_after = serializers.IntegerField()
+
+
+class TransferOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.CharField()
+    kind = serializers.CharField()
+    ref = serializers.CharField()
+    memo = serializers.CharField()
+    at = serializers.DateTimeField()
+    entries = TransferEntryOut(many=True)
+
+
+class MoneyOut(serializers.Serializer[dict[str, object]]):
+    transfer = TransferOut()
+    wallet = WalletOut()

@@ -1,0 +1,25 @@
+"""Accounts API routes, mounted under /api/."""
+
+from django.urls import URLPattern, URLResolver, path, re_path
+
+from accounts.api import views
+
+USER = r"(?P<user_id>[0-9]{1,18})"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("auth/register/", views.RegisterView.as_view(), name="register"),
+    path("auth/login/", views.LoginView.as_view(), name="login"),
+    path("auth/logout/", views.LogoutView.as_view(), name="logout"),
+    path("auth/password/", views.PasswordView.as_view(), name="password"),
+    path("me/", views.MeView.as_view(), name="me"),
+    path("me/wallet/", views.MyWalletView.as_view(), name="me-wallet"),
+    path("me/ledger/", views.MyLedgerView.as_view(), name="me-ledger"),
+    re_path(rf"^wallets/{USER}/$", views.WalletView.as_view(), name="wallet"),
+    re_path(rf"^wallets/{USER}/ledger/$", views.WalletLedgerView.as_view(), name="wallet-ledger"),
+    re_path(
+        rf"^wallets/{USER}/deposit/$", views.WalletDepositView.as_view(), name="wallet-deposit"
+    ),
+    re_path(
+        rf"^wallets/{USER}/withdraw/$", views.WalletWithdrawView.as_view(), name="wallet-withdraw"
+    ),
+]

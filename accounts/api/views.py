@@ -1,0 +1,199 @@
+"""Thin HTTP views of the accounts API: validate, call one service or
+selector, answer with an output serializer.
+
+A player sees his own wallet and history only; the staff wallet endpoints
+need ``accounts.view_wallets`` to read and ``accounts.move_cash`` to move
+money (checked before the wallet is looked up, so a refusal tells nothing
+about who exists).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.authtoken.models import Token
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import money, selectors, services
+from accounts.api import serializers as s
+from accounts.errors import NotPermitted
+from accounts.models import Transfer
+from config.api import validated
+from config.api_errors import ApiError
+
+
+def _session(request: Request, user: Any) -> Response:
+    """Log ``user`` in on this session too and answer with his token."""
+    login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+    token, _ = Token.objects.get_or_create(user=user)
+    body = {"user": selectors.me_view(user), "token": token.key}
+    return Response(s.SessionOut(body).data)
+
+
+class Open(APIView):
+    """Anyone, and no session: a stale session cookie must not make a
+    login or registration fail its CSRF check."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [permissions.AllowAny]
+
+
+class RegisterView(Open):
+    """Register a player; he is logged in (session and token)."""
+
+    @extend_schema(request=s.RegisterIn, responses={201: s.SessionOut}, operation_id="register")
+    def post(self, request: Request) -> Response:
+        user = services.user_register(**validated(s.RegisterIn, request.data))
+        response = _session(request, user)
+        response.status_code = 201
+        return response
+
+
+class LoginView(Open):
+    """Log in: a session cookie and an API token."""
+
+    @extend_schema(request=s.LoginIn, responses={200: s.SessionOut}, operation_id="login")
+    def post(self, request: Request) -> Response:
+        data = validated(s.LoginIn, request.data)
+        user = authenticate(request._request, **data)
+        if user is None:
+            raise ApiError("Wrong username or password.", code="bad_credentials")
+        return _session(request, user)
+
+
+class LogoutView(APIView):
+    """Log out everywhere: the session ends and the API token is deleted."""
+
+    @extend_schema(request=None, responses={204: None}, operation_id="logout")
+    def post(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        logout(request._request)
+        return Response(status=204)
+
+
+class PasswordView(APIView):
+    """Change the password; other devices' tokens stop working."""
+
+    @extend_schema(request=s.PasswordIn, responses={200: s.TokenOut}, operation_id="password")
+    def post(self, request: Request) -> Response:
+        data = validated(s.PasswordIn, request.data)
+        key = services.user_password_change(user=request.user, **data)
+        update_session_auth_hash(request._request, request.user)
+        return Response(s.TokenOut({"token": key}).data)
+
+
+class MeView(APIView):
+    """The logged-in player: read, or change the screen name."""
+
+    @extend_schema(responses={200: s.MeOut}, operation_id="me")
+    def get(self, request: Request) -> Response:
+        return Response(s.MeOut(selectors.me_view(request.user)).data)
+
+    @extend_schema(request=s.ProfileIn, responses={200: s.MeOut}, operation_id="me_update")
+    def patch(self, request: Request) -> Response:
+        user = services.profile_update(user=request.user, **validated(s.ProfileIn, request.data))
+        return Response(s.MeOut(selectors.me_view(user)).data)
+
+
+class HistoryPages(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+def _history(view: APIView, request: Request, user_id: int) -> Response:
+    query = validated(s.HistoryQuery, request.query_params)
+    entries = selectors.ledger_history(user_id=user_id, kind=query.get("kind"))
+    pages = HistoryPages()
+    page = pages.paginate_queryset(entries, request, view=view)
+    assert page is not None
+    return pages.get_paginated_response(
+        s.EntryOut([selectors.entry_view(e) for e in page], many=True).data
+    )
+
+
+HISTORY_PARAMETERS = [
+    OpenApiParameter("kind", str, enum=[k for k, _ in Transfer.Kind.choices]),
+    OpenApiParameter("page", int),
+    OpenApiParameter("page_size", int),
+]
+
+
+class MyWalletView(APIView):
+    """The logged-in player's cash and tickets."""
+
+    @extend_schema(responses={200: s.WalletOut}, operation_id="me_wallet")
+    def get(self, request: Request) -> Response:
+        return Response(s.WalletOut(selectors.wallet_view(user_id=request.user.pk)).data)
+
+
+class MyLedgerView(APIView):
+    """The logged-in player's ledger history, newest first, by pages."""
+
+    @extend_schema(
+        parameters=HISTORY_PARAMETERS,
+        responses={200: s.EntryOut(many=True)},
+        operation_id="me_ledger",
+    )
+    def get(self, request: Request) -> Response:
+        return _history(self, request, request.user.pk)
+
+
+def _may_see(request: Request, user_id: int) -> None:
+    if user_id != request.user.pk and not request.user.has_perm("accounts.view_wallets"):
+        raise NotPermitted("Only the cashier sees other players' wallets.")
+
+
+class WalletView(APIView):
+    """Any player's wallet (staff with ``accounts.view_wallets``)."""
+
+    @extend_schema(responses={200: s.WalletOut}, operation_id="wallets_retrieve")
+    def get(self, request: Request, user_id: str) -> Response:
+        _may_see(request, int(user_id))
+        user = selectors.user_get(user_id=int(user_id))
+        return Response(s.WalletOut(selectors.wallet_view(user_id=user.pk)).data)
+
+
+class WalletLedgerView(APIView):
+    """Any player's ledger history (staff with ``accounts.view_wallets``)."""
+
+    @extend_schema(
+        parameters=HISTORY_PARAMETERS,
+        responses={200: s.EntryOut(many=True)},
+        operation_id="wallets_ledger",
+    )
+    def get(self, request: Request, user_id: str) -> Response:
+        _may_see(request, int(user_id))
+        user = selectors.user_get(user_id=int(user_id))
+        return _history(self, request, user.pk)
+
+
+def _money_view(name: str, service: Any) -> type[APIView]:
+    """A cashier's operation on a player's wallet."""
+
+    class MoneyView(APIView):
+        @extend_schema(
+            request=s.MoneyIn, responses={200: s.MoneyOut}, operation_id=f"wallets_{name}"
+        )
+        def post(self, request: Request, user_id: str) -> Response:
+            data = validated(s.MoneyIn, request.data)
+            transfer = service(by=request.user, user_id=int(user_id), **data)
+            body = {
+                "transfer": selectors.transfer_view(transfer),
+                "wallet": selectors.wallet_view(user_id=int(user_id)),
+            }
+            return Response(s.MoneyOut(body).data)
+
+    MoneyView.__doc__ = service.__doc__
+    MoneyView.__name__ = MoneyView.__qualname__ = f"Wallet{name.title()}View"
+    return MoneyView
+
+
+WalletDepositView = _money_view("deposit", money.wallet_deposit)
+WalletWithdrawView = _money_view("withdraw", money.wallet_withdraw)

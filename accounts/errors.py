@@ -1,0 +1,45 @@
+"""Why the ledger refuses: typed API errors with stable codes."""
+
+from __future__ import annotations
+
+from config.api_errors import ApiError
+
+
+class InsufficientFunds(ApiError):
+    """The transfer would take an account below zero; nothing moved."""
+
+    status = 409
+    code = "insufficient_funds"
+    message = "Not enough money for this."
+
+
+class DuplicateTransfer(ApiError):
+    """The transfer id was used before for a different movement."""
+
+    status = 409
+    code = "duplicate_transfer"
+    message = "This transfer id was used for a different transfer."
+
+
+class UnknownAccount(ApiError):
+    """No such player (or account) to move money for."""
+
+    status = 404
+    code = "unknown_account"
+    message = "No such account."
+
+
+class NotPermitted(ApiError):
+    """The caller lacks the permission this needs (same code as every 403)."""
+
+    status = 403
+    code = "forbidden"
+    message = "You may not do that."
+
+
+class BadAmount(ApiError):
+    """An amount that is not a positive whole number."""
+
+    status = 400
+    code = "bad_amount"
+    message = "Amounts are positive whole numbers."

@@ -1,0 +1,46 @@
+"""Wallet frames on a player's own stream (``ws/me/``): after a transfer
+commits, each player whose cash or tickets it moved gets his wallet as it
+stands and the entry that changed it.
+
+Only the owner's group hears it; the frames are a convenience, the ledger
+(``GET /api/me/wallet/``, ``/api/me/ledger/``) is the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from accounts.models import Entry
+
+
+def announce(entries: Sequence[Entry], *, using: str = "default") -> None:
+    """Send each player's wallet frame once the transfer has committed."""
+    owned = [e for e in entries if e.account.user_id is not None]
+    if owned:
+        transaction.on_commit(lambda: publish(owned, using=using), using=using)
+
+
+def wallet_frame(
+    user_id: int, entry: Entry | None = None, *, using: str = "default"
+) -> dict[str, Any]:
+    """A player's wallet now, and the entry that changed it (None on connect)."""
+    from accounts.selectors import entry_view, wallet_view
+
+    line = None
+    if entry is not None:
+        line = entry_view(entry) | {"at": entry.transfer.created_at.isoformat()}
+    return {"type": "wallet", "wallet": wallet_view(user_id=user_id, using=using), "entry": line}
+
+
+def publish(entries: Sequence[Entry], *, using: str = "default") -> None:
+    from poker.publish import player_group, send_all
+
+    send_all(
+        [
+            (player_group(e.account.user_id), wallet_frame(e.account.user_id, e, using=using))
+            for e in entries
+        ]
+    )

@@ -1,0 +1,246 @@
+"""The double-entry ledger: the only code that writes transfers.
+
+``transfer_post`` writes one movement as entries summing to zero, in the
+caller's transaction (under a savepoint of its own).  It
+
+- locks every account it touches in one statement, in id order
+  (``SELECT ... FOR UPDATE ORDER BY id``), so two transfers over the same
+  accounts queue instead of deadlocking, and a balance read is the balance;
+- refuses (``InsufficientFunds``) to take any account below zero, except
+  the two that stand for the outside world: ``external`` (money deposited
+  into the room and not yet withdrawn is its negative balance) and
+  ``tickets_issued`` (tickets handed out and not yet spent);
+- keys the transfer by a caller-chosen id: a retry with the same id and
+  the same movement returns the first transfer and moves nothing; the same
+  id for a different movement is ``DuplicateTransfer``.
+
+Accounts come into being on first use; an account of a player who does
+not exist is ``UnknownAccount``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from accounts import frames
+from accounts.errors import BadAmount, DuplicateTransfer, InsufficientFunds, UnknownAccount
+from accounts.models import Account, Entry, Transfer
+
+CHIPS = "chips"
+NAMESPACE = uuid.UUID("6f1f4d8e-8a43-4c1e-9a55-3c1d2b0e7a10")
+"""Namespace of the transfer ids derived from names (``transfer_id_for``)."""
+
+Kind = Account.Kind
+
+
+@dataclass(frozen=True)
+class AccountRef:
+    """Names one account: its kind, its player and its table or tournament."""
+
+    kind: str
+    user_id: int | None = None
+    ref: str = ""
+
+    @property
+    def key(self) -> str:
+        parts = [self.kind, *([str(self.user_id)] if self.user_id is not None else [])]
+        return ":".join([*parts, *([self.ref] if self.ref else [])])
+
+    @property
+    def unit(self) -> str:
+        tickets = self.kind in (Kind.TICKET, Kind.TICKETS_ISSUED)
+        return f"ticket:{self.ref}" if tickets else CHIPS
+
+    @property
+    def may_go_negative(self) -> bool:
+        return self.kind in (Kind.EXTERNAL, Kind.TICKETS_ISSUED)
+
+
+def _ref(value: object) -> str:
+    text = str(value)
+    if not text or len(text) > 64:
+        raise ValueError(f"a table or tournament reference is 1 to 64 characters: {text!r}")
+    return text
+
+
+def cash(user_id: int) -> AccountRef:
+    return AccountRef(Kind.CASH, int(user_id))
+
+
+def table(table_id: int) -> AccountRef:
+    return AccountRef(Kind.TABLE, ref=_ref(int(table_id)))
+
+
+def pool(tournament: object) -> AccountRef:
+    return AccountRef(Kind.POOL, ref=_ref(tournament))
+
+
+def house() -> AccountRef:
+    return AccountRef(Kind.HOUSE)
+
+
+def external() -> AccountRef:
+    return AccountRef(Kind.EXTERNAL)
+
+
+def ticket(user_id: int, tournament: object) -> AccountRef:
+    return AccountRef(Kind.TICKET, int(user_id), _ref(tournament))
+
+
+def tickets_issued(tournament: object) -> AccountRef:
+    return AccountRef(Kind.TICKETS_ISSUED, ref=_ref(tournament))
+
+
+def ticket_reserve(tournament: object) -> AccountRef:
+    return AccountRef(Kind.TICKET_RESERVE, ref=_ref(tournament))
+
+
+@dataclass(frozen=True)
+class Move:
+    """``amount`` (a whole number, zero allowed and dropped) from ``source``
+    to ``target``, in one unit."""
+
+    source: AccountRef
+    target: AccountRef
+    amount: int
+
+
+def transfer_id_for(name: str) -> uuid.UUID:
+    """A transfer id derived from a name, for callers whose own log already
+    identifies the movement (``table-7@12``): the same name, the same id."""
+    return uuid.uuid5(NAMESPACE, name)
+
+
+def net_of(moves: Iterable[Move]) -> dict[AccountRef, int]:
+    """Each account's net change (zero changes left out)."""
+    net: dict[AccountRef, int] = {}
+    for move in moves:
+        if type(move.amount) is not int or move.amount < 0:
+            raise BadAmount(f"an amount is a whole number of at least 0, not {move.amount!r}")
+        if move.source.unit != move.target.unit:
+            raise ValueError(f"a move stays in one unit: {move.source.key} -> {move.target.key}")
+        net[move.source] = net.get(move.source, 0) - move.amount
+        net[move.target] = net.get(move.target, 0) + move.amount
+    return {ref: amount for ref, amount in net.items() if amount}
+
+
+def transfer_post(
+    *,
+    transfer_id: uuid.UUID,
+    kind: str,
+    moves: Sequence[Move],
+    by: Any = None,
+    ref: str = "",
+    memo: str = "",
+    using: str = "default",
+) -> Transfer | None:
+    """Write one transfer (None when nothing moves), or its first write.
+
+    Raises ``InsufficientFunds``, ``DuplicateTransfer`` or ``UnknownAccount``
+    and writes nothing then.
+    """
+    net = net_of(moves)
+    if not net:
+        return None
+    try:
+        with transaction.atomic(using=using):
+            accounts = accounts_lock(net, using=using)
+            first = Transfer.objects.using(using).filter(pk=transfer_id).first()
+            if first is not None:
+                return _same_or_refuse(first, kind, net, using)
+            return _write(transfer_id, kind, net, accounts, by, ref, memo, using)
+    except IntegrityError:
+        # A racer wrote this id first over other accounts (so no lock
+        # queued us behind it): its row is committed now.
+        first = Transfer.objects.using(using).filter(pk=transfer_id).first()
+        if first is None:
+            raise
+        return _same_or_refuse(first, kind, net, using)
+
+
+def accounts_lock(
+    refs: Iterable[AccountRef], *, using: str = "default"
+) -> dict[AccountRef, Account]:
+    """Create the accounts missing, then lock them all in id order.
+
+    Callers that post several transfers in one transaction lock the union
+    first, so they never hold some locks while waiting for others.
+    """
+    wanted = {ref.key: ref for ref in refs}
+    rows = Account.objects.using(using).select_for_update().order_by("pk")
+    found = {a.key: a for a in rows.filter(key__in=wanted)}
+    missing = [ref for key, ref in wanted.items() if key not in found]
+    if missing:
+        _create(missing, using)
+        found = {a.key: a for a in rows.filter(key__in=wanted)}
+    return {ref: found[key] for key, ref in wanted.items()}
+
+
+def _create(refs: list[AccountRef], using: str) -> None:
+    users = {ref.user_id for ref in refs if ref.user_id is not None}
+    known = set(
+        get_user_model().objects.using(using).filter(pk__in=users).values_list("pk", flat=True)
+    )
+    if users - known:
+        raise UnknownAccount(f"No player with id {min(users - known)}.")
+    Account.objects.using(using).bulk_create(
+        [
+            Account(
+                key=ref.key,
+                kind=ref.kind,
+                user_id=ref.user_id,
+                ref=ref.ref,
+                unit=ref.unit,
+                may_go_negative=ref.may_go_negative,
+            )
+            for ref in refs
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def _write(
+    transfer_id: uuid.UUID,
+    kind: str,
+    net: dict[AccountRef, int],
+    accounts: dict[AccountRef, Account],
+    by: Any,
+    ref: str,
+    memo: str,
+    using: str,
+) -> Transfer:
+    for account_ref, amount in net.items():
+        account = accounts[account_ref]
+        if account.balance + amount < 0 and not account.may_go_negative:
+            raise InsufficientFunds(
+                f"{account.key} holds {account.balance}; this needs {-amount}.",
+                extra={"account": account.key, "balance": account.balance, "needed": -amount},
+            )
+    by_id = by.pk if getattr(by, "is_authenticated", False) else None
+    transfer = Transfer(id=transfer_id, kind=kind, ref=ref, memo=memo[:200], by_id=by_id)
+    transfer.save(using=using, force_insert=True)
+    entries = []
+    for account_ref, amount in sorted(net.items(), key=lambda item: accounts[item[0]].pk):
+        account = accounts[account_ref]
+        account.balance += amount
+        entries.append(
+            Entry(transfer=transfer, account=account, amount=amount, balance_after=account.balance)
+        )
+        Account.objects.using(using).filter(pk=account.pk).update(balance=account.balance)
+    Entry.objects.using(using).bulk_create(entries)
+    frames.announce(entries, using=using)
+    return transfer
+
+
+def _same_or_refuse(first: Transfer, kind: str, net: dict[AccountRef, int], using: str) -> Transfer:
+    """The first transfer under this id, if it moved the same; else refuse."""
+    rows = Entry.objects.using(using).filter(transfer=first).values_list("account__key", "amount")
+    if first.kind != kind or dict(rows) != {ref.key: amount for ref, amount in net.items()}:
+        raise DuplicateTransfer(extra={"transfer_id": str(first.pk)})
+    return first

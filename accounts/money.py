@@ -1,0 +1,267 @@
+"""The money operations other apps call: wallets, tournaments, tickets.
+
+Every money operation is one ledger transfer under the caller's
+``transfer_id`` (a UUID; ``ledger.transfer_id_for(name)`` derives one from a
+name your own log already makes unique): a retry with the same id returns
+the first transfer and moves nothing again.  They run in the caller's
+transaction if there is one.
+
+``by`` is the member of staff acting, checked for the permission the
+operation needs (``accounts.move_cash`` for deposits and withdrawals,
+``accounts.direct_tournaments`` for tournament money).  ``by=None`` is the
+system itself: another app's service that has checked its own caller
+(a tournament engine paying prizes, a test seeding wallets).
+
+Tournaments are named by a reference of the caller's choosing (its id or
+slug, at most 64 characters): the ledger keeps a prize pool per reference,
+and tickets per (player, target tournament).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from accounts import ledger
+from accounts.errors import BadAmount, NotPermitted
+from accounts.ledger import Move
+from accounts.models import Transfer
+
+Kind = Transfer.Kind
+
+
+def _allowed(by: Any, permission: str) -> None:
+    if by is not None and not by.has_perm(permission):
+        raise NotPermitted()
+
+
+def _positive(amount: int) -> None:
+    if type(amount) is not int or amount < 1:
+        raise BadAmount(f"An amount is a whole number of at least 1, not {amount!r}.")
+
+
+def _post(transfer_id: uuid.UUID, kind: str, moves: list[Move], **more: Any) -> Transfer:
+    """Post the moves; refuse a transfer that moves nothing (all amounts 0)."""
+    transfer = ledger.transfer_post(transfer_id=transfer_id, kind=kind, moves=moves, **more)
+    if transfer is None:
+        raise BadAmount("Nothing to move: every amount is 0.")
+    return transfer
+
+
+def wallet_deposit(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    amount: int,
+    by: Any = None,
+    memo: str = "",
+    using: str = "default",
+) -> Transfer:
+    """Money paid in at the cashier: from outside the room to the player's cash."""
+    _allowed(by, "accounts.move_cash")
+    _positive(amount)
+    move = Move(ledger.external(), ledger.cash(user_id), amount)
+    return _post(transfer_id, Kind.DEPOSIT, [move], by=by, memo=memo, using=using)
+
+
+def wallet_withdraw(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    amount: int,
+    by: Any = None,
+    memo: str = "",
+    using: str = "default",
+) -> Transfer:
+    """Money paid out at the cashier: never more than the player's cash."""
+    _allowed(by, "accounts.move_cash")
+    _positive(amount)
+    move = Move(ledger.cash(user_id), ledger.external(), amount)
+    return _post(transfer_id, Kind.WITHDRAWAL, [move], by=by, memo=memo, using=using)
+
+
+def _entry_moves(
+    source: ledger.AccountRef, tournament: object, amount: int, fee: int
+) -> list[Move]:
+    """``amount`` into the tournament's pool and ``fee`` to the house."""
+    return [Move(source, ledger.pool(tournament), amount), Move(source, ledger.house(), fee)]
+
+
+def tournament_register(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    buy_in: int,
+    fee: int = 0,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """Register with cash: the buy-in to the prize pool, the fee to the house."""
+    _allowed(by, "accounts.direct_tournaments")
+    moves = _entry_moves(ledger.cash(user_id), tournament, buy_in, fee)
+    return _post(
+        transfer_id, Kind.REGISTRATION, moves, by=by, ref=f"tournament:{tournament}", using=using
+    )
+
+
+def tournament_unregister(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    buy_in: int,
+    fee: int = 0,
+    ticket: bool = False,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """Undo a registration: buy-in and fee back to the player's cash, or,
+    for one made with a ticket (``ticket=True``), the ticket back to him and
+    the money back to the tickets' reserve."""
+    _allowed(by, "accounts.direct_tournaments")
+    back = ledger.ticket_reserve(tournament) if ticket else ledger.cash(user_id)
+    moves = [
+        Move(ledger.pool(tournament), back, buy_in),
+        Move(ledger.house(), back, fee),
+    ]
+    if ticket:
+        moves.append(Move(ledger.tickets_issued(tournament), ledger.ticket(user_id, tournament), 1))
+    return _post(
+        transfer_id, Kind.UNREGISTRATION, moves, by=by, ref=f"tournament:{tournament}", using=using
+    )
+
+
+def _chips_in(
+    kind: str,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    amount: int,
+    fee: int,
+    by: Any,
+    using: str,
+) -> Transfer:
+    """More chips in a tournament: ``amount`` to the pool, ``fee`` to the house."""
+    _allowed(by, "accounts.direct_tournaments")
+    _positive(amount)
+    moves = _entry_moves(ledger.cash(user_id), tournament, amount, fee)
+    return _post(transfer_id, kind, moves, by=by, ref=f"tournament:{tournament}", using=using)
+
+
+def tournament_rebuy(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    amount: int,
+    fee: int = 0,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """A rebuy: ``amount`` to the prize pool, ``fee`` to the house."""
+    return _chips_in(Kind.REBUY, transfer_id, user_id, tournament, amount, fee, by, using)
+
+
+def tournament_add_on(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    amount: int,
+    fee: int = 0,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """An add-on: ``amount`` to the prize pool, ``fee`` to the house."""
+    return _chips_in(Kind.ADD_ON, transfer_id, user_id, tournament, amount, fee, by, using)
+
+
+def tournament_prize(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    amount: int,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """A prize paid from the tournament's pool to the player's cash."""
+    _allowed(by, "accounts.direct_tournaments")
+    _positive(amount)
+    move = Move(ledger.pool(tournament), ledger.cash(user_id), amount)
+    return _post(
+        transfer_id, Kind.PRIZE, [move], by=by, ref=f"tournament:{tournament}", using=using
+    )
+
+
+def ticket_award(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    target: object,
+    value: int,
+    paid_from: object | None = None,
+    count: int = 1,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """``count`` entries into tournament ``target`` for the player, each
+    backed by ``value`` (the target's buy-in plus fee), paid from the prize
+    pool of tournament ``paid_from`` (a satellite) or, with None, by the house
+    (a promotional ticket).  The money waits in the target's ticket reserve."""
+    _allowed(by, "accounts.direct_tournaments")
+    _positive(count)
+    payer = ledger.house() if paid_from is None else ledger.pool(paid_from)
+    moves = [
+        Move(ledger.tickets_issued(target), ledger.ticket(user_id, target), count),
+        Move(payer, ledger.ticket_reserve(target), value * count),
+    ]
+    ref = f"tournament:{paid_from}" if paid_from is not None else f"tournament:{target}"
+    return _post(transfer_id, Kind.TICKET_AWARD, moves, by=by, ref=ref, using=using)
+
+
+def ticket_refund(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    value: int,
+    count: int = 1,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """``count`` of the player's entries into ``tournament``, which was
+    called off, handed back for the money behind them: ``value`` each from
+    the tournament's ticket reserve to the player's cash."""
+    _allowed(by, "accounts.direct_tournaments")
+    _positive(count)
+    moves = [
+        Move(ledger.ticket(user_id, tournament), ledger.tickets_issued(tournament), count),
+        Move(ledger.ticket_reserve(tournament), ledger.cash(user_id), value * count),
+    ]
+    ref = f"tournament:{tournament}"
+    return _post(transfer_id, Kind.TICKET_REFUND, moves, by=by, ref=ref, using=using)
+
+
+def ticket_spend(
+    *,
+    transfer_id: uuid.UUID,
+    user_id: int,
+    tournament: object,
+    buy_in: int,
+    fee: int = 0,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """Register with a ticket: one of the player's entries into
+    ``tournament`` is handed back, and its reserve pays the buy-in to the
+    pool and the fee to the house."""
+    _allowed(by, "accounts.direct_tournaments")
+    moves = [
+        Move(ledger.ticket(user_id, tournament), ledger.tickets_issued(tournament), 1),
+        *_entry_moves(ledger.ticket_reserve(tournament), tournament, buy_in, fee),
+    ]
+    return _post(
+        transfer_id, Kind.TICKET_SPEND, moves, by=by, ref=f"tournament:{tournament}", using=using
+    )

@@ -1,0 +1,95 @@
+"""The read side of accounts: wallets, ledger history, balances."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+
+from accounts import ledger
+from accounts.errors import UnknownAccount
+from accounts.models import Account, Entry, User
+from accounts.roles import user_roles
+
+
+def user_get(*, user_id: int) -> User:
+    """The player, or ``UnknownAccount``."""
+    user: User | None = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise UnknownAccount(f"No player with id {user_id}.")
+    return user
+
+
+def me_view(user: User) -> dict[str, Any]:
+    """The player as he sees himself."""
+    return {
+        "id": user.pk,
+        "username": user.username,
+        "screen_name": user.display_name,
+        "email": user.email,
+        "roles": user_roles(user),
+        "is_staff": user.is_staff,
+        "date_joined": user.date_joined,
+    }
+
+
+def account_balance(ref: ledger.AccountRef, *, using: str = "default") -> int:
+    """The balance of an account (0 for one never used)."""
+    balance = Account.objects.using(using).filter(key=ref.key).values_list("balance", flat=True)
+    return int(balance.first() or 0)
+
+
+def wallet_view(*, user_id: int, using: str = "default") -> dict[str, Any]:
+    """A player's cash and tickets (he sees his chips at tables on the tables)."""
+    accounts = Account.objects.using(using).filter(user_id=user_id)
+    cash = next((a.balance for a in accounts if a.kind == Account.Kind.CASH), 0)
+    tickets = [
+        {"tournament": a.ref, "count": a.balance}
+        for a in accounts.order_by("ref")
+        if a.kind == Account.Kind.TICKET and a.balance
+    ]
+    return {"user": user_id, "cash": cash, "tickets": tickets}
+
+
+def ledger_history(*, user_id: int, kind: str | None = None) -> QuerySet[Entry]:
+    """The entries of a player's accounts (cash and tickets), newest first,
+    optionally of one kind of transfer."""
+    entries = Entry.objects.filter(account__user_id=user_id).select_related("transfer", "account")
+    if kind:
+        entries = entries.filter(transfer__kind=kind)
+    return entries.order_by("-id")
+
+
+def entry_view(entry: Entry) -> dict[str, Any]:
+    """One line of a player's history."""
+    transfer = entry.transfer
+    account = entry.account
+    return {
+        "id": entry.pk,
+        "transfer": str(transfer.pk),
+        "kind": transfer.kind,
+        "account": account.kind,
+        "tournament": account.ref if account.kind == Account.Kind.TICKET else None,
+        "amount": entry.amount,
+        "balance_after": entry.balance_after,
+        "ref": transfer.ref,
+        "memo": transfer.memo,
+        "at": transfer.created_at,
+    }
+
+
+def transfer_view(transfer: Any) -> dict[str, Any]:
+    """A transfer and its entries (the answer to a staff operation)."""
+    entries = transfer.entries.select_related("account").order_by("id")
+    return {
+        "id": str(transfer.pk),
+        "kind": transfer.kind,
+        "ref": transfer.ref,
+        "memo": transfer.memo,
+        "at": transfer.created_at,
+        "entries": [
+            {"account": e.account.key, "amount": e.amount, "balance_after": e.balance_after}
+            for e in entries
+        ],
+    }

@@ -1,0 +1,41 @@
+"""What the apps' REST views share: who is asking, validated input, and the
+view of one command on the resource a URL names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+
+def viewer(request: Request) -> Any:
+    """The logged-in user, or None for an anonymous request."""
+    return request.user if request.user.is_authenticated else None
+
+
+def validated(serializer_class: type[Any], data: Any) -> dict[str, Any]:
+    """``data`` as ``serializer_class`` validates it (a 400 otherwise)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def command_view(
+    service: Any, body: type[Any], *, class_name: str, operation_id: str
+) -> type[APIView]:
+    """A view posting ``body`` to ``service`` for the logged-in user: the
+    ids the URL names (``table_id``, ``tournament_id``) go to the service
+    under the same names, and its answer is the response."""
+
+    class CommandView(APIView):
+        @extend_schema(request=body, responses={200: dict}, operation_id=operation_id)
+        def post(self, request: Request, **ids: int) -> Response:
+            data = validated(body, request.data)
+            return Response(service(by=request.user, **ids, **data))
+
+    CommandView.__doc__ = service.__doc__
+    CommandView.__name__ = CommandView.__qualname__ = class_name
+    return CommandView

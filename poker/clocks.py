@@ -1,0 +1,302 @@
+"""The table clocks at work: judging actions by the clock, setting timers,
+and acting when a timer fires.
+
+The clocks themselves are pure (``engine.table.clock``): the player to act
+is on the clock from the time of the hand's last event.  Here that meets
+real time:
+
+- ``charge``: an action made now is refused after the 32 Card Draw bet
+  window, and the time bank it ate into is taken off the player's bank.
+- ``schedule``: after a command commits, one Celery task is set to fire
+  when the new clock expires.  It carries the table, the stream and the
+  version at which it was set (``tasks.clock_expired``).
+- ``clock_expire``: what that task does: act for the player (``TimeOut``)
+  or deal the next hand, but only if the stream is still at that version.
+  A clock can never act twice, or on a hand that has moved on: a late or
+  repeated timer finds another version and does nothing, and a repeat that
+  races the first collides with its command id.
+- ``clock_sweep``: every few seconds (beat), fire any clock whose timer
+  was lost (a worker killed before it acknowledged, an in-memory broker
+  restarted) through the same ``clock_expire``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from config.api_errors import ApiError
+from poker.engine.commands import Action, TimeOut
+from poker.engine.state import HandState
+from poker.engine.table import TableState, UseTimeBank, plan_hand
+from poker.engine.table.clock import (
+    Clock,
+    bank_used,
+    check_bet_window,
+    next_hand_clock,
+    turn_clock,
+)
+from poker.models import Hand, Table
+
+if TYPE_CHECKING:
+    from poker.work import Work
+
+CLOCK_NAMESPACE = uuid.UUID("6f1d9d2e-4c57-4d1e-9b53-2b8f1f0c7a10")
+"""Timer command ids are uuid5(this, stream:version): one per clock."""
+
+SWEEP_GRACE_SECONDS = 2.0
+"""A clock this far past its expiry without having acted lost its timer."""
+
+
+class ClockMoved(ApiError):
+    """The timer's stream is no longer at its version: nothing to do."""
+
+    status = 409
+    code = "clock_moved"
+    message = "The table has moved on since this clock was set."
+
+
+class ClockEarly(ApiError):
+    """The timer fired before its clock expired (it is set again)."""
+
+    status = 409
+    code = "clock_early"
+    message = "This clock has not run out yet."
+
+    def __init__(self, expires: float) -> None:
+        super().__init__()
+        self.expires = expires
+
+
+def stamp(at: datetime) -> float:
+    """A time as the engine's clocks count it: seconds since the epoch."""
+    return at.timestamp()
+
+
+def moment(seconds: float) -> datetime:
+    """An engine time as an aware datetime."""
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+# --------------------------------------------------------------------------
+# The clock now
+
+
+def running(work: Work) -> Clock | None:
+    """The clock of the player to act in ``work``'s hand, if any."""
+    hand = work.hand
+    if hand is None or hand.state.complete:
+        return None
+    started = work.now if hand.events and hand.turn_moved else _turn_started(hand.row)
+    return turn_clock(work.table_state, hand.state, stamp(started))
+
+
+def _turn_started(row: Hand) -> datetime:
+    return row.turn_started_at or row.started_at
+
+
+def work_clock(work: Work) -> Clock | None:
+    """The clock running once ``work``'s command is done."""
+    turn = running(work)
+    if turn is not None or work.table_state.hand_running:
+        return turn
+    due = work.table.next_hand_at
+    if work.finished:
+        due = work.now + timedelta(seconds=work.table_state.config.pause_seconds)
+    return _pause(work.table_state, due)
+
+
+def table_clock(
+    table: Table, state: TableState, hand: tuple[Hand, HandState, int] | None
+) -> Clock | None:
+    """The clock running at a table as its read models say (``hand``: the
+    latest hand's row, state and the version shown)."""
+    if hand is not None and not hand[1].complete:
+        row, hand_state, version = hand
+        if version != row.version:
+            return None  # an older version of the hand: its clock is gone
+        return turn_clock(state, hand_state, stamp(_turn_started(row)))
+    if state.hand_running:
+        return None
+    return _pause(state, table.next_hand_at)
+
+
+def clock_between(
+    table: TableState, hand: tuple[HandState, datetime] | None, finished: datetime | None
+) -> Clock | None:
+    """The clock given the table, its latest hand with the time of that
+    hand's last event, and when the last hand finished."""
+    if hand is not None and not hand[0].complete:
+        return turn_clock(table, hand[0], stamp(hand[1]))
+    if table.hand_running or finished is None:
+        return None
+    return _pause(table, finished + timedelta(seconds=table.config.pause_seconds))
+
+
+def _pause(state: TableState, due: datetime | None) -> Clock | None:
+    """The pause clock ending at ``due``, if a hand will be dealt then."""
+    if due is None or state.closed or state.closing or not state.config.deals_by_itself:
+        return None
+    if plan_hand(state) is None:
+        return None
+    finished = stamp(due) - state.config.pause_seconds
+    return next_hand_clock(state, finished)
+
+
+def as_json(clock: Clock | None) -> dict[str, Any] | None:
+    """A clock as clients see it (ISO 8601 times, UTC)."""
+    if clock is None:
+        return None
+    times = ("started", "deadline", "expires", "bet_until")
+    out: dict[str, Any] = {"kind": clock.kind.value, "seat": clock.seat}
+    for name in times:
+        value = getattr(clock, name)
+        out[name] = None if value is None else moment(value).isoformat()
+    return out
+
+
+def charge(work: Work, seat: int, action: Action) -> None:
+    """Judge an action made now by the clock: refuse a late bet or raise,
+    and take the time bank it used off the player's bank."""
+    clock = running(work)
+    if clock is None or clock.seat != seat:
+        return
+    now = stamp(work.now)
+    check_bet_window(clock, action, now)
+    used = bank_used(clock, now)
+    if used:
+        work.table_do(UseTimeBank(seat, used))
+
+
+# --------------------------------------------------------------------------
+# Timers
+
+
+def timer_for(work: Work) -> tuple[str, int, datetime] | None:
+    """(stream, version, when) of the timer a command's new state needs:
+    the new turn's clock, or the pause after a hand that just finished."""
+    hand = work.hand
+    if hand is not None and hand.events and not hand.state.complete:
+        clock = running(work)
+        if clock is not None:
+            return hand.row.stream, hand.start + len(hand.events), moment(clock.expires)
+    table = work.table_state
+    if not table.config.deals_by_itself:
+        return None  # its tournament deals the next hand
+    if work.finished and table.config.pause_seconds and not table.hand_running:
+        due = work.now + timedelta(seconds=table.config.pause_seconds)
+        return work.table.stream, table.hand_number, due
+    return None
+
+
+def schedule(work: Work) -> None:
+    """Set the timer the command's new state needs, once it commits."""
+    timer = timer_for(work)
+    if timer is None or not settings.CLOCKS_ENABLED:
+        return
+    stream, version, when = timer
+    table = work.table.pk
+    transaction.on_commit(lambda: set_timer(table, stream, version, when))
+
+
+def set_timer(table: int, stream: str, version: int, when: datetime) -> None:
+    """Queue the Celery task that fires at ``when``."""
+    from poker.tasks import clock_expired
+
+    clock_expired.apply_async((table, stream, version), eta=when, queue=settings.CLOCK_QUEUE)
+
+
+def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
+    """Act for a clock that ran out, if its stream is still at ``version``:
+    the player to act times out (after his time bank), or the next hand is
+    dealt.  Raises ``ClockMoved`` when there is nothing to do and
+    ``ClockEarly`` when it fired before its time."""
+    from poker.work import run
+
+    def do(work: Work) -> None:
+        if stream.startswith("hand-"):
+            _time_out(work, stream, version)
+        else:
+            _deal_after_pause(work, version)
+
+    return run(table_id, by=None, command_id=timer_id(stream, version), do=do, answer=_fired)
+
+
+def timer_id(stream: str, version: int) -> uuid.UUID:
+    """The command id of the timer set at ``stream``'s ``version``: one per
+    clock, so two runs of one timer cannot both act."""
+    return uuid.uuid5(CLOCK_NAMESPACE, f"{stream}:{version}")
+
+
+def _time_out(work: Work, stream: str, version: int) -> None:
+    hand = work.hand
+    if hand is None or hand.row.stream != stream or hand.row.version != version:
+        raise ClockMoved()
+    clock = running(work)
+    if clock is None or clock.seat is None:
+        raise ClockMoved()
+    if stamp(work.now) < clock.expires:
+        raise ClockEarly(clock.expires)
+    used = bank_used(clock, stamp(work.now))
+    if used:
+        work.table_do(UseTimeBank(clock.seat, used))
+    work.hand_do(TimeOut(work.table_state.hand_seats.index(clock.seat)))
+
+
+def _deal_after_pause(work: Work, hand_number: int) -> None:
+    table = work.table_state
+    if table.hand_running or table.hand_number != hand_number or not table.config.deals_by_itself:
+        raise ClockMoved()
+    if plan_hand(table) is None:
+        raise ClockMoved()
+    due = work.table.next_hand_at
+    if due is not None and work.now < due:
+        raise ClockEarly(stamp(due))
+
+
+def _fired(work: Work) -> dict[str, Any]:
+    return {"table": work.table.pk, "table_version": work.table_state.version}
+
+
+# --------------------------------------------------------------------------
+# Lost timers
+
+
+def overdue(now: datetime | None = None) -> list[tuple[int, str, int]]:
+    """(table, stream, version) of every clock past its expiry by more than
+    the grace: timers that were lost."""
+    from poker import streams
+
+    now = now or timezone.now()
+    late = now - timedelta(seconds=SWEEP_GRACE_SECONDS)
+    out = []
+    running_hands = Hand.objects.filter(ended_at__isnull=True, turn_started_at__lt=late)
+    for hand in running_hands.select_related("table"):
+        table_state = streams.tables.state(hand.table.stream, hand.table.version)
+        state = streams.hands.state(hand.stream, hand.version)
+        clock = turn_clock(table_state, state, stamp(_turn_started(hand)))
+        if clock is not None and moment(clock.expires) < late:
+            out.append((hand.table_id, hand.stream, hand.version))
+    waiting = Table.objects.filter(status=Table.Status.OPEN, next_hand_at__lt=late)
+    for table in waiting.exclude(hands__ended_at__isnull=True):
+        state = streams.tables.state(table.stream, table.version)
+        if state.config.deals_by_itself and not state.hand_running and plan_hand(state):
+            out.append((table.pk, table.stream, state.hand_number))
+    return out
+
+
+def clock_sweep() -> int:
+    """Fire every overdue clock now; how many acted."""
+    acted = 0
+    for table, stream, version in overdue():
+        try:
+            clock_expire(table_id=table, stream=stream, version=version)
+        except ApiError:
+            continue
+        acted += 1
+    return acted

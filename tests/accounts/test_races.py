@@ -1,0 +1,210 @@
+"""Two real PostgreSQL connections racing over the same money.
+
+Each racer runs on its own thread with its own connection to the
+``postgres`` alias; a barrier starts them together (``race``), and each
+race is repeated on fresh wallets.  The lock-step rounds make the one
+interleaving a race only sometimes produces: the second spender reaches
+the account lock while the first holds it with its transfer written but
+not committed.  The table races need ``default`` on PostgreSQL (CI).
+"""
+
+from __future__ import annotations
+
+import uuid
+from functools import partial
+
+import pytest
+
+from accounts import ledger, money
+from accounts.errors import DuplicateTransfer, InsufficientFunds
+from accounts.ledger import Move
+from accounts.models import Transfer
+from poker import services
+from tests.accounts.conftest import assert_sound, cash_of
+from tests.funds import fund
+from tests.poker.concurrency import Outcome, lockstep, race
+from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
+
+REPEATS = 20
+PG = "postgres"
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, databases=[PG])]
+
+
+@pytest.fixture
+def wallet(django_user_model):
+    """``wallet(cash)``: a fresh player on the postgres alias with ``cash``."""
+    names = iter(range(10**6))
+
+    def make(cash: int):
+        user = django_user_model.objects.db_manager(PG).create_user(f"p{next(names)}")
+        return fund(user, cash, using=PG) if cash else user
+
+    return make
+
+
+def withdraw(user, amount, transfer_id=None):
+    return money.wallet_withdraw(
+        transfer_id=transfer_id or uuid.uuid4(), user_id=user.pk, amount=amount, using=PG
+    )
+
+
+def winners(outcomes: list[Outcome]) -> list[int]:
+    """Which racers succeeded."""
+    return [k for k, o in enumerate(outcomes) if o.ok]
+
+
+def lockstep_spend(first, second) -> list[Outcome]:
+    """``first`` writes its transfer and waits, uncommitted; ``second``
+    starts and queues on the account lock; then ``first`` commits."""
+    return lockstep(first, second, hold=(ledger, "_write"), using=PG)
+
+
+# --------------------------------------------------------------------------
+# Spending the same money twice
+
+
+def test_two_connections_spending_the_same_money_one_wins_the_other_is_refused(wallet):
+    """Two withdrawals of 80 from 100 at the same instant: exactly one is
+    paid, the other is told insufficient_funds, 20 is left, and the ledger
+    is sound.  The first round is in lock-step."""
+    ann = wallet(100)
+    outcomes = lockstep_spend(partial(withdraw, ann, 80), partial(withdraw, ann, 80))
+    assert winners(outcomes) == [0]
+    assert isinstance(outcomes[1].error, InsufficientFunds)
+    assert cash_of(ann, PG) == 20
+    for _ in range(REPEATS):
+        ann = wallet(100)
+        outcomes = race(partial(withdraw, ann, 80), partial(withdraw, ann, 80))
+        (win,) = winners(outcomes)
+        loser = outcomes[1 - win].error
+        assert isinstance(loser, InsufficientFunds) and loser.code == "insufficient_funds"
+        assert cash_of(ann, PG) == 20
+    assert Transfer.objects.using(PG).filter(kind="withdrawal").count() == REPEATS + 1
+    assert_sound(PG)
+
+
+def test_a_tournament_and_the_cashier_racing_for_one_wallet_one_wins(wallet):
+    """A registration and a withdrawal that cannot both be paid."""
+    for _ in range(REPEATS):
+        ann = wallet(100)
+        register = partial(
+            money.tournament_register,
+            transfer_id=uuid.uuid4(),
+            user_id=ann.pk,
+            tournament="spring",
+            buy_in=60,
+            fee=10,
+            using=PG,
+        )
+        outcomes = race(register, partial(withdraw, ann, 50))
+        (win,) = winners(outcomes)
+        assert isinstance(outcomes[1 - win].error, InsufficientFunds)
+        assert cash_of(ann, PG) == (30 if win == 0 else 50)
+    assert_sound(PG)
+
+
+def test_payments_crossing_in_opposite_directions_never_deadlock(wallet):
+    """ann pays bob while bob pays ann, many times at once: both accounts
+    are locked in id order by both, so they queue and never deadlock."""
+    ann, bob = wallet(1000), wallet(1000)
+
+    def pay(source, target):
+        for _ in range(10):
+            ledger.transfer_post(
+                transfer_id=uuid.uuid4(),
+                kind=Transfer.Kind.PRIZE,
+                moves=[Move(ledger.cash(source.pk), ledger.cash(target.pk), 7)],
+                using=PG,
+            )
+
+    outcomes = race(partial(pay, ann, bob), partial(pay, bob, ann), partial(pay, ann, bob))
+    assert all(o.ok for o in outcomes), [o.code for o in outcomes]
+    assert (cash_of(ann, PG), cash_of(bob, PG)) == (930, 1070)
+    assert_sound(PG)
+
+
+# --------------------------------------------------------------------------
+# One transfer id, twice at once
+
+
+def test_one_transfer_id_sent_twice_at_once_moves_the_money_once(wallet):
+    for _ in range(REPEATS):
+        ann = wallet(100)
+        transfer_id = uuid.uuid4()
+        outcomes = race(*[partial(withdraw, ann, 30, transfer_id)] * 2)
+        assert all(o.ok for o in outcomes), [o.code for o in outcomes]
+        assert outcomes[0].value.pk == outcomes[1].value.pk == transfer_id
+        assert cash_of(ann, PG) == 70
+    assert_sound(PG)
+
+
+def test_one_transfer_id_for_two_different_transfers_at_once_one_is_refused(wallet):
+    """Over accounts that share no lock, so the two inserts meet only at the
+    transfer id: the loser is told duplicate_transfer, not a server error."""
+    for _ in range(REPEATS):
+        ann, bob = wallet(100), wallet(100)
+        transfer_id = uuid.uuid4()
+        moves = [
+            [Move(ledger.cash(ann.pk), ledger.pool(f"a{ann.pk}"), 10)],
+            [Move(ledger.cash(bob.pk), ledger.pool(f"b{bob.pk}"), 10)],
+        ]
+        outcomes = race(
+            *(
+                partial(
+                    ledger.transfer_post,
+                    transfer_id=transfer_id,
+                    kind=Transfer.Kind.REGISTRATION,
+                    moves=m,
+                    using=PG,
+                )
+                for m in moves
+            )
+        )
+        (win,) = winners(outcomes)
+        assert isinstance(outcomes[1 - win].error, DuplicateTransfer)
+        assert sorted([cash_of(ann, PG), cash_of(bob, PG)]) == [90, 100]
+    assert_sound(PG)
+
+
+# --------------------------------------------------------------------------
+# Two tables, one wallet
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("pg_default")
+def test_sitting_at_two_tables_with_money_for_one_seats_him_once(django_user_model):
+    """A player with 150 sits down for 100 at two tables at once: one seat
+    is taken and paid, the other refused with insufficient_funds and its
+    table untouched."""
+    boss = django_user_model.objects.create_user("boss", is_staff=True)
+    for k in range(REPEATS // 2):
+        ann = fund(django_user_model.objects.create_user(f"ann{k}"), 150)
+        tables = [
+            services.table_create(
+                by=boss,
+                name="t",
+                game="32-card-draw",
+                betting="no-limit",
+                small_blind=1,
+                big_blind=2,
+            ).pk
+            for _ in range(2)
+        ]
+        outcomes = race(
+            *(
+                partial(
+                    services.seat_sit,
+                    by=ann,
+                    table_id=t,
+                    seat=1,
+                    buy_in=100,
+                    command_id=uuid.uuid4(),
+                )
+                for t in tables
+            )
+        )
+        (win,) = winners(outcomes)
+        assert outcomes[1 - win].code == "insufficient_funds"
+        assert cash_of(ann) == 50
+    assert_sound()

@@ -1,0 +1,21 @@
+"""Money for test players: every seat is bought from a wallet, so a test
+that sits a player first deposits into his (``fund``)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from accounts import money
+
+FUNDS = 10**12
+"""What a test player gets unless a test says otherwise: more than any
+buy-in the tests make (the largest amount the API accepts)."""
+
+
+def fund(user: Any, amount: int = FUNDS, *, using: str = "default") -> Any:
+    """Deposit ``amount`` into ``user``'s wallet; the user."""
+    money.wallet_deposit(
+        transfer_id=uuid.uuid4(), user_id=user.pk, amount=amount, memo="test funds", using=using
+    )
+    return user

@@ -1,0 +1,42 @@
+"""Autouse fixtures every Django app's tests share (each app's conftest.py
+imports them): what a test caches in the process, and the groups it joins,
+belong to that test alone; passwords hash fast."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from poker import selectors, streams
+
+
+def _forget() -> None:
+    from tournaments.work import folds
+
+    for cache in (streams.hands, streams.tables, folds):
+        cache.forget()
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches() -> Iterator[None]:
+    """Folds and names cached in the process belong to the test that made them."""
+    _forget()
+    selectors.username.cache_clear()
+    selectors.screen_name.cache_clear()
+    yield
+    _forget()
+
+
+@pytest.fixture(autouse=True)
+def in_memory_channel_layer(settings: Any) -> None:
+    """One process's own channel layer, even where REDIS_URL is set (CI):
+    parallel tests must not hear each other's groups.  The real Redis layer
+    is exercised by tests/integration."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,192 @@
+"""Rebuys and the add-on (RULES.md 6): only between hands or for a player not
+in the hand, while the window is open, at or below the threshold; the
+add-on at the end of the window."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tournaments.support import T0, Run, definition, of_type, players, structure
+from tournaments.rules import (
+    AddedOn,
+    AddOn,
+    Award,
+    AwardPrizes,
+    Break,
+    DeclineRebuy,
+    Disqualify,
+    Eliminated,
+    PrizesAwarded,
+    Rebought,
+    Rebuy,
+    Rebuys,
+    Standing,
+    StartHand,
+    Tick,
+    TournamentErrorCode,
+    decide,
+)
+from tournaments.rules import queries as q
+from tournaments.rules.errors import TournamentError
+from tournaments.rules.play import can_add_on, can_rebuy
+
+REBUYS = definition(
+    structure=structure(4, 10, (Break(2, 5),)),
+    rebuys=Rebuys(until_level=2, chips=1000, price=100, max_rebuys=2, add_on_chips=1500,
+                  add_on_price=120),
+)  # fmt: skip
+"""Level 1 T0..+600, level 2 ..+1200 (last rebuy level), break ..+1500 (add-on)."""
+
+
+def refusal(run: Run, command: object) -> TournamentErrorCode:
+    with pytest.raises(TournamentError) as caught:
+        decide(run.state, command)  # type: ignore[arg-type]
+    return caught.value.code
+
+
+def running(n: int = 3) -> Run:
+    return Run(REBUYS).register(players(n)).start()
+
+
+def test_a_rebuy_at_the_starting_stack_adds_chips_and_money() -> None:
+    run = running()
+    assert can_rebuy(run.state, "p01")
+    assert run.do(Rebuy("p01")) == [Rebought("p01", 1000, 100)]
+    assert run.state.entrants["p01"].stack == 2000
+    assert run.state.pool == 300 + 100
+    assert run.state.entrants["p01"].paid == 110 + 100
+
+
+def test_no_rebuy_above_the_threshold() -> None:
+    run = running()
+    run.hand(1, {"p01": 1, "p02": -1})
+    assert refusal(run, Rebuy("p01")) is TournamentErrorCode.REBUY_REFUSED
+    assert run.do(Rebuy("p02")) == [Rebought("p02", 1000, 100)]
+
+
+def test_the_threshold_is_configurable() -> None:
+    low = definition(rebuys=Rebuys(2, 1000, 100, threshold=500))
+    run = Run(low).register(players(2)).start()
+    assert refusal(run, Rebuy("p01")) is TournamentErrorCode.REBUY_REFUSED
+    run.hand(1, {"p01": -500, "p02": 500})
+    assert run.do(Rebuy("p01")) == [Rebought("p01", 1000, 100)]
+
+
+def test_no_rebuy_during_a_hand_the_player_is_in() -> None:
+    run = running()
+    run.do(StartHand(1))
+    assert refusal(run, Rebuy("p01")) is TournamentErrorCode.REBUY_REFUSED
+    assert not can_rebuy(run.state, "p01")
+
+
+def test_a_player_not_in_the_hand_may_rebuy_during_it() -> None:
+    run = running()
+    # p03 loses everything but may rebuy: he is not dealt in to the next hand
+    events = run.hand(1, {"p03": -1000, "p01": 1000})
+    assert of_type(events, Eliminated) == []
+    run.do(StartHand(1))
+    assert "p03" not in {p.player for p in run.state.hands[2].players}
+    assert run.do(Rebuy("p03")) == [Rebought("p03", 1000, 100)]
+
+
+def test_a_player_out_of_chips_stays_in_while_he_may_rebuy() -> None:
+    run = running()
+    run.hand(1, {"p03": -1000, "p01": 1000})
+    entrant = run.state.entrants["p03"]
+    assert entrant.alive and entrant.stack == 0 and entrant.table == 1
+    assert q.players_left(run.state) == 3
+
+
+def test_declining_the_rebuy_puts_him_out_placed_by_the_hand_he_lost() -> None:
+    run = running()
+    run.hand(1, {"p03": -1000, "p01": 1000})
+    run.hand(1)
+    events = run.do(DeclineRebuy("p03", 0))
+    assert events[0] == Eliminated("p03", 1, 1000)
+
+
+def test_only_a_player_out_of_chips_declines() -> None:
+    run = running()
+    assert refusal(run, DeclineRebuy("p01", 0)) is TournamentErrorCode.ILLEGAL_ACTION
+
+
+def test_players_who_did_not_rebuy_go_out_when_the_window_closes() -> None:
+    run = running()
+    run.hand(1, {"p03": -1000, "p01": 1000})
+    events = run.do(Tick(T0 + 1200, 0))
+    assert Eliminated("p03", 1, 1000) in events
+    assert refusal(run, Rebuy("p02")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_rebuys_are_limited_per_entry() -> None:
+    run = running()
+    run.do(Rebuy("p01"))
+    run.hand(1, {"p01": -1500, "p02": 1500})
+    run.do(Rebuy("p01"))
+    run.hand(1, {"p01": -1000, "p02": 1000})
+    assert run.state.entrants["p01"].stack == 500
+    assert refusal(run, Rebuy("p01")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_a_player_out_of_rebuys_goes_out_at_once() -> None:
+    run = running()
+    run.do(Rebuy("p01"))
+    run.hand(1, {"p01": -1000, "p02": 1000})
+    run.do(Rebuy("p01"))
+    events = run.hand(1, {"p01": -2000, "p02": 2000})
+    assert [e.player for e in of_type(events, Eliminated)] == ["p01"]
+
+
+def test_the_add_on_is_taken_once_in_the_break_after_the_window() -> None:
+    run = running()
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+    run.do(Tick(T0 + 1200, 0))
+    assert can_add_on(run.state, "p01")
+    assert run.do(AddOn("p01")) == [AddedOn("p01", 1500, 120)]
+    assert run.state.entrants["p01"].stack == 2500
+    assert run.state.pool == 300 + 120
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+    run.do(Tick(T0 + 1500, 0))
+    assert refusal(run, AddOn("p02")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_the_add_on_may_be_taken_whatever_the_stack() -> None:
+    run = running()
+    run.hand(1, {"p01": 900, "p02": -900})
+    run.do(Tick(T0 + 1200, 0))
+    assert run.do(AddOn("p01")) == [AddedOn("p01", 1500, 120)]
+
+
+def test_no_rebuys_or_add_on_in_a_freezeout() -> None:
+    run = Run().register(players(2)).start()
+    assert refusal(run, Rebuy("p01")) is TournamentErrorCode.REBUY_REFUSED
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_no_add_on_when_only_rebuys_are_offered() -> None:
+    run = Run(definition(rebuys=Rebuys(1, 1000, 100))).register(players(2)).start()
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_the_pool_is_final_once_the_add_on_is_over() -> None:
+    run = running()
+    assert not q.pool_final(run.state)
+    run.do(Tick(T0 + 1200, 0))
+    assert not q.pool_final(run.state)
+    run.do(Tick(T0 + 1500, 0))
+    assert q.pool_final(run.state)
+
+
+def test_unknown_players_do_not_rebuy() -> None:
+    run = running()
+    assert refusal(run, Rebuy("nobody")) is TournamentErrorCode.NOT_REGISTERED
+
+
+def test_when_nobody_is_left_with_chips_the_last_busted_finish_first() -> None:
+    run = running()
+    run.hand(1, {"p02": 2000, "p01": -1000, "p03": -1000})
+    run.do(Disqualify("p02", 0))  # his chips leave play; p01 and p03 may still rebuy
+    run.do(Tick(T0 + 1200, 0))
+    assert run.state.standings == (Standing("p01", 1, 2), Standing("p03", 1, 2))
+    (paid,) = run.do(AwardPrizes())
+    assert paid == PrizesAwarded((Award("p01", 1, 150), Award("p03", 1, 150)), None)

@@ -1,0 +1,51 @@
+"""The admin for operators: tournaments and their entrants, read-only (they
+are projections of the tournament streams; tournaments change only by
+commands)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from config.admin import ReadOnly, ReadOnlyInline
+from tournaments.models import Entrant, Tournament
+
+
+class EntrantInline(ReadOnlyInline):
+    model = Entrant
+    fields = ("player", "status", "entries", "stack", "table", "seat", "place", "prize", "ticket")
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnly):
+    list_display = (
+        "id",
+        "name",
+        "status",
+        "game",
+        "buy_in",
+        "satellite_target",
+        "starts_at",
+        "entries",
+        "players_left",
+        "level",
+        "prize_pool",
+    )
+    list_filter = ("status", "game", "sit_and_go")
+    search_fields = ("name", "satellite_target")
+    inlines = [EntrantInline]
+
+
+@admin.register(Entrant)
+class EntrantAdmin(ReadOnly):
+    list_display = (
+        "tournament",
+        "player",
+        "status",
+        "entries",
+        "stack",
+        "place",
+        "prize",
+        "ticket",
+    )
+    list_filter = ("status", "ticket")
+    search_fields = ("player__username",)

@@ -1,0 +1,1 @@
+"""The tournament REST API: serializers, views and URLs."""

@@ -1,0 +1,124 @@
+"""Input shapes of the tournament API (types only: the rules validate the
+values and name the field they refuse)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from poker.api.serializers import CommandIn, StrictInteger
+from poker.api.serializers import chips as amount
+from poker.engine.rules import AnteBy, Betting, Game, TieBreak
+from tournaments.definitions import PRESETS
+from tournaments.rules.structure import MINUTE
+
+MAX_COUNT = 10**6
+"""The largest count (players, levels, seconds...) any field takes."""
+
+
+def count(**options: Any) -> StrictInteger:
+    """A whole-number field for counts, levels, seats and seconds."""
+    return StrictInteger(min_value=options.pop("min_value", 0), max_value=MAX_COUNT, **options)
+
+
+class LevelIn(serializers.Serializer[dict[str, object]]):
+    small_blind = amount(min_value=1)
+    big_blind = amount(min_value=1)
+    ante = amount(min_value=0, default=0)
+    minutes = count(min_value=1, default=20)
+
+
+class BreakIn(serializers.Serializer[dict[str, object]]):
+    after_level = count(min_value=1)
+    minutes = count(min_value=1, default=10)
+
+
+class StructureIn(serializers.Serializer[dict[str, object]]):
+    """A preset by name, or the levels and breaks."""
+
+    preset = serializers.ChoiceField(choices=sorted(PRESETS), required=False)
+    minutes = count(min_value=1, required=False)
+    """A preset's level length."""
+    minute_seconds = StrictInteger(min_value=1, max_value=MINUTE, default=MINUTE)
+    """Seconds in a minute of the clock (fewer: a scaled-down simulation)."""
+    levels = LevelIn(many=True, required=False)
+    breaks = BreakIn(many=True, required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if bool(attrs.get("preset")) == bool(attrs.get("levels")):
+            raise serializers.ValidationError("Give either a preset or the levels.")
+        return attrs
+
+
+class RebuysIn(serializers.Serializer[dict[str, object]]):
+    until_level = count(min_value=1)
+    chips = amount(min_value=1)
+    price = amount(min_value=0)
+    max_rebuys = count(min_value=1, required=False, allow_null=True, default=None)
+    threshold = amount(min_value=0, required=False, allow_null=True, default=None)
+    add_on_chips = amount(min_value=0, default=0)
+    add_on_price = amount(min_value=0, default=0)
+
+
+class SatelliteIn(serializers.Serializer[dict[str, object]]):
+    """Seats into tournament ``target`` (worth its buy-in plus fee)."""
+
+    target = count(min_value=1)
+    seats = count(min_value=1, required=False, allow_null=True, default=None)
+
+
+class PayoutTierIn(serializers.Serializer[dict[str, object]]):
+    min_entrants = count(min_value=2)
+    shares = serializers.ListField(child=count(min_value=1), min_length=1, max_length=1000)
+
+
+class TournamentIn(serializers.Serializer[dict[str, object]]):
+    """A tournament to create."""
+
+    name = serializers.CharField(max_length=80)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    """The scheduled start; none for a sit-and-go."""
+    game = serializers.ChoiceField(choices=[g.value for g in Game])
+    betting = serializers.ChoiceField(choices=[b.value for b in Betting])
+    structure = StructureIn()
+    starting_stack = amount(min_value=1)
+    buy_in = amount(min_value=0)
+    fee = amount(min_value=0, default=0)
+    min_players = count(min_value=2, default=2)
+    max_players = count(min_value=2, default=1000)
+    table_size = count(min_value=2, required=False, allow_null=True, default=None)
+    late_registration_level = count(min_value=1, required=False, allow_null=True, default=None)
+    re_entries = count(min_value=0, required=False, allow_null=True, default=0)
+    """Re-entries allowed per player (null: no limit)."""
+    rebuys = RebuysIn(required=False, allow_null=True, default=None)
+    satellite = SatelliteIn(required=False, allow_null=True, default=None)
+    payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None)
+    sit_and_go = serializers.BooleanField(default=False)
+    ante_by = serializers.ChoiceField(choices=[a.value for a in AnteBy], default="all")
+    tie_break = serializers.ChoiceField(choices=[t.value for t in TieBreak], default="suit")
+
+
+class EntryIn(CommandIn):
+    """``ticket``: null pays with a ticket if you hold one, true with a
+    ticket only, false with cash only."""
+
+    ticket = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class AddTimeIn(CommandIn):
+    seconds = count(min_value=1)
+
+
+class MoveIn(CommandIn):
+    player = count(min_value=1)
+    table = count(min_value=1)
+    seat = count(min_value=1)
+
+
+class PlayerIn(CommandIn):
+    player = count(min_value=1)
+
+
+class CancelIn(CommandIn):
+    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")

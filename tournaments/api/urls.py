@@ -1,0 +1,14 @@
+"""Tournament API routes, mounted under /api/."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from tournaments.api import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("tournaments/", views.TournamentsView.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", views.TournamentView.as_view(), name="tournament"),
+    *[
+        path(f"tournaments/<int:tournament_id>/{name}/", view.as_view(), name=f"tournament-{name}")
+        for name, view in {**views.READ_VIEWS, **views.COMMAND_VIEWS}.items()
+    ],
+]

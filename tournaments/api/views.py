@@ -1,0 +1,121 @@
+"""Thin HTTP views of tournaments: validate input, call one service or
+selector, answer.
+
+Reads are open to anyone (nothing in them is anyone's money but the
+viewer's own entry); commands need a login, and creating tournaments and
+the staff controls need a tournament director (checked by the services).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import command_view, validated, viewer
+from poker.api.serializers import CommandIn
+from poker.api.views import ReadOpen
+from tournaments import selectors, services
+from tournaments.api import serializers as s
+from tournaments.definitions import definition_build
+from tournaments.models import Tournament
+
+
+def _row(tournament_id: int) -> Tournament:
+    return get_object_or_404(Tournament, pk=tournament_id)
+
+
+class TournamentsView(APIView):
+    """The lobby (GET, ``?status=``) and creating a tournament (POST, directors)."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values)],
+        responses={200: dict},
+        operation_id="tournaments_list",
+    )
+    def get(self, request: Request) -> Response:
+        status = request.query_params.get("status")
+        if status is not None and status not in Tournament.Status.values:
+            status = "-"  # no such status: an empty lobby, not everything
+        rows = selectors.tournament_list(status=status)
+        return Response([selectors.tournament_summary(t) for t in rows])
+
+    @extend_schema(request=s.TournamentIn, responses={201: dict}, operation_id="tournaments_create")
+    def post(self, request: Request) -> Response:
+        services.ensure_director(request.user)  # before reading a word of it
+        data = validated(s.TournamentIn, request.data)
+        name, starts_at = data.pop("name"), data.pop("starts_at")
+        definition = definition_build(data)
+        row = services.tournament_create(
+            by=request.user, name=name, definition=definition, starts_at=starts_at
+        )
+        return Response(selectors.tournament_detail(row, viewer(request)), status=201)
+
+
+class TournamentView(APIView):
+    """One tournament: structure, prizes, clock, and your own entry."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(responses={200: dict}, operation_id="tournaments_retrieve")
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(selectors.tournament_detail(_row(tournament_id), viewer(request)))
+
+
+def _read_view(name: str, read: Callable[[Tournament], Any], doc: str) -> type[APIView]:
+    """A public list about one tournament."""
+
+    class ReadView(APIView):
+        permission_classes = [ReadOpen]
+
+        @extend_schema(responses={200: dict}, operation_id=f"tournaments_{name}")
+        def get(self, request: Request, tournament_id: int) -> Response:
+            return Response(read(_row(tournament_id)))
+
+    ReadView.__doc__ = doc
+    ReadView.__name__ = ReadView.__qualname__ = f"Tournament{name.title()}View"
+    return ReadView
+
+
+READ_VIEWS: dict[str, type[APIView]] = {
+    "entrants": _read_view("entrants", selectors.entrants, "Everyone who entered."),
+    "standings": _read_view(
+        "standings",
+        lambda row: selectors.standings(selectors.state_of(row)),
+        "Places as they stand (final once play is over).",
+    ),
+    "results": _read_view("results", selectors.results, "Final places and prizes."),
+}
+
+
+def _command_view(name: str, body: type[Any], service: Any) -> type[APIView]:
+    """The view of one command on a tournament."""
+    operation = f"tournaments_{name.replace('-', '_')}"
+    return command_view(
+        service, body, class_name=f"Tournament{name.title()}View", operation_id=operation
+    )
+
+
+COMMAND_VIEWS: dict[str, type[APIView]] = {
+    name: _command_view(name, body, service)
+    for name, body, service in (
+        ("register", s.EntryIn, services.tournament_register),
+        ("unregister", CommandIn, services.tournament_unregister),
+        ("rebuy", CommandIn, services.tournament_rebuy),
+        ("add-on", CommandIn, services.tournament_add_on),
+        ("decline-rebuy", CommandIn, services.tournament_decline_rebuy),
+        ("pause", CommandIn, services.tournament_pause),
+        ("resume", CommandIn, services.tournament_resume),
+        ("add-time", s.AddTimeIn, services.tournament_add_time),
+        ("move", s.MoveIn, services.tournament_move),
+        ("disqualify", s.PlayerIn, services.tournament_disqualify),
+        ("cancel", s.CancelIn, services.tournament_cancel),
+    )
+}

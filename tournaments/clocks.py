@@ -1,0 +1,195 @@
+"""The tournament's timers: the scheduled start and the level clock.
+
+Two kinds of Celery ETA task, both acting only if still due, under the
+tournament lock, with a command id of their own so two runs of one timer
+cannot both act (the pattern of ``poker.clocks``):
+
+- the start, set when a scheduled tournament is created, for its
+  ``starts_at``: play starts then, or the tournament is cancelled with
+  refunds when fewer than the minimum have registered.  Due while the
+  tournament still takes entries and its start has come; command id
+  ``uuid5(stream:start)``.
+- the level clock, set whenever a command leaves the clock running toward
+  a new deadline (the start, a level or break reached, a resume, added
+  time), for the end of the level or break in force.  It carries the
+  tournament, the period and that deadline: the clock's own version.  A
+  tournament's stream moves with every registration and hand while its
+  clock does not, so the timer is still due exactly when the clock is
+  still in that period with that deadline; a pause, a resume or added time
+  moves the deadline and sets a new timer, and the old one finds nothing
+  to do.  Command id ``uuid5(stream:period:deadline)``.
+
+A timer that fires early is set again for its time; one lost (a worker
+killed before acknowledging it, an in-memory broker restarted) is fired by
+beat's ``sweep`` once overdue by more than a grace.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from config.api_errors import ApiError
+from tournaments import timing
+from tournaments.errors import ClockEarly, ClockMoved
+from tournaments.models import Tournament
+from tournaments.rules import (
+    BreakStarted,
+    Cancel,
+    LevelChanged,
+    Resumed,
+    Start,
+    Started,
+    Status,
+    Tick,
+    TimeAdded,
+    TournamentCommand,
+    TournamentCreated,
+    TournamentState,
+)
+from tournaments.timing import deadline, moment
+from tournaments.work import Outcome, run
+
+TIMER_NAMESPACE = uuid.UUID("0b7f3c52-3a8e-4f7c-a1d4-5e2f9c6d8b31")
+SWEEP_GRACE_SECONDS = 2.0
+"""A timer this far past its time without having acted was lost."""
+CLOCK_EVENTS = (Started, LevelChanged, BreakStarted, Resumed, TimeAdded)
+"""Events after which the clock runs toward a new deadline."""
+TOO_FEW = "fewer players registered than the minimum"
+
+
+def timer_id(stream: str, *key: object) -> uuid.UUID:
+    """The command id of one timer: one per start, one per clock deadline."""
+    return uuid.uuid5(TIMER_NAMESPACE, ":".join([stream, *map(str, key)]))
+
+
+# --------------------------------------------------------------------------
+# Setting timers (after commit)
+
+
+def schedule(outcome: Outcome) -> None:
+    """Set the timers a command's new state needs, once it commits."""
+    if not settings.CLOCKS_ENABLED:
+        return
+    pk, state = outcome.row.pk, outcome.state
+    created = any(isinstance(e, TournamentCreated) for e in outcome.events)
+    if created and state.starts_at is not None:
+        starts = state.starts_at
+        transaction.on_commit(lambda: set_start_timer(pk, starts))
+    due = deadline(state)
+    if due is not None and any(isinstance(e, CLOCK_EVENTS) for e in outcome.events):
+        period = state.period
+        transaction.on_commit(lambda: set_clock_timer(pk, period, due))
+
+
+def set_start_timer(tournament_id: int, starts_at: int) -> None:
+    """Queue the start for ``starts_at``."""
+    from tournaments.tasks import tournament_start_due
+
+    tournament_start_due.apply_async(
+        (tournament_id, starts_at), eta=moment(starts_at), queue=settings.CLOCK_QUEUE
+    )
+
+
+def set_clock_timer(tournament_id: int, period: int, due: int) -> None:
+    """Queue the end of ``period`` at ``due``."""
+    from tournaments.tasks import tournament_clock_due
+
+    tournament_clock_due.apply_async(
+        (tournament_id, period, due), eta=moment(due), queue=settings.CLOCK_QUEUE
+    )
+
+
+# --------------------------------------------------------------------------
+# When a timer fires
+
+
+def start_due(*, tournament_id: int, starts_at: int) -> Outcome | None:
+    """Start a tournament whose time has come, or cancel it with refunds
+    below the minimum.  ``ClockMoved`` if it no longer waits to start,
+    ``ClockEarly`` before its time."""
+
+    def decide(state: TournamentState, now: int) -> TournamentCommand:
+        if state.status is not Status.REGISTERING or state.starts_at != starts_at:
+            raise ClockMoved()
+        if now < starts_at:
+            raise ClockEarly(starts_at)
+        if len(state.entrants) < state.definition.min_players:
+            return Cancel(TOO_FEW)
+        return Start(now, secrets.randbits(64))
+
+    stream = Tournament(pk=tournament_id).stream
+    return _fire(tournament_id, timer_id(stream, "start"), decide)
+
+
+def clock_due(*, tournament_id: int, period: int, due: int) -> Outcome | None:
+    """The level or break ``period`` ended at ``due``: move the clock on, if
+    it is still in that period with that deadline."""
+
+    def decide(state: TournamentState, now: int) -> TournamentCommand:
+        if state.period != period or deadline(state) != due:
+            raise ClockMoved()
+        if now < due:
+            raise ClockEarly(due)
+        return Tick(now, secrets.randbits(64))
+
+    stream = Tournament(pk=tournament_id).stream
+    return _fire(tournament_id, timer_id(stream, period, due), decide)
+
+
+def _fire(tournament_id: int, command_id: uuid.UUID, decide: Any) -> Outcome | None:
+    from tournaments.services import follow_up
+
+    outcome = run(tournament_id, by=None, command_id=command_id, decide=decide, after=follow_up)
+    if outcome is None:
+        raise ClockMoved()  # the same timer already acted
+    return outcome
+
+
+# --------------------------------------------------------------------------
+# Lost timers
+
+
+def overdue(now: datetime | None = None) -> list[tuple[str, int, int, int]]:
+    """("start" or "clock", tournament, key, time) of every timer overdue by
+    more than the grace: lost ones."""
+    late = (now or timing.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
+    out: list[tuple[str, int, int, int]] = []
+    scheduled = Tournament.objects.filter(
+        status=Tournament.Status.REGISTERING, sit_and_go=False, starts_at__lt=late
+    )
+    for pk, starts in scheduled.values_list("pk", "starts_at"):
+        out.append(("start", pk, 0, int(starts.timestamp())))
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING, level_ends_at__lt=late)
+    for row in running.order_by("pk"):
+        from tournaments.work import folds
+
+        state = folds.state(row.stream, row.version)
+        due = deadline(state)
+        if due is not None:
+            out.append(("clock", row.pk, state.period, due))
+    return out
+
+
+def sweep() -> int:
+    """Fire every overdue timer now; how many acted."""
+    acted = 0
+    for kind, pk, key, when in overdue():
+        try:
+            if kind == "start":
+                start_due(tournament_id=pk, starts_at=when)
+            else:
+                clock_due(tournament_id=pk, period=key, due=when)
+        except ApiError:
+            continue
+        acted += 1
+    if getattr(settings, "TOURNAMENT_TABLES", True):  # lost deal timers
+        from tournaments.play import sweep_deals
+
+        sweep_deals(timing.now() - timedelta(seconds=SWEEP_GRACE_SECONDS))
+    return acted

@@ -1,0 +1,152 @@
+"""WebSocket consumers of tournaments: authenticate, join groups, forward.
+
+- ``ws/tournaments/<id>/?after=<version>``: one tournament, live.  First
+  a ``snapshot`` (the tournament as the viewer sees it, at a version, read
+  under the tournament lock so no command commits in between), or, for a
+  client that names the version it has seen (``after``), one ``update``
+  frame with every event since and the tournament as it now stands; then
+  an ``update`` frame per command (``tournaments.publish``).  A frame that
+  skips versions (the channel layer lost one) brings the missed events the
+  same way; a client too far behind gets a snapshot.  Frames at or before
+  the version sent are dropped.
+- ``ws/tournaments/``: the tournament lobby: a ``snapshot`` of every
+  tournament's line, then a ``tournament`` frame per change.  The same
+  frames reach ``ws/lobby/``, next to the cash tables' lines.
+
+Both only send: a ``ping`` gets a ``pong``, anything else an error frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.db import transaction
+
+from poker.consumers import JsonFrames, query_after
+from poker.eventstore import load
+from poker.publish import LOBBY_GROUP
+from poker.work import lock_tournament
+from tournaments import selectors, timing
+from tournaments.models import Tournament
+from tournaments.publish import events_frame, tournament_group
+from tournaments.timing import seconds
+
+
+def _user(scope: dict[str, Any]) -> Any:
+    user = scope.get("user")
+    return user if user is not None and user.is_authenticated else None
+
+
+class TournamentConsumer(JsonFrames):
+    """One tournament's clock, players, stacks and standings, live."""
+
+    async def connect(self) -> None:
+        self.tournament = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        self.viewer = _user(self.scope)
+        self.version = 0
+        exists = Tournament.objects.filter(pk=self.tournament).exists
+        if not await database_sync_to_async(exists)():
+            await self.close(code=4404)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(tournament_group(self.tournament), self.channel_name)
+        after = query_after(self.scope)
+        if after is None:
+            await self._snapshot()
+        else:
+            await self._catch_up(after)
+
+    async def disconnect(self, code: int) -> None:
+        group = tournament_group(self.tournament)
+        await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def _snapshot(self) -> None:
+        frame = await database_sync_to_async(snapshot)(self.tournament, self.viewer)
+        self.version = frame["version"]
+        await self.send_json(frame)
+
+    async def _catch_up(self, after: int) -> None:
+        """The events after version ``after`` in one update, or a snapshot."""
+        frame = await database_sync_to_async(catch_up)(self.tournament, after)
+        if frame is None:
+            await self._snapshot()
+            return
+        self.version = frame["version"]
+        await self.send_json(frame)
+
+    async def frame(self, message: dict[str, Any]) -> None:
+        """An update published after a commit: the next one is sent, an
+        old one dropped, one after a gap replaced by a fresh snapshot."""
+        frame = message["frame"]
+        if frame.get("type") != "update" or frame.get("tournament") != self.tournament:
+            return
+        if frame["version"] <= self.version:
+            return
+        first = frame["events"][0]["version"] if frame["events"] else frame["version"]
+        if first != self.version + 1:
+            await self._catch_up(self.version)
+            return
+        self.version = frame["version"]
+        await self.send_json(frame)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        if content.get("type") == "ping":
+            await self.send_json({"type": "pong", "version": self.version})
+        else:
+            await super().receive_json(content, **kwargs)
+
+
+class TournamentLobbyConsumer(JsonFrames):
+    """Every tournament's lobby line: all on connect, then each change."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        lines = await database_sync_to_async(_lobby)()
+        await self.send_json({"type": "snapshot", "tournaments": lines})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def frame(self, message: dict[str, Any]) -> None:
+        if message["frame"].get("type") == "tournament":
+            await self.send_json(message["frame"])
+
+
+def snapshot(tournament: int, viewer: Any) -> dict[str, Any]:
+    """The tournament as ``viewer`` sees it, at exactly one version."""
+    with transaction.atomic():
+        lock_tournament(tournament, shared=True)  # no tournament command commits meanwhile
+        row = Tournament.objects.get(pk=tournament)
+        state = selectors.state_of(row)
+        detail = selectors.tournament_detail(row, viewer, state)
+        live = selectors.live(state, seconds(timing.now()))
+    return {
+        "type": "snapshot",
+        "tournament": tournament,
+        "version": row.version,
+        **live,
+        "detail": detail,
+    }
+
+
+MAX_CATCH_UP = 1_000
+"""Events one catch-up frame carries at most; further behind, a snapshot."""
+
+
+def catch_up(tournament: int, after: int) -> dict[str, Any] | None:
+    """One ``update`` frame with every event after version ``after`` and
+    the tournament as it now stands; None when ``after`` is not a version
+    of the stream or is too far behind."""
+    with transaction.atomic():
+        lock_tournament(tournament, shared=True)
+        row = Tournament.objects.get(pk=tournament)
+        if not 0 < after <= row.version or row.version - after > MAX_CATCH_UP:
+            return None
+        rows = load(row.stream, after=after)
+        return events_frame(tournament, rows, selectors.state_of(row), timing.now())
+
+
+def _lobby() -> list[dict[str, Any]]:
+    return [selectors.tournament_summary(t) for t in selectors.tournament_list()]

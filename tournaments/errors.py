@@ -1,0 +1,85 @@
+"""Why the tournament service refuses: typed API errors with stable codes.
+
+The rules' refusals keep their own codes (``TournamentErrorCode``):
+``invalid_definition`` and ``malformed`` are 400, the rest 409, as the
+rules' module says.  The service adds its own below.
+"""
+
+from __future__ import annotations
+
+from config.api_errors import ApiError
+from tournaments.rules import InvalidDefinition, TournamentError, TournamentErrorCode
+
+_BAD_REQUEST = frozenset({TournamentErrorCode.INVALID_DEFINITION, TournamentErrorCode.MALFORMED})
+
+
+class NotFound(ApiError):
+    status = 404
+    code = "not_found"
+    message = "No such tournament."
+
+
+class Forbidden(ApiError):
+    status = 403
+    code = "forbidden"
+    message = "Only tournament directors may do that."
+
+
+class NotAuthenticated(ApiError):
+    status = 401
+    code = "not_authenticated"
+    message = "Log in to play."
+
+
+class Busy(ApiError):
+    status = 409
+    code = "conflict"
+    message = "Another command changed the tournament at the same moment; try again."
+
+
+class CommandIdTaken(ApiError):
+    status = 409
+    code = "command_id_taken"
+    message = "This command id was used by someone else."
+
+
+class NoTicket(ApiError):
+    status = 409
+    code = "no_ticket"
+    message = "You hold no ticket for this tournament."
+
+
+class BadTarget(ApiError):
+    status = 400
+    code = "invalid"
+    message = "A satellite's target is a tournament that still takes entries."
+
+
+class ClockMoved(ApiError):
+    """A timer's clock is no longer where it was set: nothing to do."""
+
+    status = 409
+    code = "clock_moved"
+    message = "The tournament's clock has moved on since this timer was set."
+
+
+class ClockEarly(ApiError):
+    """A timer fired before its deadline (it is set again)."""
+
+    status = 409
+    code = "clock_early"
+    message = "This clock has not run out yet."
+
+    def __init__(self, due: int) -> None:
+        super().__init__()
+        self.due = due
+
+
+def refusal(error: TournamentError) -> ApiError:
+    """A rules refusal as an API error with the same code; a bad definition
+    also names the culprit under ``fields``, like any invalid input."""
+    status = 400 if error.code in _BAD_REQUEST else 409
+    extra = {}
+    if isinstance(error, InvalidDefinition):
+        extra = {"fields": {error.field: [error.reason]}}
+    return ApiError(error.message, code=error.code.value, status=status, extra=extra)

@@ -1,0 +1,248 @@
+"""The money behind a tournament's events, posted to the wallet ledger.
+
+Money moves on exactly the events the rules say it does (``Registered``,
+``Unregistered``, ``Refunded``, ``Rebought``, ``AddedOn``,
+``PrizesAwarded``), in the transaction that appends them.  Each transfer's
+id is derived from the event's place in the stream (``tournament-7@12``,
+plus a suffix when one event makes several transfers): the stream's
+unique versions make every movement happen once, and a retried command
+posts the same ids, which the ledger answers with the first transfer.
+
+One command may make many transfers (a cancellation refunds everybody, the
+end pays every prize), so they are planned first and every account they
+touch is locked at once, in id order (``ledger.accounts_lock``), before
+any is posted: two commands never hold some of each other's accounts.
+
+The ledger knows the tournament by its id (``pool:7``, tickets
+``ticket:<user>:7``), and a satellite's target by the target's id.  An
+entry paid with a ticket is refunded with the ticket; which entries were
+is read back from the ledger itself (the player's ticket account for this
+tournament), so nothing about payment needs storing twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.db.models import Sum
+
+from accounts import ledger, money
+from accounts.ledger import AccountRef
+from accounts.models import Account, Entry, Transfer
+from accounts.selectors import account_balance
+from tournaments.errors import NoTicket
+from tournaments.rules import (
+    AddedOn,
+    Cancelled,
+    PrizesAwarded,
+    Rebought,
+    Refunded,
+    Registered,
+    TournamentEvent,
+    TournamentState,
+    Unregistered,
+    evolve,
+)
+
+
+@dataclass(frozen=True)
+class Posting:
+    """One event's money: the tournament, the event's name in the stream
+    (``tournament-7@12``), the state just before it, and whether a new
+    entry is paid with a ticket (None: if the player holds one)."""
+
+    tournament: int
+    name: str
+    state: TournamentState
+    ticket: bool | None
+
+    def transfer_id(self, *suffix: object) -> Any:
+        """The transfer id of this event's (``suffix``-th) movement."""
+        return ledger.transfer_id_for("/".join([self.name, *map(str, suffix)]))
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One transfer to post: the accounts it touches, and the posting."""
+
+    accounts: tuple[AccountRef, ...]
+    post: Callable[[], Any]
+
+
+def post(
+    *,
+    tournament: int,
+    stream: str,
+    state: TournamentState,
+    events: Sequence[TournamentEvent],
+    ticket: bool | None = None,
+) -> None:
+    """Post the transfers of ``events``, appended after ``state``."""
+    planned: list[Planned] = []
+    last: list[Planned] = []
+    for version, event in enumerate(events, start=state.version + 1):
+        posting = Posting(tournament, f"{stream}@{version}", state, ticket)
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            planned += handler(posting, event)
+        if isinstance(event, Cancelled):  # after the refunds that follow it
+            last = _tickets_cashed_out(posting)
+        state = evolve(state, event)
+    planned += last
+    if planned:
+        ledger.accounts_lock({ref for p in planned for ref in p.accounts})
+    for transfer in planned:
+        transfer.post()
+
+
+def tickets_held(user_id: int, tournament: int) -> int:
+    """Entries into ``tournament`` the player holds as tickets, unspent."""
+    return account_balance(ledger.ticket(user_id, tournament))
+
+
+def tickets_spent(user_id: int, tournament: int) -> int:
+    """The player's entries into ``tournament`` paid with tickets and not
+    given back (spent less refunded, from his ticket account's entries)."""
+    kinds = (Transfer.Kind.TICKET_SPEND, Transfer.Kind.UNREGISTRATION)
+    moved = Entry.objects.filter(
+        account__key=ledger.ticket(user_id, tournament).key, transfer__kind__in=kinds
+    ).aggregate(total=Sum("amount"))["total"]
+    return -int(moved or 0)
+
+
+def _tickets(user: int, tournament: int) -> tuple[AccountRef, ...]:
+    """A player's ticket into ``tournament`` and the accounts behind it."""
+    return (
+        ledger.ticket(user, tournament),
+        ledger.tickets_issued(tournament),
+        ledger.ticket_reserve(tournament),
+    )
+
+
+def _entry(p: Posting) -> tuple[AccountRef, ...]:
+    """Where an entry's money goes: the pool, and the house for a fee."""
+    fee = p.state.definition.fee
+    return (ledger.pool(p.tournament), *((ledger.house(),) if fee else ()))
+
+
+def _registered(p: Posting, e: Registered) -> list[Planned]:
+    d, user, t = p.state.definition, int(e.player), p.tournament
+    held = tickets_held(user, t)
+    if p.ticket and not held:
+        raise NoTicket()
+    fields = {"user_id": user, "tournament": t, "buy_in": d.buy_in, "fee": d.fee}
+    entry = _entry(p)
+    if held and p.ticket is not False:
+        spend = partial(money.ticket_spend, transfer_id=p.transfer_id(), **fields)
+        return [Planned((*_tickets(user, t), *entry), spend)]
+    if not d.entry_price:
+        return []
+    pay = partial(money.tournament_register, transfer_id=p.transfer_id(), **fields)
+    return [Planned((ledger.cash(user), *entry), pay)]
+
+
+def _unregistered(p: Posting, e: Unregistered) -> list[Planned]:
+    return _refund(p, e.player, e.refund)
+
+
+def _refunded(p: Posting, e: Refunded) -> list[Planned]:
+    return _refund(p, e.player, e.amount)
+
+
+def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
+    """Give back ``amount``: each entry paid with a ticket as its ticket,
+    the rest in cash (fees from the house, the remainder from the pool)."""
+    d, user, t = p.state.definition, int(player), p.tournament
+    entrant = p.state.entrants[player]
+    by_ticket = min(tickets_spent(user, t), entrant.entries)
+    base = {"user_id": user, "tournament": t, "buy_in": d.buy_in, "fee": d.fee}
+    entry = _entry(p)
+    unregister = partial(money.tournament_unregister, ticket=True, **base)
+    out = [
+        Planned((*_tickets(user, t), *entry), partial(unregister, transfer_id=p.transfer_id(k)))
+        for k in range(by_ticket)
+    ]
+    fees = (entrant.entries - by_ticket) * d.fee
+    rest = amount - by_ticket * d.entry_price - fees
+    if fees or rest:
+        back = {**base, "buy_in": rest, "fee": fees}
+        refund = partial(money.tournament_unregister, transfer_id=p.transfer_id(), **back)
+        out.append(Planned((ledger.cash(user), *entry), refund))
+    return out
+
+
+def _chips_bought(buy: Callable[..., Any]) -> Callable[[Posting, Any], list[Planned]]:
+    """A rebuy or an add-on: its price from the player's cash to the pool."""
+
+    def plan(p: Posting, e: Rebought | AddedOn) -> list[Planned]:
+        if not e.price:
+            return []
+        user = int(e.player)
+        pay = partial(
+            buy, transfer_id=p.transfer_id(), user_id=user, tournament=p.tournament,
+            amount=e.price,
+        )  # fmt: skip
+        return [Planned((ledger.cash(user), ledger.pool(p.tournament)), pay)]
+
+    return plan
+
+
+def _awarded(p: Posting, e: PrizesAwarded) -> list[Planned]:
+    """Cash prizes from the pool; a satellite's seats as tickets into its
+    target, backed by the seat's value from the pool."""
+    satellite = p.state.definition.satellite
+    pool = ledger.pool(p.tournament)
+    out: list[Planned] = []
+    for award in e.awards:
+        user = int(award.player)
+        if award.cash:
+            prize = partial(
+                money.tournament_prize, transfer_id=p.transfer_id(award.player, "cash"),
+                user_id=user, tournament=p.tournament, amount=award.cash,
+            )  # fmt: skip
+            out.append(Planned((pool, ledger.cash(user)), prize))
+        if award.ticket:
+            assert satellite is not None and e.target is not None
+            seat = partial(
+                money.ticket_award, transfer_id=p.transfer_id(award.player, "ticket"),
+                user_id=user, target=e.target, value=satellite.target_buy_in,
+                paid_from=p.tournament,
+            )  # fmt: skip
+            out.append(Planned((pool, *_tickets(user, int(e.target))), seat))
+    return out
+
+
+def _tickets_cashed_out(p: Posting) -> list[Planned]:
+    """A tournament called off: after the refunds (which give back the
+    tickets that paid entries), every ticket into it still held, won in a
+    satellite or given by the house, is cashed out at the entry price that
+    backs it; a ticket into a tournament that will never run is money."""
+    t, value = p.tournament, p.state.definition.entry_price
+    holders = Account.objects.filter(kind=Account.Kind.TICKET, ref=str(t))
+    users = sorted({*holders.values_list("user_id", flat=True), *map(int, p.state.entrants)})
+    return [
+        Planned((*_tickets(user, t), ledger.cash(user)), partial(_cash_out, p, user, value))
+        for user in users
+    ]
+
+
+def _cash_out(p: Posting, user: int, value: int) -> None:
+    held = tickets_held(user, p.tournament)
+    if held and value:
+        money.ticket_refund(
+            transfer_id=p.transfer_id(user, "tickets"), user_id=user, tournament=p.tournament,
+            value=value, count=held,
+        )  # fmt: skip
+
+
+_HANDLERS: dict[type[Any], Callable[[Posting, Any], list[Planned]]] = {
+    Registered: _registered,
+    Unregistered: _unregistered,
+    Refunded: _refunded,
+    Rebought: _chips_bought(money.tournament_rebuy),
+    AddedOn: _chips_bought(money.tournament_add_on),
+    PrizesAwarded: _awarded,
+}

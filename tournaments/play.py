@@ -1,0 +1,397 @@
+"""A tournament's tables on the table service: opening, seating, dealing,
+moving, closing.
+
+Every tournament command's follow-up (``carry_out``, from
+``services.follow_up``) turns what the rules decided into table commands
+in the same transaction: ``Seated`` seats a player (opening his table when
+it is new), ``Eliminated`` and ``Disqualified`` unseat, ``PlayerMoved``
+unseats at one table and seats at the other with the chips he took, a
+``FinalTableDrawn`` unseats everyone and seats the final table, rebuys and
+add-ons add chips, and a broken table or the end of play closes tables.
+Then every table the tournament allows deals (``deal``).
+
+The tables' work is one ``poker.work.Unit``: the tournament row is locked
+first (by the tournament command), then the tables as they are needed.
+When a command at a table ends a hand there (``poker.work.Work.settle``),
+``hand_finished`` reports it to the tournament with the final stacks and
+carries out the outcome in the table command's own unit.
+
+The pause between hands: a table whose hand just ended deals again by a
+deal timer (``set_deal_timer``, the Celery task ``tournament_deal_due``)
+at the end of its ``pause_seconds``; without timers it deals at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from poker import projections as table_projections
+from poker import streams
+from poker.engine.commands import Forfeit
+from poker.engine.errors import EngineError
+from poker.engine.table import (
+    AddChips,
+    Close,
+    Seat,
+    TableConfig,
+    Unseat,
+    open_table,
+    replay_table,
+)
+from poker.engine.table.events import HandBegan, UnseatReason
+from poker.eventstore import Batch, Feed, append
+from poker.models import Table
+from poker.publish import publish
+from poker.work import Unit, Work
+from tournaments.rules import (
+    AddedOn,
+    Cancelled,
+    DisqualificationQueued,
+    Disqualified,
+    Eliminated,
+    FinalTableDrawn,
+    Finished,
+    PlayerMoved,
+    Rebought,
+    Seated,
+    Status,
+    TableBroken,
+    TournamentState,
+    can_start_hand,
+    evolve,
+)
+from tournaments.rules import queries as q
+from tournaments.rules.structure import MINUTE
+
+if TYPE_CHECKING:
+    from tournaments.work import Outcome
+
+_unit: ContextVar[Unit | None] = ContextVar("tournament_tables_unit", default=None)
+"""The tables' unit of work of the command in progress, if any."""
+
+_dealing: ContextVar[bool] = ContextVar("tournament_dealing", default=False)
+
+
+def command_id(stream: str, what: str) -> uuid.UUID:
+    """The id of a table's report about a hand (``start`` or ``finish``)."""
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"{stream}:{what}")
+
+
+# --------------------------------------------------------------------------
+# After every tournament command
+
+
+def carry_out(outcome: Outcome) -> None:
+    """In the tournament command's transaction: its events at the tables,
+    then a deal wherever one is allowed.  Inside a table command (a hand
+    report) the table command's unit carries the work; otherwise a unit of
+    its own is appended here."""
+    if not getattr(settings, "TOURNAMENT_TABLES", True):
+        return  # the tables are driven from outside (tests of the rules' service)
+    unit = _unit.get()
+    if unit is not None:
+        apply(unit, outcome)
+        return
+    if not outcome.state.tables and not outcome.before.tables:
+        return  # no tables yet, none to close
+    unit = Unit(outcome.row.pk)
+    _standalone(unit, lambda: apply(unit, outcome))
+
+
+def _standalone(unit: Unit, first: Callable[[], None]) -> None:
+    """Table work of a tournament command of its own (the tournament row
+    locked already): ``first``, then deals, appended here."""
+    token = _unit.set(unit)
+    try:
+        first()
+        unit.settle()
+        deal(unit)
+        unit.settle()
+        unit.chips_moved(None)
+        unit.append(command_id=None, answer={}, by=None, at=timezone.now())
+    finally:
+        _unit.reset(token)
+
+
+def deal_due(*, tournament_id: int) -> None:
+    """A deal timer fired: deal wherever the pause is over and the rules
+    allow (nothing to do is no error: a timer may fire twice)."""
+    from tournaments.models import Tournament
+
+    with transaction.atomic():
+        if not Tournament.objects.filter(pk=tournament_id).exists():
+            return
+        unit = Unit.lock([], tournament_id)
+        _standalone(unit, lambda: None)
+
+
+def sweep_deals(late: datetime) -> int:
+    """Deal at the running tournaments with a table whose pause ended
+    before ``late`` (its deal timer lost); how many were looked at."""
+    from tournaments.models import Tournament
+
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
+        "pk", flat=True
+    )
+    due = (
+        Table.objects.filter(tournament__in=list(running), next_hand_at__lt=late)
+        .exclude(status=Table.Status.CLOSED)
+        .values_list("tournament", flat=True)
+        .distinct()
+    )
+    tournaments = sorted({pk for pk in due if pk is not None})
+    for pk in tournaments:
+        deal_due(tournament_id=pk)
+    return len(tournaments)
+
+
+def _pause_ends(work: Work) -> datetime | None:
+    """When the pause after the table's last hand ends, if it is not over
+    (None: deal now).  Without timers (``CLOCKS_ENABLED`` off) no pause."""
+    pause = work.table_state.config.pause_seconds
+    if not settings.CLOCKS_ENABLED or not pause:
+        return None
+    if work.finished:
+        return work.now + timedelta(seconds=pause)
+    due = work.table.next_hand_at
+    return due if due is not None and timezone.now() < due else None
+
+
+def set_deal_timer(tournament_id: int, when: datetime) -> None:
+    """Queue a deal for ``when`` (the end of a table's pause)."""
+    from tournaments.tasks import tournament_deal_due
+
+    tournament_deal_due.apply_async((tournament_id,), eta=when, queue=settings.CLOCK_QUEUE)
+
+
+def apply(unit: Unit, outcome: Outcome) -> None:
+    """The outcome's events as table commands (closes last)."""
+    tournament = outcome.row.pk
+    state = outcome.before
+    closing: set[int] = set()
+    for event in outcome.events:
+        _event(unit, tournament, state, event, closing)
+        state = evolve(state, event)
+    for number in sorted(closing):
+        work = _work(unit, tournament, number, outcome.state)
+        if not (work.table_state.closed or work.table_state.closing):
+            _close(work)
+
+
+def _close(work: Work) -> None:
+    with contextlib.suppress(EngineError):  # closed already
+        work.table_do(Close())
+
+
+def _event(
+    unit: Unit, tournament: int, state: TournamentState, event: object, closing: set[int]
+) -> None:
+    if isinstance(event, Seated):
+        work = _work(unit, tournament, event.table, state)
+        work.table_do(Seat(event.seat, event.player, event.stack))
+    elif isinstance(event, Eliminated | Disqualified):
+        entrant = state.entrants[event.player]
+        if entrant.table is None or entrant.seat is None:
+            return
+        work = _work(unit, tournament, entrant.table, state)
+        if work.table_state.seats.get(entrant.seat) is None:
+            return
+        reason = UnseatReason.BUSTED if isinstance(event, Eliminated) else UnseatReason.DISQUALIFIED
+        work.table_do(Unseat(entrant.seat, reason))
+    elif isinstance(event, DisqualificationQueued):
+        _forfeit(unit, tournament, state, event.player)
+    elif isinstance(event, PlayerMoved):
+        old = _work(unit, tournament, event.from_table, state)
+        new = _work(unit, tournament, event.table, state)
+        stack = old.table_state.seats[event.from_seat].stack
+        old.table_do(Unseat(event.from_seat, UnseatReason.MOVED))
+        new.table_do(Seat(event.seat, event.player, stack))
+    elif isinstance(event, FinalTableDrawn):
+        stacks: dict[str, int] = {}
+        for number in sorted(state.tables):
+            work = _work(unit, tournament, number, state)
+            for seat, held in sorted(work.table_state.seats.items()):
+                stacks[held.player] = held.stack
+                work.table_do(Unseat(seat, UnseatReason.MOVED))
+        final = _work(unit, tournament, event.table, state)
+        for placed in event.seats:
+            final.table_do(Seat(placed.seat, placed.player, stacks[placed.player]))
+        closing.update(n for n in state.tables if n != event.table)
+    elif isinstance(event, TableBroken):
+        closing.add(event.table)
+    elif isinstance(event, Rebought | AddedOn):
+        entrant = state.entrants[event.player]
+        if entrant.table is None or entrant.seat is None:
+            return
+        work = _work(unit, tournament, entrant.table, state)
+        work.table_do(AddChips(entrant.seat, event.chips))
+    elif isinstance(event, Finished | Cancelled):
+        closing.update(_open_numbers(tournament))
+
+
+def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -> None:
+    """A player disqualified during his hand folds it at once."""
+    entrant = state.entrants[player]
+    if entrant.table is None:
+        return
+    work = _work(unit, tournament, entrant.table, state)
+    if work.hand is None or work.hand.state.complete:
+        return
+    seats = work.table_state.hand_seats
+    if entrant.seat not in seats:
+        return
+    with contextlib.suppress(EngineError):  # all in: his hand plays on to the showdown
+        work.hand_do(Forfeit(seats.index(entrant.seat)))
+
+
+# --------------------------------------------------------------------------
+# Dealing
+
+
+def deal(unit: Unit) -> None:
+    """Deal at every table of the tournament the rules let deal now."""
+    from tournaments.work import folds
+
+    if _dealing.get() or unit.tournament is None:
+        return
+    token = _dealing.set(True)
+    try:
+        from tournaments.models import Tournament
+
+        row = Tournament.objects.get(pk=unit.tournament)
+        state = folds.state(row.stream, row.version)
+        if state.status is not Status.RUNNING:
+            return
+        for number in sorted(state.tables):
+            if can_start_hand(state, number):
+                _deal_at(unit, state, number)  # reports the hand: a new version
+                row.refresh_from_db(fields=["version"])
+                state = folds.state(row.stream, row.version)
+    finally:
+        _dealing.reset(token)
+
+
+def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
+    from tournaments.tables import tournament_hand_start
+
+    assert unit.tournament is not None
+    work = _work(unit, unit.tournament, number, state)
+    if work.table_state.hand_running:
+        return
+    due = _pause_ends(work)
+    if due is not None:
+        tournament = unit.tournament
+        transaction.on_commit(lambda: set_deal_timer(tournament, due))
+        return
+    rules = state.definition.rules_at(q.level(state))
+    if not work.deal(rules):
+        return
+    began = next(e for e in reversed(work.table_events) if isinstance(e, HandBegan))
+    assert work.hand is not None
+    tournament_hand_start(
+        tournament_id=unit.tournament,
+        table=number,
+        big_blind=began.big,
+        command_id=command_id(work.hand.row.stream, "start"),
+    )
+
+
+# --------------------------------------------------------------------------
+# A hand over (from ``Work.settle``)
+
+
+def hand_finished(unit: Unit, work: Work) -> None:
+    """Report the hand just finished at ``work``'s table, carry out what
+    the tournament decided, then deal where allowed."""
+    from tournaments.models import Tournament
+    from tournaments.tables import tournament_hand_finish
+    from tournaments.work import folds
+
+    config = work.table_state.config
+    tournament, number = config.tournament, config.tournament_table
+    assert tournament is not None and number is not None and work.hand is not None
+    row = Tournament.objects.get(pk=tournament)
+    state = folds.state(row.stream, row.version)
+    if state.status is not Status.RUNNING or number not in state.tables:
+        return  # called off, or the table closing after the end: nothing to report
+    hand = state.tables[number].hand
+    if hand is None:
+        return
+    at_table = {s.player: s.stack for s in work.table_state.seats.values()}
+    stacks = {p.player: at_table.get(p.player, p.stack) for p in state.hands[hand].players}
+    token = _unit.set(unit)
+    try:
+        tournament_hand_finish(
+            tournament_id=tournament,
+            table=number,
+            stacks=stacks,
+            command_id=command_id(work.hand.row.stream, "finish"),
+        )
+        deal(unit)
+    finally:
+        _unit.reset(token)
+
+
+# --------------------------------------------------------------------------
+# The tables
+
+
+def _open_numbers(tournament: int) -> list[int]:
+    return list(
+        Table.objects.filter(tournament=tournament)
+        .exclude(status=Table.Status.CLOSED)
+        .values_list("tournament_table", flat=True)
+    )
+
+
+def _work(unit: Unit, tournament: int, number: int, state: TournamentState) -> Work:
+    """The work at table ``number`` (opened now if it is new)."""
+    table_id = (
+        Table.objects.filter(tournament=tournament, tournament_table=number)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if table_id is None:
+        table_id = open_tournament_table(tournament, number, state)
+    return unit.table(table_id)
+
+
+def open_tournament_table(tournament: int, number: int, state: TournamentState) -> int:
+    """A new table of the tournament: its row and its ``TableOpened``."""
+    definition = state.definition
+    config = TableConfig.for_tournament(
+        tournament, definition.rules_at(1), definition.seats_per_table, table=number
+    )
+    config = _named(config, state, number)
+    structure = definition.structure
+    config = replace(
+        config, pause_seconds=config.pause_seconds * structure.minute_seconds // MINUTE
+    )
+    events = open_table(config)
+    table = Table.objects.create(**table_projections.config_fields(config))
+    batch = Batch(table.stream, 0, streams.encode_table(events))
+    recorded = append([batch], feed=Feed(table.pk, 0))
+    table.position = len(recorded)
+    at = recorded[-1].recorded_at
+    table_projections.write_table(table, replay_table(events), at, opened=at)
+    table_id = table.pk
+    transaction.on_commit(lambda: publish(table_id, recorded, {}))
+    return table_id
+
+
+def _named(config: TableConfig, state: TournamentState, number: int) -> TableConfig:
+    name = f"{state.name} #{number}" if state.name else f"Table {number}"
+    try:
+        return replace(config, name=name[:100])
+    except (TypeError, ValueError):
+        return config

@@ -1,0 +1,201 @@
+"""Tournament read models from the tournament's stream: ``Tournament`` and
+``Entrant`` rows.
+
+Every row is a function of the folded stream (and the time of its first
+event), so the same function serves each command, in its transaction, and
+``rebuild``, which replays the whole log.  Events are stored in the cash
+tables' append-only log (``poker.eventstore``), one stream per tournament,
+through the rules' JSON codec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import transaction
+
+from poker.eventstore import NewEvent, Recorded, load
+from poker.eventstore import streams as stream_names
+from tournaments.models import Entrant, Tournament, tournament_stream
+from tournaments.rules import (
+    Status,
+    TournamentEvent,
+    TournamentState,
+    definition_to_json,
+    replay,
+    tournament_event_from_json,
+    tournament_event_to_json,
+)
+from tournaments.rules import queries as q
+from tournaments.timing import deadline
+
+STREAM_PREFIX = "tournament-"
+
+
+def encode(events: Sequence[TournamentEvent]) -> list[NewEvent]:
+    """Tournament events as rows to append."""
+    out = []
+    for event in events:
+        data = tournament_event_to_json(event)
+        out.append(NewEvent(data.pop("type"), data))
+    return out
+
+
+def decode(row: Recorded) -> TournamentEvent:
+    """A stored tournament event back as the rules' dataclass."""
+    return tournament_event_from_json({"type": row.type, **row.data})
+
+
+def fold(tournament_id: int, using: str = "default") -> TournamentState:
+    """The state of a tournament from its whole stream."""
+    return replay(decode(row) for row in load(tournament_stream(tournament_id), using=using))
+
+
+def _moment(seconds: int | None) -> datetime | None:
+    return None if seconds is None else datetime.fromtimestamp(seconds, tz=UTC)
+
+
+def tournament_fields(state: TournamentState) -> dict[str, Any]:
+    """The Tournament columns as ``state`` says."""
+    d = state.definition
+    running = state.status is Status.RUNNING
+    return {
+        "name": state.name,
+        "status": state.status.value,
+        "game": d.game.value,
+        "betting": d.betting.value,
+        "buy_in": d.buy_in,
+        "fee": d.fee,
+        "starting_stack": d.starting_stack,
+        "seats_per_table": d.seats_per_table,
+        "satellite_target": d.satellite.target if d.satellite else "",
+        "sit_and_go": d.sit_and_go,
+        "definition": definition_to_json(d),
+        "starts_at": _moment(state.starts_at),
+        "started_at": _moment(state.started_at),
+        "version": state.version,
+        "entries": state.entries,
+        "players_left": q.players_left(state),
+        "prize_pool": state.pool,
+        "level": q.level(state),
+        "on_break": running and q.on_break(state),
+        "clock_running": running and state.clock.since is not None,
+        "level_ends_at": _moment(deadline(state)),
+        "tables": len(state.tables),
+        "hand_for_hand": state.hand_for_hand,
+        "final_table": running and len(state.tables) == 1,
+    }
+
+
+def write_tournament(
+    row: Tournament,
+    state: TournamentState,
+    *,
+    before: TournamentState | None = None,
+    created_at: datetime | None = None,
+    using: str = "default",
+) -> None:
+    """The tournament row and its entrant rows as ``state`` says;
+    ``created_at`` when writing the stream's first event (its record time,
+    which ``rebuild`` uses too).  With ``before`` (the state the rows were
+    written from) only the entrants whose columns changed are written: a
+    hand's report touches a few players of a field of hundreds."""
+    for name, value in tournament_fields(state).items():
+        setattr(row, name, value)
+    if created_at is not None:
+        row.created_at = created_at
+    row.save(using=using)
+    if before is None:
+        _write_entrants(row, state, using)
+    else:
+        _write_changed_entrants(row, before, state, using)
+
+
+def entrant_fields(
+    state: TournamentState, players: set[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The Entrant columns of every player (or of ``players``), by player id."""
+    places = {s.player: s.place for s in state.standings}
+    awards = {a.player: a for a in state.awards or ()}
+    out = {}
+    for player, e in state.entrants.items():
+        if players is not None and player not in players:
+            continue
+        status = Entrant.Status.IN
+        if e.disqualified:
+            status = Entrant.Status.DISQUALIFIED
+        elif e.out:
+            status = Entrant.Status.OUT
+        won = awards.get(player)
+        out[player] = {
+            "status": status.value,
+            "entries": e.entries,
+            "stack": e.stack,
+            "table": e.table,
+            "seat": e.seat,
+            "rebuys": e.rebuys,
+            "added_on": e.added_on,
+            "paid": e.paid,
+            "place": places.get(player),
+            "prize": won.cash if won else 0,
+            "ticket": bool(won and won.ticket),
+        }
+    return out
+
+
+def _write_entrants(row: Tournament, state: TournamentState, using: str) -> None:
+    rows = {str(r.player_id): r for r in Entrant.objects.using(using).filter(tournament=row)}
+    wanted = entrant_fields(state)
+    gone = [r.pk for player, r in rows.items() if player not in wanted]
+    if gone:
+        Entrant.objects.using(using).filter(pk__in=gone).delete()
+    for player, values in wanted.items():
+        existing = rows.get(player)
+        if existing is None:
+            Entrant.objects.using(using).create(tournament=row, player_id=int(player), **values)
+        elif any(getattr(existing, k) != v for k, v in values.items()):
+            for key, value in values.items():
+                setattr(existing, key, value)
+            existing.save(using=using)
+
+
+def _write_changed_entrants(
+    row: Tournament, before: TournamentState, state: TournamentState, using: str
+) -> None:
+    touched = _touched(before, state)
+    old, wanted = entrant_fields(before, touched), entrant_fields(state, touched)
+    rows = Entrant.objects.using(using).filter(tournament=row)
+    gone = [int(player) for player in old if player not in wanted]
+    if gone:
+        rows.filter(player_id__in=gone).delete()
+    for player, values in wanted.items():
+        if player not in old:
+            Entrant.objects.using(using).create(tournament=row, player_id=int(player), **values)
+        elif old[player] != values:
+            rows.filter(player_id=int(player)).update(**values)
+
+
+def _touched(before: TournamentState, state: TournamentState) -> set[str]:
+    """The players whose columns may differ: those whose entry is a new
+    object (``evolve`` keeps the others as they were), or everyone once the
+    places and prizes are decided."""
+    if before.standings != state.standings or before.awards != state.awards:
+        return set(before.entrants) | set(state.entrants)
+    changed = {p for p, e in state.entrants.items() if before.entrants.get(p) is not e}
+    return changed | (set(before.entrants) - set(state.entrants))
+
+
+def rebuild(using: str = "default") -> int:
+    """Recompute every tournament's rows from the log; the number of streams."""
+    count = 0
+    with transaction.atomic(using=using):
+        for stream in stream_names(STREAM_PREFIX, using=using):
+            pk = int(stream.removeprefix(STREAM_PREFIX))
+            rows = load(stream, using=using)
+            state = replay(decode(r) for r in rows)
+            row = Tournament.objects.using(using).filter(pk=pk).first() or Tournament(pk=pk)
+            write_tournament(row, state, created_at=rows[0].recorded_at, using=using)
+            count += 1
+    return count

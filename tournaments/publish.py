@@ -1,0 +1,88 @@
+"""Frames for the tournament streams, sent only after each commit.
+
+- ``tournament.<id>``: one ``update`` frame per command, with the events
+  it appended (each with its version) and the tournament as it then
+  stands: the clock, players left, the average stack, the standings.
+  Versions let a client see every event once, in order, and know when it
+  missed some (it then asks for a fresh snapshot).
+- the lobby group (``poker.publish.LOBBY_GROUP``, shared with the cash
+  tables): a ``tournament`` frame with the tournament's lobby line
+  whenever that line changed: a tournament appearing, filling, starting,
+  closing registration, finishing or being cancelled.
+
+Tournament events hide nothing (entries, seats and prizes are public), so
+every watcher gets the same frames.  The channel layer may drop messages;
+the event store is the truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from poker.eventstore import Recorded
+from poker.publish import LOBBY_GROUP
+from tournaments import selectors
+from tournaments.rules import TournamentState
+from tournaments.timing import seconds
+from tournaments.work import Outcome
+
+Message = tuple[str, dict[str, Any]]
+
+
+def tournament_group(tournament: int) -> str:
+    """The group of everyone watching one tournament."""
+    return f"tournament.{tournament}"
+
+
+def update_frame(outcome: Outcome) -> dict[str, Any]:
+    """The frame of one command's events and the tournament after them."""
+    return events_frame(outcome.row.pk, outcome.recorded, outcome.state, outcome.now)
+
+
+def events_frame(
+    tournament: int, rows: Sequence[Recorded], state: TournamentState, at: datetime
+) -> dict[str, Any]:
+    """An ``update``: stored events (each with its version) and the
+    tournament as ``state`` has it at ``at``."""
+    return {
+        "type": "update",
+        "tournament": tournament,
+        "version": state.version,
+        "events": [{"version": r.version, "type": r.type, **r.data} for r in rows],
+        **selectors.live(state, seconds(at)),
+    }
+
+
+def lobby_frame(summary: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's lobby line as a frame."""
+    return {"type": "tournament", "tournament": summary}
+
+
+def on_commit(outcome: Outcome) -> None:
+    """Build the command's frames now (in its transaction, from what it
+    wrote) and send them once it commits."""
+    if not outcome.recorded:
+        return
+    messages: list[Message] = [(tournament_group(outcome.row.pk), update_frame(outcome))]
+    line = selectors.tournament_summary(outcome.row)
+    if line != outcome.line_before:
+        messages.append((LOBBY_GROUP, lobby_frame(line)))
+    transaction.on_commit(lambda: send(messages))
+
+
+def send(messages: list[Message]) -> None:
+    """Send frames to their groups, in order."""
+    layer = get_channel_layer()
+    if layer is not None and messages:
+        async_to_sync(_send_all)(layer, messages)
+
+
+async def _send_all(layer: Any, messages: list[Message]) -> None:
+    for group, frame in messages:
+        await layer.group_send(group, {"type": "frame", "frame": frame})

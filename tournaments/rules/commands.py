@@ -1,0 +1,167 @@
+"""Commands: what players, staff and the service's clocks ask of a tournament.
+
+``decide`` answers each with events or refuses it with a ``TournamentError``.
+Times (``at``) are Unix seconds from the service's clock.  ``seed`` is fresh
+randomness from the service (``secrets.randbits(64)``) for commands that may
+draw seats (the start, a newcomer, a table breaking, the final table); the
+draw is recorded in the events, never the seed, so nobody can work out
+future draws from the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRegistration:
+    """Open registration (the service, on schedule)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Register:
+    """``player`` buys an entry (or re-enters); a sit-and-go that fills
+    starts at ``at``, a late entry draws a seat."""
+
+    player: str
+    at: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unregister:
+    """``player`` withdraws before the start, refunded."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Start play at ``at`` (the scheduled start): seats are drawn."""
+
+    at: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """The clock at ``at``: move to the level or break it has reached."""
+
+    at: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """Staff stop the clock."""
+
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Staff restart the clock."""
+
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddTime:
+    """Staff lengthen the current level or break by ``seconds``."""
+
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartHand:
+    """A hand is dealt at ``table`` to everyone there with chips;
+    ``big_blind`` is the seat the table's plan puts the big blind on."""
+
+    table: int
+    big_blind: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishHand:
+    """The hand at ``table`` is over: ``stacks`` maps every player dealt in
+    to his chips after it."""
+
+    table: int
+    stacks: Mapping[str, int]
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuy:
+    """``player`` rebuys."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddOn:
+    """``player`` takes the add-on."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineRebuy:
+    """``player``, out of chips, will not rebuy (or let his time run out): he is out."""
+
+    player: str
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayer:
+    """Staff move ``player`` to an empty ``seat`` at ``table``."""
+
+    player: str
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Disqualify:
+    """Staff disqualify ``player``."""
+
+    player: str
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """Call the tournament off and refund (staff, or too few players)."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AwardPrizes:
+    """Pay the finished tournament; ``in_target`` are the winners already
+    registered for a satellite's target (they get cash instead of a seat)."""
+
+    in_target: frozenset[str] = field(default=frozenset())
+
+
+TournamentCommand = (
+    OpenRegistration
+    | Register
+    | Unregister
+    | Start
+    | Tick
+    | Pause
+    | Resume
+    | AddTime
+    | StartHand
+    | FinishHand
+    | Rebuy
+    | AddOn
+    | DeclineRebuy
+    | MovePlayer
+    | Disqualify
+    | Cancel
+    | AwardPrizes
+)

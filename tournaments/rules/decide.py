@@ -1,0 +1,238 @@
+"""``decide(state, command) -> events``: the tournament's write side.
+
+Every command is checked against the state and either answered with the
+events it causes, follow-ups included (``settle``), or refused with a typed
+``TournamentError``; nothing changes on a refusal.  This module holds the
+life cycle (registration, start, clock, cancellation, prizes); ``play``
+holds what happens at the tables.
+
+Rules chosen where RULES.md 6 is silent:
+
+- Unregistration only before the start, refunding buy-in and fee.
+- A sit-and-go starts with the entry that fills it.
+- Cancelling refunds everybody everything he paid (buy-ins, fees, rebuys,
+  add-ons), whatever the stage: the simplest policy that leaves nobody
+  short; the service may not offer cancellation once prizes are near.
+- Ticks move the clock through every period it passed, one event each, so
+  no window is skipped silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tournaments.rules import commands as cmd
+from tournaments.rules import events as ev
+from tournaments.rules import queries as q
+from tournaments.rules.checks import whole
+from tournaments.rules.clock import timeline
+from tournaments.rules.definition import TournamentDefinition
+from tournaments.rules.draw import shuffler
+from tournaments.rules.errors import (
+    AlreadyRegistered,
+    IllegalAction,
+    Malformed,
+    NotRegistered,
+    RegistrationClosed,
+    TooFewPlayers,
+    TournamentFull,
+    TournamentOver,
+)
+from tournaments.rules.evolve import evolve
+from tournaments.rules.play import PLAY_HANDLERS
+from tournaments.rules.prizes import award
+from tournaments.rules.seating import Shuffler, draw_seating, seat_newcomer
+from tournaments.rules.settle import Draft, settle
+from tournaments.rules.state import Status, TournamentState
+from tournaments.rules.validate import moment, player_id, seed_of
+
+MAX_ADDED_SECONDS = 3_600
+MAX_NAME = 80
+
+
+def create_tournament(
+    definition: TournamentDefinition, name: str = "", starts_at: int | None = None
+) -> list[ev.TournamentEvent]:
+    """The first event of a tournament's stream."""
+    if not isinstance(definition, TournamentDefinition):
+        raise Malformed("a tournament needs a TournamentDefinition")
+    if not isinstance(name, str) or len(name) > MAX_NAME:
+        raise Malformed(f"a name is text of at most {MAX_NAME} characters")
+    if starts_at is not None:
+        moment(starts_at)
+    return [ev.TournamentCreated(definition, name, starts_at)]
+
+
+def decide(state: TournamentState, command: cmd.TournamentCommand) -> list[ev.TournamentEvent]:
+    """The events ``command`` causes; raises a ``TournamentError`` if refused."""
+    if state.status in (Status.FINISHED, Status.CANCELLED) and not isinstance(
+        command, cmd.AwardPrizes
+    ):
+        raise TournamentOver(f"the tournament is {state.status.value}")
+    handler = _HANDLERS.get(type(command)) or PLAY_HANDLERS.get(type(command))
+    if handler is None:
+        raise Malformed(f"unknown command {command!r}")
+    draft = Draft(state)
+    handler(draft, command)
+    return draft.events
+
+
+def play(
+    state: TournamentState, command: cmd.TournamentCommand
+) -> tuple[TournamentState, list[ev.TournamentEvent]]:
+    """``decide`` plus the state after its events."""
+    events = decide(state, command)
+    for event in events:
+        state = evolve(state, event)
+    return state, events
+
+
+def _running(state: TournamentState) -> None:
+    if state.status is not Status.RUNNING:
+        raise IllegalAction("the tournament is not running")
+
+
+def _open_registration(draft: Draft, c: cmd.OpenRegistration) -> None:
+    if draft.state.status is not Status.SCHEDULED:
+        raise IllegalAction("registration is already open")
+    draft.add(ev.RegistrationOpened())
+
+
+def _register(draft: Draft, c: cmd.Register) -> None:
+    state, definition = draft.state, draft.state.definition
+    player, at, rng = player_id(c.player), moment(c.at), shuffler(seed_of(c.seed))
+    if not q.registration_open(state):
+        raise RegistrationClosed("registration is closed")
+    entrant = state.entrant(player)
+    if entrant is not None:
+        if entrant.disqualified:
+            raise IllegalAction(f"{player} is disqualified")
+        if entrant.alive:
+            raise AlreadyRegistered(f"{player} is already in")
+        allowed = definition.re_entries
+        if allowed is not None and entrant.entries > allowed:
+            raise AlreadyRegistered(f"{player} has no re-entry left")
+    if state.entries >= definition.max_players:
+        raise TournamentFull(f"the tournament is full ({definition.max_players} entries)")
+    entry = 1 if entrant is None else entrant.entries + 1
+    draft.add(ev.Registered(player, entry, definition.entry_price))
+    if state.status is Status.RUNNING:
+        views = q.table_views(draft.state)
+        table, seat = seat_newcomer(views, definition.seats_per_table, rng)
+        draft.add(ev.Seated(player, table, seat, definition.starting_stack))
+        settle(draft, rng)
+    elif definition.sit_and_go and draft.state.entries == definition.max_players:
+        _begin(draft, at, rng)
+
+
+def _unregister(draft: Draft, c: cmd.Unregister) -> None:
+    state = draft.state
+    player = player_id(c.player)
+    if state.status is not Status.REGISTERING:
+        raise IllegalAction("players unregister only before the start")
+    entrant = state.entrant(player)
+    if entrant is None:
+        raise NotRegistered(f"{player} is not registered")
+    draft.add(ev.Unregistered(player, entrant.paid))
+
+
+def _start(draft: Draft, c: cmd.Start) -> None:
+    at, rng = moment(c.at), shuffler(seed_of(c.seed))
+    if draft.state.status is not Status.REGISTERING:
+        raise IllegalAction("only a tournament taking entries can start")
+    _begin(draft, at, rng)
+
+
+def _begin(draft: Draft, at: int, rng: Shuffler) -> None:
+    definition = draft.state.definition
+    players = sorted(draft.state.entrants)
+    if len(players) < definition.min_players:
+        raise TooFewPlayers(f"{len(players)} entries, at least {definition.min_players} needed")
+    draft.add(ev.Started(at))
+    layout = draw_seating(players, definition.seats_per_table, rng)
+    for table, seats in sorted(layout.items()):
+        for seat, player in sorted(seats.items()):
+            draft.add(ev.Seated(player, table, seat, definition.starting_stack))
+    settle(draft, rng)
+
+
+def _tick(draft: Draft, c: cmd.Tick) -> None:
+    at, rng = moment(c.at), shuffler(seed_of(c.seed))
+    state = draft.state
+    _running(state)
+    structure = state.definition.structure
+    reached = q.position(state, at).period
+    for period in timeline(structure)[state.period + 1 : reached + 1]:
+        if period.on_break:
+            pause = structure.break_after(period.level)
+            assert pause is not None
+            draft.add(ev.BreakStarted(period.level, pause.minutes))
+        else:
+            draft.add(ev.LevelChanged(period.level))
+    if draft.events:
+        settle(draft, rng)
+
+
+def _pause(draft: Draft, c: cmd.Pause) -> None:
+    at = moment(c.at)
+    _running(draft.state)
+    since = draft.state.clock.since
+    if since is None:
+        raise IllegalAction("the clock is already stopped")
+    if at < since:
+        raise Malformed("the clock cannot stop before it started running")
+    draft.add(ev.Paused(at))
+
+
+def _resume(draft: Draft, c: cmd.Resume) -> None:
+    at = moment(c.at)
+    _running(draft.state)
+    if draft.state.clock.since is not None:
+        raise IllegalAction("the clock is running")
+    draft.add(ev.Resumed(at))
+
+
+def _add_time(draft: Draft, c: cmd.AddTime) -> None:
+    _running(draft.state)
+    if not whole(c.seconds) or not 1 <= c.seconds <= MAX_ADDED_SECONDS:
+        raise Malformed(f"add 1 to {MAX_ADDED_SECONDS} whole seconds")
+    draft.add(ev.TimeAdded(draft.state.period, c.seconds))
+
+
+def _cancel(draft: Draft, c: cmd.Cancel) -> None:
+    if not isinstance(c.reason, str) or len(c.reason) > 200:
+        raise Malformed("a reason is text of at most 200 characters")
+    draft.add(ev.Cancelled(c.reason))
+    for player, entrant in sorted(draft.state.entrants.items()):
+        if entrant.paid:
+            draft.add(ev.Refunded(player, entrant.paid))
+
+
+def _award(draft: Draft, c: cmd.AwardPrizes) -> None:
+    state = draft.state
+    if state.status is not Status.FINISHED or state.awards is not None:
+        raise IllegalAction("prizes are awarded once, when play is over")
+    in_target = c.in_target
+    if not isinstance(in_target, frozenset) or not all(isinstance(p, str) for p in in_target):
+        raise Malformed("in_target is a set of player ids")
+    satellite = state.definition.satellite
+    if satellite is None and in_target:
+        raise Malformed("only a satellite has a target")
+    value = 0 if satellite is None else satellite.target_buy_in
+    awards = award(state.standings, q.prizes(state), value, in_target)
+    draft.add(ev.PrizesAwarded(awards, None if satellite is None else satellite.target))
+
+
+_HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
+    cmd.OpenRegistration: _open_registration,
+    cmd.Register: _register,
+    cmd.Unregister: _unregister,
+    cmd.Start: _start,
+    cmd.Tick: _tick,
+    cmd.Pause: _pause,
+    cmd.Resume: _resume,
+    cmd.AddTime: _add_time,
+    cmd.Cancel: _cancel,
+    cmd.AwardPrizes: _award,
+}

@@ -1,0 +1,196 @@
+"""What a tournament is set up with: game, structure, money, field, options.
+
+Money (buy-in, fee, prices, seat values) is in whole minor units of the
+ledger's currency; chips are tournament chips.  The buy-in goes to the
+prize pool and the fee to the house; rebuy and add-on prices go to the pool
+whole.  Validation refuses nonsense with ``InvalidDefinition`` naming the
+field.  Rules chosen where RULES.md 6 is silent:
+
+- ``max_players`` bounds the entries (a re-entry is one more entry), so a
+  sit-and-go "fills" when the entries reach it.
+- Re-entry needs late registration: a busted player re-enters while
+  registration is open (``re_entries``: 0 none, a number, None unlimited).
+- Rebuy counts and the add-on are per entry.
+- Tables of two seat at most two players: heads-up multi-table play would be
+  a bracket, which this is not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from poker.engine.rules import VARIANTS, AnteBy, Betting, Game, Rules, TieBreak
+from tournaments.rules.checks import count, require
+from tournaments.rules.payouts import PayoutTable
+from tournaments.rules.structure import Structure
+
+MAX_ENTRIES = 10_000
+MAX_NAME = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Rebuys:
+    """Rebuys through level ``until_level`` while the stack is at or below
+    ``threshold`` chips (None: the starting stack), ``chips`` for ``price``
+    each, at most ``max_rebuys`` per entry (None: no limit); and the add-on
+    at the end of the window (``add_on_chips`` 0: none)."""
+
+    until_level: int
+    chips: int
+    price: int
+    max_rebuys: int | None = None
+    threshold: int | None = None
+    add_on_chips: int = 0
+    add_on_price: int = 0
+
+    def __post_init__(self) -> None:
+        count(self.until_level, "until_level", 1)
+        count(self.chips, "chips", 1)
+        count(self.price, "price", 0)
+        if self.max_rebuys is not None:
+            count(self.max_rebuys, "max_rebuys", 1)
+        if self.threshold is not None:
+            count(self.threshold, "threshold", 0)
+        count(self.add_on_chips, "add_on_chips", 0)
+        count(self.add_on_price, "add_on_price", 0)
+        require(
+            self.add_on_chips > 0 or self.add_on_price == 0,
+            "add_on_price",
+            "an add-on price needs add-on chips",
+        )
+
+    @property
+    def add_on(self) -> bool:
+        """An add-on is offered."""
+        return self.add_on_chips > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Satellite:
+    """The prize is seats into ``target`` (a reference the service resolves),
+    each worth ``target_buy_in`` (the target's buy-in plus fee), at most
+    ``seats`` (None: as many as the pool covers); the rest of the pool is
+    paid in cash."""
+
+    target: str
+    target_buy_in: int
+    seats: int | None = None
+
+    def __post_init__(self) -> None:
+        require(
+            isinstance(self.target, str) and 0 < len(self.target) <= MAX_NAME,
+            "target",
+            f"a reference of 1 to {MAX_NAME} characters",
+        )
+        count(self.target_buy_in, "target_buy_in", 1)
+        if self.seats is not None:
+            count(self.seats, "seats", 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentDefinition:
+    """Everything a tournament is set up with."""
+
+    game: Game
+    betting: Betting
+    structure: Structure
+    starting_stack: int
+    buy_in: int
+    fee: int = 0
+    min_players: int = 2
+    max_players: int = 1_000
+    table_size: int | None = None
+    """Seats per table; None: as many as the game allows."""
+    late_registration_level: int | None = None
+    """Registration stays open through this level (None: closes at the start)."""
+    re_entries: int | None = 0
+    rebuys: Rebuys | None = None
+    satellite: Satellite | None = None
+    payouts: PayoutTable | None = None
+    """Regular tournaments: None for the defaults."""
+    sit_and_go: bool = False
+    """Starts as soon as the entries reach ``max_players``."""
+    ante_by: AnteBy = AnteBy.ALL
+    tie_break: TieBreak = TieBreak.SUIT
+
+    def __post_init__(self) -> None:
+        require(isinstance(self.game, Game), "game", "not a game")
+        require(isinstance(self.betting, Betting), "betting", "not a betting structure")
+        require(isinstance(self.structure, Structure), "structure", "not a Structure")
+        require(isinstance(self.ante_by, AnteBy), "ante_by", "all or big-blind")
+        require(isinstance(self.tie_break, TieBreak), "tie_break", "suit or split")
+        require(type(self.sit_and_go) is bool, "sit_and_go", "true or false")
+        count(self.starting_stack, "starting_stack", 1)
+        count(self.buy_in, "buy_in", 0)
+        count(self.fee, "fee", 0)
+        self._check_field()
+        levels = len(self.structure.levels)
+        if self.late_registration_level is not None:
+            count(self.late_registration_level, "late_registration_level", 1, levels)
+        if self.re_entries is not None:
+            count(self.re_entries, "re_entries", 0)
+        require(
+            not self.re_entry or self.late_registration_level is not None,
+            "re_entries",
+            "re-entry needs late registration",
+        )
+        self._check_options(levels)
+
+    def _check_field(self) -> None:
+        most = VARIANTS[self.game].max_players
+        if self.table_size is not None:
+            count(self.table_size, "table_size", 2, most)
+        count(self.min_players, "min_players", 2, MAX_ENTRIES)
+        count(self.max_players, "max_players", self.min_players, MAX_ENTRIES)
+        require(
+            self.seats_per_table > 2 or self.max_players <= 2,
+            "max_players",
+            "tables of two seat at most two players",
+        )
+
+    def _check_options(self, levels: int) -> None:
+        if self.rebuys is not None:
+            require(isinstance(self.rebuys, Rebuys), "rebuys", "not Rebuys")
+            count(self.rebuys.until_level, "rebuys.until_level", 1, levels)
+        if self.satellite is not None:
+            require(isinstance(self.satellite, Satellite), "satellite", "not a Satellite")
+            require(self.payouts is None, "payouts", "a satellite pays seats, not a table")
+        if self.payouts is not None:
+            require(isinstance(self.payouts, PayoutTable), "payouts", "not a PayoutTable")
+
+    @property
+    def seats_per_table(self) -> int:
+        """Seats at each table."""
+        size = self.table_size
+        return VARIANTS[self.game].max_players if size is None else size
+
+    @property
+    def re_entry(self) -> bool:
+        """Busted players may enter again."""
+        return self.re_entries != 0
+
+    @property
+    def rebuy_threshold(self) -> int:
+        """A rebuy is allowed at or below this stack."""
+        rebuys = self.rebuys
+        if rebuys is None or rebuys.threshold is None:
+            return self.starting_stack
+        return rebuys.threshold
+
+    @property
+    def entry_price(self) -> int:
+        """What one entry costs: the buy-in plus the fee."""
+        return self.buy_in + self.fee
+
+    def rules_at(self, level: int) -> Rules:
+        """The hand rules for level ``level`` (from 1)."""
+        blinds = self.structure.level(level)
+        return Rules(
+            self.game,
+            self.betting,
+            blinds.small_blind,
+            blinds.big_blind,
+            blinds.ante,
+            self.ante_by,
+            self.tie_break,
+        )

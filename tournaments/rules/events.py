@@ -1,0 +1,293 @@
+"""Tournament events: the facts one tournament's stream is made of, in the
+past tense.  The state is their fold (``evolve``); ``decide`` makes them.
+
+Money moves on exactly these: ``Registered`` (paid), ``Unregistered`` and
+``Refunded`` (paid back), ``Rebought`` and ``AddedOn`` (paid), and
+``PrizesAwarded`` (won).  Chips enter play with ``Seated`` (a new entry),
+``Rebought`` and ``AddedOn``, and leave it only with ``Disqualified``.
+
+Times (``at``) are whole seconds of the service's clock (Unix time); the
+rules only ever subtract them.  Hands are numbered across the tournament;
+the service maps each to its table's hand stream.
+
+Every event round-trips through JSON with the engine's codec
+(``codec.tournament_event_to_json`` / ``codec.tournament_event_from_json``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from poker.engine.codec import registry
+from tournaments.rules.definition import TournamentDefinition
+from tournaments.rules.placements import Standing
+from tournaments.rules.prizes import Award
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStack:
+    """A player, his seat and his chips."""
+
+    player: str
+    seat: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeat:
+    """A player and his seat."""
+
+    player: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCreated:
+    """The tournament was set up; always the first event of its stream."""
+
+    definition: TournamentDefinition
+    name: str = ""
+    starts_at: int | None = None
+    """Scheduled start (Unix seconds); None for a sit-and-go."""
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrationOpened:
+    """Players may register from now on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """``player`` bought entry number ``entry`` (1, or more for a re-entry)
+    for ``paid`` (buy-in plus fee)."""
+
+    player: str
+    entry: int
+    paid: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unregistered:
+    """``player`` withdrew before the start and got ``refund`` back."""
+
+    player: str
+    refund: int
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """Play began at ``at``; the clock runs from here, at level 1."""
+
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A new entry took ``seat`` at ``table`` with ``stack`` chips."""
+
+    player: str
+    table: int
+    seat: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class LevelChanged:
+    """The clock reached level ``level``: hands started from now on use it."""
+
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStarted:
+    """The break after ``after_level`` began: no new hands until it ends."""
+
+    after_level: int
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Paused:
+    """Staff stopped the clock at ``at``."""
+
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """Staff restarted the clock at ``at``."""
+
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeAdded:
+    """Staff lengthened period ``period`` (timeline index) by ``seconds``."""
+
+    period: int
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """Hand ``hand`` was dealt at ``table`` at level ``level`` to ``players``
+    (their stacks as it began); ``big_blind`` is the seat that posted it."""
+
+    hand: int
+    table: int
+    level: int
+    players: tuple[PlayerStack, ...]
+    big_blind: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinished:
+    """Hand ``hand`` at ``table`` is over: the stacks of those dealt in."""
+
+    hand: int
+    table: int
+    stacks: tuple[PlayerStack, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rebought:
+    """``player`` bought ``chips`` for ``price``."""
+
+    player: str
+    chips: int
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddedOn:
+    """``player`` took the add-on: ``chips`` for ``price``."""
+
+    player: str
+    chips: int
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminated:
+    """``player`` is out: he lost his chips in a hand of elimination group
+    ``group`` (placements), which he began with ``stack`` chips."""
+
+    player: str
+    group: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMoved:
+    """``player`` moved from ``from_table``/``from_seat`` to ``table``/``seat``."""
+
+    player: str
+    from_table: int
+    from_seat: int
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableBroken:
+    """``table`` closed; its players were moved (``PlayerMoved``) first."""
+
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTableDrawn:
+    """Everybody left sits at ``table`` in ``seats``, drawn afresh; every
+    other table is closed."""
+
+    table: int
+    seats: tuple[PlayerSeat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandStarted:
+    """Tables play one hand at a time, each waiting for all the others."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandEnded:
+    """Tables play at their own pace again."""
+
+
+@dataclass(frozen=True, slots=True)
+class DisqualificationQueued:
+    """``player`` is disqualified during his hand: he leaves when it ends."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disqualified:
+    """``player`` is out, unplaced; his ``chips`` left play."""
+
+    player: str
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """Play is over: every player's finishing place."""
+
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PrizesAwarded:
+    """The prizes: cash and tickets (into ``target`` for a satellite)."""
+
+    awards: tuple[Award, ...]
+    target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Cancelled:
+    """Staff or the rules called the tournament off."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Refunded:
+    """``player`` got ``amount`` back (cancellation)."""
+
+    player: str
+    amount: int
+
+
+TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
+    TournamentCreated,
+    RegistrationOpened,
+    Registered,
+    Unregistered,
+    Started,
+    Seated,
+    LevelChanged,
+    BreakStarted,
+    Paused,
+    Resumed,
+    TimeAdded,
+    HandStarted,
+    HandFinished,
+    Rebought,
+    AddedOn,
+    Eliminated,
+    PlayerMoved,
+    TableBroken,
+    FinalTableDrawn,
+    HandForHandStarted,
+    HandForHandEnded,
+    DisqualificationQueued,
+    Disqualified,
+    Finished,
+    PrizesAwarded,
+    Cancelled,
+    Refunded,
+]
+
+TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(TournamentEvent)

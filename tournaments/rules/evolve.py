@@ -1,0 +1,243 @@
+"""``evolve(state, event) -> state`` and ``replay(events)``: the fold.
+
+Events are facts: ``evolve`` applies one without judging it (only an event
+that cannot apply at all, such as a second ``TournamentCreated``, is
+``Malformed``).  Derived here rather than recorded: each hand's elimination
+group (one per hand, one per hand-for-hand round) and who lost his chips in
+which of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from tournaments.rules import events as ev
+from tournaments.rules.clock import level_period
+from tournaments.rules.errors import Malformed
+from tournaments.rules.placements import Bust
+from tournaments.rules.state import Clock, Entrant, RunningHand, Status, TableInfo, TournamentState
+
+
+def evolve(state: TournamentState | None, event: ev.TournamentEvent) -> TournamentState:
+    """The state after ``event`` (``state`` is None only for ``TournamentCreated``)."""
+    if isinstance(event, ev.TournamentCreated):
+        if state is not None:
+            raise Malformed("the tournament already exists")
+        return TournamentState(event.definition, event.name, event.starts_at, version=1)
+    if state is None:
+        raise Malformed(f"{type(event).__name__} before TournamentCreated")
+    new = _APPLY[type(event)](state, event)
+    return replace(new, version=state.version + 1)
+
+
+def replay(events: Iterable[ev.TournamentEvent]) -> TournamentState:
+    """The fold of ``events`` from nothing."""
+    state: TournamentState | None = None
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise Malformed("no events")
+    return state
+
+
+def _with(state: TournamentState, player: str, **changes: Any) -> TournamentState:
+    entrants = dict(state.entrants)
+    entrants[player] = replace(entrants[player], **changes)
+    return replace(state, entrants=entrants)
+
+
+def _table(state: TournamentState, number: int, **changes: Any) -> TournamentState:
+    tables = dict(state.tables)
+    tables[number] = replace(tables.get(number, TableInfo()), **changes)
+    return replace(state, tables=tables)
+
+
+def _unseat(state: TournamentState, player: str) -> TournamentState:
+    """The player leaves his seat (if it is still his)."""
+    entrant = state.entrants[player]
+    if entrant.table is not None and entrant.table in state.tables:
+        seats = dict(state.tables[entrant.table].seats)
+        if seats.get(entrant.seat or 0) == player:
+            del seats[entrant.seat or 0]
+        state = _table(state, entrant.table, seats=seats)
+    return _with(state, player, table=None, seat=None)
+
+
+def _seat(state: TournamentState, player: str, table: int, seat: int) -> TournamentState:
+    seats = dict(state.tables.get(table, TableInfo()).seats)
+    seats[seat] = player
+    return _with(_table(state, table, seats=seats), player, table=table, seat=seat)
+
+
+def _registered(state: TournamentState, e: ev.Registered) -> TournamentState:
+    entrants = dict(state.entrants)
+    old = entrants.get(e.player)
+    paid = e.paid + (old.paid if old else 0)
+    entrants[e.player] = Entrant(e.player, entries=e.entry, paid=paid)
+    pool = state.pool + state.definition.buy_in
+    return replace(state, entrants=entrants, entries=state.entries + 1, pool=pool)
+
+
+def _unregistered(state: TournamentState, e: ev.Unregistered) -> TournamentState:
+    entrants = dict(state.entrants)
+    del entrants[e.player]
+    pool = state.pool - state.definition.buy_in
+    return replace(state, entrants=entrants, entries=state.entries - 1, pool=pool)
+
+
+def _started(state: TournamentState, e: ev.Started) -> TournamentState:
+    return replace(state, status=Status.RUNNING, started_at=e.at, clock=Clock(since=e.at), period=0)
+
+
+def _seated(state: TournamentState, e: ev.Seated) -> TournamentState:
+    return _with(_seat(state, e.player, e.table, e.seat), e.player, stack=e.stack)
+
+
+def _level(state: TournamentState, e: ev.LevelChanged) -> TournamentState:
+    return replace(state, period=level_period(state.definition.structure, e.level))
+
+
+def _break(state: TournamentState, e: ev.BreakStarted) -> TournamentState:
+    return replace(state, period=level_period(state.definition.structure, e.after_level) + 1)
+
+
+def _paused(state: TournamentState, e: ev.Paused) -> TournamentState:
+    return replace(state, clock=replace(state.clock, banked=state.clock.running(e.at), since=None))
+
+
+def _resumed(state: TournamentState, e: ev.Resumed) -> TournamentState:
+    return replace(state, clock=replace(state.clock, since=e.at))
+
+
+def _time_added(state: TournamentState, e: ev.TimeAdded) -> TournamentState:
+    extra = dict(state.clock.extra)
+    extra[e.period] = extra.get(e.period, 0) + e.seconds
+    return replace(state, clock=replace(state.clock, extra=extra))
+
+
+def _hand_started(state: TournamentState, e: ev.HandStarted) -> TournamentState:
+    group = None
+    if state.hand_for_hand:
+        if not state.round_tables:
+            state = replace(state, groups=state.groups + 1, round_group=state.groups + 1)
+        state = replace(state, round_tables=state.round_tables | {e.table})
+        group = state.round_group
+    hands = dict(state.hands)
+    hands[e.hand] = RunningHand(e.table, e.players, group)
+    state = replace(state, hands=hands, last_hand=e.hand)
+    return _table(state, e.table, hand=e.hand, big_blind=e.big_blind)
+
+
+def _hand_finished(state: TournamentState, e: ev.HandFinished) -> TournamentState:
+    hands = dict(state.hands)
+    running = hands.pop(e.hand)
+    group = running.group
+    if group is None:
+        group = state.groups + 1
+        state = replace(state, groups=group)
+    start = {p.player: p.stack for p in running.players}
+    for final in e.stacks:
+        bust = Bust(final.player, group, start[final.player]) if final.stack == 0 else None
+        old = state.entrants[final.player].bust
+        state = _with(state, final.player, stack=final.stack, bust=bust or old)
+    return _round_over(_table(replace(state, hands=hands), e.table, hand=None))
+
+
+def _round_over(state: TournamentState) -> TournamentState:
+    """Hand-for-hand: a round is over when every table in play has dealt its
+    hand and none is running (a table that broke meanwhile no longer counts)."""
+    done = state.round_tables >= set(state.tables)
+    if state.hand_for_hand and state.round_tables and not state.hands and done:
+        return replace(state, round_tables=frozenset(), round_group=None)
+    return state
+
+
+def _rebought(state: TournamentState, e: ev.Rebought) -> TournamentState:
+    entrant = state.entrants[e.player]
+    state = replace(state, pool=state.pool + e.price)
+    return _with(
+        state, e.player, stack=entrant.stack + e.chips, rebuys=entrant.rebuys + 1,
+        paid=entrant.paid + e.price,
+    )  # fmt: skip
+
+
+def _added_on(state: TournamentState, e: ev.AddedOn) -> TournamentState:
+    entrant = state.entrants[e.player]
+    state = replace(state, pool=state.pool + e.price)
+    return _with(
+        state, e.player, stack=entrant.stack + e.chips, added_on=True, paid=entrant.paid + e.price
+    )
+
+
+def _eliminated(state: TournamentState, e: ev.Eliminated) -> TournamentState:
+    state = _unseat(state, e.player)
+    return _with(state, e.player, out=True, stack=0, bust=Bust(e.player, e.group, e.stack))
+
+
+def _moved(state: TournamentState, e: ev.PlayerMoved) -> TournamentState:
+    return _seat(_unseat(state, e.player), e.player, e.table, e.seat)
+
+
+def _broken(state: TournamentState, e: ev.TableBroken) -> TournamentState:
+    tables = dict(state.tables)
+    del tables[e.table]
+    return _round_over(replace(state, tables=tables, round_tables=state.round_tables - {e.table}))
+
+
+def _final(state: TournamentState, e: ev.FinalTableDrawn) -> TournamentState:
+    seats = {s.seat: s.player for s in e.seats}
+    state = replace(state, tables={e.table: TableInfo(seats)}, final_table=e.table)
+    for s in e.seats:
+        state = _with(state, s.player, table=e.table, seat=s.seat)
+    return state
+
+
+def _h4h(on: bool) -> Callable[[TournamentState, Any], TournamentState]:
+    def apply(state: TournamentState, e: Any) -> TournamentState:
+        return replace(state, hand_for_hand=on, round_tables=frozenset(), round_group=None)
+
+    return apply
+
+
+def _dq_queued(state: TournamentState, e: ev.DisqualificationQueued) -> TournamentState:
+    return _with(state, e.player, disqualify_queued=True)
+
+
+def _disqualified(state: TournamentState, e: ev.Disqualified) -> TournamentState:
+    return _with(_unseat(state, e.player), e.player, disqualified=True, stack=0)
+
+
+def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
+    return _with(state, e.player, paid=state.entrants[e.player].paid - e.amount)
+
+
+_APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
+    ev.RegistrationOpened: lambda s, e: replace(s, status=Status.REGISTERING),
+    ev.Registered: _registered,
+    ev.Unregistered: _unregistered,
+    ev.Started: _started,
+    ev.Seated: _seated,
+    ev.LevelChanged: _level,
+    ev.BreakStarted: _break,
+    ev.Paused: _paused,
+    ev.Resumed: _resumed,
+    ev.TimeAdded: _time_added,
+    ev.HandStarted: _hand_started,
+    ev.HandFinished: _hand_finished,
+    ev.Rebought: _rebought,
+    ev.AddedOn: _added_on,
+    ev.Eliminated: _eliminated,
+    ev.PlayerMoved: _moved,
+    ev.TableBroken: _broken,
+    ev.FinalTableDrawn: _final,
+    ev.HandForHandStarted: _h4h(True),
+    ev.HandForHandEnded: _h4h(False),
+    ev.DisqualificationQueued: _dq_queued,
+    ev.Disqualified: _disqualified,
+    ev.Finished: lambda s, e: replace(s, status=Status.FINISHED, standings=e.standings),
+    ev.PrizesAwarded: lambda s, e: replace(s, awards=e.awards),
+    ev.Cancelled: lambda s, e: replace(s, status=Status.CANCELLED),
+    ev.Refunded: _refunded,
+}

@@ -1,0 +1,160 @@
+"""What the rules read off a tournament's state: players left, the pool and
+its prizes, the windows, the clock, the tables as the seating rules see them.
+
+Rules chosen where RULES.md 6 is silent:
+
+- The pool is final once registration, rebuys and the add-on are all over;
+  until then the prizes (and with them the bubble) are provisional.
+- The field a payout table is chosen by is the players placed: everyone who
+  entered less the disqualified (re-entries add to the pool only).
+- A satellite's paid places are its seats plus the place that takes the
+  cash left over, if any; it awards at most one seat fewer than the field,
+  so the cash always has a place to go.
+"""
+
+from __future__ import annotations
+
+from tournaments.rules import clock
+from tournaments.rules.clock import ClockPosition
+from tournaments.rules.payouts import Prize, SatellitePrizes, regular_prizes, satellite_prizes
+from tournaments.rules.placements import Bust, Standing, standings
+from tournaments.rules.seating import TableView
+from tournaments.rules.state import Entrant, Status, TournamentState
+
+
+def alive(state: TournamentState) -> list[Entrant]:
+    """The entrants still in, by player id."""
+    return [e for _, e in sorted(state.entrants.items()) if e.alive]
+
+
+def players_left(state: TournamentState) -> int:
+    """How many are still in (a player out of chips who may rebuy counts)."""
+    return sum(1 for e in state.entrants.values() if e.alive)
+
+
+def broke(state: TournamentState) -> list[Entrant]:
+    """Players still in with no chips: they may rebuy, or go out."""
+    return [e for e in alive(state) if e.stack == 0 and e.table is not None]
+
+
+def in_hand(state: TournamentState, player: str) -> bool:
+    """The player is dealt in to a running hand."""
+    return any(p.player == player for h in state.hands.values() for p in h.players)
+
+
+def on_break(state: TournamentState) -> bool:
+    """The clock is in a break."""
+    return clock.timeline(state.definition.structure)[state.period].on_break
+
+
+def level(state: TournamentState) -> int:
+    """The level in force (during a break: the one just played)."""
+    return clock.timeline(state.definition.structure)[state.period].level
+
+
+def position(state: TournamentState, at: int) -> ClockPosition:
+    """Where the clock stands at ``at`` (pauses and added time counted)."""
+    running = state.clock.running(at)
+    return clock.position(state.definition.structure, running, state.clock.extra)
+
+
+def registration_open(state: TournamentState) -> bool:
+    """Registering before the start, or late registration after it."""
+    if state.status is Status.REGISTERING:
+        return True
+    late = state.definition.late_registration_level
+    structure = state.definition.structure
+    return state.status is Status.RUNNING and clock.late_registration_open(
+        structure, state.period, late
+    )
+
+
+def rebuys_open(state: TournamentState) -> bool:
+    """The rebuy window is open."""
+    rebuys = state.definition.rebuys
+    return (
+        rebuys is not None
+        and state.status is Status.RUNNING
+        and clock.rebuys_open(state.definition.structure, state.period, rebuys.until_level)
+    )
+
+
+def add_on_open(state: TournamentState) -> bool:
+    """The add-on may be taken now."""
+    rebuys = state.definition.rebuys
+    return (
+        rebuys is not None
+        and rebuys.add_on
+        and state.status is Status.RUNNING
+        and clock.add_on_open(state.definition.structure, state.period, rebuys.until_level)
+    )
+
+
+def pool_final(state: TournamentState) -> bool:
+    """No more money can come in: registration, rebuys and add-on are over."""
+    if state.status is not Status.RUNNING or registration_open(state):
+        return False
+    rebuys = state.definition.rebuys
+    if rebuys is None:
+        return True
+    structure = state.definition.structure
+    last = clock.add_on_period(structure, rebuys.until_level) if rebuys.add_on else -1
+    return not rebuys_open(state) and state.period > last
+
+
+def field(state: TournamentState) -> int:
+    """The players who get a place."""
+    return sum(1 for e in state.entrants.values() if not e.disqualified)
+
+
+def prizes(state: TournamentState) -> tuple[Prize, ...]:
+    """The prize of each paid place, best first, for the pool as it stands."""
+    definition = state.definition
+    satellite = definition.satellite
+    if satellite is None:
+        return regular_prizes(state.pool, field(state), definition.payouts)
+    return _satellite(state).places()
+
+
+def seats_awarded(state: TournamentState) -> int | None:
+    """A satellite's tickets for the pool as it stands (None: not a satellite)."""
+    return None if state.definition.satellite is None else _satellite(state).seats
+
+
+def _satellite(state: TournamentState) -> SatellitePrizes:
+    satellite = state.definition.satellite
+    assert satellite is not None
+    return satellite_prizes(state.pool, satellite.target_buy_in, satellite.seats, field(state))
+
+
+def current_standings(state: TournamentState) -> tuple[Standing, ...]:
+    """Places as they stand: the players still in by chips, then the busts."""
+    busts: list[Bust] = []
+    survivors: dict[str, int] = {}
+    for e in state.entrants.values():
+        if e.disqualified:
+            continue
+        if e.alive:
+            survivors[e.player] = e.stack
+        elif e.bust is not None:
+            busts.append(e.bust)
+    return standings(busts, survivors)
+
+
+def table_views(state: TournamentState) -> dict[int, TableView]:
+    """The tables as the seating rules see them."""
+    stuck = frozenset(e.player for e in broke(state))
+    return {
+        n: TableView(t.seats, t.hand is not None, t.big_blind, stuck & frozenset(t.seats.values()))
+        for n, t in state.tables.items()
+    }
+
+
+def table_players_with_chips(state: TournamentState, table: int) -> list[tuple[int, str, int]]:
+    """(seat, player, stack) of everyone at ``table`` with chips, by seat."""
+    seats = state.tables[table].seats
+    return [
+        (seat, player, state.entrants[player].stack)
+        for seat, player in sorted(seats.items())
+        if state.entrants[player].stack > 0
+    ]

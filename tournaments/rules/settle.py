@@ -1,0 +1,153 @@
+"""What follows by itself after a command: players out of chips go out,
+tables break and balance, hand-for-hand starts or stops, play ends.
+
+``decide`` builds its answer in a ``Draft`` (the events so far and the state
+they lead to) and calls ``settle`` last, so every command leaves the
+tournament as the rules want it between hands:
+
+- A player with no chips goes out unless he may still rebuy (the window is
+  open and he has rebuys left); when the window closes, those who did not
+  rebuy go out, ranked by the hand they lost their chips in.
+- Moves follow ``seating``: the final table first (it waits for every
+  table to finish its hand, and no table deals meanwhile), then the
+  breaking table (once it is between hands), then balancing.  During
+  hand-for-hand nobody moves until the round is over.
+- Hand-for-hand follows ``seating.hand_for_hand`` for the pool as it stands.
+- Play ends, between hands and once nobody can come back in (registration
+  closed, nobody left who may rebuy), with one player left; a satellite
+  ends as soon as no more players are left than seats, once its pool is
+  final (all of them win a seat).  Should nobody be left at all (the last
+  chips left play with a disqualified player and nobody rebought), the
+  last players busted finish first.
+"""
+
+from __future__ import annotations
+
+from tournaments.rules import events as ev
+from tournaments.rules import queries as q
+from tournaments.rules.evolve import evolve
+from tournaments.rules.seating import (
+    Move,
+    Shuffler,
+    balance_move,
+    break_moves,
+    final_table_draw,
+    final_table_due,
+    hand_for_hand,
+    table_to_break,
+)
+from tournaments.rules.state import Status, TournamentState
+
+MAX_MOVES = 10_000
+"""A bound on the moves of one settling (each move fixes something)."""
+
+
+class Draft:
+    """The events one decision has made so far and the state they lead to."""
+
+    def __init__(self, state: TournamentState) -> None:
+        self.state = state
+        self.events: list[ev.TournamentEvent] = []
+
+    def add(self, *events: ev.TournamentEvent) -> None:
+        """Record ``events`` and fold them into the state."""
+        for event in events:
+            self.state = evolve(self.state, event)
+            self.events.append(event)
+
+
+def may_rebuy(state: TournamentState, player: str) -> bool:
+    """The window is open and the player has rebuys left."""
+    rebuys = state.definition.rebuys
+    if rebuys is None or not q.rebuys_open(state):
+        return False
+    used = state.entrants[player].rebuys
+    return rebuys.max_rebuys is None or used < rebuys.max_rebuys
+
+
+def eliminate(draft: Draft, player: str) -> None:
+    """``player`` goes out, placed by the hand he lost his chips in."""
+    bust = draft.state.entrants[player].bust
+    assert bust is not None
+    draft.add(ev.Eliminated(player, bust.group, bust.stack))
+
+
+def settle(draft: Draft, rng: Shuffler) -> None:
+    """Everything that follows by itself, in order (``rng`` draws seats)."""
+    if draft.state.status is not Status.RUNNING:
+        return
+    for entrant in q.broke(draft.state):
+        if not may_rebuy(draft.state, entrant.player):
+            eliminate(draft, entrant.player)
+    _move(draft, rng)
+    _hand_for_hand(draft)
+    _finish(draft)
+
+
+def final_table_pending(state: TournamentState) -> bool:
+    """The final table is due but waits for running hands: no table deals."""
+    size = state.definition.seats_per_table
+    return final_table_due(state.tables, size)  # no views: asked once per table per deal
+
+
+def _move(draft: Draft, rng: Shuffler) -> None:
+    size = draft.state.definition.seats_per_table
+    for _ in range(MAX_MOVES):
+        state = draft.state
+        views = q.table_views(state)
+        busy = any(v.busy for v in views.values())
+        empty = [n for n, v in views.items() if not v.seats and not v.busy]
+        if empty:
+            draft.add(*(ev.TableBroken(n) for n in empty))
+            continue
+        if final_table_due(views, size):
+            if not busy:
+                table, seats = final_table_draw(views, size, rng)
+                drawn = tuple(ev.PlayerSeat(p, s) for s, p in sorted(seats.items()))
+                draft.add(ev.FinalTableDrawn(table, drawn))
+            return
+        if busy and state.hand_for_hand:
+            return
+        breaking = table_to_break(views, size)
+        if breaking is not None:
+            moves = break_moves(views, breaking, size, rng)
+            draft.add(*(_moved(m) for m in moves), ev.TableBroken(breaking))
+            continue
+        move = balance_move(views, size)
+        if move is None:
+            return
+        draft.add(_moved(move))
+    raise AssertionError("settling did not converge")  # pragma: no cover
+
+
+def _moved(m: Move) -> ev.PlayerMoved:
+    return ev.PlayerMoved(m.player, m.from_table, m.from_seat, m.table, m.seat)
+
+
+def _hand_for_hand(draft: Draft) -> None:
+    state = draft.state
+    paid = len(q.prizes(state))
+    want = hand_for_hand(q.players_left(state), len(state.tables), paid, q.seats_awarded(state))
+    if want and not state.hand_for_hand:
+        draft.add(ev.HandForHandStarted())
+    elif not want and state.hand_for_hand:
+        draft.add(ev.HandForHandEnded())
+
+
+def _finish(draft: Draft) -> None:
+    state = draft.state
+    if state.hands or q.broke(state) or q.registration_open(state):
+        return
+    if play_over(state):
+        draft.add(ev.Finished(q.current_standings(state)))
+
+
+def play_over(state: TournamentState) -> bool:
+    """One player left; in a satellite, no more than the seats once the
+    pool is final (everybody left wins a seat).  No hand is dealt from
+    then on; play ends when the hands running finish."""
+    left = q.players_left(state)
+    seats = q.seats_awarded(state)
+    if seats is None:
+        return left <= 1
+    return q.pool_final(state) and left <= max(1, seats)

@@ -1,0 +1,132 @@
+"""A tournament's state: the entrants, the tables, the running hands, the
+clock.  It is the fold of the tournament's events (``evolve``); what the
+rules derive from it (players left, the pool, the windows, the prizes)
+lives in ``queries``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum, unique
+
+from tournaments.rules import events as ev
+from tournaments.rules.definition import TournamentDefinition
+from tournaments.rules.placements import Bust, Standing
+from tournaments.rules.prizes import Award
+
+
+@unique
+class Status(StrEnum):
+    """Where a tournament is in its life."""
+
+    SCHEDULED = "scheduled"
+    """Created; registration not open yet."""
+    REGISTERING = "registering"
+    """Taking entries, not started."""
+    RUNNING = "running"
+    """Started (late registration may still be open)."""
+    FINISHED = "finished"
+    """Play is over; prizes are awarded by ``PrizesAwarded``."""
+    CANCELLED = "cancelled"
+    """Called off; everyone refunded."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One player and his current entry."""
+
+    player: str
+    entries: int = 1
+    """Entries bought (1 + re-entries)."""
+    stack: int = 0
+    table: int | None = None
+    seat: int | None = None
+    rebuys: int = 0
+    """Rebuys of the current entry."""
+    added_on: bool = False
+    """The current entry took the add-on."""
+    paid: int = 0
+    """Money paid in (entries, rebuys, add-ons) less refunds."""
+    out: bool = False
+    """Eliminated (he may re-enter while registration is open)."""
+    bust: Bust | None = None
+    """The hand he last lost all his chips in (placements)."""
+    disqualified: bool = False
+    disqualify_queued: bool = False
+
+    @property
+    def alive(self) -> bool:
+        """Still in the tournament (a player with no chips who may still
+        rebuy included)."""
+        return not self.out and not self.disqualified
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """One table: who sits where, its running hand, its last big blind."""
+
+    seats: Mapping[int, str] = field(default_factory=dict)
+    hand: int | None = None
+    big_blind: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunningHand:
+    """A hand being played: its table, who is in it with what, and its
+    elimination group when it is part of a hand-for-hand round."""
+
+    table: int
+    players: tuple[ev.PlayerStack, ...]
+    group: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Running time: ``banked`` seconds before ``since`` (None: stopped),
+    and staff's ``extra`` seconds by period."""
+
+    banked: int = 0
+    since: int | None = None
+    extra: Mapping[int, int] = field(default_factory=dict)
+
+    def running(self, at: int) -> int:
+        """Seconds run by ``at`` (a time before ``since`` counts as ``since``)."""
+        return self.banked + (0 if self.since is None else max(0, at - self.since))
+
+
+@dataclass(frozen=True)
+class TournamentState:
+    """Everything about a tournament (treat the mappings as read-only:
+    ``evolve`` builds new ones for every change)."""
+
+    definition: TournamentDefinition
+    name: str = ""
+    starts_at: int | None = None
+    status: Status = Status.SCHEDULED
+    started_at: int | None = None
+    """When play began (Unix seconds)."""
+    entrants: Mapping[str, Entrant] = field(default_factory=dict)
+    entries: int = 0
+    pool: int = 0
+    """The prize pool: buy-ins, rebuy and add-on prices (fees excluded)."""
+    tables: Mapping[int, TableInfo] = field(default_factory=dict)
+    hands: Mapping[int, RunningHand] = field(default_factory=dict)
+    last_hand: int = 0
+    period: int = 0
+    """The clock's period in force (timeline index)."""
+    clock: Clock = field(default_factory=Clock)
+    hand_for_hand: bool = False
+    round_tables: frozenset[int] = frozenset()
+    """Hand-for-hand: the tables that have dealt their hand of this round."""
+    round_group: int | None = None
+    groups: int = 0
+    """Elimination groups used so far."""
+    final_table: int | None = None
+    standings: tuple[Standing, ...] = ()
+    awards: tuple[Award, ...] | None = None
+    version: int = 0
+
+    def entrant(self, player: str) -> Entrant | None:
+        """The player's entry, if he has one."""
+        return self.entrants.get(player)

@@ -1,0 +1,267 @@
+"""The write side of tournaments: one function per command.
+
+Each runs as one transaction through ``work.run`` (lock the tournament,
+fold its stream, decide with the rules, post the ledger transfers, append,
+project) and, once committed, sets the timers and sends the frames
+(``follow_up``).  Services take keyword arguments, answer with the
+tournament as the caller may see it, and refuse with ``ApiError``s: the
+rules' refusals keep their codes.
+
+Who may do what: any logged-in player registers, unregisters, rebuys and
+takes the add-on for himself; only tournament directors (``is_staff`` or
+the ``accounts.direct_tournaments`` permission) create tournaments and use
+the staff controls; the clocks (``clocks``) and the tables (``tables``)
+act as the service itself.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from config.api_errors import ApiError
+from poker.eventstore import Batch, append
+from tournaments import clocks, projections, publish, selectors, timing
+from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, refusal
+from tournaments.models import Tournament
+from tournaments.rules import (
+    AddOn,
+    AddTime,
+    Cancel,
+    DeclineRebuy,
+    Disqualify,
+    MovePlayer,
+    Pause,
+    Rebuy,
+    Register,
+    RegistrationOpened,
+    Resume,
+    Satellite,
+    TournamentDefinition,
+    TournamentError,
+    Unregister,
+    create_tournament,
+    replay,
+)
+from tournaments.work import Decide, Outcome, folds, run, user_of
+
+# --------------------------------------------------------------------------
+# Who is asking
+
+
+def is_director(user: Any) -> bool:
+    """Staff, or a tournament director by role."""
+    if user_of(user) is None:
+        return False
+    return bool(user.is_staff or user.has_perm("accounts.direct_tournaments"))
+
+
+def ensure_director(by: Any) -> None:
+    """Refuse anyone but a tournament director (401 without a login)."""
+    if user_of(by) is None:
+        raise NotAuthenticated()
+    if not is_director(by):
+        raise Forbidden()
+
+
+def _player(by: Any) -> str:
+    if user_of(by) is None:
+        raise NotAuthenticated()
+    return str(by.pk)
+
+
+def follow_up(outcome: Outcome) -> None:
+    """After the rows are written, in the command's transaction: the timers
+    and frames it calls for, set up to go once it commits; and at the tables,
+    what it decided (``play.carry_out``: seating, moves, deals, closes)."""
+    from tournaments.play import carry_out
+
+    clocks.schedule(outcome)
+    publish.on_commit(outcome)
+    carry_out(outcome)
+
+
+def _command(
+    tournament_id: int,
+    by: Any,
+    command_id: uuid.UUID | None,
+    decide: Decide,
+    ticket: bool | None = None,
+) -> dict[str, Any]:
+    """Run one command and answer with the tournament as ``by`` sees it."""
+    outcome = run(
+        tournament_id, by=by, command_id=command_id, decide=decide, ticket=ticket, after=follow_up
+    )
+    viewer = user_of(by)
+    if outcome is None:  # carried out before: the tournament as it stands now
+        row = Tournament.objects.get(pk=tournament_id)
+        return selectors.tournament_detail(row, viewer)
+    return selectors.tournament_detail(outcome.row, viewer, outcome.state)
+
+
+# --------------------------------------------------------------------------
+# Creating
+
+
+def tournament_create(
+    *, by: Any, name: str, definition: TournamentDefinition, starts_at: datetime | None = None
+) -> Tournament:
+    """Set a tournament up, registration open (directors only).  A scheduled
+    tournament starts at ``starts_at`` by its timer (cancelled with refunds
+    below the minimum); a sit-and-go has none and starts when it fills."""
+    ensure_director(by)
+    if definition.sit_and_go and starts_at is not None:
+        raise ApiError("A sit-and-go starts when it fills: no starts_at.", code="invalid")
+    if not definition.sit_and_go and (starts_at is None or starts_at <= timing.now()):
+        raise ApiError("A scheduled tournament needs a start in the future.", code="invalid")
+    if definition.satellite is not None:
+        _check_target(definition.satellite)
+    at = None if starts_at is None else timing.seconds(starts_at)
+    try:
+        events = [*create_tournament(definition, name, at), RegistrationOpened()]
+    except TournamentError as error:
+        raise refusal(error) from error
+    state = replay(events)
+    with transaction.atomic():
+        row = Tournament.objects.create(**projections.tournament_fields(state))
+        batch = Batch(row.stream, 0, projections.encode(events))
+        recorded = append([batch], by=user_of(by))
+        projections.write_tournament(row, state, created_at=recorded[0].recorded_at)
+        outcome = Outcome(row, replay(events[:1]), state, events, recorded, recorded[0].recorded_at)
+        transaction.on_commit(lambda: folds.remember(row.stream, state.version, state))
+        follow_up(outcome)
+    return row
+
+
+def _check_target(satellite: Satellite) -> None:
+    """A satellite's target is a tournament taking entries, and each seat
+    is worth exactly one entry there (so its ticket pays it whole)."""
+    target = satellite.target
+    row = Tournament.objects.filter(pk=int(target)).first() if target.isdigit() else None
+    taking = (Tournament.Status.SCHEDULED, Tournament.Status.REGISTERING)
+    if row is None or row.status not in taking:
+        raise BadTarget(extra={"fields": {"satellite.target": [BadTarget.message]}})
+    if satellite.target_buy_in != row.buy_in + row.fee:
+        raise BadTarget(
+            f"A seat is worth the target's buy-in plus fee, {row.buy_in + row.fee}.",
+            extra={"fields": {"satellite.target_buy_in": ["not the target's entry price"]}},
+        )
+
+
+# --------------------------------------------------------------------------
+# Players
+
+
+def tournament_register(
+    *,
+    by: Any,
+    tournament_id: int,
+    ticket: bool | None = None,
+    command_id: uuid.UUID | None = None,
+) -> dict[str, Any]:
+    """Buy an entry (or re-enter after busting, while late registration is
+    open): with a ticket for this tournament if he holds one (``ticket``
+    None), with it only (True) or with cash only (False)."""
+    player = _player(by)
+    decide: Decide = lambda s, now: Register(player, now, secrets.randbits(64))  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, ticket=ticket)
+
+
+def tournament_unregister(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Withdraw before the start: the buy-in and fee back (or the ticket)."""
+    player = _player(by)
+    return _command(tournament_id, by, command_id, lambda s, now: Unregister(player))
+
+
+def tournament_rebuy(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Rebuy while the window is open and the stack is at or below the
+    threshold, between hands (or during one he is not in)."""
+    player = _player(by)
+    return _command(tournament_id, by, command_id, lambda s, now: Rebuy(player))
+
+
+def tournament_add_on(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Take the add-on at the end of the rebuy window, once per entry."""
+    player = _player(by)
+    return _command(tournament_id, by, command_id, lambda s, now: AddOn(player))
+
+
+def tournament_decline_rebuy(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Out of chips and not rebuying: out of the tournament now."""
+    player = _player(by)
+    decide: Decide = lambda s, now: DeclineRebuy(player, secrets.randbits(64))  # noqa: E731
+    return _command(tournament_id, by, command_id, decide)
+
+
+# --------------------------------------------------------------------------
+# Staff controls
+
+
+def _staff(
+    by: Any, tournament_id: int, command_id: uuid.UUID | None, decide: Decide
+) -> dict[str, Any]:
+    ensure_director(by)
+    return _command(tournament_id, by, command_id, decide)
+
+
+def tournament_pause(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Stop the clock (levels stop; tables deal on unless staff halt them)."""
+    return _staff(by, tournament_id, command_id, lambda s, now: Pause(now))
+
+
+def tournament_resume(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Restart the clock: the level's timer is set again for its new end."""
+    return _staff(by, tournament_id, command_id, lambda s, now: Resume(now))
+
+
+def tournament_add_time(
+    *, by: Any, tournament_id: int, seconds: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Lengthen the level or break in force by ``seconds``."""
+    return _staff(by, tournament_id, command_id, lambda s, now: AddTime(seconds))
+
+
+def tournament_move(
+    *,
+    by: Any,
+    tournament_id: int,
+    player: int,
+    table: int,
+    seat: int,
+    command_id: uuid.UUID | None = None,
+) -> dict[str, Any]:
+    """Move a player not in a hand to an empty seat of a table in play."""
+    decide: Decide = lambda s, now: MovePlayer(str(player), table, seat)  # noqa: E731
+    return _staff(by, tournament_id, command_id, decide)
+
+
+def tournament_disqualify(
+    *, by: Any, tournament_id: int, player: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Disqualify a player: unplaced, his chips leave play (at the end of a
+    hand he is in), his money stays in the pool."""
+    decide: Decide = lambda s, now: Disqualify(str(player), secrets.randbits(64))  # noqa: E731
+    return _staff(by, tournament_id, command_id, decide)
+
+
+def tournament_cancel(
+    *, by: Any, tournament_id: int, reason: str = "", command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Call the tournament off: everybody gets back all he paid."""
+    return _staff(by, tournament_id, command_id, lambda s, now: Cancel(reason))

@@ -1,0 +1,467 @@
+"""A whole tournament played by bots through the real services and clocks.
+
+``manage.py simulate_tournament`` runs it; a test plays a satellite with it
+and the benchmark times one of a thousand players.  Nothing here reaches
+past the services a client would use: bots register, rebuy, take the
+add-on and act at their tables through ``tournaments.services`` and
+``poker.services.hand_act``; the level clock, breaks, pauses and table
+clocks run on Celery as in play (a worker must be running, or the caller
+starts the embedded one).  A structure's ``minute_seconds`` scales its
+clock down so a run takes minutes, not hours.
+
+Bots use only the legal moves of the player to act and his own cards; they
+play loose (calls, the odd raise, all-ins now and then) so that fields
+shrink in a few hundred hands.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from accounts import money
+from accounts.roles import role_group
+from config.api_errors import ApiError
+from poker import services as table_services
+from poker import streams
+from poker.engine.betting import Legal, legal_actions
+from poker.engine.cards import Card, codes
+from poker.engine.commands import Action
+from poker.engine.rules import Betting, Game
+from poker.engine.state import HandState
+from poker.models import Hand, Table
+from tournaments import services, timing
+from tournaments.models import Tournament
+from tournaments.rules import (
+    Rebuys,
+    Satellite,
+    Status,
+    TournamentDefinition,
+    TournamentState,
+    can_add_on,
+    can_rebuy,
+)
+from tournaments.rules import queries as q
+from tournaments.rules.presets import (
+    SATELLITE_STARTING_STACK,
+    thirty_two_card_draw_satellite_structure,
+)
+from tournaments.selectors import state_of
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to simulate.  ``seat_value`` makes it a satellite into a new
+    target tournament of that buy-in plus fee (``registered_in_target`` bots
+    already entered there, so a seat they win is paid in cash); ``rebuy_until``
+    a rebuy tournament (rebuys of the starting stack for the buy-in through
+    that level, at most ``max_rebuys`` each), ``add_on`` with an add-on of
+    the starting stack at the end of the window."""
+
+    players: int
+    game: Game = Game.THIRTY_TWO_CARD_DRAW
+    betting: Betting = Betting.NO_LIMIT
+    table_size: int | None = None
+    buy_in: int = 100
+    fee: int = 10
+    starting_stack: int = SATELLITE_STARTING_STACK
+    level_minutes: int = 10
+    minute_seconds: int = 60
+    rebuy_until: int | None = None
+    max_rebuys: int = 2
+    add_on: bool = False
+    seat_value: int | None = None
+    registered_in_target: int = 0
+    seed: int = 1
+    time_limit: float = 3600.0
+    bot_threads: int = 1
+    """Threads acting at the tables (each its own share of them and its own
+    database connection), as many clients would."""
+
+    def __post_init__(self) -> None:
+        """What the tournament's own definition cannot refuse (it checks the
+        rest when it is made)."""
+        if self.bot_threads < 1:
+            raise ValueError("at least one bot thread")
+        if not 0 <= self.registered_in_target <= self.players:
+            raise ValueError("bots already in the target: 0 to the number of players")
+        if self.registered_in_target and self.seat_value is None:
+            raise ValueError("bots in the target need a satellite (a seat value)")
+        if self.seat_value is not None and self.seat_value < 1:
+            raise ValueError("a seat is worth at least 1")
+
+    def definition(self, target: Tournament | None) -> TournamentDefinition:
+        """The tournament's definition: a sit-and-go of ``players`` on the
+        32 Card Draw satellite structure, scaled."""
+        structure = thirty_two_card_draw_satellite_structure(self.level_minutes)
+        rebuys = None
+        if self.rebuy_until is not None:
+            stack, price = self.starting_stack, self.buy_in
+            rebuys = Rebuys(
+                self.rebuy_until,
+                stack,
+                price,
+                self.max_rebuys,
+                add_on_chips=stack if self.add_on else 0,
+                add_on_price=price if self.add_on else 0,
+            )
+        satellite = None
+        if target is not None:
+            satellite = Satellite(str(target.pk), target.buy_in + target.fee)
+        return TournamentDefinition(
+            game=self.game,
+            betting=self.betting,
+            structure=replace(structure, minute_seconds=self.minute_seconds),
+            starting_stack=self.starting_stack,
+            buy_in=self.buy_in,
+            fee=self.fee,
+            min_players=self.players,
+            max_players=self.players,
+            table_size=self.table_size,
+            rebuys=rebuys,
+            satellite=satellite,
+            sit_and_go=True,
+        )
+
+    @property
+    def wallet(self) -> int:
+        """What each bot brings: every entry, rebuy and add-on it may buy."""
+        extra = self.max_rebuys + int(self.add_on) if self.rebuy_until is not None else 0
+        return self.buy_in + self.fee + extra * self.buy_in
+
+
+@dataclass
+class Report:
+    """What happened, for the progress lines and the caller's checks."""
+
+    tournament: Tournament
+    target: Tournament | None
+    bots: dict[str, object]
+    started: float = field(default_factory=time.perf_counter)
+    ended: float | None = None
+    actions: int = 0
+    refusals: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    peak_tables: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def count(self, what: str) -> None:
+        """One more ``actions`` or ``refusals`` (bot threads count at once)."""
+        with self._lock:
+            setattr(self, what, getattr(self, what) + 1)
+
+    @property
+    def seconds(self) -> float:
+        return (self.ended or time.perf_counter()) - self.started
+
+    @property
+    def hands(self) -> int:
+        """Hands played to their end so far."""
+        played = Hand.objects.filter(table__tournament=self.tournament.pk)
+        return played.exclude(ended_at=None).count()
+
+    def line(self, state: TournamentState) -> str:
+        """A progress line: the level, the field, the pace."""
+        level = q.level(state)
+        blinds = state.definition.structure.level(level)
+        alive = q.alive(state)
+        average = sum(e.stack for e in alive) // len(alive) if alive else 0
+        where = "break after level" if q.on_break(state) else "level"
+        hands = self.hands
+        return (
+            f"{self.seconds:7.1f}s {where} {level} ({blinds.small_blind}/{blinds.big_blind}): "
+            f"{len(alive)} left on {len(state.tables)} tables, average stack {average}, "
+            f"{hands} hands ({hands / max(self.seconds, 1e-9):.1f}/s), "
+            f"{self.rebuys} rebuys, {self.add_ons} add-ons"
+        )
+
+
+def simulate(plan: Plan, say: Say = print) -> Report:
+    """Set up the tournament, its bots and their money; play it to the end."""
+    plan.definition(None)  # a definition the rules refuse: before anything is made
+    rng = random.Random(plan.seed)
+    run = uuid.uuid4().hex[:8]
+    director = _director(run)
+    bots = _bots(run, plan.players, plan.wallet)
+    target = _target(director, plan, run) if plan.seat_value is not None else None
+    if target is not None:
+        for bot in list(bots.values())[: plan.registered_in_target]:
+            money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=bot.pk, amount=plan.seat_value)
+            services.tournament_register(by=bot, tournament_id=target.pk)
+    definition = plan.definition(target)
+    row = services.tournament_create(by=director, name=f"Simulation {run}", definition=definition)
+    report = Report(row, target, bots)
+    say(f"{plan.players} bots registering for tournament {row.pk} ({plan.game.value})")
+    for bot in bots.values():
+        services.tournament_register(by=bot, tournament_id=row.pk)
+    say(f"registered in {report.seconds:.1f}s; play starts")
+    report.started = time.perf_counter()  # the pace of play, from the first deal
+    play(report, rng, plan.time_limit, say, plan.bot_threads)
+    return report
+
+
+def play(report: Report, rng: random.Random, time_limit: float, say: Say, threads: int = 1) -> None:
+    """Bots act wherever a hand waits on them and decide on rebuys and
+    add-ons, until the tournament ends; a line per level and break.  With
+    ``threads`` above one, other threads act at their share of the tables."""
+    tournament = report.tournament.pk
+    shown: tuple[int, bool] | None = None
+    offered: set[str] = set()
+    over = threading.Event()
+    helpers = [
+        threading.Thread(
+            target=_acting, args=(report, k, threads, random.Random(rng.random()), over)
+        )
+        for k in range(1, threads)
+    ]
+    for helper in helpers:
+        helper.start()
+    try:
+        while True:
+            state = _state(tournament)
+            if state.status is not Status.RUNNING:
+                break
+            if report.seconds > time_limit:
+                raise TimeoutError(
+                    f"tournament {tournament} still running after {time_limit:.0f} s"
+                )
+            now = (q.level(state), q.on_break(state))
+            if now != shown:
+                say(report.line(state))
+                shown = now
+            report.peak_tables = max(report.peak_tables, len(state.tables))
+            busy = _decide(report, state, rng, offered)
+            busy += _act_at_share(report, 0, threads, rng)
+            if not busy:
+                time.sleep(0.02)  # a pause, a break or a clock: the worker's turn
+    finally:
+        over.set()
+        for helper in helpers:
+            helper.join()
+    report.ended = time.perf_counter()
+    state = _state(tournament)
+    say(report.line(state))
+    hands = report.hands
+    say(
+        f"{state.status.value} after {report.seconds:.1f}s: {hands} hands "
+        f"({hands / report.seconds:.1f}/s), {report.actions} actions, "
+        f"peak {report.peak_tables} tables, {report.rebuys} rebuys, {report.add_ons} add-ons"
+    )
+    say(prizes_line(state))
+
+
+def prizes_line(state: TournamentState) -> str:
+    """What was paid: a satellite's tickets, and cash by place."""
+    awards = state.awards or ()
+    cash = [f"{a.place}. {a.cash}" for a in awards if a.cash]
+    shown = ", ".join(cash[:10]) + (f" and {len(cash) - 10} more" if len(cash) > 10 else "")
+    satellite = state.definition.satellite
+    tickets = ""
+    if satellite is not None:
+        won = sum(a.ticket for a in awards)
+        tickets = f"{won} tickets into tournament {satellite.target}; "
+    return f"prizes: {tickets}cash {shown or 'none'}"
+
+
+def _acting(
+    report: Report, share: int, shares: int, rng: random.Random, over: threading.Event
+) -> None:
+    """A thread of bots: act at its share of the tables until play is over."""
+    from django.db import connection
+
+    try:
+        while not over.is_set():
+            if not _act_at_share(report, share, shares, rng):
+                time.sleep(0.02)
+    finally:
+        connection.close()
+
+
+def _act_at_share(report: Report, share: int, shares: int, rng: random.Random) -> int:
+    """One action at each table of share ``share`` (of ``shares``) whose
+    hand waits on a bot; how many were made."""
+    return sum(
+        _act(report, table, rng)
+        for table in _open_tables(report.tournament.pk)
+        if table.pk % shares == share
+    )
+
+
+def _state(tournament: int) -> TournamentState:
+    return state_of(Tournament.objects.get(pk=tournament))
+
+
+def _open_tables(tournament: int) -> Iterator[Table]:
+    yield from Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
+
+
+# --------------------------------------------------------------------------
+# Between hands
+
+
+def _decide(report: Report, state: TournamentState, rng: random.Random, offered: set[str]) -> int:
+    """Broke bots rebuy (most of them) or go; bots take the add-on when it
+    is offered (most of them).  How many decided.  What a bot saw may be
+    stale by the time it asks (a hand dealt, the window closed by the
+    clock): a refusal is counted and the next pass looks again."""
+    decided = 0
+    tournament = report.tournament.pk
+    for entrant in q.broke(state):
+        if q.in_hand(state, entrant.player):
+            continue
+        bot = report.bots[entrant.player]
+        if can_rebuy(state, entrant.player) and rng.random() < 0.8:
+            done = _ask(report, services.tournament_rebuy, bot, tournament)
+            report.rebuys += done
+        else:
+            done = _ask(report, services.tournament_decline_rebuy, bot, tournament)
+        decided += done
+    if not q.add_on_open(state):
+        return decided
+    state = _state(tournament)
+    for entrant in q.alive(state):
+        player = entrant.player
+        if player in offered or not can_add_on(state, player):
+            continue
+        offered.add(player)
+        if rng.random() < 0.7:
+            done = _ask(report, services.tournament_add_on, report.bots[player], tournament)
+            report.add_ons += done
+            decided += done
+    return decided
+
+
+def _ask(report: Report, command: Callable[..., object], bot: object, tournament: int) -> int:
+    """A bot's tournament command: 1 if it was accepted, 0 if refused."""
+    try:
+        command(by=bot, tournament_id=tournament)
+    except ApiError:
+        report.count("refusals")
+        return 0
+    return 1
+
+
+# --------------------------------------------------------------------------
+# At the tables
+
+
+def _act(report: Report, table: Table, rng: random.Random) -> int:
+    """One bot action at ``table`` if its hand waits on a bot (1), else 0.
+    A pass acts once at each table, so every table and every decision
+    between hands gets its turn while a level lasts."""
+    move = bot_move(table, rng)
+    if move is None:
+        return 0
+    player, act = move
+    try:
+        table_services.hand_act(by=report.bots[player], **act)
+    except ApiError:
+        report.count("refusals")  # a clock acted first: the next pass looks again
+        return 0
+    report.count("actions")
+    return 1
+
+
+def bot_move(table: Table, rng: random.Random) -> tuple[str, dict[str, Any]] | None:
+    """The player to act at ``table`` (as its row was read) and a bot's move
+    for him: ``poker.services.hand_act``'s arguments but ``by``.  None:
+    nobody is to act."""
+    if table.current_hand_id is None:
+        return None
+    hand = Hand.objects.get(pk=table.current_hand_id)
+    state = streams.hands.state(hand.stream, hand.version)
+    legal = legal_actions(state)
+    if legal is None:
+        return None
+    seats = streams.tables.state(table.stream, table.version)
+    player = seats.seats[seats.hand_seats[legal.player]].player
+    action, amount, cards = choose(rng, state, legal)
+    act = {
+        "table_id": table.pk,
+        "hand": hand.pk,
+        "version": hand.version,
+        "action": action.value,
+        "amount": amount,
+        "cards": codes(cards),
+    }
+    return player, act
+
+
+def choose(
+    rng: random.Random, state: HandState, legal: Legal
+) -> tuple[Action, int | None, tuple[Card, ...]]:
+    """A loose bot's move: all in now and then, a raise or bet sometimes, a
+    fold now and then, otherwise call or check; in the draw it throws one
+    to as many cards as allowed, at random, more often than it stands pat.
+    An ``rng`` whose ``random()`` is always 1 makes a passive bot: it calls,
+    checks and stands pat."""
+    actions = legal.actions
+    if Action.RAISE in actions and rng.random() < 0.1:
+        high = rng.random() < 0.5
+        return Action.RAISE, legal.max_raise_to if high else legal.min_raise_to, ()
+    if Action.BET in actions and rng.random() < 0.15:
+        high = rng.random() < 0.4
+        return Action.BET, legal.max_bet_to if high else legal.min_bet_to, ()
+    if Action.DISCARD in actions and rng.random() < 0.6:
+        cards = state.players[legal.player].cards
+        most = legal.max_discard or 1
+        return Action.DISCARD, None, tuple(rng.sample(cards, rng.randint(1, most)))
+    if Action.FOLD in actions and rng.random() < 0.15:
+        return Action.FOLD, None, ()
+    for action in (Action.CALL, Action.CHECK, Action.STAND, Action.DECLINE, Action.SHOW):
+        if action in actions:
+            return action, None, ()
+    return actions[0], None, ()
+
+
+# --------------------------------------------------------------------------
+# People and money
+
+
+def _director(run: str) -> object:
+    """A tournament director for this run."""
+    user = get_user_model().objects.create(username=f"sim-{run}-director", is_staff=True)
+    user.groups.add(role_group("tournament_director"))
+    return user
+
+
+def _bots(run: str, count: int, cash: int) -> dict[str, object]:
+    """``count`` players with ``cash`` each, paid in at the cashier."""
+    model = get_user_model()
+    made = model.objects.bulk_create(
+        [model(username=f"sim-{run}-bot{n:04}") for n in range(1, count + 1)]
+    )
+    for user in made:
+        money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=user.pk, amount=cash)
+    return {str(user.pk): user for user in made}
+
+
+def _target(director: object, plan: Plan, run: str) -> Tournament:
+    """The tournament the satellite's seats are into: a month away, a buy-in
+    and fee worth ``seat_value``."""
+    assert plan.seat_value is not None
+    fee = plan.seat_value // 10
+    definition = replace(
+        plan.definition(None),
+        buy_in=plan.seat_value - fee,
+        fee=fee,
+        min_players=2,
+        max_players=1_000,
+        rebuys=None,
+        sit_and_go=False,
+    )
+    starts = timing.now() + timedelta(days=30)
+    return services.tournament_create(
+        by=director, name=f"Target {run}", definition=definition, starts_at=starts
+    )

@@ -1,0 +1,51 @@
+"""What the tournament's tables report: a hand dealt, a hand over.
+
+The tables are the service itself (no caller to check): the table side
+calls these in its own command, after the hand engine has dealt or
+settled the hand, with a command id derived from the hand (so a retried
+report is answered once).  Each is a tournament command like any other
+(``work.run``): busts, balancing, table breaks, hand-for-hand and the end
+of play follow by the rules, and a finished tournament pays its prizes in
+the same transaction.  What the rules decided (``PlayerMoved``,
+``TableBroken``, ``FinalTableDrawn``, ``Eliminated``, ...) is in the
+returned ``Outcome.events`` for the tables to carry out.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping
+
+from tournaments.rules import FinishHand, StartHand
+from tournaments.services import follow_up
+from tournaments.work import Decide, Outcome, run
+
+
+def tournament_hand_start(
+    *,
+    tournament_id: int,
+    table: int,
+    big_blind: int | None = None,
+    command_id: uuid.UUID | None = None,
+) -> Outcome | None:
+    """A hand is dealt at ``table`` to everyone there with chips, at the
+    level in force (refused on a break, in hand-for-hand while the table
+    waits, or with fewer than two players with chips); None: this command
+    id reported it before."""
+    decide: Decide = lambda s, now: StartHand(table, big_blind)  # noqa: E731
+    return run(tournament_id, by=None, command_id=command_id, decide=decide, after=follow_up)
+
+
+def tournament_hand_finish(
+    *,
+    tournament_id: int,
+    table: int,
+    stacks: Mapping[int | str, int],
+    command_id: uuid.UUID | None = None,
+) -> Outcome | None:
+    """The hand at ``table`` is over with these stacks (by player, every
+    player dealt in; chips conserved)."""
+    final = {str(player): chips for player, chips in stacks.items()}
+    decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64))  # noqa: E731
+    return run(tournament_id, by=None, command_id=command_id, decide=decide, after=follow_up)

@@ -1,0 +1,184 @@
+"""One tournament command's unit of work: lock, fold, decide, pay, append,
+project, and publish after commit.
+
+``run`` is to a tournament what ``poker.work.run`` is to a table: one
+transaction that locks the ``Tournament`` row (``select_for_update``),
+folds the stream as of the version it read (a per-process cache keeps the
+latest folds), lets the rules decide, follows up what the service must do
+by itself (paying a finished tournament's prizes), posts the ledger
+transfers of the money events, appends the events under the command id,
+and rewrites the read models.  Only once it commits are the timers set,
+the cache warmed and the frames sent.
+
+A command id seen before gets the tournament as it stands now, to its own
+sender only, and writes nothing: a retry that the state now refuses looks
+its id up before refusing, and one that would succeed again collides with
+the first run's ``Command`` row and rolls back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from config.api_errors import ApiError
+from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify
+from poker.models import Command as CommandRow
+from poker.streams import Folds
+from tournaments import payments, projections, selectors, timing
+from tournaments.errors import Busy, CommandIdTaken, NotFound, refusal
+from tournaments.models import Entrant, Tournament
+from tournaments.rules import (
+    AwardPrizes,
+    Status,
+    TournamentCommand,
+    TournamentError,
+    TournamentEvent,
+    TournamentState,
+    evolve,
+    play,
+)
+
+folds: Folds[TournamentState] = Folds(projections.decode, evolve)
+"""The latest fold of every tournament stream this process touched."""
+
+
+@dataclass
+class Outcome:
+    """What one command did: the row (rewritten), the states before and
+    after, the events appended with their record, and when it was judged."""
+
+    row: Tournament
+    before: TournamentState
+    state: TournamentState
+    events: list[TournamentEvent]
+    recorded: list[Recorded]
+    now: Any
+    line_before: dict[str, Any] | None = None
+    """The lobby line before the command (None: a new tournament)."""
+
+
+Decide = Callable[[TournamentState, int], TournamentCommand]
+"""From the state and the time (Unix seconds), the command to carry out
+(raising an ``ApiError`` refuses it before the rules are asked)."""
+
+
+def run(
+    tournament_id: int,
+    *,
+    by: Any,
+    command_id: uuid.UUID | None,
+    decide: Decide,
+    ticket: bool | None = None,
+    after: Callable[[Outcome], None] | None = None,
+) -> Outcome | None:
+    """Carry out one command: all of it, once, or nothing.  None when the
+    command id was carried out before (the caller shows the tournament as
+    it stands); ``after`` runs in the transaction, once the rows are
+    written (timers and frames are set up there, for after the commit)."""
+    try:
+        with transaction.atomic():
+            row = _lock(tournament_id)
+            state = folds.state(row.stream, row.version)
+            now = timing.now()
+            try:
+                try:
+                    events = _decide(row, state, decide(state, int(now.timestamp())))
+                except TournamentError as error:
+                    raise refusal(error) from error
+            except ApiError:
+                if _done(command_id, by):
+                    return None
+                raise
+            line = selectors.tournament_summary(row)
+            outcome = _write(row, state, events, command_id, by, ticket, now)
+            outcome.line_before = line
+            if after is not None:
+                after(outcome)
+    except IntegrityError as error:
+        if isinstance(classify(error, command_id), AlreadyDone) and _done(command_id, by):
+            return None
+        raise Busy() from error
+    return outcome
+
+
+def _decide(
+    row: Tournament, state: TournamentState, command: TournamentCommand
+) -> list[TournamentEvent]:
+    """The command's events, and the prizes once play is over: a finished
+    tournament pays in the command that finished it."""
+    new, events = play(state, command)
+    if new.status is Status.FINISHED and new.awards is None:
+        _, awarded = play(new, AwardPrizes(in_target(new)))
+        events += awarded
+    return events
+
+
+def in_target(state: TournamentState) -> frozenset[str]:
+    """A satellite's winners-to-be already in its target (RULES.md 6: they
+    get the seat's value in cash): players with an entry still in there."""
+    satellite = state.definition.satellite
+    if satellite is None or not satellite.target.isdigit():
+        return frozenset()
+    players = [s.player for s in state.standings]
+    entered = Entrant.objects.filter(
+        tournament_id=int(satellite.target), player_id__in=players, status=Entrant.Status.IN
+    ).values_list("player_id", flat=True)
+    return frozenset(str(p) for p in entered)
+
+
+def _write(
+    row: Tournament,
+    state: TournamentState,
+    events: list[TournamentEvent],
+    command_id: uuid.UUID | None,
+    by: Any,
+    ticket: bool | None,
+    now: Any,
+) -> Outcome:
+    """Pay, append, project (nothing to write: an empty outcome)."""
+    new = state
+    for event in events:
+        new = evolve(new, event)
+    recorded: list[Recorded] = []
+    if events:
+        payments.post(
+            tournament=row.pk, stream=row.stream, state=state, events=events, ticket=ticket
+        )
+        batch = Batch(row.stream, state.version, projections.encode(events))
+        receipt = {"tournament": row.pk, "version": new.version}
+        recorded = append([batch], command_id=command_id, answer=receipt, by=user_of(by), at=now)
+        projections.write_tournament(row, new, before=state)
+        stream, version = row.stream, new.version
+        transaction.on_commit(lambda: folds.remember(stream, version, new))
+    return Outcome(row, state, new, events, recorded, now)
+
+
+def _lock(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise NotFound() from None
+
+
+def _done(command_id: uuid.UUID | None, by: Any) -> bool:
+    """The command id was carried out before, by this sender (another
+    sender's id is refused: ``command_id_taken``)."""
+    if command_id is None:
+        return False
+    done = CommandRow.objects.filter(id=command_id).first()
+    if done is None:
+        return False
+    user = user_of(by)
+    if done.by_id is not None and (user is None or user.pk != done.by_id):
+        raise CommandIdTaken()
+    return True
+
+
+def user_of(by: Any) -> Any:
+    """The authenticated user behind ``by``, or None (the service itself)."""
+    return by if getattr(by, "is_authenticated", False) else None
