@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -17,8 +18,20 @@ from tests.funds import fund
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+WAIT = 5
+"""Seconds to wait for a frame that must come: generous, for a loaded machine."""
+
+
 def connect(path: str) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+
+
+async def frames_until(socket: WebsocketCommunicator, last: Any) -> list[dict[str, Any]]:
+    """Frames up to and including the first for which ``last`` holds."""
+    frames = [await socket.receive_json_from(timeout=WAIT)]
+    while not last(frames[-1]):
+        frames.append(await socket.receive_json_from(timeout=WAIT))
+    return frames
 
 
 @database_sync_to_async
@@ -36,15 +49,13 @@ async def test_spectator_gets_snapshot_then_live_frames_without_hidden_cards():
     tid, players = await setup_table()
     spectator = connect(f"/ws/tables/{tid}/")
     assert (await spectator.connect())[0]
-    snapshot = await spectator.receive_json_from()
+    snapshot = await spectator.receive_json_from(timeout=WAIT)
     assert snapshot["type"] == "snapshot"
     for seat, player in enumerate(players, start=1):
         await database_sync_to_async(services.seat_sit)(
             by=player, table_id=tid, seat=seat, buy_in=100
         )
-    seen = []
-    while not await spectator.receive_nothing(timeout=0.2):
-        seen.append(await spectator.receive_json_from())
+    seen = await frames_until(spectator, lambda f: f["event"]["type"] == "CardsDealt")
     positions = [f["position"] for f in seen]
     assert positions == sorted(positions) and positions[0] == snapshot["position"] + 1
     dealt = [f for f in seen if f["event"]["type"] == "CardsDealt"]
@@ -62,12 +73,8 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
     sockets = [connect(f"/ws/tables/{tid}/?after=0&token={t.key}") for t in tokens]
     for s in sockets:
         assert (await s.connect())[0]
-    frames = [[] for _ in sockets]
-    for k, s in enumerate(sockets):
-        while not await s.receive_nothing(timeout=0.2):
-            frames[k].append(await s.receive_json_from())
-    private = [f for f in frames[0] if f["type"] == "private"]
-    assert private and private[0]["event"]["hands"][0] is not None
+    frames = await frames_until(sockets[0], lambda f: f["type"] == "private")
+    assert frames[-1]["event"]["hands"][0] is not None  # his own cards
     view = await database_sync_to_async(services.seat_sit_out)(by=players[0], table_id=tid)
     hand = view["hand"]
     actor = players.index(
@@ -83,13 +90,13 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
         }
     )
     while True:
-        reply = await sockets[actor].receive_json_from()
+        reply = await sockets[actor].receive_json_from(timeout=WAIT)
         if reply["type"] in ("answer", "error"):
             break
     assert reply["type"] == "answer", reply
     await sockets[actor].send_to(text_data="not json")
     while True:
-        bad = await sockets[actor].receive_json_from()
+        bad = await sockets[actor].receive_json_from(timeout=WAIT)
         if bad["type"] == "error":
             break
     assert bad["code"] == "malformed"
@@ -100,11 +107,11 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
 async def test_the_lobby_sends_its_list_then_each_change():
     lobby = connect("/ws/lobby/")
     assert (await lobby.connect())[0]
-    assert (await lobby.receive_json_from()) == {"type": "snapshot", "tables": []}
+    assert (await lobby.receive_json_from(timeout=WAIT)) == {"type": "snapshot", "tables": []}
     tid, players = await setup_table()
-    line = await lobby.receive_json_from()
+    line = await lobby.receive_json_from(timeout=WAIT)
     assert line["type"] == "lobby" and line["table"]["id"] == tid
     await database_sync_to_async(services.seat_sit)(by=players[0], table_id=tid, seat=1, buy_in=100)
-    line = await lobby.receive_json_from()
+    line = await lobby.receive_json_from(timeout=WAIT)
     assert line["table"]["players_seated"] == 1
     await lobby.disconnect()

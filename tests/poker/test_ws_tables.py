@@ -229,6 +229,7 @@ async def test_a_client_too_far_behind_gets_a_snapshot_at_the_current_position_t
         now = await position_of_table(tid)
         assert now - seen > 8
         client = await table_client(tid, user, after=seen, snapshot=False)
+        await client.next()
         await client.quiet()
         [snapshot] = client.frames  # nothing but the snapshot: it is the present
         assert snapshot["type"] == "snapshot" and snapshot["position"] == now
@@ -369,6 +370,7 @@ async def test_a_stale_version_over_the_socket_is_refused_with_the_current_state
     assert await written() == before
     store = await database_sync_to_async(Store)(tid)
     assert leaks(store, sockets[user.pk]) == []
+    await spectator.until_position(await position_of_table(tid))
     await spectator.quiet()
     assert spectator.frames[-1]["position"] == await position_of_table(tid)
 
@@ -429,6 +431,7 @@ async def test_refusals_over_the_socket_have_the_rest_codes_and_change_nothing()
         response = await rest_post(who, f"/api/tables/{tid}/actions/", body)
         assert response.json()["code"] == code, (code, response.json())
         assert await written() == before
+    await spectator.until_position(await position_of_table(tid))
     await spectator.quiet()
     assert spectator.frames[-1]["position"] == await position_of_table(tid)
     store = await database_sync_to_async(Store)(tid)
@@ -458,6 +461,7 @@ async def test_an_anonymous_client_may_watch_but_not_act():
 async def test_a_refused_command_publishes_nothing():
     tid, users, _, spectator = await heads_up()
     _, view = await actor(tid, users)
+    await spectator.until_position(await position_of_table(tid))
     await spectator.quiet()
     seen = len(spectator.frames)
     with pytest.raises(ApiError) as refused:
@@ -477,6 +481,7 @@ async def test_a_refused_command_publishes_nothing():
 async def test_events_appended_then_rolled_back_are_never_published(monkeypatch):
     tid, users, sockets, spectator = await heads_up()
     user, view = await actor(tid, users)
+    await spectator.until_position(await position_of_table(tid))
     await spectator.quiet()
     before, seen = await written(), len(spectator.frames)
     write = projections.write
@@ -578,6 +583,7 @@ async def test_a_snapshot_shows_the_table_as_of_its_position(monkeypatch):
 
     monkeypatch.setattr(selectors, "table_view", with_a_command_in_between)
     client = await table_client(tid, snapshot=False)
+    await client.next()
     await client.quiet()
     snapshot = client.frames[0]
     store = await database_sync_to_async(Store)(tid)
@@ -596,6 +602,7 @@ async def test_a_position_beyond_the_feed_gets_a_snapshot():
     now = await position_of_table(tid)
     client = await table_client(tid, users[0], after=now + 40, snapshot=False)
     await play(tid, users, rng, 3)
+    await client.next()
     await client.quiet()
-    assert client.frames and client.frames[0]["type"] == "snapshot", client.frames
+    assert client.frames[0]["type"] == "snapshot", client.frames
     check_feed_order(client, client.frames[0]["position"], await position_of_table(tid))
