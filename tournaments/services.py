@@ -8,8 +8,9 @@ tournament as the caller may see it, and refuse with ``ApiError``s: the
 rules' refusals keep their codes.
 
 Who may do what: any logged-in player registers, unregisters, rebuys and
-takes the add-on for himself; only tournament directors (``is_staff`` or
-the ``accounts.direct_tournaments`` permission) create tournaments and use
+takes the add-on for himself; only tournament directors (the
+``accounts.direct_tournaments`` permission, held by the
+``tournament_director`` role and by superusers) create tournaments and use
 the staff controls; the clocks (``clocks``) and the tables (``tables``)
 act as the service itself.
 """
@@ -54,10 +55,12 @@ from tournaments.work import Decide, Outcome, folds, run, user_of
 
 
 def is_director(user: Any) -> bool:
-    """Staff, or a tournament director by role."""
+    """A tournament director by role (``accounts.direct_tournaments``; a
+    superuser holds every permission).  ``is_staff`` alone is not enough:
+    granting any staff role, cashier included, makes a user staff."""
     if user_of(user) is None:
         return False
-    return bool(user.is_staff or user.has_perm("accounts.direct_tournaments"))
+    return bool(user.has_perm("accounts.direct_tournaments"))
 
 
 def ensure_director(by: Any) -> None:

@@ -65,7 +65,11 @@ def director(make_user: Callable[..., Any]) -> Any:
 
 @pytest.fixture
 def staff(make_user: Callable[..., Any]) -> Any:
-    return make_user("boss", cash=0, staff=True)
+    """The house's superuser: every permission, directing included."""
+    boss = make_user("boss", cash=0, staff=True)
+    boss.is_superuser = True
+    boss.save(update_fields=["is_superuser"])
+    return boss
 
 
 @pytest.fixture

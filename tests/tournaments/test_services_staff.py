@@ -1,5 +1,6 @@
-"""Staff controls through the service: who may use them (staff or the
-tournament director role, never a player), moving a player, disqualifying
+"""Staff controls through the service: who may use them (the tournament
+director role or a superuser; never a player, a cashier or staff without
+the role), moving a player, disqualifying
 (at once, or when his hand ends), cancelling at any stage with everything
 paid given back; a refused control changes nothing."""
 
@@ -43,12 +44,21 @@ def running(director: Any, users: list[Any], clock: Any, **changes: Any) -> Any:
     return start(t, clock)
 
 
-def test_staff_and_directors_may_pause_players_may_not(director, staff, players, clock):
+def test_directors_and_superusers_may_pause_players_and_cashiers_may_not(
+    director, staff, players, clock, make_user
+):
     ann, bob = players(2)
     t = running(director, [ann, bob], clock)
     before = written(t)
-    error = refused(services.tournament_pause, by=ann, tournament_id=t.pk)
-    assert (error.status, error.code) == (403, "forbidden") and written(t) == before
+    cashier = make_user("cashier", cash=0, role="cashier")
+    plain_staff = make_user("floor", cash=0, staff=True)
+    assert cashier.is_staff  # a staff role makes him staff, and staff is not enough
+    for nobody in (ann, cashier, plain_staff):
+        error = refused(services.tournament_pause, by=nobody, tournament_id=t.pk)
+        assert (error.status, error.code) == (403, "forbidden") and written(t) == before
+        with pytest.raises(ApiError) as caught:
+            create(nobody)
+        assert caught.value.status == 403
     services.tournament_pause(by=director, tournament_id=t.pk)
     services.tournament_resume(by=staff, tournament_id=t.pk)
     with pytest.raises(ApiError) as caught:
