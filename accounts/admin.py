@@ -34,6 +34,7 @@ class AccountAdmin(ReadOnly):
     """Wallets, table escrows, prize pools, the house, tickets."""
 
     list_display = ("key", "kind", "user", "ref", "unit", "balance")
+    list_select_related = ("user",)
     list_filter = ("kind",)
     search_fields = ("key", "user__username", "ref")
 
@@ -43,6 +44,7 @@ class TransferAdmin(ReadOnly):
     """Every movement, with its entries."""
 
     list_display = ("id", "kind", "ref", "memo", "by", "created_at")
+    list_select_related = ("by",)
     list_filter = ("kind",)
     search_fields = ("id", "ref", "memo")
     inlines = [EntryInline]

@@ -42,11 +42,11 @@ def account_balance(ref: ledger.AccountRef, *, using: str = "default") -> int:
 
 def wallet_view(*, user_id: int, using: str = "default") -> dict[str, Any]:
     """A player's cash and tickets (he sees his chips at tables on the tables)."""
-    accounts = Account.objects.using(using).filter(user_id=user_id)
+    accounts = list(Account.objects.using(using).filter(user_id=user_id).order_by("ref"))
     cash = next((a.balance for a in accounts if a.kind == Account.Kind.CASH), 0)
     tickets = [
         {"tournament": a.ref, "count": a.balance}
-        for a in accounts.order_by("ref")
+        for a in accounts
         if a.kind == Account.Kind.TICKET and a.balance
     ]
     return {"user": user_id, "cash": cash, "tickets": tickets}

@@ -76,10 +76,8 @@ def user_password_change(*, user: User, old_password: str, new_password: str) ->
 
 
 def profile_update(*, user: User, screen_name: str) -> User:
-    """Change the name shown at tables (unique, case aside)."""
-    taken = get_user_model().objects.filter(screen_name__iexact=screen_name).exclude(pk=user.pk)
-    if screen_name and taken.exists():
-        raise ScreenNameTaken()
+    """Change the name shown at tables (unique, case aside: the database's
+    constraint refuses a name taken)."""
     user.screen_name = screen_name
     try:
         with transaction.atomic():

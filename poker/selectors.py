@@ -194,7 +194,7 @@ def screen_name(user_id: int) -> str:
     """The name a player chose to be shown at tables, else his username
     (cached like ``username``)."""
     user = get_user_model().objects.filter(pk=user_id).only("username", "screen_name").first()
-    return "" if user is None else str(user.screen_name or user.username)
+    return "" if user is None else str(user.display_name)
 
 
 # --------------------------------------------------------------------------

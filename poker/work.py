@@ -300,18 +300,6 @@ class Unit:
             raise TournamentLockNeeded()
         hand_finished(self, work)
 
-    def chips_moved(self, by: Any) -> None:
-        """Post every table's money (the ledger hook)."""
-        from accounts.tables import table_chips_moved
-
-        for work in self.works.values():
-            table_chips_moved(
-                table_id=work.table.pk,
-                before=work.table_start,
-                events=work.table_events,
-                by=user_of(by),
-            )
-
     def append(
         self, *, command_id: uuid.UUID | None, answer: dict[str, Any], by: Any, at: datetime
     ) -> dict[int, list[Any]]:
@@ -406,8 +394,7 @@ def _attempt(
                     do(work)
                     work.settle()
                     if work.unit is not None:  # a tournament table: its others too
-                        work.unit.settle()
-                        work.unit.chips_moved(by)
+                        work.unit.settle()  # no cash moves: its chips are the tournament's
                     else:
                         from accounts.tables import table_chips_moved
 

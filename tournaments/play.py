@@ -117,7 +117,6 @@ def _standalone(unit: Unit, first: Callable[[], None]) -> None:
         unit.settle()
         deal(unit)
         unit.settle()
-        unit.chips_moved(None)
         unit.append(command_id=None, answer={}, by=None, at=timezone.now())
     finally:
         _unit.reset(token)

@@ -186,7 +186,7 @@ def own_entry(
 def names(players: list[str] | list[int]) -> dict[str, str]:
     """Display names by player id (screen name, else username)."""
     rows = get_user_model().objects.filter(pk__in=[int(p) for p in players])
-    return {str(u.pk): u.screen_name or u.username for u in rows.only("screen_name", "username")}
+    return {str(u.pk): u.display_name for u in rows.only("screen_name", "username")}
 
 
 def entrants(row: Tournament) -> list[dict[str, Any]]:
@@ -195,7 +195,7 @@ def entrants(row: Tournament) -> list[dict[str, Any]]:
     return [
         {
             "player": e.player_id,
-            "name": e.player.screen_name or e.player.username,
+            "name": e.player.display_name,
             "status": e.status,
             "entries": e.entries,
             "stack": e.stack,
@@ -236,7 +236,7 @@ def results(row: Tournament) -> list[dict[str, Any]]:
         {
             "place": e.place,
             "player": e.player_id,
-            "name": e.player.screen_name or e.player.username,
+            "name": e.player.display_name,
             "prize": e.prize,
             "ticket": e.ticket,
         }

@@ -28,7 +28,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from accounts import money
-from accounts.roles import role_group
+from accounts.services import role_grant
 from config.api_errors import ApiError
 from poker import services as table_services
 from poker import streams
@@ -431,8 +431,8 @@ def choose(
 
 def _director(run: str) -> object:
     """A tournament director for this run."""
-    user = get_user_model().objects.create(username=f"sim-{run}-director", is_staff=True)
-    user.groups.add(role_group("tournament_director"))
+    user = get_user_model().objects.create(username=f"sim-{run}-director")
+    role_grant(user=user, role="tournament_director")
     return user
 
 
