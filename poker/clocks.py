@@ -166,11 +166,15 @@ def charge(work: Work, seat: int, action: Action) -> None:
     clock = running(work)
     if clock is None or clock.seat != seat:
         return
-    now = stamp(work.now)
-    check_bet_window(clock, action, now)
-    used = bank_used(clock, now)
-    if used:
-        work.table_do(UseTimeBank(seat, used))
+    check_bet_window(clock, action, stamp(work.now))
+    _use_bank(work, clock)
+
+
+def _use_bank(work: Work, clock: Clock) -> None:
+    """Take off the player's bank what acting now used of it."""
+    used = bank_used(clock, stamp(work.now))
+    if used and clock.seat is not None:
+        work.table_do(UseTimeBank(clock.seat, used))
 
 
 # --------------------------------------------------------------------------
@@ -242,9 +246,7 @@ def _time_out(work: Work, stream: str, version: int) -> None:
         raise ClockMoved()
     if stamp(work.now) < clock.expires:
         raise ClockEarly(clock.expires)
-    used = bank_used(clock, stamp(work.now))
-    if used:
-        work.table_do(UseTimeBank(clock.seat, used))
+    _use_bank(work, clock)
     work.hand_do(TimeOut(work.table_state.hand_seats.index(clock.seat)))
 
 
@@ -282,7 +284,9 @@ def overdue(now: datetime | None = None) -> list[tuple[int, str, int]]:
         clock = turn_clock(table_state, state, stamp(_turn_started(hand)))
         if clock is not None and moment(clock.expires) < late:
             out.append((hand.table_id, hand.stream, hand.version))
-    waiting = Table.objects.filter(status=Table.Status.OPEN, next_hand_at__lt=late)
+    waiting = Table.objects.filter(  # tournament tables: tournaments.play.sweep_deals
+        status=Table.Status.OPEN, next_hand_at__lt=late, tournament__isnull=True
+    )
     for table in waiting.exclude(hands__ended_at__isnull=True):
         state = streams.tables.state(table.stream, table.version)
         if state.config.deals_by_itself and not state.hand_running and plan_hand(state):

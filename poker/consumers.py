@@ -31,7 +31,8 @@ MAX_FRAME = 16 * 1024
 """Bytes a client frame may have."""
 
 
-def _user(scope: dict[str, Any]) -> Any:
+def scope_user(scope: dict[str, Any]) -> Any:
+    """The logged-in user of a socket, or None."""
     user = scope.get("user")
     return user if user is not None and user.is_authenticated else None
 
@@ -66,7 +67,7 @@ class TableConsumer(JsonFrames):
 
     async def connect(self) -> None:
         self.table = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.viewer = _user(self.scope)
+        self.viewer = scope_user(self.scope)
         self.last = (0, 1)
         self.owed = False
         """The last public frame has a private one for this viewer, not yet sent."""
@@ -192,7 +193,7 @@ class PlayerConsumer(JsonFrames):
     transfer that moves it), his cards and his seats at every table."""
 
     async def connect(self) -> None:
-        self.viewer = _user(self.scope)
+        self.viewer = scope_user(self.scope)
         if self.viewer is None:
             await self.close(code=4401)
             return

@@ -197,13 +197,12 @@ def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[s
     clock once its command's events were in (a command's events share their
     time), folded along the feed from the states before ``rows``."""
     from poker import clocks
-    from poker.models import Event, Table, hand_id, hand_stream
+    from poker.models import Event, hand_id, hand_stream, table_stream
 
     if not rows:
         return {}
-    row_table = Table.objects.get(pk=table)
     earlier = Event.objects.filter(feed=table, position__lt=rows[0].position).order_by("-position")
-    own = row_table.stream
+    own = table_stream(table)
     version = earlier.filter(stream=own).values_list("version", flat=True).first()
     state = streams.tables.state(own, version) if version else None
     finished = earlier.filter(stream=own, type="HandFinished")

@@ -281,12 +281,6 @@ class Unit:
             self.works[table_id] = work
         return work
 
-    def add(self, work: Work) -> Work:
-        """Carry a table's work opened or loaded elsewhere in this transaction."""
-        work.unit = self
-        self.works[work.table.pk] = work
-        return work
-
     def settle(self) -> None:
         """Settle every table (a hand finished at one may deal at others)."""
         for work in list(self.works.values()):

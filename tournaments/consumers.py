@@ -23,7 +23,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.db import transaction
 
-from poker.consumers import JsonFrames, query_after
+from poker.consumers import JsonFrames, query_after, scope_user
 from poker.eventstore import load
 from poker.publish import LOBBY_GROUP
 from poker.work import lock_tournament
@@ -33,17 +33,12 @@ from tournaments.publish import events_frame, tournament_group
 from tournaments.timing import seconds
 
 
-def _user(scope: dict[str, Any]) -> Any:
-    user = scope.get("user")
-    return user if user is not None and user.is_authenticated else None
-
-
 class TournamentConsumer(JsonFrames):
     """One tournament's clock, players, stacks and standings, live."""
 
     async def connect(self) -> None:
         self.tournament = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        self.viewer = _user(self.scope)
+        self.viewer = scope_user(self.scope)
         self.version = 0
         exists = Tournament.objects.filter(pk=self.tournament).exists
         if not await database_sync_to_async(exists)():

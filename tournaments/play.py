@@ -134,9 +134,11 @@ def deal_due(*, tournament_id: int) -> None:
         _standalone(unit, lambda: None)
 
 
-def sweep_deals(late: datetime) -> int:
-    """Deal at the running tournaments with a table whose pause ended
-    before ``late`` (its deal timer lost); how many were looked at."""
+def sweep_deals(late: datetime) -> None:
+    """Deal at the running tournaments with a table between hands whose
+    pause ended before ``late`` (its deal timer lost).  A table's
+    ``next_hand_at`` stays set while its next hand runs: such tables are
+    left out, or every sweep would lock every running tournament."""
     from tournaments.models import Tournament
 
     running = Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
@@ -145,13 +147,13 @@ def sweep_deals(late: datetime) -> int:
     due = (
         Table.objects.filter(tournament__in=list(running), next_hand_at__lt=late)
         .exclude(status=Table.Status.CLOSED)
+        .exclude(hands__ended_at__isnull=True)
         .values_list("tournament", flat=True)
         .distinct()
     )
     tournaments = sorted({pk for pk in due if pk is not None})
     for pk in tournaments:
         deal_due(tournament_id=pk)
-    return len(tournaments)
 
 
 def _pause_ends(work: Work) -> datetime | None:

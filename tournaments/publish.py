@@ -21,12 +21,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from poker.eventstore import Recorded
-from poker.publish import LOBBY_GROUP
+from poker.publish import LOBBY_GROUP, send_all
 from tournaments import selectors
 from tournaments.rules import TournamentState
 from tournaments.timing import seconds
@@ -73,16 +71,4 @@ def on_commit(outcome: Outcome) -> None:
     line = selectors.tournament_summary(outcome.row)
     if line != outcome.line_before:
         messages.append((LOBBY_GROUP, lobby_frame(line)))
-    transaction.on_commit(lambda: send(messages))
-
-
-def send(messages: list[Message]) -> None:
-    """Send frames to their groups, in order."""
-    layer = get_channel_layer()
-    if layer is not None and messages:
-        async_to_sync(_send_all)(layer, messages)
-
-
-async def _send_all(layer: Any, messages: list[Message]) -> None:
-    for group, frame in messages:
-        await layer.group_send(group, {"type": "frame", "frame": frame})
+    transaction.on_commit(lambda: send_all(messages))

@@ -121,10 +121,10 @@ async def test_a_lost_update_is_filled_in_from_the_store(director, players, monk
     ann, bob = await sync(players)(2)
     t = await sync(support.create)(director)
     socket, _ = await watch(t)
-    sent = publish.send
-    monkeypatch.setattr(publish, "send", lambda messages: None)  # the layer loses it
+    sent = publish.send_all
+    monkeypatch.setattr(publish, "send_all", lambda messages: None)  # the layer loses it
     await sync(support.register)(t, ann)
-    monkeypatch.setattr(publish, "send", sent)
+    monkeypatch.setattr(publish, "send_all", sent)
     await sync(support.register)(t, bob)
     again = await socket.next()
     assert (again["type"], again["version"], again["entries"]) == ("update", 4, 2)

@@ -74,7 +74,7 @@ def _seated(state: TableState, e: PlayerSeated) -> TableState:
     return replace(state, seats=seats)
 
 
-def _topped_up(state: TableState, e: ToppedUp) -> TableState:
+def _chips_in(state: TableState, e: ToppedUp | ChipsAdded) -> TableState:
     return _with_seat(state, e.seat, stack=state.seats[e.seat].stack + e.amount)
 
 
@@ -105,10 +105,6 @@ def _arrived(state: TableState, e: PlayerArrived) -> TableState:
     seats = dict(state.seats)
     seats[e.seat] = SeatState(e.player, e.stack, bank=state.config.time_bank_seconds)
     return replace(state, seats=seats)
-
-
-def _chips_added(state: TableState, e: ChipsAdded) -> TableState:
-    return _with_seat(state, e.seat, stack=state.seats[e.seat].stack + e.amount)
 
 
 def _hand_began(state: TableState, e: HandBegan) -> TableState:
@@ -199,7 +195,7 @@ def _closed(state: TableState, e: TableClosed) -> TableState:
 
 _APPLY: dict[type[Any], Callable[[TableState, Any], TableState]] = {
     PlayerSeated: _seated,
-    ToppedUp: _topped_up,
+    ToppedUp: _chips_in,
     TopUpQueued: _top_up_queued,
     SatOut: _sat_out,
     SatIn: _sat_in,
@@ -212,5 +208,5 @@ _APPLY: dict[type[Any], Callable[[TableState, Any], TableState]] = {
     TableClosed: _closed,
     PlayerArrived: _arrived,
     PlayerUnseated: _left,
-    ChipsAdded: _chips_added,
+    ChipsAdded: _chips_in,
 }
