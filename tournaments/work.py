@@ -87,7 +87,7 @@ def run(
             now = timing.now()
             try:
                 try:
-                    events = _decide(row, state, decide(state, int(now.timestamp())))
+                    new, events = _decide(state, decide(state, int(now.timestamp())))
                 except TournamentError as error:
                     raise refusal(error) from error
             except ApiError:
@@ -95,7 +95,7 @@ def run(
                     return None
                 raise
             line = selectors.tournament_summary(row)
-            outcome = _write(row, state, events, command_id, by, ticket, now)
+            outcome = _write(row, state, new, events, command_id, by, ticket, now)
             outcome.line_before = line
             if after is not None:
                 after(outcome)
@@ -107,15 +107,15 @@ def run(
 
 
 def _decide(
-    row: Tournament, state: TournamentState, command: TournamentCommand
-) -> list[TournamentEvent]:
-    """The command's events, and the prizes once play is over: a finished
-    tournament pays in the command that finished it."""
+    state: TournamentState, command: TournamentCommand
+) -> tuple[TournamentState, list[TournamentEvent]]:
+    """The state after the command and its events, with the prizes once
+    play is over: a finished tournament pays in the command that finished it."""
     new, events = play(state, command)
     if new.status is Status.FINISHED and new.awards is None:
-        _, awarded = play(new, AwardPrizes(in_target(new)))
+        new, awarded = play(new, AwardPrizes(in_target(new)))
         events += awarded
-    return events
+    return new, events
 
 
 def in_target(state: TournamentState) -> frozenset[str]:
@@ -134,6 +134,7 @@ def in_target(state: TournamentState) -> frozenset[str]:
 def _write(
     row: Tournament,
     state: TournamentState,
+    new: TournamentState,
     events: list[TournamentEvent],
     command_id: uuid.UUID | None,
     by: Any,
@@ -141,9 +142,6 @@ def _write(
     now: Any,
 ) -> Outcome:
     """Pay, append, project (nothing to write: an empty outcome)."""
-    new = state
-    for event in events:
-        new = evolve(new, event)
     recorded: list[Recorded] = []
     if events:
         payments.post(

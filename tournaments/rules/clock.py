@@ -1,7 +1,7 @@
 """Clock arithmetic over a structure: which level or break the clock is in.
 
 The clock only ever sees *running* seconds: the time it has run since the
-start, pauses left out (``TournamentState.running_seconds`` works them out
+start, pauses left out (``state.Clock.running`` works them out
 from the ``Started``/``Paused``/``Resumed`` events).  Time added by staff
 lengthens one period (``extra``, seconds by period index).
 

@@ -39,8 +39,7 @@ from tournaments.rules.errors import (
     TournamentFull,
     TournamentOver,
 )
-from tournaments.rules.evolve import evolve
-from tournaments.rules.play import PLAY_HANDLERS
+from tournaments.rules.play import PLAY_HANDLERS, require_running
 from tournaments.rules.prizes import award
 from tournaments.rules.seating import Shuffler, draw_seating, seat_newcomer
 from tournaments.rules.settle import Draft, settle
@@ -66,6 +65,18 @@ def create_tournament(
 
 def decide(state: TournamentState, command: cmd.TournamentCommand) -> list[ev.TournamentEvent]:
     """The events ``command`` causes; raises a ``TournamentError`` if refused."""
+    return _draft(state, command).events
+
+
+def play(
+    state: TournamentState, command: cmd.TournamentCommand
+) -> tuple[TournamentState, list[ev.TournamentEvent]]:
+    """``decide`` plus the state after its events (folded once, as decided)."""
+    draft = _draft(state, command)
+    return draft.state, draft.events
+
+
+def _draft(state: TournamentState, command: cmd.TournamentCommand) -> Draft:
     if state.status in (Status.FINISHED, Status.CANCELLED) and not isinstance(
         command, cmd.AwardPrizes
     ):
@@ -75,22 +86,7 @@ def decide(state: TournamentState, command: cmd.TournamentCommand) -> list[ev.To
         raise Malformed(f"unknown command {command!r}")
     draft = Draft(state)
     handler(draft, command)
-    return draft.events
-
-
-def play(
-    state: TournamentState, command: cmd.TournamentCommand
-) -> tuple[TournamentState, list[ev.TournamentEvent]]:
-    """``decide`` plus the state after its events."""
-    events = decide(state, command)
-    for event in events:
-        state = evolve(state, event)
-    return state, events
-
-
-def _running(state: TournamentState) -> None:
-    if state.status is not Status.RUNNING:
-        raise IllegalAction("the tournament is not running")
+    return draft
 
 
 def _open_registration(draft: Draft, c: cmd.OpenRegistration) -> None:
@@ -160,7 +156,7 @@ def _begin(draft: Draft, at: int, rng: Shuffler) -> None:
 def _tick(draft: Draft, c: cmd.Tick) -> None:
     at, rng = moment(c.at), shuffler(seed_of(c.seed))
     state = draft.state
-    _running(state)
+    require_running(state)
     structure = state.definition.structure
     reached = q.position(state, at).period
     for period in timeline(structure)[state.period + 1 : reached + 1]:
@@ -176,7 +172,7 @@ def _tick(draft: Draft, c: cmd.Tick) -> None:
 
 def _pause(draft: Draft, c: cmd.Pause) -> None:
     at = moment(c.at)
-    _running(draft.state)
+    require_running(draft.state)
     since = draft.state.clock.since
     if since is None:
         raise IllegalAction("the clock is already stopped")
@@ -187,14 +183,14 @@ def _pause(draft: Draft, c: cmd.Pause) -> None:
 
 def _resume(draft: Draft, c: cmd.Resume) -> None:
     at = moment(c.at)
-    _running(draft.state)
+    require_running(draft.state)
     if draft.state.clock.since is not None:
         raise IllegalAction("the clock is running")
     draft.add(ev.Resumed(at))
 
 
 def _add_time(draft: Draft, c: cmd.AddTime) -> None:
-    _running(draft.state)
+    require_running(draft.state)
     if not whole(c.seconds) or not 1 <= c.seconds <= MAX_ADDED_SECONDS:
         raise Malformed(f"add 1 to {MAX_ADDED_SECONDS} whole seconds")
     draft.add(ev.TimeAdded(draft.state.period, c.seconds))

@@ -55,7 +55,7 @@ from tournaments.rules.state import Entrant, Status, TournamentState
 from tournaments.rules.validate import number, player_id, seed_of
 
 
-def _running(state: TournamentState) -> None:
+def require_running(state: TournamentState) -> None:
     if state.status is not Status.RUNNING:
         raise IllegalAction("the tournament is not running")
 
@@ -78,7 +78,7 @@ def _in(state: TournamentState, player: object) -> Entrant:
 def verify_start_hand(state: TournamentState, table: object) -> list[tuple[int, str, int]]:
     """The (seat, player, stack) dealt in to a hand at ``table`` now, or the
     reason it may not start (a ``TournamentError``)."""
-    _running(state)
+    require_running(state)
     n = _table(state, table)
     if state.tables[n].hand is not None:
         raise IllegalAction(f"a hand is running at table {n}")
@@ -121,7 +121,7 @@ def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
 
 def _finish_hand(draft: Draft, c: cmd.FinishHand) -> None:
     state, rng = draft.state, shuffler(seed_of(c.seed))
-    _running(state)
+    require_running(state)
     table = _table(state, c.table)
     hand = state.tables[table].hand
     if hand is None:
@@ -157,7 +157,7 @@ def _final_stacks(given: Mapping[str, int], dealt: tuple[ev.PlayerStack, ...]) -
 
 def verify_rebuy(state: TournamentState, player: object) -> Entrant:
     """The player who may rebuy now, or why not (a ``TournamentError``)."""
-    _running(state)
+    require_running(state)
     entrant = _in(state, player)
     if state.definition.rebuys is None:
         raise RebuyRefused("this tournament has no rebuys")
@@ -186,7 +186,7 @@ def _rebuy(draft: Draft, c: cmd.Rebuy) -> None:
 
 def verify_add_on(state: TournamentState, player: object) -> Entrant:
     """The player who may take the add-on now, or why not."""
-    _running(state)
+    require_running(state)
     entrant = _in(state, player)
     rebuys = state.definition.rebuys
     if rebuys is None or not rebuys.add_on:
@@ -225,7 +225,7 @@ def _allowed(verify: Verify, state: TournamentState, arg: Any) -> bool:
 
 def _decline(draft: Draft, c: cmd.DeclineRebuy) -> None:
     state, rng = draft.state, shuffler(seed_of(c.seed))
-    _running(state)
+    require_running(state)
     entrant = _in(state, c.player)
     if entrant.stack or entrant.table is None:
         raise IllegalAction(f"{entrant.player} still has chips")
@@ -235,7 +235,7 @@ def _decline(draft: Draft, c: cmd.DeclineRebuy) -> None:
 
 def _move_player(draft: Draft, c: cmd.MovePlayer) -> None:
     state = draft.state
-    _running(state)
+    require_running(state)
     entrant = _in(state, c.player)
     table = _table(state, c.table)
     size = state.definition.seats_per_table
@@ -252,7 +252,7 @@ def _move_player(draft: Draft, c: cmd.MovePlayer) -> None:
 
 def _disqualify(draft: Draft, c: cmd.Disqualify) -> None:
     state, rng = draft.state, shuffler(seed_of(c.seed))
-    _running(state)
+    require_running(state)
     entrant = _in(state, c.player)
     if entrant.disqualify_queued:
         raise IllegalAction(f"{entrant.player} is already being disqualified")

@@ -28,7 +28,6 @@ _STANDARD = (
 
 SATELLITE_STARTING_STACK = 3_000
 """150 big blinds of the first level (75 over blinds)."""
-STANDARD_STARTING_STACK = 10_000
 
 
 def thirty_two_card_draw_satellite_structure(minutes: int = 10) -> Structure:

@@ -33,8 +33,12 @@ def players_left(state: TournamentState) -> int:
 
 
 def broke(state: TournamentState) -> list[Entrant]:
-    """Players still in with no chips: they may rebuy, or go out."""
-    return [e for e in alive(state) if e.stack == 0 and e.table is not None]
+    """Players still in with no chips (by player id): they may rebuy, or go
+    out.  Only the few broke are sorted: this runs several times a hand."""
+    found = {
+        p: e for p, e in state.entrants.items() if e.stack == 0 and e.table is not None and e.alive
+    }
+    return [found[p] for p in sorted(found)]
 
 
 def in_hand(state: TournamentState, player: str) -> bool:
