@@ -401,7 +401,7 @@ def _attempt(
                 except EngineError as error:
                     raise refusal(error) from error
             except ApiError:
-                done = _done(command_id)
+                done = command_done(command_id, by)
                 if done is None:
                     raise
                 return _first_answer(done, by)
@@ -422,7 +422,7 @@ def _attempt(
             _written(work, recorded)
     except IntegrityError as error:
         if isinstance(classify(error, command_id), AlreadyDone):
-            done = _done(command_id)
+            done = command_done(command_id, by)
             assert done is not None
             return _first_answer(done, by)
         raise Busy() from error
@@ -454,20 +454,25 @@ def receipt(work: Work) -> dict[str, Any]:
     }
 
 
-def _done(command_id: uuid.UUID | None) -> CommandRow | None:
+def command_done(command_id: uuid.UUID | None, by: Any) -> CommandRow | None:
+    """The command carried out before under ``command_id``, if any; refused
+    (``command_id_taken``) when another sender carried it out."""
     if command_id is None:
         return None
-    return CommandRow.objects.filter(id=command_id).first()
+    done = CommandRow.objects.filter(id=command_id).first()
+    if done is not None and done.by_id is not None:
+        user = user_of(by)
+        if user is None or user.pk != done.by_id:
+            raise CommandIdTaken()
+    return done
 
 
 def _first_answer(done: CommandRow, by: Any) -> dict[str, Any]:
-    """The answer of a command carried out before, to its own sender only."""
+    """The answer of a command carried out before (to its own sender:
+    ``command_done`` checked)."""
     from poker.selectors import view_at
 
-    user = user_of(by)
-    if done.by_id is not None and (user is None or user.pk != done.by_id):
-        raise CommandIdTaken()
-    return view_at(done.answer, user)
+    return view_at(done.answer, user_of(by))
 
 
 def user_of(by: Any) -> Any:

@@ -35,6 +35,7 @@ from django.conf import settings
 from django.db import transaction
 
 from config.api_errors import ApiError
+from poker.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing
 from tournaments.errors import ClockEarly, ClockMoved
 from tournaments.models import Tournament
@@ -56,8 +57,6 @@ from tournaments.timing import deadline, moment
 from tournaments.work import Outcome, run
 
 TIMER_NAMESPACE = uuid.UUID("0b7f3c52-3a8e-4f7c-a1d4-5e2f9c6d8b31")
-SWEEP_GRACE_SECONDS = 2.0
-"""A timer this far past its time without having acted was lost."""
 CLOCK_EVENTS = (Started, LevelChanged, BreakStarted, Resumed, TimeAdded)
 """Events after which the clock runs toward a new deadline."""
 TOO_FEW = "fewer players registered than the minimum"
@@ -143,9 +142,7 @@ def clock_due(*, tournament_id: int, period: int, due: int) -> Outcome | None:
 
 
 def _fire(tournament_id: int, command_id: uuid.UUID, decide: Any) -> Outcome | None:
-    from tournaments.services import follow_up
-
-    outcome = run(tournament_id, by=None, command_id=command_id, decide=decide, after=follow_up)
+    outcome = run(tournament_id, by=None, command_id=command_id, decide=decide)
     if outcome is None:
         raise ClockMoved()  # the same timer already acted
     return outcome

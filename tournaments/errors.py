@@ -37,12 +37,6 @@ class Busy(ApiError):
     message = "Another command changed the tournament at the same moment; try again."
 
 
-class CommandIdTaken(ApiError):
-    status = 409
-    code = "command_id_taken"
-    message = "This command id was used by someone else."
-
-
 class NoTicket(ApiError):
     status = 409
     code = "no_ticket"

@@ -2,7 +2,7 @@
 moving, closing.
 
 Every tournament command's follow-up (``carry_out``, from
-``services.follow_up``) turns what the rules decided into table commands
+``work.follow_up``) turns what the rules decided into table commands
 in the same transaction: ``Seated`` seats a player (opening his table when
 it is new), ``Eliminated`` and ``Disqualified`` unseat, ``PlayerMoved``
 unseats at one table and seats at the other with the chips he took, a

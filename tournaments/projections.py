@@ -11,7 +11,7 @@ through the rules' JSON codec.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -29,7 +29,7 @@ from tournaments.rules import (
     tournament_event_to_json,
 )
 from tournaments.rules import queries as q
-from tournaments.timing import deadline
+from tournaments.timing import deadline, moment
 
 STREAM_PREFIX = "tournament-"
 
@@ -53,10 +53,6 @@ def fold(tournament_id: int, using: str = "default") -> TournamentState:
     return replay(decode(row) for row in load(tournament_stream(tournament_id), using=using))
 
 
-def _moment(seconds: int | None) -> datetime | None:
-    return None if seconds is None else datetime.fromtimestamp(seconds, tz=UTC)
-
-
 def tournament_fields(state: TournamentState) -> dict[str, Any]:
     """The Tournament columns as ``state`` says."""
     d = state.definition
@@ -73,8 +69,8 @@ def tournament_fields(state: TournamentState) -> dict[str, Any]:
         "satellite_target": d.satellite.target if d.satellite else "",
         "sit_and_go": d.sit_and_go,
         "definition": definition_to_json(d),
-        "starts_at": _moment(state.starts_at),
-        "started_at": _moment(state.started_at),
+        "starts_at": moment(state.starts_at),
+        "started_at": moment(state.started_at),
         "version": state.version,
         "entries": state.entries,
         "players_left": q.players_left(state),
@@ -82,7 +78,7 @@ def tournament_fields(state: TournamentState) -> dict[str, Any]:
         "level": q.level(state),
         "on_break": running and q.on_break(state),
         "clock_running": running and state.clock.since is not None,
-        "level_ends_at": _moment(deadline(state)),
+        "level_ends_at": moment(deadline(state)),
         "tables": len(state.tables),
         "hand_for_hand": state.hand_for_hand,
         "final_table": running and len(state.tables) == 1,

@@ -3,7 +3,7 @@
 Each runs as one transaction through ``work.run`` (lock the tournament,
 fold its stream, decide with the rules, post the ledger transfers, append,
 project) and, once committed, sets the timers and sends the frames
-(``follow_up``).  Services take keyword arguments, answer with the
+(``work.follow_up``).  Services take keyword arguments, answer with the
 tournament as the caller may see it, and refuse with ``ApiError``s: the
 rules' refusals keep their codes.
 
@@ -26,7 +26,8 @@ from django.db import transaction
 
 from config.api_errors import ApiError
 from poker.eventstore import Batch, append
-from tournaments import clocks, projections, publish, selectors, timing
+from poker.work import user_of
+from tournaments import projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, refusal
 from tournaments.models import Tournament
 from tournaments.rules import (
@@ -48,7 +49,7 @@ from tournaments.rules import (
     create_tournament,
     replay,
 )
-from tournaments.work import Decide, Outcome, folds, run, user_of
+from tournaments.work import Decide, Outcome, folds, follow_up, run
 
 # --------------------------------------------------------------------------
 # Who is asking
@@ -77,17 +78,6 @@ def _player(by: Any) -> str:
     return str(by.pk)
 
 
-def follow_up(outcome: Outcome) -> None:
-    """After the rows are written, in the command's transaction: the timers
-    and frames it calls for, set up to go once it commits; and at the tables,
-    what it decided (``play.carry_out``: seating, moves, deals, closes)."""
-    from tournaments.play import carry_out
-
-    clocks.schedule(outcome)
-    publish.on_commit(outcome)
-    carry_out(outcome)
-
-
 def _command(
     tournament_id: int,
     by: Any,
@@ -96,9 +86,7 @@ def _command(
     ticket: bool | None = None,
 ) -> dict[str, Any]:
     """Run one command and answer with the tournament as ``by`` sees it."""
-    outcome = run(
-        tournament_id, by=by, command_id=command_id, decide=decide, ticket=ticket, after=follow_up
-    )
+    outcome = run(tournament_id, by=by, command_id=command_id, decide=decide, ticket=ticket)
     viewer = user_of(by)
     if outcome is None:  # carried out before: the tournament as it stands now
         row = Tournament.objects.get(pk=tournament_id)

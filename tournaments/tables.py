@@ -18,7 +18,6 @@ import uuid
 from collections.abc import Mapping
 
 from tournaments.rules import FinishHand, StartHand
-from tournaments.services import follow_up
 from tournaments.work import Decide, Outcome, run
 
 
@@ -34,7 +33,7 @@ def tournament_hand_start(
     waits, or with fewer than two players with chips); None: this command
     id reported it before."""
     decide: Decide = lambda s, now: StartHand(table, big_blind)  # noqa: E731
-    return run(tournament_id, by=None, command_id=command_id, decide=decide, after=follow_up)
+    return run(tournament_id, by=None, command_id=command_id, decide=decide)
 
 
 def tournament_hand_finish(
@@ -48,4 +47,4 @@ def tournament_hand_finish(
     player dealt in; chips conserved)."""
     final = {str(player): chips for player, chips in stacks.items()}
     decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64))  # noqa: E731
-    return run(tournament_id, by=None, command_id=command_id, decide=decide, after=follow_up)
+    return run(tournament_id, by=None, command_id=command_id, decide=decide)

@@ -27,10 +27,10 @@ from django.db import IntegrityError, transaction
 
 from config.api_errors import ApiError
 from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify
-from poker.models import Command as CommandRow
 from poker.streams import Folds
+from poker.work import command_done, user_of
 from tournaments import payments, projections, selectors, timing
-from tournaments.errors import Busy, CommandIdTaken, NotFound, refusal
+from tournaments.errors import Busy, NotFound, refusal
 from tournaments.models import Entrant, Tournament
 from tournaments.rules import (
     AwardPrizes,
@@ -74,12 +74,11 @@ def run(
     command_id: uuid.UUID | None,
     decide: Decide,
     ticket: bool | None = None,
-    after: Callable[[Outcome], None] | None = None,
 ) -> Outcome | None:
     """Carry out one command: all of it, once, or nothing.  None when the
     command id was carried out before (the caller shows the tournament as
-    it stands); ``after`` runs in the transaction, once the rows are
-    written (timers and frames are set up there, for after the commit)."""
+    it stands); ``follow_up`` runs in the transaction once the rows are
+    written."""
     try:
         with transaction.atomic():
             row = _lock(tournament_id)
@@ -91,19 +90,30 @@ def run(
                 except TournamentError as error:
                     raise refusal(error) from error
             except ApiError:
-                if _done(command_id, by):
+                if command_done(command_id, by):
                     return None
                 raise
             line = selectors.tournament_summary(row)
             outcome = _write(row, state, new, events, command_id, by, ticket, now)
             outcome.line_before = line
-            if after is not None:
-                after(outcome)
+            follow_up(outcome)
     except IntegrityError as error:
-        if isinstance(classify(error, command_id), AlreadyDone) and _done(command_id, by):
+        if isinstance(classify(error, command_id), AlreadyDone) and command_done(command_id, by):
             return None
         raise Busy() from error
     return outcome
+
+
+def follow_up(outcome: Outcome) -> None:
+    """After the rows are written, in the command's transaction: the timers
+    and frames it calls for, set up to go once it commits; and at the tables,
+    what it decided (``play.carry_out``: seating, moves, deals, closes)."""
+    from tournaments import clocks, publish
+    from tournaments.play import carry_out
+
+    clocks.schedule(outcome)
+    publish.on_commit(outcome)
+    carry_out(outcome)
 
 
 def _decide(
@@ -161,22 +171,3 @@ def _lock(tournament_id: int) -> Tournament:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise NotFound() from None
-
-
-def _done(command_id: uuid.UUID | None, by: Any) -> bool:
-    """The command id was carried out before, by this sender (another
-    sender's id is refused: ``command_id_taken``)."""
-    if command_id is None:
-        return False
-    done = CommandRow.objects.filter(id=command_id).first()
-    if done is None:
-        return False
-    user = user_of(by)
-    if done.by_id is not None and (user is None or user.pk != done.by_id):
-        raise CommandIdTaken()
-    return True
-
-
-def user_of(by: Any) -> Any:
-    """The authenticated user behind ``by``, or None (the service itself)."""
-    return by if getattr(by, "is_authenticated", False) else None
