@@ -105,10 +105,7 @@ def work_clock(work: Work) -> Clock | None:
     turn = running(work)
     if turn is not None or work.table_state.hand_running:
         return turn
-    due = work.table.next_hand_at
-    if work.finished:
-        due = work.now + timedelta(seconds=work.table_state.config.pause_seconds)
-    return _pause(work.table_state, due)
+    return _pause(work.table_state, work.pause_ends())
 
 
 def table_clock(
@@ -117,9 +114,7 @@ def table_clock(
     """The clock running at a table as its read models say (``hand``: the
     latest hand's row, state and the version shown)."""
     if hand is not None and not hand[1].complete:
-        row, hand_state, version = hand
-        if version != row.version:
-            return None  # an older version of the hand: its clock is gone
+        row, hand_state, _ = hand
         return turn_clock(state, hand_state, stamp(_turn_started(row)))
     if state.hand_running:
         return None
@@ -192,8 +187,8 @@ def timer_for(work: Work) -> tuple[str, int, datetime] | None:
     table = work.table_state
     if not table.config.deals_by_itself:
         return None  # its tournament deals the next hand
-    if work.finished and table.config.pause_seconds and not table.hand_running:
-        due = work.now + timedelta(seconds=table.config.pause_seconds)
+    due = work.pause_ends()
+    if work.finished and table.config.pause_seconds and not table.hand_running and due:
         return work.table.stream, table.hand_number, due
     return None
 

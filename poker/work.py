@@ -15,7 +15,7 @@ import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -173,14 +173,19 @@ class Work:
             elif not self._deal_next():
                 return
 
+    def pause_ends(self) -> datetime | None:
+        """When the pause after the table's last hand ends: ``pause_seconds``
+        after a hand this command finished, else as the table row says."""
+        if self.finished:
+            return self.now + timedelta(seconds=self.table_state.config.pause_seconds)
+        return self.table.next_hand_at
+
     def _pause_over(self) -> bool:
         """Whether the pause after the last hand is over.  Without timers
         (``CLOCKS_ENABLED`` off) nothing would end it: no pause then."""
         if not settings.CLOCKS_ENABLED:
             return True
-        if self.finished:
-            return not self.table_state.config.pause_seconds
-        due = self.table.next_hand_at
+        due = self.pause_ends()
         return due is None or self.now >= due
 
     def _deal_next(self) -> bool:

@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -159,13 +159,12 @@ def sweep_deals(late: datetime) -> None:
 def _pause_ends(work: Work) -> datetime | None:
     """When the pause after the table's last hand ends, if it is not over
     (None: deal now).  Without timers (``CLOCKS_ENABLED`` off) no pause."""
-    pause = work.table_state.config.pause_seconds
-    if not settings.CLOCKS_ENABLED or not pause:
+    if not settings.CLOCKS_ENABLED or not work.table_state.config.pause_seconds:
         return None
-    if work.finished:
-        return work.now + timedelta(seconds=pause)
-    due = work.table.next_hand_at
-    return due if due is not None and timezone.now() < due else None
+    due = work.pause_ends()
+    if due is None or work.finished:  # just finished: the whole pause is ahead
+        return due
+    return due if timezone.now() < due else None
 
 
 def set_deal_timer(tournament_id: int, when: datetime) -> None:
