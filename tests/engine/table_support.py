@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from poker.engine.errors import EngineError, ErrorCode
 from poker.engine.hand import begin
 from poker.engine.rules import Betting, Game, Rules
 from poker.engine.table import (
@@ -14,6 +17,7 @@ from poker.engine.table import (
     TableConfig,
     TableState,
     began,
+    decide_table,
     open_table,
     plan_hand,
     play_table,
@@ -24,6 +28,13 @@ FIVE = Rules(Game.FIVE_CARD_DRAW, Betting.NO_LIMIT, small_blind=1, big_blind=2)
 """No over blind: buy-ins 20 to 200, six seats."""
 THIRTY_TWO = Rules(Game.THIRTY_TWO_CARD_DRAW, Betting.NO_LIMIT, small_blind=3, big_blind=6)
 """SB 3, BB 6, OB 12: buy-ins 60 to 600, five seats."""
+
+
+def refused(state: TableState, command: TableCommand) -> ErrorCode:
+    """The code the table refuses ``command`` with (it must be refused)."""
+    with pytest.raises(EngineError) as raised:
+        decide_table(state, command)
+    return raised.value.code
 
 
 def table(rules: Rules, seated: dict[int, str], stack: int = 100) -> TableState:

@@ -28,20 +28,13 @@ from poker.engine.table import (
     ToppedUp,
     TopUp,
     TopUpQueued,
-    decide_table,
     hand_result,
     open_table,
     plan_hand,
     play_table,
     replay_table,
 )
-from tests.engine.table_support import FIVE, deal, finish, run, table
-
-
-def refused(state: TableState, command: TableCommand) -> ErrorCode:
-    with pytest.raises(EngineError) as raised:
-        decide_table(state, command)
-    return raised.value.code
+from tests.engine.table_support import FIVE, deal, finish, refused, run, table
 
 
 def test_sit_takes_an_empty_seat_with_a_buy_in_within_bounds() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from poker.engine.errors import EngineError, ErrorCode, Malformed
+from poker.engine.errors import ErrorCode, Malformed
 from poker.engine.events import AntePosted, Blind, BlindPosted
 from poker.engine.hand import begin
 from poker.engine.rules import Betting, Game, Rules
@@ -29,11 +29,9 @@ from poker.engine.table import (
     TableClosed,
     TableCommand,
     TableConfig,
-    TableState,
     TopUp,
     Unseat,
     UnseatReason,
-    decide_table,
     plan_hand,
     play_table,
 )
@@ -43,6 +41,7 @@ from tests.engine.table_support import (
     finish,
     hands,
     positions,
+    refused,
     run,
     table,
     tournament_table,
@@ -52,12 +51,6 @@ LEVEL_1 = Rules(Game.FIVE_CARD_DRAW, Betting.NO_LIMIT, small_blind=10, big_blind
 LEVEL_2 = Rules(Game.FIVE_CARD_DRAW, Betting.NO_LIMIT, small_blind=25, big_blind=50, ante=5)
 THIRTY_TWO_1 = Rules(Game.THIRTY_TWO_CARD_DRAW, Betting.NO_LIMIT, small_blind=10, big_blind=20)
 THIRTY_TWO_5 = Rules(Game.THIRTY_TWO_CARD_DRAW, Betting.NO_LIMIT, small_blind=100, big_blind=200)
-
-
-def refused(state: TableState, command: TableCommand) -> ErrorCode:
-    with pytest.raises(EngineError) as raised:
-        decide_table(state, command)
-    return raised.value.code
 
 
 def test_tournament_table_never_deals_by_itself() -> None:

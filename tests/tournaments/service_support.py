@@ -9,10 +9,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from accounts import ledger
 from accounts.selectors import account_balance
+from config.api_errors import ApiError
 from poker.models import Event
 from tests.tournaments.support import definition
 from tournaments import clocks, services, tables, timing
@@ -42,6 +44,13 @@ class ServiceClock:
     def later(self, seconds: float) -> ServiceClock:
         self.now += timedelta(seconds=seconds)
         return self
+
+
+def refused(call: Any, *args: Any, **kwargs: Any) -> ApiError:
+    """The error a service refuses the call with (it must be refused)."""
+    with pytest.raises(ApiError) as caught:
+        call(*args, **kwargs)
+    return caught.value
 
 
 def create(
@@ -165,3 +174,14 @@ def pools_disagreeing() -> list[str]:
         if pool(row) != want:
             out.append(f"tournament {row.pk} ({s.status.value}): pool {pool(row)}, rules {want}")
     return out
+
+
+def projected_rows() -> dict[str, Any]:
+    """Every Tournament and Entrant row, to compare before and after a rebuild."""
+    return {
+        "tournaments": {r.pk: model_to_dict(r) for r in Tournament.objects.all()},
+        "entrants": {
+            (e.tournament_id, e.player_id): {k: v for k, v in model_to_dict(e).items() if k != "id"}
+            for e in Entrant.objects.all()
+        },
+    }

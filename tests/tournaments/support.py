@@ -7,6 +7,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from poker.engine.rules import Betting, Game
 from tournaments.rules import (
     BlindLevel,
@@ -19,9 +21,12 @@ from tournaments.rules import (
     Structure,
     TournamentCommand,
     TournamentDefinition,
+    TournamentError,
+    TournamentErrorCode,
     TournamentEvent,
     TournamentState,
     create_tournament,
+    decide,
     play,
     replay,
 )
@@ -128,3 +133,15 @@ def random_finish(state: TournamentState, table: int, rng: random.Random) -> Fin
 def of_type(events: list[Any], kind: type) -> list[Any]:
     """The events of one type."""
     return [e for e in events if isinstance(e, kind)]
+
+
+def refusal(run: Run, command: object) -> TournamentErrorCode:
+    """The code the rules refuse ``command`` with (it must be refused)."""
+    with pytest.raises(TournamentError) as caught:
+        decide(run.state, command)  # type: ignore[arg-type]
+    return caught.value.code
+
+
+def at(run: Run, table: int) -> list[str]:
+    """The players at ``table`` by player id."""
+    return sorted(run.state.tables[table].seats.values())

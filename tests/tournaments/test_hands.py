@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.support import Run, of_type, players
+from tests.tournaments.support import Run, of_type, players, refusal
 from tournaments.rules import (
     Award,
     AwardPrizes,
@@ -20,16 +20,8 @@ from tournaments.rules import (
     StartHand,
     Status,
     TournamentErrorCode,
-    decide,
 )
-from tournaments.rules.errors import TournamentError
 from tournaments.rules.play import can_start_hand
-
-
-def refusal(run: Run, command: object) -> TournamentErrorCode:
-    with pytest.raises(TournamentError) as caught:
-        decide(run.state, command)  # type: ignore[arg-type]
-    return caught.value.code
 
 
 def three_handed() -> Run:

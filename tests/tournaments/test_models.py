@@ -13,10 +13,10 @@ import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.forms.models import model_to_dict
 from django.test import RequestFactory
 
 from poker.eventstore import Batch, append, load
+from tests.tournaments.service_support import projected_rows
 from tests.tournaments.support import T0, definition, random_finish
 from tournaments import projections
 from tournaments.models import Entrant, Tournament, tournament_stream
@@ -79,16 +79,6 @@ def run_to_the_end(t: Stored, seed: int = 1) -> None:
             if can_start_hand(t.state, table):
                 t.do(StartHand(table))
                 t.do(random_finish(t.state, table, rng))
-
-
-def snapshot() -> dict[str, Any]:
-    return {
-        "tournaments": {r.pk: model_to_dict(r) for r in Tournament.objects.all()},
-        "entrants": {
-            (e.tournament_id, e.player_id): {k: v for k, v in model_to_dict(e).items() if k != "id"}
-            for e in Entrant.objects.all()
-        },
-    }
 
 
 def test_the_stream_is_named_after_the_tournament() -> None:
@@ -165,7 +155,7 @@ def test_rebuild_reproduces_every_row_exactly() -> None:
     model = get_user_model()
     late = [str(model.objects.create_user(f"w{i}", password="pw").pk) for i in range(3)]
     waiting.do(OpenRegistration(), *(Register(p, T0, 0) for p in late))
-    before = snapshot()
+    before = projected_rows()
 
     Entrant.objects.update(stack=0, place=None, prize=999)
     Tournament.objects.update(version=999, name="scrambled", players_left=0)
@@ -173,7 +163,7 @@ def test_rebuild_reproduces_every_row_exactly() -> None:
     out = StringIO()
     call_command("rebuild_tournament_projections", stdout=out)
     assert "rebuilt the read models of 2 tournament streams" in out.getvalue()
-    after = snapshot()
+    after = projected_rows()
     assert after == before
 
 

@@ -102,7 +102,7 @@ def test_a_sit_and_go_plays_to_the_end_on_its_tables(
     assert all(table.status == Table.Status.CLOSED for table in _tables(t.pk))
     kinds = Counter(e.type for e in load(fresh(t).stream))
     assert kinds["FinalTableDrawn"] == 1
-    assert kinds["TableBroken"] + kinds["FinalTableDrawn"] >= 1
+    assert kinds["TableBroken"] >= 1  # three tables came down to two first
     assert kinds["Eliminated"] == entries - 1
     assert (
         kinds["HandStarted"]

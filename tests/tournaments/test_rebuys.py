@@ -4,9 +4,15 @@ add-on at the end of the window."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.tournaments.support import T0, Run, definition, of_type, players, structure
+from tests.tournaments.support import (
+    T0,
+    Run,
+    definition,
+    of_type,
+    players,
+    refusal,
+    structure,
+)
 from tournaments.rules import (
     AddedOn,
     AddOn,
@@ -24,10 +30,8 @@ from tournaments.rules import (
     StartHand,
     Tick,
     TournamentErrorCode,
-    decide,
 )
 from tournaments.rules import queries as q
-from tournaments.rules.errors import TournamentError
 from tournaments.rules.play import can_add_on, can_rebuy
 
 REBUYS = definition(
@@ -36,12 +40,6 @@ REBUYS = definition(
                   add_on_price=120),
 )  # fmt: skip
 """Level 1 T0..+600, level 2 ..+1200 (last rebuy level), break ..+1500 (add-on)."""
-
-
-def refusal(run: Run, command: object) -> TournamentErrorCode:
-    with pytest.raises(TournamentError) as caught:
-        decide(run.state, command)  # type: ignore[arg-type]
-    return caught.value.code
 
 
 def running(n: int = 3) -> Run:

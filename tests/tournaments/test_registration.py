@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.support import T0, Run, definition, of_type, players
+from tests.tournaments.support import T0, Run, definition, of_type, players, refusal
 from tournaments.rules import (
     Cancel,
     Cancelled,
@@ -21,15 +21,7 @@ from tournaments.rules import (
     TournamentErrorCode,
     Unregister,
     Unregistered,
-    decide,
 )
-from tournaments.rules.errors import TournamentError
-
-
-def refusal(run: Run, command: object) -> TournamentErrorCode:
-    with pytest.raises(TournamentError) as caught:
-        decide(run.state, command)  # type: ignore[arg-type]
-    return caught.value.code
 
 
 def test_registration_opens_on_command() -> None:

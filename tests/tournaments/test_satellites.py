@@ -5,7 +5,7 @@ seat."""
 
 from __future__ import annotations
 
-from tests.tournaments.support import T0, Run, definition, players
+from tests.tournaments.support import T0, Run, at, definition, players
 from tournaments.rules import (
     Award,
     AwardPrizes,
@@ -21,10 +21,6 @@ from tournaments.rules import (
     can_start_hand,
 )
 from tournaments.rules import queries as q
-
-
-def at(run: Run, table: int) -> list[str]:
-    return sorted(run.state.tables[table].seats.values())
 
 
 def bust_fullest(run: Run) -> None:

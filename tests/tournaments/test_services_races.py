@@ -5,32 +5,22 @@ ledger stays sound whatever the order."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from poker.models import Event
 from tests.poker.concurrency import race
+from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import cash, create, fresh, house, pool, register
 from tournaments import services
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("pools_paid"),
+    pytest.mark.usefixtures("pools_paid", "pg_default"),
     pytest.mark.postgres,
 ]
-
-
-@pytest.fixture(autouse=True)
-def pg_default() -> None:
-    if connection.vendor != "postgresql":
-        reason = "racing commands need DATABASE_URL=postgres://... (as in CI)"
-        if os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}:
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
 
 
 def versions(t: Any) -> list[int]:

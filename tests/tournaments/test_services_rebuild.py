@@ -5,28 +5,16 @@ the level clock's deadline included."""
 from __future__ import annotations
 
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.forms.models import model_to_dict
 
-from tests.tournaments.service_support import bust, create, register, start
+from tests.tournaments.service_support import bust, create, projected_rows, register, start
 from tournaments import services
 from tournaments.models import Entrant, Tournament
 from tournaments.rules import Rebuys
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
-
-
-def rows() -> dict[str, Any]:
-    return {
-        "tournaments": {t.pk: model_to_dict(t) for t in Tournament.objects.all()},
-        "entrants": {
-            (e.tournament_id, e.player_id): {k: v for k, v in model_to_dict(e).items() if k != "id"}
-            for e in Entrant.objects.all()
-        },
-    }
 
 
 def test_rebuilding_reproduces_every_row_the_services_wrote(director, players, clock):
@@ -46,11 +34,11 @@ def test_rebuilding_reproduces_every_row_the_services_wrote(director, players, c
     services.tournament_cancel(by=director, tournament_id=off.pk)
     waiting = create(director, name="waiting")
     register(waiting, ann)
-    before = rows()
+    before = projected_rows()
     assert before["tournaments"][playing.pk]["level_ends_at"] is not None
 
     Tournament.objects.update(level_ends_at=None, players_left=0, name="scrambled")
     Entrant.objects.filter(tournament=waiting).delete()
     Entrant.objects.update(stack=1, prize=999)
     call_command("rebuild_tournament_projections", stdout=StringIO())
-    assert rows() == before
+    assert projected_rows() == before

@@ -8,7 +8,6 @@ import uuid
 
 import pytest
 
-from config.api_errors import ApiError
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     bust,
@@ -17,6 +16,7 @@ from tests.tournaments.service_support import (
     fresh,
     house,
     pool,
+    refused,
     register,
     start,
     state,
@@ -27,12 +27,6 @@ from tournaments import services
 from tournaments.models import Entrant
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
-
-
-def refused(call, *args, **kwargs) -> ApiError:
-    with pytest.raises(ApiError) as caught:
-        call(*args, **kwargs)
-    return caught.value
 
 
 def test_creation_opens_registration_and_schedules_the_start(director):

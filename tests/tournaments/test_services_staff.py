@@ -19,6 +19,7 @@ from tests.tournaments.service_support import (
     fresh,
     house,
     pool,
+    refused,
     register,
     start,
     state,
@@ -30,12 +31,6 @@ from tournaments.models import Entrant
 from tournaments.rules import Rebuys
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
-
-
-def refused(call: Any, **kwargs: Any) -> ApiError:
-    with pytest.raises(ApiError) as caught:
-        call(**kwargs)
-    return caught.value
 
 
 def running(director: Any, users: list[Any], clock: Any, **changes: Any) -> Any:

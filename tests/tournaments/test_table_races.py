@@ -25,8 +25,8 @@ from tests.poker.concurrency import (
     start,
     wait_for_lock_waiters,
 )
+from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
 from tests.tournaments.service_support import create, register, state
-from tests.tournaments.test_services_races import pg_default  # noqa: F401 - fixture
 from tournaments import services
 from tournaments.rules import Rebuys, Status
 from tournaments.rules import queries as q
@@ -34,7 +34,7 @@ from tournaments.simulation import bot_move
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("pools_paid"),
+    pytest.mark.usefixtures("pools_paid", "pg_default"),
     pytest.mark.postgres,
 ]
 

@@ -3,9 +3,7 @@ the final table, hand-for-hand on the bubble, staff moves, disqualification."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.tournaments.support import Run, definition, of_type, players
+from tests.tournaments.support import Run, at, definition, of_type, players, refusal
 from tournaments.rules import (
     DisqualificationQueued,
     Disqualified,
@@ -25,23 +23,10 @@ from tournaments.rules import (
     StartHand,
     TableBroken,
     TournamentErrorCode,
-    decide,
     evolve,
 )
 from tournaments.rules import queries as q
-from tournaments.rules.errors import TournamentError
 from tournaments.rules.seating import next_big_blind
-
-
-def refusal(run: Run, command: object) -> TournamentErrorCode:
-    with pytest.raises(TournamentError) as caught:
-        decide(run.state, command)  # type: ignore[arg-type]
-    return caught.value.code
-
-
-def at(run: Run, table: int) -> list[str]:
-    """The players at ``table`` by player id."""
-    return sorted(run.state.tables[table].seats.values())
 
 
 def bust_at(run: Run, table: int) -> list[object]:

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.support import T0, Run, definition, of_type, players, structure
+from tests.tournaments.support import (
+    T0,
+    Run,
+    definition,
+    of_type,
+    players,
+    refusal,
+    structure,
+)
 from tournaments.rules import (
     AddTime,
     Break,
@@ -21,19 +29,11 @@ from tournaments.rules import (
     Tick,
     TimeAdded,
     TournamentErrorCode,
-    decide,
 )
 from tournaments.rules import queries as q
-from tournaments.rules.errors import TournamentError
 
 WITH_BREAK = definition(structure=structure(4, 10, (Break(1, 5),)))
 """Level 1: T0..+600, break: +600..+900, level 2: +900..+1500, ..."""
-
-
-def refusal(run: Run, command: object) -> TournamentErrorCode:
-    with pytest.raises(TournamentError) as caught:
-        decide(run.state, command)  # type: ignore[arg-type]
-    return caught.value.code
 
 
 def test_play_starts_at_level_one() -> None:
