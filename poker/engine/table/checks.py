@@ -4,7 +4,7 @@ refusal the command gets."""
 
 from __future__ import annotations
 
-from poker.engine.errors import BadAmount, Malformed, NotSeated
+from poker.engine.errors import BadAmount, Malformed, NotSeated, SeatTaken
 from poker.engine.table.state import SeatState, TableState
 
 
@@ -21,6 +21,15 @@ def occupied(state: TableState, seat: object) -> SeatState:
     if number not in state.seats:
         raise NotSeated(f"nobody sits in seat {number}")
     return state.seats[number]
+
+
+def seat_free(state: TableState, number: int, player: str) -> None:
+    """Refuse to seat ``player`` in seat ``number`` when it is taken or he
+    sits at this table already (``SeatTaken``)."""
+    if number in state.seats:
+        raise SeatTaken(f"seat {number} is taken")
+    if state.seat_of(player) is not None:
+        raise SeatTaken(f"{player} already sits at this table")
 
 
 def chips(amount: object, what: str) -> int:

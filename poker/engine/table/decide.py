@@ -25,11 +25,10 @@ from poker.engine.errors import (
     ClosedTable,
     IllegalAction,
     Malformed,
-    SeatTaken,
 )
 from poker.engine.events import Checked, Event, Folded
 from poker.engine.state import HandState
-from poker.engine.table.checks import chips, occupied, player_id, seat_number
+from poker.engine.table.checks import chips, occupied, player_id, seat_free, seat_number
 from poker.engine.table.commands import (
     AddChips,
     Close,
@@ -163,10 +162,7 @@ def _sit(state: TableState, command: Sit) -> list[TableEvent]:
     player_id(command.player)
     if type(command.wait_for_big_blind) is not bool:
         raise Malformed("wait_for_big_blind is true or false")
-    if number in state.seats:
-        raise SeatTaken(f"seat {number} is taken")
-    if state.seat_of(command.player) is not None:
-        raise SeatTaken(f"{command.player} already sits at this table")
+    seat_free(state, number, command.player)
     buy_in = chips(command.buy_in, "a buy-in")
     high = config.max_buy_in
     if buy_in < config.min_buy_in or (high is not None and buy_in > high):

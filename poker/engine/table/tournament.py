@@ -25,8 +25,8 @@ TDA where it is silent):
 
 from __future__ import annotations
 
-from poker.engine.errors import IllegalAction, Malformed, SeatTaken
-from poker.engine.table.checks import chips, occupied, player_id, seat_number
+from poker.engine.errors import IllegalAction, Malformed
+from poker.engine.table.checks import chips, occupied, player_id, seat_free, seat_number
 from poker.engine.table.commands import AddChips, Seat, Unseat
 from poker.engine.table.events import (
     ChipsAdded,
@@ -63,10 +63,7 @@ def leaving(state: TableState, seat: int, stack: int) -> TableEvent:
 def _seat(state: TableState, command: Seat) -> list[TableEvent]:
     number = seat_number(state, command.seat)
     player = player_id(command.player)
-    if number in state.seats:
-        raise SeatTaken(f"seat {number} is taken")
-    if state.seat_of(player) is not None:
-        raise SeatTaken(f"{player} already sits at this table")
+    seat_free(state, number, player)
     stack = command.stack
     if type(stack) is not int or stack < 0:
         raise Malformed("a stack is a whole number of chips, not negative")
