@@ -15,12 +15,14 @@ from django.utils import timezone
 from accounts import ledger
 from accounts.selectors import account_balance
 from config.api_errors import ApiError
-from poker.models import Event
+from poker import services as table_services
+from poker.models import Event, Table
 from tests.tournaments.support import definition
 from tournaments import clocks, services, tables, timing
 from tournaments.models import Entrant, Tournament
 from tournaments.rules import TournamentState, can_start_hand
 from tournaments.selectors import state_of
+from tournaments.simulation import bot_move
 
 HOUR = timedelta(hours=1)
 
@@ -185,3 +187,27 @@ def projected_rows() -> dict[str, Any]:
             for e in Entrant.objects.all()
         },
     }
+
+
+class Passive(random.Random):
+    """Bots that never bet, raise, fold or draw: they call and check, so a
+    first action never ends the hand."""
+
+    def random(self) -> float:
+        return 1.0
+
+
+def tournament_tables(t: Tournament | int) -> list[Table]:
+    """The tournament's poker tables, oldest first."""
+    return list(Table.objects.filter(tournament=getattr(t, "pk", t)).order_by("pk"))
+
+
+def bot_act(table: Table, users: dict[str, Any], rng: random.Random) -> Any:
+    """The player to act at ``table`` making a bot's move, to call (None:
+    nobody is to act there)."""
+    table.refresh_from_db()
+    move = bot_move(table, rng)
+    if move is None:
+        return None
+    player, act = move
+    return lambda: table_services.hand_act(by=users[player], **act)

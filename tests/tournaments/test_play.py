@@ -11,15 +11,23 @@ from typing import Any
 
 import pytest
 
-from poker import services as table_services
 from poker import streams
 from poker.engine.rules import Game
 from poker.eventstore import load
 from poker.models import Hand, Seat, Table
-from tests.tournaments.service_support import cash, create, fresh, pool, register, state
+from tests.tournaments.service_support import (
+    Passive,
+    bot_act,
+    cash,
+    create,
+    fresh,
+    pool,
+    register,
+    state,
+    tournament_tables,
+)
 from tournaments.rules import Status
 from tournaments.rules import queries as q
-from tournaments.simulation import bot_move
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
@@ -29,39 +37,27 @@ def playing(settings: Any) -> None:
     settings.TOURNAMENT_TABLES = True
 
 
-def _tables(tournament_id: int) -> list[Table]:
-    return list(Table.objects.filter(tournament=tournament_id).order_by("pk"))
-
-
 def _open_chips(tournament_id: int) -> int:
     total = 0
-    for table in _tables(tournament_id):
+    for table in tournament_tables(tournament_id):
         s = streams.tables.state(table.stream, table.version)
         if not s.closed:
             total += s.chips
     return total
 
 
-class _Passive(random.Random):
-    """Nobody bets, raises, folds or draws: everyone calls and checks."""
-
-    def random(self) -> float:
-        return 1.0
-
-
 def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> bool:
     """One bot action at some running hand; whether any was made."""
-    for table in _tables(tournament_id):
-        move = bot_move(table, rng)
-        if move is not None:
-            player, act = move
-            table_services.hand_act(by=users[player], **act)
+    for table in tournament_tables(tournament_id):
+        act = bot_act(table, users, rng)
+        if act is not None:
+            act()
             return True
     return False
 
 
 @pytest.mark.parametrize(("entries", "size"), [(9, 4), (12, 5)])
-def test_a_sit_and_go_plays_to_the_end_on_its_tables(
+def test_a_sit_and_go_plays_to_the_end_on_itstournament_tables(
     director: Any, players: Any, playing: None, pools_paid: None, entries: int, size: int
 ) -> None:
     rng = random.Random(7)
@@ -79,7 +75,7 @@ def test_a_sit_and_go_plays_to_the_end_on_its_tables(
     s = state(t)
     assert s.status is Status.RUNNING
     total = s.definition.starting_stack * entries
-    assert len(_tables(t.pk)) == len(s.tables) >= 3
+    assert len(tournament_tables(t.pk)) == len(s.tables) >= 3
     assert any(Hand.objects.filter(table__tournament=t.pk))
 
     final_seen = False
@@ -99,7 +95,7 @@ def test_a_sit_and_go_plays_to_the_end_on_its_tables(
     assert pool(t) == 0
     fees = s.definition.fee * entries
     assert sum(cash(u) for u in people) == before - fees
-    assert all(table.status == Table.Status.CLOSED for table in _tables(t.pk))
+    assert all(table.status == Table.Status.CLOSED for table in tournament_tables(t.pk))
     kinds = Counter(e.type for e in load(fresh(t).stream))
     assert kinds["FinalTableDrawn"] == 1
     assert kinds["TableBroken"] >= 1  # three tables came down to two first
@@ -111,7 +107,7 @@ def test_a_sit_and_go_plays_to_the_end_on_its_tables(
     )
 
 
-def test_rebuys_moves_and_a_disqualification_reach_the_tables(
+def test_rebuys_moves_and_a_disqualification_reach_thetournament_tables(
     director: Any, players: Any, playing: None, pools_paid: None
 ) -> None:
     from config.api_errors import ApiError
@@ -183,7 +179,7 @@ def test_rebuys_moves_and_a_disqualification_reach_the_tables(
     assert kinds["Rebought"] == rebought
     assert moved and kinds["PlayerMoved"] >= 1
     assert disqualified and kinds["Disqualified"] == 1
-    assert all(table.status == Table.Status.CLOSED for table in _tables(t.pk))
+    assert all(table.status == Table.Status.CLOSED for table in tournament_tables(t.pk))
 
 
 def test_a_table_deals_again_when_its_pause_is_over(
@@ -207,12 +203,12 @@ def test_a_table_deals_again_when_its_pause_is_over(
     monkeypatch.setattr(clocks, "set_clock_timer", lambda *a: None)
     monkeypatch.setattr(clocks, "set_start_timer", lambda *a: None)
     monkeypatch.setattr(play, "set_deal_timer", lambda t, when: timers.append((t, when)))
-    rng = _Passive()  # nobody bets: the first hand ends nobody
+    rng = Passive()  # nobody bets: the first hand ends nobody
     people = players(4)
     users = {str(u.pk): u for u in people}
     t = create(director, game=Game.THIRTY_TWO_CARD_DRAW, sit_and_go=True, max_players=4)
     register(t, *people)
-    (table,) = _tables(t.pk)
+    (table,) = tournament_tables(t.pk)
     assert table.hand_number == 1 and not timers  # the first hand is dealt at once
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(500):
@@ -245,7 +241,7 @@ def test_a_table_deals_again_when_its_pause_is_over(
     assert streams.tables.state(table.stream, table.version).hand_running
 
 
-def test_a_tournament_called_off_mid_hand_closes_its_tables(
+def test_a_tournament_called_off_mid_hand_closes_itstournament_tables(
     director: Any, players: Any, playing: None, pools_paid: None
 ) -> None:
     from tournaments import services
@@ -257,14 +253,14 @@ def test_a_tournament_called_off_mid_hand_closes_its_tables(
         director, game=Game.THIRTY_TWO_CARD_DRAW, sit_and_go=True, max_players=8, table_size=4
     )
     register(t, *people)
-    rng = _Passive()
+    rng = Passive()
     _act_once(t.pk, users, rng)  # a hand runs at every table
     services.tournament_cancel(by=director, tournament_id=t.pk, reason="test")
     assert state(t).status is Status.CANCELLED
     for _ in range(500):  # the running hands play out, then their tables close
         if not _act_once(t.pk, users, rng):
             break
-    assert all(table.status == Table.Status.CLOSED for table in _tables(t.pk))
+    assert all(table.status == Table.Status.CLOSED for table in tournament_tables(t.pk))
     assert sum(cash(u) for u in people) == before
 
 
@@ -286,12 +282,12 @@ def test_a_faster_clock_shortens_the_pause_between_hands(
             structure=replace(structure(4, 1), minute_seconds=scale),
         )
         register(t, *pair)
-        (table,) = _tables(t.pk)
+        (table,) = tournament_tables(t.pk)
         pauses.append(streams.tables.state(table.stream, table.version).config.pause_seconds)
     assert pauses == [5, 1]  # five seconds of play, one of a clock five times as fast
 
 
-def test_late_entries_and_re_entries_sit_down_at_the_tables(
+def test_late_entries_and_re_entries_sit_down_at_thetournament_tables(
     director: Any, players: Any, playing: None, pools_paid: None, clock: Any
 ) -> None:
     """A late registrant is seated at a table with the starting stack; a
@@ -308,7 +304,7 @@ def test_late_entries_and_re_entries_sit_down_at_the_tables(
     )  # fmt: skip
     register(t, *people[:4])
     start(t, clock)
-    assert len(_tables(t.pk)) == 1
+    assert len(tournament_tables(t.pk)) == 1
     register(t, people[4])  # late: seated at once
     s = state(t)
     late = s.entrants[str(people[4].pk)]
@@ -394,7 +390,7 @@ def test_the_detail_names_the_tables_to_watch_and_the_players_own(
     )
     register(t, *people)
     detail = client_for(people[0]).get(f"/api/tournaments/{t.pk}/").json()
-    ids = {table.tournament_table: table.pk for table in _tables(t.pk)}
+    ids = {table.tournament_table: table.pk for table in tournament_tables(t.pk)}
     assert detail["tables_in_play"] == [
         {"number": n, "table_id": ids[n], "players": 4} for n in sorted(ids)
     ]

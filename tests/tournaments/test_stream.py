@@ -5,15 +5,13 @@ fresh snapshot after a lost frame."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from config.api_errors import ApiError
-from config.asgi import application
+from tests.poker.ws_support import Client
 from tests.tournaments import service_support as support
 from tournaments import publish, services
 
@@ -22,26 +20,12 @@ pytestmark = [
     pytest.mark.usefixtures("pools_paid"),
 ]
 
-ORIGIN = (b"origin", b"http://localhost")
 
-
-class Socket:
-    """One connection and what it received."""
-
-    def __init__(self, path: str) -> None:
-        self.comm = WebsocketCommunicator(application, path, headers=[ORIGIN])
-
-    async def open(self) -> tuple[bool, Any]:
-        return await self.comm.connect(timeout=5)
-
-    async def next(self, timeout: float = 5) -> dict[str, Any]:
-        return json.loads((await self.comm.receive_output(timeout))["text"])
+class Socket(Client):
+    """A tournament stream's connection, which may also be checked quiet."""
 
     async def silent(self) -> bool:
         return await self.comm.receive_nothing(timeout=0.3)
-
-    async def close(self) -> None:
-        await self.comm.disconnect()
 
 
 async def watch(t: Any) -> tuple[Socket, dict[str, Any]]:

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from poker import projections, streams
-from poker import services as table_services
 from poker.engine.rules import Game
 from poker.models import Table
 from tests.poker.concurrency import (
@@ -26,11 +25,17 @@ from tests.poker.concurrency import (
     wait_for_lock_waiters,
 )
 from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
-from tests.tournaments.service_support import create, register, state
+from tests.tournaments.service_support import (
+    Passive,
+    bot_act,
+    create,
+    register,
+    state,
+    tournament_tables,
+)
 from tournaments import services
 from tournaments.rules import Rebuys, Status
 from tournaments.rules import queries as q
-from tournaments.simulation import bot_move
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -40,16 +45,6 @@ pytestmark = [
 
 REFUSALS = {"stale_version", "illegal_action", "rebuy_refused"}
 """What a racer may be told: the hand moved on, the rules refuse it now."""
-
-
-def _move_at(table: Table, users: dict[str, Any], rng: random.Random) -> Any:
-    """The player to act at ``table`` makes a bot's move (None: nobody to act)."""
-    table.refresh_from_db()
-    move = bot_move(table, rng)
-    if move is None:
-        return None
-    player, act = move
-    return lambda: table_services.hand_act(by=users[player], **act)
 
 
 def test_actions_at_two_tables_race_the_tournaments_commands(
@@ -68,7 +63,7 @@ def test_actions_at_two_tables_race_the_tournaments_commands(
         rebuys=Rebuys(until_level=6, chips=1000, price=100, max_rebuys=3),
     )
     register(t, *people)
-    tables = list(Table.objects.filter(tournament=t.pk).order_by("pk"))
+    tables = tournament_tables(t)
     assert len(tables) == 2
     raced = 0
     seen: Counter[str] = Counter()
@@ -76,7 +71,7 @@ def test_actions_at_two_tables_race_the_tournaments_commands(
         s = state(t)
         if s.status is not Status.RUNNING:
             break
-        racers = [m for m in (_move_at(table, users, rng) for table in tables) if m]
+        racers = [m for m in (bot_act(table, users, rng) for table in tables) if m]
         for broke in q.broke(s):
             racers.append(
                 lambda u=users[broke.player]: services.tournament_rebuy(by=u, tournament_id=t.pk)
@@ -97,13 +92,6 @@ def test_actions_at_two_tables_race_the_tournaments_commands(
     assert raced >= 20 and seen["ok"] > 40, seen
 
 
-class _Passive(random.Random):
-    """Calls and checks: a first action never ends the hand."""
-
-    def random(self) -> float:
-        return 1.0
-
-
 def test_actions_at_two_tables_run_side_by_side_and_the_tournament_waits(
     director: Any, players: Any, settings: Any
 ) -> None:
@@ -117,8 +105,8 @@ def test_actions_at_two_tables_run_side_by_side_and_the_tournament_waits(
         director, game=Game.THIRTY_TWO_CARD_DRAW, sit_and_go=True, max_players=8, table_size=4
     )
     register(t, *people)
-    one, two = Table.objects.filter(tournament=t.pk).order_by("pk")
-    first, second = _move_at(one, users, _Passive()), _move_at(two, users, _Passive())
+    one, two = tournament_tables(t)
+    first, second = bot_act(one, users, Passive()), bot_act(two, users, Passive())
     pause = lambda: services.tournament_pause(by=director, tournament_id=t.pk)  # noqa: E731
     done = {name: Outcome() for name in ("first", "second", "pause")}
     with Hold(projections, "write") as held:  # the first command to write waits there
