@@ -31,11 +31,6 @@ def director(make_user: Callable[..., Any]) -> Any:
     return make_user("director", role="tournament_director")
 
 
-def cash_of(user: Any, using: str = "default") -> int:
-    """The player's cash balance."""
-    return account_balance(ledger.cash(user.pk), using=using)
-
-
 def balance(ref: ledger.AccountRef, using: str = "default") -> int:
     return account_balance(ref, using=using)
 

@@ -11,7 +11,8 @@ import pytest
 
 from accounts import money
 from accounts.models import Account, Transfer
-from tests.accounts.conftest import assert_sound, cash_of
+from tests.accounts.conftest import assert_sound
+from tests.funds import cash_of
 from tests.poker.api_support import ok, post, refused
 
 

@@ -13,7 +13,8 @@ from accounts import ledger
 from accounts.errors import BadAmount, DuplicateTransfer, InsufficientFunds, UnknownAccount
 from accounts.ledger import Move
 from accounts.models import Account, AppendOnly, Entry, Transfer
-from tests.accounts.conftest import assert_sound, balance, cash_of
+from tests.accounts.conftest import assert_sound, balance
+from tests.funds import cash_of
 
 DEPOSIT = Transfer.Kind.DEPOSIT
 

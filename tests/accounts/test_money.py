@@ -11,7 +11,8 @@ import pytest
 from accounts import ledger, money
 from accounts.errors import BadAmount, InsufficientFunds, NotPermitted
 from accounts.models import Transfer
-from tests.accounts.conftest import assert_sound, balance, cash_of
+from tests.accounts.conftest import assert_sound, balance
+from tests.funds import cash_of
 
 POOL, HOUSE = ledger.pool("spring"), ledger.house()
 

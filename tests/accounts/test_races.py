@@ -20,8 +20,8 @@ from accounts.errors import DuplicateTransfer, InsufficientFunds
 from accounts.ledger import Move
 from accounts.models import Transfer
 from poker import services
-from tests.accounts.conftest import assert_sound, cash_of
-from tests.funds import fund
+from tests.accounts.conftest import assert_sound
+from tests.funds import cash_of, fund
 from tests.poker.concurrency import Outcome, lockstep, race
 from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
 

@@ -18,8 +18,9 @@ from config.api_errors import ApiError
 from poker import selectors, services
 from poker.engine.table import FinishHand, Leave, Sit, TopUp, play_table
 from poker.models import Event, Table
-from tests.accounts.conftest import assert_sound, balance, cash_of
+from tests.accounts.conftest import assert_sound
 from tests.engine.table_support import FIVE, deal, table
+from tests.funds import cash_of, escrow
 from tests.poker.api_support import passive
 
 ESCROW = ledger.table(9)
@@ -134,10 +135,6 @@ def sit(user, table_id, seat, buy_in):
     return services.seat_sit(
         by=user, table_id=table_id, seat=seat, buy_in=buy_in, command_id=uuid.uuid4()
     )
-
-
-def escrow(table_id):
-    return balance(ledger.table(table_id))
 
 
 def chips(view):

@@ -10,9 +10,9 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
-from accounts import ledger, money
-from accounts.selectors import account_balance
+from accounts import money
 from poker.models import Event
+from tests.funds import cash_of, escrow
 from tests.poker.api_support import (
     action_body,
     add_user,
@@ -289,25 +289,17 @@ def test_fixed_limit_tables_take_any_top_up(room):
 # Paying for the chips: every chip on a table came from a wallet
 
 
-def wallet(user) -> int:
-    return account_balance(ledger.cash(user.pk))
-
-
-def escrow(table: int) -> int:
-    return account_balance(ledger.table(table))
-
-
 def test_a_buy_in_is_paid_from_the_wallet_and_a_cash_out_paid_back(
     open_table, make_user, client_for
 ):
     table = open_table()["table"]["id"]
     ann = make_user("ann", cash=500)
     ok(command(client_for(ann), table, "sit", seat=1, buy_in=120))
-    assert (wallet(ann), escrow(table)) == (380, 120)
+    assert (cash_of(ann), escrow(table)) == (380, 120)
     ok(command(client_for(ann), table, "top-up", amount=30))
-    assert (wallet(ann), escrow(table)) == (350, 150)
+    assert (cash_of(ann), escrow(table)) == (350, 150)
     ok(command(client_for(ann), table, "leave"))
-    assert (wallet(ann), escrow(table)) == (500, 0)
+    assert (cash_of(ann), escrow(table)) == (500, 0)
 
 
 def test_sitting_down_without_the_buy_in_in_the_wallet_is_409_and_changes_nothing(
@@ -337,11 +329,11 @@ def test_a_top_up_between_hands_beyond_the_wallet_is_409_and_changes_nothing(
 def test_a_queued_top_up_is_paid_when_asked_for_or_refused_with_409(room, make_user, client_for):
     r = room()  # a hand is running
     ann = r.users["ann"]
-    money.wallet_withdraw(transfer_id=uuid.uuid4(), user_id=ann.pk, amount=wallet(ann) - 60)
+    money.wallet_withdraw(transfer_id=uuid.uuid4(), user_id=ann.pk, amount=cash_of(ann) - 60)
     with unchanged(r.table, r.client("ann")):
         refused(command(r.client("ann"), r.table, "top-up", amount=61), 409, "insufficient_funds")
     ok(command(r.client("ann"), r.table, "top-up", amount=60))
-    assert (wallet(ann), r.seat_of("ann")["top_up_queued"], escrow(r.table)) == (0, 60, 260)
+    assert (cash_of(ann), r.seat_of("ann")["top_up_queued"], escrow(r.table)) == (0, 60, 260)
 
 
 # --------------------------------------------------------------------------

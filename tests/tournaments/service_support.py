@@ -17,6 +17,7 @@ from accounts.selectors import account_balance
 from config.api_errors import ApiError
 from poker import services as table_services
 from poker.models import Event, Table
+from tests.funds import cash_of
 from tests.tournaments.support import definition
 from tournaments import clocks, services, tables, timing
 from tournaments.models import Entrant, Tournament
@@ -141,8 +142,8 @@ def play_out(t: Tournament, seed: int = 1) -> None:
             tables.tournament_hand_finish(tournament_id=t.pk, table=table, stacks=stacks)
 
 
-def cash(user: Any) -> int:
-    return account_balance(ledger.cash(user.pk))
+cash = cash_of
+"""A player's cash balance, as the tournament tests call it."""
 
 
 def pool(t: Tournament) -> int:
