@@ -39,7 +39,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench.service import recreate_database, redact, use_database
+from bench.service import recreate_database, use_database
+from bench.websockets import child_env, drop_database, reachable
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_clockbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
@@ -74,7 +75,7 @@ def worker_on_fresh_database(url: str, name: str) -> Iterator[bool]:
     server cannot be reached.  Afterwards the worker stops, its queue is
     purged, and (after a run that did not fail) the database is dropped."""
     redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS
-    problem = recreate_database(url) or _redis_problem(redis_url)
+    problem = recreate_database(url) or reachable(redis_url)
     if problem:
         print(f"skipped: {problem}")
         yield False
@@ -89,16 +90,6 @@ def worker_on_fresh_database(url: str, name: str) -> Iterator[bool]:
         worker.wait(30)
         _purge(queue)
     _drop(url)
-
-
-def _redis_problem(url: str) -> str | None:
-    import redis
-
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
-    except redis.RedisError as error:
-        return f"Redis not reachable at {redact(url)}: {error}"
-    return None
 
 
 def _configure(url: str, redis_url: str, queue: str) -> None:
@@ -116,9 +107,7 @@ def _configure(url: str, redis_url: str, queue: str) -> None:
 
 
 def _start_worker(url: str, redis_url: str, queue: str) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
+    env = child_env(
         DATABASE_URL=url,
         REDIS_URL=redis_url,
         CLOCK_QUEUE=queue,
@@ -285,6 +274,4 @@ def _drop(url: str) -> None:
     from django.db import connections
 
     connections.close_all()
-    from bench.websockets import drop_database
-
     drop_database(url)

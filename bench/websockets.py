@@ -795,7 +795,9 @@ def reachable(redis_url: str) -> str | None:
     try:
         redis.Redis.from_url(redis_url, socket_timeout=2).ping()
     except Exception as error:
-        return f"Redis not reachable at {redis_url} ({error})"
+        from bench.service import redact
+
+        return f"Redis not reachable at {redact(redis_url)} ({error})"
     return None
 
 
