@@ -14,7 +14,6 @@ from django.db import transaction
 from django.db.models import Max
 
 from poker import streams
-from poker.engine.evolve import evolve
 from poker.engine.state import HandState
 from poker.engine.table import HandBegan, HandFinished, TableConfig, TableState, evolve_table
 from poker.engine.table.clock import turn_started
@@ -244,12 +243,8 @@ def _rebuild_table(table_pk: int, using: str) -> int:
 
 def _rebuild_hand(table: Table, number: int, seats: list[int], using: str) -> None:
     rows = load(hand_stream(hand_id(table.pk, number)), using=using)
-    state: HandState | None = None
-    states = []
-    for row in rows:
-        state = evolve(state, streams.decode_hand(row))
-        states.append((state, row.recorded_at))
-    assert state is not None
+    states = streams.hand_states(rows)
+    state = states[-1][0]
     hand = Hand(id=hand_id(table.pk, number), table=table, number=number, seats=seats)
     first, at = rows[0].recorded_at, rows[-1].recorded_at
     began = turn_started(states)

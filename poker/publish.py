@@ -212,10 +212,7 @@ def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[s
 
     def hand_at(stream: str) -> tuple[HandState, Any]:
         if stream not in hands:
-            folded: list[tuple[HandState, Any]] = []
-            for old in earlier.filter(stream=stream).order_by("version"):
-                before = folded[-1][0] if folded else None
-                folded.append((evolve(before, streams.decode_hand(old)), old.recorded_at))
+            folded = streams.hand_states(earlier.filter(stream=stream).order_by("version"))
             hands[stream] = (folded[-1][0], turn_started(folded))
         return hands[stream]
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from poker.engine import events as hand_events
@@ -51,6 +52,16 @@ def encode_table(events: Sequence[Any]) -> list[NewEvent]:
 def decode_hand(row: Recorded) -> hand_events.Event:
     """A stored hand event back as the engine's dataclass."""
     return hand_events.from_json({"type": row.type, **row.data})
+
+
+def hand_states(rows: Iterable[Recorded]) -> list[tuple[HandState, datetime]]:
+    """A hand's state after each of its stored events (oldest first), with
+    the event's time: what ``clock.turn_started`` reads."""
+    states: list[tuple[HandState, datetime]] = []
+    for row in rows:
+        before = states[-1][0] if states else None
+        states.append((evolve(before, decode_hand(row)), row.recorded_at))
+    return states
 
 
 def decode_table(row: Recorded) -> Any:
