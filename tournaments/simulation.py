@@ -32,11 +32,13 @@ from accounts.services import role_grant
 from config.api_errors import ApiError
 from poker import services as table_services
 from poker import streams
+from poker.clocks import table_clock
 from poker.engine.betting import Legal, legal_actions
 from poker.engine.cards import Card, codes
 from poker.engine.commands import Action
 from poker.engine.rules import Betting, Game
 from poker.engine.state import HandState
+from poker.engine.table.clock import Clock
 from poker.models import Hand, Table
 from tournaments import services, timing
 from tournaments.models import Tournament
@@ -386,7 +388,8 @@ def bot_move(table: Table, rng: random.Random) -> tuple[str, dict[str, Any]] | N
         return None
     seats = streams.tables.state(table.stream, table.version)
     player = seats.seats[seats.hand_seats[legal.player]].player
-    action, amount, cards = choose(rng, state, legal)
+    clock = table_clock(table, seats, (hand, state, hand.version))
+    action, amount, cards = choose(rng, state, _in_window(legal, clock))
     act = {
         "table_id": table.pk,
         "hand": hand.pk,
@@ -396,6 +399,16 @@ def bot_move(table: Table, rng: random.Random) -> tuple[str, dict[str, Any]] | N
         "cards": codes(cards),
     }
     return player, act
+
+
+def _in_window(legal: Legal, clock: Clock | None) -> Legal:
+    """``legal`` without a bet or raise once the 32 Card Draw bet window is
+    closed or about to close (a second's margin: the move reaches the table
+    a moment after it is chosen, later still on a loaded machine)."""
+    if clock is None or clock.bet_until is None or time.time() < clock.bet_until - 1:
+        return legal
+    kept = tuple(a for a in legal.actions if a not in (Action.BET, Action.RAISE))
+    return replace(legal, actions=kept)
 
 
 def choose(
