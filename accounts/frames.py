@@ -14,6 +14,13 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import Entry
+from config.layer import send_all
+
+
+def player_group(user: int) -> str:
+    """A player's own group (``ws/me/``): his hidden cards, his seats, his
+    wallet."""
+    return f"player.{user}"
 
 
 def announce(entries: Sequence[Entry], *, using: str = "default") -> None:
@@ -36,8 +43,6 @@ def wallet_frame(
 
 
 def publish(entries: Sequence[Entry], *, using: str = "default") -> None:
-    from poker.publish import player_group, send_all
-
     send_all(
         [
             (player_group(e.account.user_id), wallet_frame(e.account.user_id, e, using=using))

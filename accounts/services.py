@@ -84,9 +84,6 @@ def profile_update(*, user: User, screen_name: str) -> User:
             user.save(update_fields=["screen_name"])
     except IntegrityError as error:
         raise ScreenNameTaken() from error
-    from poker.selectors import screen_name as shown_at_tables
-
-    shown_at_tables.cache_clear()  # this process's; others may show the old one a while
     return user
 
 

@@ -6,9 +6,28 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+MAX_CHIPS = 10**12
+"""The most chips one amount may name (a buy-in, a blind, a bet): far above
+any real game, far below what the database columns hold."""
+
+
+class StrictInteger(serializers.IntegerField):
+    """A JSON integer only: no strings of digits, no floats, no booleans."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+def chips(**options: Any) -> StrictInteger:
+    """A chip amount field."""
+    return StrictInteger(max_value=MAX_CHIPS, **options)
 
 
 def viewer(request: Request) -> Any:

@@ -7,3 +7,11 @@ class PokerConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "poker"
     verbose_name = "Poker"
+
+    def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
+
+        from poker.selectors import forget_screen_name
+
+        post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")

@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 
-from accounts.frames import wallet_frame
+from accounts.frames import player_group, wallet_frame
 from config.api_errors import ApiError
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
@@ -77,14 +77,14 @@ class TableConsumer(JsonFrames):
         await self.accept()
         await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
         if self.viewer is not None:
-            group = publish.player_group(self.viewer.pk)
+            group = player_group(self.viewer.pk)
             await self.channel_layer.group_add(group, self.channel_name)
         await self._catch_up(query_after(self.scope))
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.table_group(self.table), self.channel_name)
         if getattr(self, "viewer", None) is not None:
-            group = publish.player_group(self.viewer.pk)
+            group = player_group(self.viewer.pk)
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _catch_up(self, after: int | None) -> None:
@@ -198,12 +198,12 @@ class PlayerConsumer(JsonFrames):
             await self.close(code=4401)
             return
         await self.accept()
-        await self.channel_layer.group_add(publish.player_group(self.viewer.pk), self.channel_name)
+        await self.channel_layer.group_add(player_group(self.viewer.pk), self.channel_name)
         await self.send_json(await database_sync_to_async(wallet_frame)(self.viewer.pk))
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "viewer", None) is not None:
-            group = publish.player_group(self.viewer.pk)
+            group = player_group(self.viewer.pk)
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def frame(self, message: dict[str, Any]) -> None:

@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
+from accounts.frames import player_group
+from config.layer import send_all
 from poker import streams
 from poker.engine.events import CardsDealt, CardsDrawn, Discarded, HandStarted
 from poker.engine.events import Event as HandEvent
@@ -38,11 +37,6 @@ the table's current view (its snapshot) and the frames after it."""
 def table_group(table: int) -> str:
     """The group of everyone watching a table."""
     return f"table.{table}"
-
-
-def player_group(user: int) -> str:
-    """A player's own group: his hidden cards, his seats, his wallet."""
-    return f"player.{user}"
 
 
 def _owners(event: HandEvent) -> Sequence[int]:
@@ -149,20 +143,6 @@ def publish(
         if line is not None:
             messages.append((LOBBY_GROUP, line))
     send_all(messages)
-
-
-def send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send (group, frame) pairs through the channel layer, in order."""
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-    async_to_sync(_send_all)(layer, messages)
-
-
-async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """One hop to the event loop for a command's frames, sent in order."""
-    for group, frame in messages:
-        await layer.group_send(group, {"type": "frame", "frame": frame})
 
 
 def lobby_line(table: int) -> dict[str, Any] | None:

@@ -197,6 +197,14 @@ def screen_name(user_id: int) -> str:
     return "" if user is None else str(user.display_name)
 
 
+def forget_screen_name(update_fields: Any = None, **_: Any) -> None:
+    """A player's screen name changed (``post_save`` of a user): this
+    process's cached names are dropped; others may show the old one a while.
+    The accounts app saves the name without knowing who shows it."""
+    if update_fields is None or "screen_name" in update_fields:
+        screen_name.cache_clear()
+
+
 # --------------------------------------------------------------------------
 # Hand histories
 

@@ -23,8 +23,9 @@ from typing import Any
 
 from django.db import transaction
 
+from config.layer import send_all
 from poker.eventstore import Recorded
-from poker.publish import LOBBY_GROUP, send_all
+from poker.publish import LOBBY_GROUP
 from tournaments import selectors
 from tournaments.rules import TournamentState
 from tournaments.timing import seconds

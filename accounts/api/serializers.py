@@ -7,7 +7,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from accounts.models import Transfer
-from poker.api.serializers import chips
+from config.api import chips
 
 # --------------------------------------------------------------------------
 # In

@@ -7,8 +7,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from poker.api.serializers import CommandIn, StrictInteger
-from poker.api.serializers import chips as amount
+from config.api import StrictInteger
+from config.api import chips as amount
+from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
 from tournaments.definitions import PRESETS
 from tournaments.rules.structure import MINUTE
