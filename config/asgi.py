@@ -15,8 +15,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
-from poker.routing import websocket_urlpatterns  # noqa: E402
 
 # Embedded defaults: the worker that runs the clocks lives in this process.
 if settings.EMBEDDED_WORKER:

@@ -1,4 +1,4 @@
-"""WebSocket routes of tournaments (included by ``poker.routing``)."""
+"""WebSocket routes of tournaments (mounted by ``config.routing``)."""
 
 from django.urls import URLPattern, URLResolver, path
 
