@@ -12,6 +12,9 @@ class PokerConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
+        from accounts.audit import register
+        from poker.audit import table_problems
         from poker.selectors import forget_screen_name
 
+        register(table_problems)
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
