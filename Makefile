@@ -7,7 +7,7 @@ PYTEST_ARGS ?= -q -n 2
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv run test lint bench migrate clean
+.PHONY: venv run test lint bench migrate static clean
 
 venv: $(STAMP)
 
@@ -19,7 +19,11 @@ $(STAMP): pyproject.toml
 migrate: venv
 	$(BIN)/python manage.py migrate --noinput
 
-run: migrate
+# The static files (admin, Swagger UI) gathered into STATIC_ROOT for WhiteNoise.
+static: venv
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+
+run: migrate static
 	@echo "Serving on http://$(HOST):$(PORT)/ (API docs: /api/docs/)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 

@@ -13,7 +13,6 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import TokenAuthMiddleware  # noqa: E402
@@ -24,12 +23,10 @@ if settings.EMBEDDED_WORKER:
 
     embedded_worker.start()
 
-# In development the admin's static files are served too (as runserver does).
-http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
-
 application = ProtocolTypeRouter(
     {
-        "http": http_app,
+        # Static files too, DEBUG on or off (WhiteNoise, in the middleware).
+        "http": django_asgi_app,
         # Browsers send Origin on WebSocket handshakes: only ALLOWED_HOSTS may
         # open one (a WebSocket is not covered by CSRF protection).
         "websocket": AllowedHostsOriginValidator(

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: no CDN
     "channels",
     "poker",
     "tournaments",
@@ -60,6 +61,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the admin's, Swagger UI's) from the server itself, with
+    # DEBUG on or off: nothing else serves them under daphne.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -234,6 +238,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Cash tables, tournaments and accounts of the poker room.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page loads Swagger UI from this server's static files (the
+    # drf-spectacular-sidecar package), never from a CDN: it works offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- I18n, static files ------------------------------------------------------
@@ -245,6 +254,12 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
+"""Where ``manage.py collectstatic`` gathers the static files (``make run``
+and the image do it), for WhiteNoise or a web server in front to serve."""
+# WhiteNoise also serves straight from the installed apps what is not in
+# STATIC_ROOT, so a server started without collectstatic (or a test) still
+# has every file.
+WHITENOISE_USE_FINDERS = True
 
 # --- Logging -----------------------------------------------------------------
 

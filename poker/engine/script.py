@@ -1,6 +1,6 @@
 """The hand-script runner: ``python -m poker.engine.script FILE|-``.
 
-Replays one hand written as JSON (shared/hand-scripts/FORMAT.md) and prints
+Replays one hand written as JSON (docs/hand-scripts.md) and prints
 one JSON object: the result, or the first refusal.  Exit status 0 when every
 action was legal, 2 when one was refused or the script is malformed.
 """
