@@ -33,6 +33,7 @@ test: venv
 # mypy runs only once the engine has code, so a tree without it still lints.
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	@if [ -n "$$(find poker/engine -name '*.py' 2>/dev/null)" ]; then \
 		echo "$(BIN)/mypy --strict poker/engine tournaments/rules"; \
 		$(BIN)/mypy --strict poker/engine tournaments/rules; \
