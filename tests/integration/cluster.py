@@ -1,13 +1,18 @@
 """Real processes for the integration tests: a PostgreSQL database of their
-own, a Redis database of their own, and ASGI servers (uvicorn) on both.
+own, a Redis database of their own, and ASGI servers (uvicorn or daphne) on
+both.
 
 Nothing here imports Django: the servers, the migration and the seeding run
 in subprocesses with ``DATABASE_URL`` / ``REDIS_URL`` pointing at the test's
 own databases, whatever the test process itself was configured with.
+
+Each server runs in a process group of its own, and ``Server.stop`` ends
+the whole group: nothing a server started outlives its test.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -29,6 +34,7 @@ import redis
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path(__file__).with_name("seed.py")
 START_TIMEOUT_S = 20
+STOP_TIMEOUT_S = 20
 REDIS_DBS = range(8, 16)
 """Redis databases the integration tests may claim, one per run."""
 CLAIM_KEY = "pokerroom-it:claim"
@@ -141,15 +147,64 @@ class RedisSlot:
 
 
 # --------------------------------------------------------------------------
+# Processes
+
+
+def group_members(pgid: int) -> list[int]:
+    """The live processes of process group ``pgid`` (from ``/proc``; a
+    zombie, dead but not yet reaped, does not count)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        state, group = fields[0], int(fields[2])
+        if group == pgid and state not in ("Z", "X"):
+            members.append(int(entry.name))
+    return members
+
+
+def end_group(process: subprocess.Popen[bytes], timeout: float = STOP_TIMEOUT_S) -> None:
+    """End ``process``, the leader of a process group of its own, and reap
+    it: SIGTERM, SIGKILL if it is still there after ``timeout``; then
+    SIGKILL to whatever is left of its group (children it did not end)."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout)
+    with contextlib.suppress(ProcessLookupError):  # an empty group: nothing left behind
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+# --------------------------------------------------------------------------
 # Servers
+
+RUNNERS = {
+    "uvicorn": (
+        "-m uvicorn config.asgi:application --host 127.0.0.1 --port {port}"
+        " --lifespan off --no-access-log --log-level warning"
+    ),
+    "daphne": "-m daphne -b 127.0.0.1 -p {port} -v 0 config.asgi:application",
+}
+"""How each ASGI server is run (``make run`` serves with daphne)."""
 
 
 class Server:
-    """``uvicorn config.asgi:application`` on a port of 127.0.0.1, on the
-    test's PostgreSQL and Redis databases, with DEBUG off."""
+    """``uvicorn config.asgi:application`` (or daphne) on a port of
+    127.0.0.1, on the test's PostgreSQL and Redis databases, with DEBUG off,
+    in a process group of its own."""
 
-    def __init__(self, name: str, database_url: str, redis_url: str, port: int = 0) -> None:
+    def __init__(
+        self, name: str, database_url: str, redis_url: str, port: int = 0, runner: str = "uvicorn"
+    ) -> None:
         self.name = name
+        self.runner = runner
         self.port = port or free_port()
         self.env = child_env(
             DATABASE_URL=database_url,
@@ -172,25 +227,12 @@ class Server:
 
     def start(self) -> Server:
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--lifespan",
-                "off",
-                "--no-access-log",
-                "--log-level",
-                "warning",
-            ],
+            [sys.executable, *RUNNERS[self.runner].format(port=self.port).split()],
             cwd=ROOT,
             env=self.env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # a group of its own: stop() ends all of it
         )
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -211,13 +253,9 @@ class Server:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        """SIGTERM, then SIGKILL; the server reaped and its group ended."""
+        if self.process is not None:
+            end_group(self.process)
 
     def tail(self, size: int = 4000) -> str:
         self.log.seek(0)
