@@ -12,7 +12,6 @@ the whole group: nothing a server started outlives its test.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
@@ -31,10 +30,11 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import redis
 
+from tests.process_groups import end_group
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path(__file__).with_name("seed.py")
 START_TIMEOUT_S = 20
-STOP_TIMEOUT_S = 20
 REDIS_DBS = range(8, 16)
 """Redis databases the integration tests may claim, one per run."""
 CLAIM_KEY = "pokerroom-it:claim"
@@ -144,42 +144,6 @@ class RedisSlot:
         if self.client.get(CLAIM_KEY) == self.token.encode():
             self.client.flushdb()
         self.client.close()
-
-
-# --------------------------------------------------------------------------
-# Processes
-
-
-def group_members(pgid: int) -> list[int]:
-    """The live processes of process group ``pgid`` (from ``/proc``; a
-    zombie, dead but not yet reaped, does not count)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue  # gone meanwhile
-        state, group = fields[0], int(fields[2])
-        if group == pgid and state not in ("Z", "X"):
-            members.append(int(entry.name))
-    return members
-
-
-def end_group(process: subprocess.Popen[bytes], timeout: float = STOP_TIMEOUT_S) -> None:
-    """End ``process``, the leader of a process group of its own, and reap
-    it: SIGTERM, SIGKILL if it is still there after ``timeout``; then
-    SIGKILL to whatever is left of its group (children it did not end)."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout)
-    with contextlib.suppress(ProcessLookupError):  # an empty group: nothing left behind
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 # --------------------------------------------------------------------------

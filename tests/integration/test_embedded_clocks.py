@@ -24,7 +24,8 @@ from typing import Any
 
 import pytest
 
-from tests.integration.cluster import ROOT, SEED, Server, child_env, group_members
+from tests.integration.cluster import ROOT, SEED, Server, child_env
+from tests.process_groups import group_members
 
 CLOCKS = {"action_seconds": 1, "bet_seconds": 1, "time_bank_seconds": 0, "pause_seconds": 0}
 WAIT_S = 60
