@@ -4,8 +4,9 @@ the in-memory transport, and a player who lets his clock run out is folded
 and sat out through the very same task code.
 
 - A timer lives only in the process's in-memory broker: beat's sweep, in
-  that same process, fires a clock whose timer was lost with a server that
-  stopped, once a server is back on the same database.
+  that same process, fires a table clock or a tournament's start whose
+  timer was lost with a server that stopped, once a server is back on the
+  same database.
 - Nothing the server starts outlives it: after SIGTERM no process of its
   group is left.
 """
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,17 @@ from tests.integration.cluster import ROOT, SEED, Server, child_env
 from tests.process_groups import group_members
 
 CLOCKS = {"action_seconds": 1, "bet_seconds": 1, "time_bank_seconds": 0, "pause_seconds": 0}
+TOURNAMENT = {
+    "name": "Restart 32",
+    "game": "32-card-draw",
+    "betting": "no-limit",
+    "structure": {"levels": [{"small_blind": 10, "big_blind": 20, "minutes": 15}]},
+    "starting_stack": 1000,
+    "buy_in": 10,
+    "fee": 0,
+    "min_players": 2,
+    "max_players": 9,
+}
 WAIT_S = 60
 """How long a condition may take to come true (a loaded machine is slow)."""
 
@@ -39,7 +52,9 @@ def room(tmp_path: Path) -> tuple[str, dict[str, Any]]:
     env = child_env(DATABASE_URL=url)
     manage = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
     subprocess.run(manage, cwd=ROOT, env=env, check=True, timeout=120)
-    request = json.dumps({"prefix": "solo", "players": ["ann", "bob"], "table": CLOCKS})
+    request = json.dumps(
+        {"prefix": "solo", "players": ["ann", "bob"], "table": CLOCKS, "director": True}
+    )
     seeded = subprocess.run(
         [sys.executable, str(SEED)],
         input=request,
@@ -118,6 +133,28 @@ def test_a_clock_whose_timer_was_lost_fires_once_the_server_is_back(serve, room)
     idle = sit_both(first, seed)
     first.stop()
     timed_out(serve("daphne"), seed, idle)  # beat's sweep, run where the worker gets it
+
+
+def test_a_tournament_whose_start_timer_was_lost_starts_once_the_server_is_back(serve, room):
+    seed = room[1]
+    # Created and entered with no timer set for its start, as one lost with
+    # the in-memory broker of a server that stopped.
+    first = serve("daphne", CLOCKS_ENABLED="false")
+    starts = datetime.now(UTC) + timedelta(seconds=8)
+    data = {**TOURNAMENT, "starts_at": starts.isoformat()}
+    status, body = first.request("POST", "/api/tournaments/", seed["staff"]["token"], data)
+    assert status == 201, body
+    path = f"/api/tournaments/{body['id']}/"
+    for player in seed["players"]:
+        status, answer = first.request("POST", f"{path}register/", player["token"], {})
+        assert status == 200, answer
+    first.stop()
+    second = serve("daphne")
+    deadline = time.monotonic() + WAIT_S
+    while (detail := second.request("GET", path)[1])["status"] != "running":
+        assert time.monotonic() < deadline, (detail["status"], second.tail())
+        time.sleep(0.2)
+    assert datetime.now(UTC) >= starts  # not before its time
 
 
 @pytest.mark.parametrize("runner", ["daphne", "uvicorn"])
