@@ -20,10 +20,12 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 
 log = logging.getLogger(__name__)
+BEAT_STOP_TIMEOUT_S = 10
 _started = threading.Event()
 _stops: list[Callable[[], None]] = []
 """How to stop what ``start`` set going, in the order it started."""
@@ -42,7 +44,7 @@ def start() -> bool:
     worker = app.WorkController(
         pool_cls="solo",
         concurrency=1,
-        beat=False,  # a forked beat: see the module's docstring
+        beat=False,  # it would fork beat off: beat runs in a thread below
         queues=[settings.CLOCK_QUEUE],
         without_heartbeat=True,
         without_mingle=True,
@@ -54,9 +56,16 @@ def start() -> bool:
     _stops.append(lambda: worker.stop(in_sighandler=False))
     beat = EmbeddedService(app, thread=True, scheduler_cls=app.conf.beat_scheduler)
     beat.start()  # a daemon thread: it dies with the process
-    _stops.append(beat.stop)  # its loop ends within a second
+    _stops.append(lambda: _stop_beat(beat))
     log.info("embedded Celery worker and beat started on %s", settings.CELERY_BROKER_URL)
     return True
+
+
+def _stop_beat(beat: Any) -> None:
+    """End beat's loop (it wakes at least every second) and wait a while
+    for its thread; one that never got going is not waited for forever."""
+    beat.service.stop()
+    beat.join(BEAT_STOP_TIMEOUT_S)
 
 
 def stop() -> None:

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 STOP_TIMEOUT_S = 20
 
@@ -31,7 +32,7 @@ def group_members(pgid: int) -> list[int]:
     return members
 
 
-def end_group(process: subprocess.Popen[bytes], timeout: float = STOP_TIMEOUT_S) -> None:
+def end_group(process: subprocess.Popen[Any], timeout: float = STOP_TIMEOUT_S) -> None:
     """End ``process``, the leader of a process group of its own, and reap
     it: SIGTERM, SIGKILL if it is still there after ``timeout``; then
     SIGKILL to whatever is left of its group (children it did not end)."""
