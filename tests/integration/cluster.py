@@ -34,7 +34,7 @@ from tests.process_groups import end_group
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path(__file__).with_name("seed.py")
-START_TIMEOUT_S = 20
+START_TIMEOUT_S = 60  # generous: a loaded machine starts a server slowly
 REDIS_DBS = range(8, 16)
 """Redis databases the integration tests may claim, one per run."""
 CLAIM_KEY = "pokerroom-it:claim"
