@@ -205,7 +205,7 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=not REDIS_URL and CLOCKS_ENABLED)
-"""Run a Celery worker (and beat) inside the server process, on the
+"""Run a Celery worker and beat in threads of the server process, on the
 in-memory transport: ``make run`` needs nothing else."""
 
 # --- Auth --------------------------------------------------------------------

@@ -1,9 +1,13 @@
 """Real processes for the integration tests: a PostgreSQL database of their
-own, a Redis database of their own, and ASGI servers (uvicorn) on both.
+own, a Redis database of their own, and ASGI servers (uvicorn or daphne) on
+both.
 
 Nothing here imports Django: the servers, the migration and the seeding run
 in subprocesses with ``DATABASE_URL`` / ``REDIS_URL`` pointing at the test's
 own databases, whatever the test process itself was configured with.
+
+Each server runs in a process group of its own, and ``Server.stop`` ends
+the whole group: nothing a server started outlives its test.
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import redis
 
+from tests.process_groups import end_group
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path(__file__).with_name("seed.py")
-START_TIMEOUT_S = 20
+START_TIMEOUT_S = 60  # generous: a loaded machine starts a server slowly
 REDIS_DBS = range(8, 16)
 """Redis databases the integration tests may claim, one per run."""
 CLAIM_KEY = "pokerroom-it:claim"
@@ -143,13 +149,26 @@ class RedisSlot:
 # --------------------------------------------------------------------------
 # Servers
 
+RUNNERS = {
+    "uvicorn": (
+        "-m uvicorn config.asgi:application --host 127.0.0.1 --port {port}"
+        " --lifespan off --no-access-log --log-level warning"
+    ),
+    "daphne": "-m daphne -b 127.0.0.1 -p {port} -v 0 config.asgi:application",
+}
+"""How each ASGI server is run (``make run`` serves with daphne)."""
+
 
 class Server:
-    """``uvicorn config.asgi:application`` on a port of 127.0.0.1, on the
-    test's PostgreSQL and Redis databases, with DEBUG off."""
+    """``uvicorn config.asgi:application`` (or daphne) on a port of
+    127.0.0.1, on the test's PostgreSQL and Redis databases, with DEBUG off,
+    in a process group of its own."""
 
-    def __init__(self, name: str, database_url: str, redis_url: str, port: int = 0) -> None:
+    def __init__(
+        self, name: str, database_url: str, redis_url: str, port: int = 0, runner: str = "uvicorn"
+    ) -> None:
         self.name = name
+        self.runner = runner
         self.port = port or free_port()
         self.env = child_env(
             DATABASE_URL=database_url,
@@ -172,25 +191,12 @@ class Server:
 
     def start(self) -> Server:
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--lifespan",
-                "off",
-                "--no-access-log",
-                "--log-level",
-                "warning",
-            ],
+            [sys.executable, *RUNNERS[self.runner].format(port=self.port).split()],
             cwd=ROOT,
             env=self.env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # a group of its own: stop() ends all of it
         )
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -211,13 +217,9 @@ class Server:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        """SIGTERM, then SIGKILL; the server reaped and its group ended."""
+        if self.process is not None:
+            end_group(self.process)
 
     def tail(self, size: int = 4000) -> str:
         self.log.seek(0)

@@ -1,10 +1,11 @@
 """Seed an integration-test database, in a process of its own.
 
 Run as ``python tests/integration/seed.py`` with ``DATABASE_URL`` set; reads
-one JSON request on stdin, ``{"prefix", "players": [names], "table": {...}}``
-(the last optional: more table settings, such as clocks), and prints one
-JSON line: a staff user and one user per name, each with an API token, and a
-32 Card Draw no-limit table (blinds 1/2) opened by the staff user::
+one JSON request on stdin, ``{"prefix", "players": [names], "table": {...},
+"director": bool}`` (the last two optional: more table settings, such as
+clocks; whether the staff user directs tournaments), and prints one JSON
+line: a staff user and one user per name, each with an API token, and a 32
+Card Draw no-limit table (blinds 1/2) opened by the staff user::
 
     {"table": id, "staff": {"id", "token"}, "players": [{"id", "name", "token"}]}
 
@@ -28,6 +29,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
+from accounts.services import role_grant  # noqa: E402
 from poker import services  # noqa: E402
 from tests.funds import fund  # noqa: E402
 
@@ -37,6 +39,8 @@ def main() -> None:
     prefix = request["prefix"]
     users = get_user_model()
     staff = users.objects.create_user(f"{prefix}-boss", is_staff=True)
+    if request.get("director"):
+        role_grant(user=staff, role="tournament_director")
     table = services.table_create(
         by=staff,
         name=prefix,

@@ -1,33 +1,60 @@
 """``make run`` on embedded defaults runs the clocks too: with no
-``REDIS_URL`` the server process starts a Celery worker of its own on the
-in-memory transport, and a player who lets his clock run out is folded and
-sat out through the very same task code."""
+``REDIS_URL`` the server process runs a Celery worker and beat of its own on
+the in-memory transport, and a player who lets his clock run out is folded
+and sat out through the very same task code.
+
+- A timer lives only in the process's in-memory broker: beat's sweep, in
+  that same process, fires a table clock or a tournament's start whose
+  timer was lost with a server that stopped, once a server is back on the
+  same database.
+- Nothing the server starts outlives it: after SIGTERM no process of its
+  group is left.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.integration.cluster import ROOT, SEED, Server, child_env
+from tests.process_groups import group_members
 
 CLOCKS = {"action_seconds": 1, "bet_seconds": 1, "time_bank_seconds": 0, "pause_seconds": 0}
+TOURNAMENT = {
+    "name": "Restart 32",
+    "game": "32-card-draw",
+    "betting": "no-limit",
+    "structure": {"levels": [{"small_blind": 10, "big_blind": 20, "minutes": 15}]},
+    "starting_stack": 1000,
+    "buy_in": 10,
+    "fee": 0,
+    "min_players": 2,
+    "max_players": 9,
+}
+WAIT_S = 60
+"""How long a condition may take to come true (a loaded machine is slow)."""
 
 
 @pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[tuple[Server, dict[str, Any]]]:
-    """A server on a SQLite file and no Redis at all, and a seeded table."""
+def room(tmp_path: Path) -> tuple[str, dict[str, Any]]:
+    """A SQLite file, migrated, and a seeded table with short clocks."""
     url = f"sqlite:///{tmp_path / 'room.sqlite3'}"
     env = child_env(DATABASE_URL=url)
     manage = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
     subprocess.run(manage, cwd=ROOT, env=env, check=True, timeout=120)
-    request = json.dumps({"prefix": "solo", "players": ["ann", "bob"], "table": CLOCKS})
+    request = json.dumps(
+        {"prefix": "solo", "players": ["ann", "bob"], "table": CLOCKS, "director": True}
+    )
     seeded = subprocess.run(
         [sys.executable, str(SEED)],
         input=request,
@@ -38,33 +65,107 @@ def embedded(tmp_path: Path) -> Iterator[tuple[Server, dict[str, Any]]]:
         check=True,
         timeout=60,
     )
-    server = Server("solo", url, redis_url="")
-    server.env["CLOCKS_ENABLED"] = "true"  # as with no environment at all
-    server.start()
+    return url, json.loads(seeded.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def serve(room: tuple[str, dict[str, Any]]) -> Iterator[Callable[..., Server]]:
+    """Start servers on the room's SQLite file and no Redis at all, as with
+    no environment but the database (every one stopped, with its process
+    group, at the end)."""
+    started: list[Server] = []
+
+    def start(runner: str = "uvicorn", **env: str) -> Server:
+        server = Server(f"solo{len(started)}", room[0], redis_url="", runner=runner)
+        server.env.update(CLOCKS_ENABLED="true", CLOCK_SWEEP_SECONDS="1")  # as make run, faster
+        server.env.update(env)
+        started.append(server)
+        return server.start()
+
     try:
-        yield server, json.loads(seeded.stdout.strip().splitlines()[-1])
+        yield start
     finally:
-        server.stop()
+        for server in started:
+            server.stop()
 
 
-def test_an_idle_player_is_timed_out_by_the_worker_inside_the_server(embedded):
-    server, seed = embedded
+def sit_both(server: Server, seed: dict[str, Any]) -> int:
+    """Seat both players (a hand is dealt at once); the seat to act."""
     table = seed["table"]
-    ann, bob = seed["players"]
-    for seat, player in enumerate((ann, bob), start=1):
+    for seat, player in enumerate(seed["players"], start=1):
         status, body = server.request(
             "POST", f"/api/tables/{table}/sit/", player["token"], {"seat": seat, "buy_in": 100}
         )
         assert status == 200, body
     status, view = server.request("GET", f"/api/tables/{table}/")
-    idle = view["hand"]["to_act_seat"]
+    assert status == 200, view
+    idle: int = view["hand"]["to_act_seat"]
     assert view["clock"]["kind"] == "action" and view["clock"]["seat"] == idle
-    deadline = time.monotonic() + 20
+    return idle
+
+
+def timed_out(server: Server, seed: dict[str, Any], idle: int) -> None:
+    """Wait until the hand is over; ``idle`` folded and sat out by his clock."""
+    table = seed["table"]
+    deadline = time.monotonic() + WAIT_S
+    _, view = server.request("GET", f"/api/tables/{table}/")
     while view["hand"]["phase"] != "complete":
         assert time.monotonic() < deadline, server.tail()
-        time.sleep(0.1)
-        status, view = server.request("GET", f"/api/tables/{table}/")
+        time.sleep(0.2)
+        _, view = server.request("GET", f"/api/tables/{table}/")
     seats = {s["seat"]: s for s in view["seats"]}
     assert seats[idle]["sitting_out"] is True
     folded = [p for p in view["hand"]["players"] if p["folded"]]
     assert [p["seat"] for p in folded] == [idle]
+
+
+def test_an_idle_player_is_timed_out_by_the_worker_inside_the_server(serve, room):
+    server = serve()
+    seed = room[1]
+    timed_out(server, seed, sit_both(server, seed))
+
+
+def test_a_clock_whose_timer_was_lost_fires_once_the_server_is_back(serve, room):
+    seed = room[1]
+    # The hand is dealt and its clock runs, but no timer is set: as one lost
+    # with the in-memory broker of a server that stopped.
+    first = serve("daphne", CLOCKS_ENABLED="false")
+    idle = sit_both(first, seed)
+    first.stop()
+    timed_out(serve("daphne"), seed, idle)  # beat's sweep, run where the worker gets it
+
+
+def test_a_tournament_whose_start_timer_was_lost_starts_once_the_server_is_back(serve, room):
+    seed = room[1]
+    # Created and entered with no timer set for its start, as one lost with
+    # the in-memory broker of a server that stopped.
+    first = serve("daphne", CLOCKS_ENABLED="false")
+    starts = datetime.now(UTC) + timedelta(seconds=15)  # room to enter first
+    data = {**TOURNAMENT, "starts_at": starts.isoformat()}
+    status, body = first.request("POST", "/api/tournaments/", seed["staff"]["token"], data)
+    assert status == 201, body
+    path = f"/api/tournaments/{body['id']}/"
+    for player in seed["players"]:
+        status, answer = first.request("POST", f"{path}register/", player["token"], {})
+        assert status == 200, answer
+    first.stop()
+    second = serve("daphne")
+    deadline = time.monotonic() + WAIT_S
+    while (detail := second.request("GET", path)[1])["status"] != "running":
+        assert time.monotonic() < deadline, (detail["status"], second.tail())
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("runner", ["daphne", "uvicorn"])
+def test_nothing_the_server_started_outlives_it_after_sigterm(serve, room, runner):
+    server = serve(runner)
+    seed = room[1]
+    timed_out(server, seed, sit_both(server, seed))  # the worker (and beat) at work
+    assert server.process is not None
+    group = server.process.pid
+    os.kill(group, signal.SIGTERM)
+    server.process.wait(WAIT_S)
+    deadline = time.monotonic() + WAIT_S
+    while left := group_members(group):
+        assert time.monotonic() < deadline, f"left behind: {left}\n{server.tail()}"
+        time.sleep(0.2)

@@ -25,6 +25,7 @@ from django.db import connection
 from config.celery import app, use_broker
 from poker import services
 from tests.funds import fund
+from tests.process_groups import end_group
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT_S = 30
@@ -56,7 +57,12 @@ class Worker:
         command += ["-P", "solo", "-c", "1", "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}"]
         command += ["--without-heartbeat", "--without-mingle", "--without-gossip"]
         self.process = subprocess.Popen(
-            command, cwd=ROOT, env=child, stdout=self.log, stderr=subprocess.STDOUT
+            command,
+            cwd=ROOT,
+            env=child,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # a group of its own: stop() ends all of it
         )
         self.wait_for(" ready.", READY_TIMEOUT_S)
 
@@ -79,12 +85,8 @@ class Worker:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        """SIGTERM, then SIGKILL; the worker reaped and its group ended."""
+        end_group(self.process)
         Path(self.log.name).unlink(missing_ok=True)
 
 
