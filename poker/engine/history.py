@@ -21,13 +21,14 @@ hidden is ever written: not the deck order, the seed, the stub, the
 discards of other players, nor the cards of a reshuffle.
 
 Variants.  The code is the betting structure (``F``, ``P``, ``N``) followed
-by the game (``2L1D``, ``2L3D``, ``5CD``, ``A5L3D``, ``32CD``).  Only
-``N2L1D`` and ``F2L3D`` are PHH/PokerKit variants (``POKERKIT_VARIANTS``);
-the other codes are ours, in the same pattern: ``HandHistory.loads`` reads
-them, but PokerKit cannot build a game or replay them.  Every history also
-carries the user-defined fields ``_game``, ``_betting`` and ``_view`` (the
-PHH specification reserves names starting with ``_`` for that; PokerKit
-keeps them in ``user_defined_fields``), and 32 Card Draw adds its own.
+by the game (``2L1D``, ``2L3D``, ``5CD``, ``5C3D``, ``A5L1D``, ``A5L3D``,
+``32CD``).  Only ``N2L1D`` and ``F2L3D`` are PHH/PokerKit variants
+(``POKERKIT_VARIANTS``); the other codes are ours, in the same pattern:
+``HandHistory.loads`` reads them, but PokerKit cannot build a game or
+replay them.  Every history also carries the user-defined fields
+``_game``, ``_betting`` and ``_view`` (the PHH specification reserves names
+starting with ``_`` for that; PokerKit keeps them in
+``user_defined_fields``), and 32 Card Draw adds its own.
 
 Draws.  The engine deals a player's replacements as soon as he discards;
 PHH (like PokerKit) has every player stand pat or discard (``pN sd``)
@@ -91,10 +92,13 @@ GAME_CODES: Final[Mapping[Game, str]] = {
     Game.DEUCE_TO_SEVEN_SINGLE_DRAW: "2L1D",
     Game.DEUCE_TO_SEVEN_TRIPLE_DRAW: "2L3D",
     Game.FIVE_CARD_DRAW: "5CD",
+    Game.FIVE_CARD_TRIPLE_DRAW: "5C3D",
+    Game.ACE_TO_FIVE_SINGLE_DRAW: "A5L1D",
     Game.ACE_TO_FIVE_TRIPLE_DRAW: "A5L3D",
     Game.THIRTY_TWO_CARD_DRAW: "32CD",
 }
-"""The rest of the code: PHH's ``2L1D``/``2L3D`` pattern, extended."""
+"""The rest of the code: PHH's ``2L1D``/``2L3D`` pattern, extended (the
+digit before ``D`` counts the draws; ``5CD`` keeps its single-draw name)."""
 
 POKERKIT_VARIANTS: Final = frozenset({"N2L1D", "F2L3D"})
 """The codes among ours that PHH defines and PokerKit 0.7.7 can replay."""

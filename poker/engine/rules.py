@@ -21,10 +21,14 @@ class Game(StrEnum):
     """The main game: 32 cards, small/big/over blinds, Parole, suit tie-break."""
     FIVE_CARD_DRAW = "five-card-draw"
     """52 cards, high hands, one draw of up to five cards."""
+    FIVE_CARD_TRIPLE_DRAW = "five-card-triple-draw"
+    """Five Card Draw's high hands with three draws of up to five cards."""
     DEUCE_TO_SEVEN_SINGLE_DRAW = "2-7-single-draw"
     """Deuce-to-seven lowball with one draw."""
     DEUCE_TO_SEVEN_TRIPLE_DRAW = "2-7-triple-draw"
     """Deuce-to-seven lowball with three draws."""
+    ACE_TO_FIVE_SINGLE_DRAW = "a-5-single-draw"
+    """Ace-to-five lowball with one draw, optional ante."""
     ACE_TO_FIVE_TRIPLE_DRAW = "a-5-triple-draw"
     """Ace-to-five lowball with three draws, optional ante."""
 
@@ -101,6 +105,8 @@ _CARD_SETS: dict[tuple[Card, ...], frozenset[Card]] = {
 
 
 def _variant(game: Game, **fields: object) -> Variant:
+    """A 52-card single-draw game unless ``fields`` say otherwise: every game
+    but 32 Card Draw starts from RULES.md section 3."""
     defaults: dict[str, object] = {
         "deck": deck_52(),
         "min_players": 2,
@@ -117,6 +123,12 @@ def _variant(game: Game, **fields: object) -> Variant:
     return Variant(game=game, **defaults)  # type: ignore[arg-type]
 
 
+def _triple_draw(game: Game, ranking: Ranking) -> Variant:
+    """Three draws and four betting rounds, the big bet from the third
+    (RULES.md sections 1 and 4); the rest as the single draw."""
+    return _variant(game, ranking=ranking, draws=3, first_big_bet_round=2)
+
+
 VARIANTS: dict[Game, Variant] = {
     Game.THIRTY_TWO_CARD_DRAW: _variant(
         Game.THIRTY_TWO_CARD_DRAW,
@@ -130,21 +142,17 @@ VARIANTS: dict[Game, Variant] = {
         showdown_prefers_pat=True,
     ),
     Game.FIVE_CARD_DRAW: _variant(Game.FIVE_CARD_DRAW, ranking=Ranking.HIGH),
+    Game.FIVE_CARD_TRIPLE_DRAW: _triple_draw(Game.FIVE_CARD_TRIPLE_DRAW, Ranking.HIGH),
     Game.DEUCE_TO_SEVEN_SINGLE_DRAW: _variant(
         Game.DEUCE_TO_SEVEN_SINGLE_DRAW, ranking=Ranking.DEUCE_TO_SEVEN
     ),
-    Game.DEUCE_TO_SEVEN_TRIPLE_DRAW: _variant(
-        Game.DEUCE_TO_SEVEN_TRIPLE_DRAW,
-        ranking=Ranking.DEUCE_TO_SEVEN,
-        draws=3,
-        first_big_bet_round=2,
+    Game.DEUCE_TO_SEVEN_TRIPLE_DRAW: _triple_draw(
+        Game.DEUCE_TO_SEVEN_TRIPLE_DRAW, Ranking.DEUCE_TO_SEVEN
     ),
-    Game.ACE_TO_FIVE_TRIPLE_DRAW: _variant(
-        Game.ACE_TO_FIVE_TRIPLE_DRAW,
-        ranking=Ranking.ACE_TO_FIVE,
-        draws=3,
-        first_big_bet_round=2,
+    Game.ACE_TO_FIVE_SINGLE_DRAW: _variant(
+        Game.ACE_TO_FIVE_SINGLE_DRAW, ranking=Ranking.ACE_TO_FIVE
     ),
+    Game.ACE_TO_FIVE_TRIPLE_DRAW: _triple_draw(Game.ACE_TO_FIVE_TRIPLE_DRAW, Ranking.ACE_TO_FIVE),
 }
 
 

@@ -36,6 +36,7 @@ from pokerkit import (
     NoLimitDeuceToSevenLowballSingleDraw,
     NoLimitPokerMixin,
     PotLimitPokerMixin,
+    RegularLowHand,
     SingleDraw,
     StandardHighHand,
     TripleDraw,
@@ -93,6 +94,38 @@ class PotLimitFiveCardDraw(PotLimitDeuceToSevenSingleDraw):
 
 class NoLimitDeuceToSevenTripleDraw(NoLimitPokerMixin, DeuceToSevenLowballMixin, TripleDraw):
     """PokerKit ships only the fixed-limit triple draw; the structure is a mixin."""
+
+
+class FixedLimitFiveCardTripleDraw(FixedLimitDeuceToSevenLowballTripleDraw):
+    """Five Card Draw triple draw = triple draw with standard high hands
+    (RULES.md 3-4); PokerKit has no such game, its parts make one."""
+
+    hand_types = (StandardHighHand,)
+
+
+class NoLimitFiveCardTripleDraw(NoLimitDeuceToSevenTripleDraw):
+    """No-limit Five Card Draw triple draw, as above."""
+
+    hand_types = (StandardHighHand,)
+
+
+class NoLimitAceToFiveSingleDraw(NoLimitDeuceToSevenLowballSingleDraw):
+    """A-5 single draw = single draw with PokerKit's ace-to-five low hands
+    (aces low, straights and flushes do not count: RULES.md 4)."""
+
+    hand_types = (RegularLowHand,)
+
+
+class PotLimitAceToFiveSingleDraw(PotLimitDeuceToSevenSingleDraw):
+    """Pot-limit A-5 single draw, as above."""
+
+    hand_types = (RegularLowHand,)
+
+
+class FixedLimitAceToFiveTripleDraw(FixedLimitDeuceToSevenLowballTripleDraw):
+    """A-5 triple draw, as above: the single draw's triple-draw sibling."""
+
+    hand_types = (RegularLowHand,)
 
 
 def single_draw(cls: type[SingleDraw]) -> Callable[[int, int, tuple[int, ...]], PkState]:
@@ -166,6 +199,41 @@ CASES = (
         Betting.NO_LIMIT,
         1000,
         triple_draw(NoLimitDeuceToSevenTripleDraw, 1),
+    ),
+    Case(
+        "five-card triple draw FL",
+        Game.FIVE_CARD_TRIPLE_DRAW,
+        Betting.FIXED_LIMIT,
+        600,
+        triple_draw(FixedLimitFiveCardTripleDraw, 2),
+    ),
+    Case(
+        "five-card triple draw NL",
+        Game.FIVE_CARD_TRIPLE_DRAW,
+        Betting.NO_LIMIT,
+        600,
+        triple_draw(NoLimitFiveCardTripleDraw, 1),
+    ),
+    Case(
+        "a-5 single draw NL",
+        Game.ACE_TO_FIVE_SINGLE_DRAW,
+        Betting.NO_LIMIT,
+        600,
+        single_draw(NoLimitAceToFiveSingleDraw),
+    ),
+    Case(
+        "a-5 single draw PL",
+        Game.ACE_TO_FIVE_SINGLE_DRAW,
+        Betting.POT_LIMIT,
+        600,
+        single_draw(PotLimitAceToFiveSingleDraw),
+    ),
+    Case(
+        "a-5 triple draw FL",
+        Game.ACE_TO_FIVE_TRIPLE_DRAW,
+        Betting.FIXED_LIMIT,
+        600,
+        triple_draw(FixedLimitAceToFiveTripleDraw, 2),
     ),
 )
 

@@ -48,9 +48,15 @@ VENDORED_EXAMPLES = Path(__file__).parent / "examples"
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 EXAMPLES = Path(__file__).resolve().parents[3] / "shared" / "hand-scripts" / "examples"
 SUBPROCESS_SCRIPTS = frozenset(
-    {"side-pots-awarded-last-first.json", "out-of-turn-action-refused.json"}
+    {
+        "side-pots-awarded-last-first.json",
+        "out-of-turn-action-refused.json",
+        "five-card-triple-draw-three-draws-four-rounds.json",
+        "a5-single-draw-wheel-wins-one-draw-two-rounds.json",
+    }
 )
-"""Own scripts also run through the command line: one that completes, one refused."""
+"""Own scripts also run through the command line: one that completes, one
+refused, and one of each game the command line learnt last (issue 11)."""
 
 MISSING = object()
 

@@ -13,11 +13,12 @@ allowed, see ``replay``), and PokerKit's final stacks must equal the
 engine's and the exported ``finishing_stacks``.
 
 PokerKit defines only ``N2L1D`` and ``F2L3D`` among our games. The other
-codes (five-card draw, pot/no-limit and fixed-limit variants PHH lacks,
-A-5) are replayed by ``ExtendedHandHistory``, a test-only subclass that
-maps each code to the PokerKit game it means, so the export is checked for
-those games too. 32 Card Draw has no PokerKit game: its export is checked
-as TOML and against the documented extension (docs/hand-histories.md).
+codes (five-card single and triple draw, pot/no-limit and fixed-limit
+variants PHH lacks, A-5 single and triple draw) are replayed by
+``ExtendedHandHistory``, a test-only subclass that maps each code to the
+PokerKit game it means, so the export is checked for those games too. 32
+Card Draw has no PokerKit game: its export is checked as TOML and against
+the documented extension (docs/hand-histories.md).
 
 Left out, as RULES.md section 7 says: reshuffles of discards (the driver
 never discards more than the stub holds), hands with two or more odd chips
@@ -201,6 +202,30 @@ class F5CD(_FiveCardHigh, _FixedLimitSingleDraw):
     pass
 
 
+class N5C3D(NoLimitPokerMixin, _FiveCardHigh, _UnfixedTripleDraw):
+    pass
+
+
+class P5C3D(PotLimitPokerMixin, _FiveCardHigh, _UnfixedTripleDraw):
+    pass
+
+
+class F5C3D(FixedLimitPokerMixin, _FiveCardHigh, TripleDraw):
+    pass
+
+
+class NA5L1D(NoLimitPokerMixin, _AceToFive, SingleDraw):
+    pass
+
+
+class PA5L1D(PotLimitPokerMixin, _AceToFive, SingleDraw):
+    pass
+
+
+class FA5L1D(_AceToFive, _FixedLimitSingleDraw):
+    pass
+
+
 class FA5L3D(FixedLimitPokerMixin, _AceToFive, TripleDraw):
     pass
 
@@ -215,7 +240,10 @@ class PA5L3D(PotLimitPokerMixin, _AceToFive, _UnfixedTripleDraw):
 
 EXTRA_GAMES: dict[str, type[Poker]] = {
     cls.__name__: cls
-    for cls in (P2L1D, F2L1D, N2L3D, P2L3D, N5CD, P5CD, F5CD, FA5L3D, NA5L3D, PA5L3D)
+    for cls in (
+        *(P2L1D, F2L1D, N2L3D, P2L3D, N5CD, P5CD, F5CD, N5C3D, P5C3D, F5C3D),
+        *(NA5L1D, PA5L1D, FA5L1D, FA5L3D, NA5L3D, PA5L3D),
+    )
 }
 
 
@@ -313,6 +341,12 @@ CASES = (
     Case(Game.FIVE_CARD_DRAW, Betting.NO_LIMIT, 50),
     Case(Game.FIVE_CARD_DRAW, Betting.POT_LIMIT, 50),
     Case(Game.FIVE_CARD_DRAW, Betting.FIXED_LIMIT, 50),
+    Case(Game.FIVE_CARD_TRIPLE_DRAW, Betting.FIXED_LIMIT, 50),
+    Case(Game.FIVE_CARD_TRIPLE_DRAW, Betting.NO_LIMIT, 50),
+    Case(Game.FIVE_CARD_TRIPLE_DRAW, Betting.POT_LIMIT, 50),
+    Case(Game.ACE_TO_FIVE_SINGLE_DRAW, Betting.NO_LIMIT, 50),
+    Case(Game.ACE_TO_FIVE_SINGLE_DRAW, Betting.POT_LIMIT, 50),
+    Case(Game.ACE_TO_FIVE_SINGLE_DRAW, Betting.FIXED_LIMIT, 50),
     Case(Game.ACE_TO_FIVE_TRIPLE_DRAW, Betting.FIXED_LIMIT, 50),
     Case(Game.ACE_TO_FIVE_TRIPLE_DRAW, Betting.NO_LIMIT, 50),
     Case(Game.ACE_TO_FIVE_TRIPLE_DRAW, Betting.POT_LIMIT, 50),
@@ -851,6 +885,8 @@ def test_variant_codes() -> None:
     assert codes[Game.DEUCE_TO_SEVEN_SINGLE_DRAW, Betting.NO_LIMIT] == "N2L1D"
     assert codes[Game.DEUCE_TO_SEVEN_TRIPLE_DRAW, Betting.FIXED_LIMIT] == "F2L3D"
     assert codes[Game.FIVE_CARD_DRAW, Betting.NO_LIMIT] == "N5CD"
+    assert codes[Game.FIVE_CARD_TRIPLE_DRAW, Betting.FIXED_LIMIT] == "F5C3D"
+    assert codes[Game.ACE_TO_FIVE_SINGLE_DRAW, Betting.NO_LIMIT] == "NA5L1D"
     assert codes[Game.ACE_TO_FIVE_TRIPLE_DRAW, Betting.FIXED_LIMIT] == "FA5L3D"
     assert codes[Game.THIRTY_TWO_CARD_DRAW, Betting.POT_LIMIT] == "P32CD"
     assert len(set(codes.values())) == len(codes)

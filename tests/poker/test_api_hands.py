@@ -24,6 +24,7 @@ from tests.poker.api_support import (
     card_codes,
     cards_in,
     command,
+    hand_events,
     held_cards,
     ok,
     passive,
@@ -386,6 +387,29 @@ def test_the_phh_export_loads_and_replays_in_pokerkit(room, seed):
             for n in ("ann", "bob", "cy")
         }
         assert {name: by_player[name] for name in names} == expected
+
+
+@pytest.mark.parametrize(
+    ("game", "betting", "code", "draws"),
+    [
+        ("five-card-triple-draw", "fixed-limit", "F5C3D", 3),
+        ("a-5-single-draw", "no-limit", "NA5L1D", 1),
+    ],
+)
+def test_a_hand_of_each_new_game_is_dealt_played_and_exported(room, game, betting, code, draws):
+    """Issue 11: a table of a new game deals, its hand runs through every
+    draw to a showdown when nobody folds, and its history names the game."""
+    r = room(game=game, betting=betting)
+    hand_id = r.view()["hand"]["id"]
+    while (public := r.view())["hand"]["id"] == hand_id and public["hand"]["phase"] != "complete":
+        _, client, view = r.to_act()
+        legal = view["hand"]["legal"]["actions"]
+        calm = next(a for a in ("check", "call", "stand", "show") if a in legal)
+        ok(post(client, f"/api/tables/{r.table}/actions/", action_body(view, calm)))
+    types = [e.type for e in hand_events(hand_id)]
+    assert (types.count("DrawStarted"), "ShowdownStarted" in types) == (draws, True)
+    fields = tomllib.loads(phh(APIClient(), hand_id))
+    assert (fields["variant"], fields["_game"], fields["_betting"]) == (code, game, betting)
 
 
 def test_the_phh_export_shows_each_viewer_only_his_own_cards(room):

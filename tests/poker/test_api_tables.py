@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from poker.engine.rules import VARIANTS, Game
 from poker.models import Event, Seat, Table
 from tests.poker.api_support import (
     Room,
@@ -57,6 +58,21 @@ def test_big_bet_tables_buy_in_from_20_small_blinds_to_100_big_blinds(boss, bett
 def test_fixed_limit_tables_buy_in_from_10_big_blinds_with_no_maximum(boss):
     table = opened(boss, betting="fixed-limit", small_blind=5, big_blind=10)
     assert (table["min_buy_in"], table["max_buy_in"]) == (100, None)
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_every_game_opens_a_table_with_all_its_seats(boss, game):
+    """The API takes every game the engine deals, the two added last (issue
+    11, five-card-triple-draw and a-5-single-draw) among them."""
+    table = opened(boss, game=game.value, betting="fixed-limit")
+    assert (table["game"], table["seats"]) == (game.value, VARIANTS[game].max_players)
+    assert Table.objects.get(pk=table["id"]).game == game.value
+
+
+def test_a5_single_draw_tables_take_the_big_blind_ante(boss):
+    """RULES.md 4: A-5's optional ante, by the big blind alone, as triple draw."""
+    table = opened(boss, game="a-5-single-draw", ante=1, ante_by="big-blind")
+    assert (table["game"], table["ante"], table["ante_by"]) == ("a-5-single-draw", 1, "big-blind")
 
 
 def test_custom_buy_in_bounds_are_kept(boss):

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from poker.engine.rules import VARIANTS, Game
 from tests.tournaments.service_support import bust, create, register, start
+from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
 
@@ -59,6 +61,19 @@ def test_a_director_creates_a_tournament_and_gets_its_detail(client_for, directo
     assert detail["structure"]["breaks"] == [{"after_level": 2, "minutes": 5}]
     assert detail["rebuys"]["add_on_chips"] == 5000 and detail["registration_open"]
     assert detail["clock"] is None and detail["you"] is None
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_a_tournament_may_be_of_every_game(client_for, director, game):
+    """The API takes every game the engine deals, the two added last (issue
+    11, five-card-triple-draw and a-5-single-draw) among them; tables are
+    as large as the game allows."""
+    response = post(client_for(director), body(game=game.value, betting="fixed-limit"))
+    assert response.status_code == 201, response.json()
+    detail = response.json()
+    assert (detail["game"], detail["betting"]) == (game.value, "fixed-limit")
+    row = Tournament.objects.get(pk=detail["id"])
+    assert (row.game, row.seats_per_table) == (game.value, VARIANTS[game].max_players)
 
 
 def test_staff_create_from_a_preset_structure(client_for, staff):

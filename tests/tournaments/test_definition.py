@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
+from poker.engine.rules import VARIANTS, AnteBy, Betting, Game, Rules, TieBreak
 from tests.tournaments.support import definition, structure
 from tournaments.rules import (
     InvalidDefinition,
@@ -47,6 +47,15 @@ def test_table_size_is_bounded_by_the_game() -> None:
     d32 = definition(game=Game.THIRTY_TWO_CARD_DRAW)
     assert d32.seats_per_table == 5
     assert refused(game=Game.THIRTY_TWO_CARD_DRAW, table_size=6).field == "table_size"
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_every_game_defines_a_tournament_that_survives_its_codec(game: Game) -> None:
+    """Every game the engine deals, the two added last (issue 11) among
+    them, sets a tournament up and comes back from its stored JSON."""
+    d = definition(game=game, betting=Betting.FIXED_LIMIT)
+    assert d.seats_per_table == VARIANTS[game].max_players
+    assert definition_from_json(json.loads(json.dumps(definition_to_json(d)))) == d
 
 
 def test_heads_up_tables_seat_only_a_heads_up_tournament() -> None:
