@@ -22,7 +22,8 @@ DEFAULT = "(default: %(default)s)"
 
 @dataclass(frozen=True)
 class Clocks:
-    """A level's length and the length of a minute of the clock."""
+    """The lengths of a level and a break (in minutes of the clock) and of a
+    minute of the clock (in seconds)."""
 
     level_minutes: int
     minute_seconds: int
