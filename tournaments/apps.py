@@ -7,3 +7,12 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from config.projections import projection_register
+
+        projection_register(
+            app=self.label,
+            rebuild="tournaments.projections.rebuild",
+            after=("accounts", "poker"),
+        )
