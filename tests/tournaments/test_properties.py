@@ -33,6 +33,7 @@ from tournaments.rules import (
     Disqualified,
     Disqualify,
     Pause,
+    PlayerMoved,
     Prize,
     PrizesAwarded,
     Rebought,
@@ -44,10 +45,13 @@ from tournaments.rules import (
     Seated,
     StartHand,
     Status,
+    TableBroken,
     Tick,
     TournamentCommand,
     TournamentDefinition,
     TournamentError,
+    TournamentEvent,
+    TournamentState,
     award,
     decide,
     evolve,
@@ -322,6 +326,18 @@ def check(run: Run) -> None:
             assert len(counts) == tables_needed(q.players_left(state), size)
 
 
+def check_breaks(before: TournamentState, events: list[TournamentEvent]) -> None:
+    """A table broken with players at it is the highest-numbered in play."""
+    in_play = set(before.tables)
+    for event in events:
+        if isinstance(event, TableBroken):
+            emptied = any(
+                isinstance(e, PlayerMoved) and e.from_table == event.table for e in events
+            )
+            assert not emptied or event.table == max(in_play)
+            in_play.discard(event.table)
+
+
 @settings(
     max_examples=50,
     deadline=None,
@@ -356,6 +372,7 @@ def test_random_tournaments_keep_every_invariant(
             assert tournament_event_from_json(tournament_event_to_json(event)) == event
         run.events.extend(events)
         check(run)
+        check_breaks(before, events)
     play_out(driver, rng)
     assert replay(run.events) == run.state
     assert run.state.status is Status.FINISHED

@@ -101,6 +101,11 @@ def test_the_highest_numbered_table_breaks_when_the_players_fit_in_one_fewer() -
     assert table_to_break(tables, 6) is None
 
 
+def test_the_table_to_break_is_the_highest_numbered_even_in_a_hand() -> None:
+    tables = {1: view(full(1, 5)), 2: view(full(2, 4)), 3: view(full(3, 3), busy=True)}
+    assert table_to_break(tables, 6) == 3
+
+
 def test_players_of_a_broken_table_fill_the_shortest_tables_in_empty_seats() -> None:
     tables = {1: view(full(1, 5)), 2: view(full(2, 4)), 3: view(full(3, 3))}
     moves = break_moves(tables, 3, 6, random.Random(5))

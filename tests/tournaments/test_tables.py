@@ -82,22 +82,32 @@ def test_the_highest_numbered_table_breaks_when_the_players_fit_at_one_fewer() -
     assert sizes(run) == {1: 6, 2: 6}
 
 
-def test_a_table_in_a_hand_is_not_broken_the_highest_between_hands_is() -> None:
+def test_the_highest_numbered_table_breaks_even_when_another_finishes_first() -> None:
     run = Run().register(players(13)).start()
     run.do(StartHand(3))
     events = bust_at(run, 1)
-    assert TableBroken(3) not in events and TableBroken(2) in events
-    assert {m.from_table for m in of_type(events, PlayerMoved)} == {2}
-    assert sorted(sizes(run).values()) == [6, 6]
+    assert of_type(events, TableBroken) == [] and of_type(events, PlayerMoved) == []
+    assert sizes(run) == {1: 4, 2: 4, 3: 4}  # nobody moves while table 3 plays on
+    hand = run.state.tables[3].hand
+    assert hand is not None
+    stacks = {p.player: p.stack for p in run.state.hands[hand].players}
+    events = run.do(FinishHand(3, stacks, 0))
+    assert of_type(events, TableBroken) == [TableBroken(3)]
+    assert {m.from_table for m in of_type(events, PlayerMoved)} == {3}
+    assert sizes(run) == {1: 6, 2: 6}
 
 
-def test_while_the_others_are_in_hands_the_table_that_finished_breaks() -> None:
+def test_while_every_table_is_in_a_hand_the_highest_numbered_still_breaks() -> None:
     run = Run().register(players(13)).start()
     run.do(StartHand(2), StartHand(3))
-    events = bust_at(run, 1)
-    assert of_type(events, TableBroken) == [TableBroken(1)]
-    assert {m.table for m in of_type(events, PlayerMoved)} == {2, 3}
-    assert sizes(run) == {2: 6, 3: 6}
+    assert of_type(bust_at(run, 1), TableBroken) == []
+    for table in (2, 3):
+        hand = run.state.tables[table].hand
+        assert hand is not None
+        stacks = {p.player: p.stack for p in run.state.hands[hand].players}
+        events = run.do(FinishHand(table, stacks, 0))
+        assert of_type(events, TableBroken) == ([] if table == 2 else [TableBroken(3)])
+    assert sizes(run) == {1: 6, 2: 6}
 
 
 def test_the_final_table_is_drawn_when_everybody_fits_at_one_table() -> None:

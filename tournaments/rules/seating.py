@@ -19,9 +19,10 @@ where the TDA leaves it to the house):
   -- the seat the big blind reaches soonest.  A table that has not dealt a
   hand moves its lowest seat, and fills its lowest empty seat.
 - Breaking: when the players fit at one table fewer, the highest-numbered
-  table breaks, once it is between hands; its players are drawn at random
-  onto the tables with the fewest players, random empty seats (TDA 2-step
-  random draw).
+  table breaks (TDA: a predetermined order), once it is between hands;
+  until then nobody moves.  Its players are drawn at random onto the
+  tables with the fewest players, random empty seats (TDA 2-step random
+  draw).
 - Final table: when everybody fits at one table, every table between hands,
   all players are drawn at random to seats of the lowest-numbered table.
 - Newcomers (late registration, re-entry) draw a random seat at a random
@@ -146,18 +147,16 @@ def balance_move(tables: Tables, size: int) -> Move | None:
 
 
 def table_to_break(tables: Tables, size: int) -> int | None:
-    """The table that breaks when the players fit at one table fewer: the
-    highest-numbered one between hands (None while every table is in a
-    hand: the first to finish breaks).  Waiting for one given table would
-    let a big field shrink many times faster than its tables, one break
-    per hand of that table."""
+    """The table that breaks when the players fit at one table fewer: always
+    the highest-numbered one (TDA: tables break in a predetermined order),
+    busy or not -- the caller waits for its hand to end.  Breaking whichever
+    table finishes first would let the pace of play choose who moves."""
     if len(tables) < 2:
         return None
     players = sum(len(t.seats) for t in tables.values())
     if players > (len(tables) - 1) * size:
         return None
-    free = [n for n, t in tables.items() if not t.busy]
-    return max(free) if free else None
+    return max(tables)
 
 
 def break_moves(tables: Tables, number: int, size: int, rng: Shuffler) -> tuple[Move, ...]:

@@ -10,7 +10,8 @@ tournament as the rules want it between hands:
   rebuy go out, ranked by the hand they lost their chips in.
 - Moves follow ``seating``: the final table first (it waits for every
   table to finish its hand, and no table deals meanwhile), then the
-  breaking table (once it is between hands), then balancing.  During
+  breaking table (always the highest-numbered: balancing waits while it
+  finishes its hand), then balancing.  During
   hand-for-hand nobody moves until the round is over.
 - Hand-for-hand follows ``seating.hand_for_hand`` for the pool as it stands.
 - Play ends, between hands and once nobody can come back in (registration
@@ -109,6 +110,8 @@ def _move(draft: Draft, rng: Shuffler) -> None:
         if busy and state.hand_for_hand:
             return
         breaking = table_to_break(views, size)
+        if breaking is not None and views[breaking].busy:
+            return  # the table due to break finishes its hand first; no balancing meanwhile
         if breaking is not None:
             moves = break_moves(views, breaking, size, rng)
             draft.add(*(_moved(m) for m in moves), ev.TableBroken(breaking))
