@@ -302,6 +302,7 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
         tournament_id=unit.tournament,
         table=number,
         big_blind=began.big,
+        over_blind=began.over,
         command_id=command_id(work.hand.row.stream, "start"),
     )
 

@@ -76,10 +76,12 @@ class AddTime:
 @dataclass(frozen=True, slots=True)
 class StartHand:
     """A hand is dealt at ``table`` to everyone there with chips;
-    ``big_blind`` is the seat the table's plan puts the big blind on."""
+    ``big_blind`` and ``over_blind`` are the seats the table's plan puts
+    those blinds on (None: none, or not known)."""
 
     table: int
     big_blind: int | None = None
+    over_blind: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,7 +115,9 @@ def _register(draft: Draft, c: cmd.Register) -> None:
     draft.add(ev.Registered(player, entry, definition.entry_price))
     if state.status is Status.RUNNING:
         views = q.table_views(draft.state)
-        table, seat = seat_newcomer(views, definition.seats_per_table, rng)
+        table, seat = seat_newcomer(
+            views, definition.seats_per_table, rng, definition.over_blind_from
+        )
         draft.add(ev.Seated(player, table, seat, definition.starting_stack))
         settle(draft, rng)
     elif definition.sit_and_go and draft.state.entries == definition.max_players:

@@ -165,6 +165,11 @@ class TournamentDefinition:
         return VARIANTS[self.game].max_players if size is None else size
 
     @property
+    def over_blind_from(self) -> int | None:
+        """Players dealt in from which the game posts an over blind (None: never)."""
+        return VARIANTS[self.game].over_blind_from
+
+    @property
     def re_entry(self) -> bool:
         """Busted players may enter again."""
         return self.re_entries != 0

@@ -132,13 +132,15 @@ class TimeAdded:
 @dataclass(frozen=True, slots=True)
 class HandStarted:
     """Hand ``hand`` was dealt at ``table`` at level ``level`` to ``players``
-    (their stacks as it began); ``big_blind`` is the seat that posted it."""
+    (their stacks as it began); ``big_blind`` and ``over_blind`` are the
+    seats that posted them."""
 
     hand: int
     table: int
     level: int
     players: tuple[PlayerStack, ...]
     big_blind: int | None = None
+    over_blind: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,7 +127,7 @@ def _hand_started(state: TournamentState, e: ev.HandStarted) -> TournamentState:
     hands = dict(state.hands)
     hands[e.hand] = RunningHand(e.table, e.players, group)
     state = replace(state, hands=hands, last_hand=e.hand)
-    return _table(state, e.table, hand=e.hand, big_blind=e.big_blind)
+    return _table(state, e.table, hand=e.hand, big_blind=e.big_blind, over_blind=e.over_blind)
 
 
 def _hand_finished(state: TournamentState, e: ev.HandFinished) -> TournamentState:

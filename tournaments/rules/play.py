@@ -106,8 +106,9 @@ def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
     state = draft.state
     players = verify_start_hand(state, c.table)
     seats = {seat for seat, _, _ in players}
-    if c.big_blind is not None and (not whole(c.big_blind) or c.big_blind not in seats):
-        raise Malformed("the big blind is the seat of a player dealt in")
+    for blind in (c.big_blind, c.over_blind):
+        if blind is not None and (not whole(blind) or blind not in seats):
+            raise Malformed("a blind is the seat of a player dealt in")
     draft.add(
         ev.HandStarted(
             state.last_hand + 1,
@@ -115,6 +116,7 @@ def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
             q.level(state),
             tuple(ev.PlayerStack(p, seat, stack) for seat, p, stack in players),
             c.big_blind,
+            c.over_blind,
         )
     )
 

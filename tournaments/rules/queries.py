@@ -149,7 +149,13 @@ def table_views(state: TournamentState) -> dict[int, TableView]:
     """The tables as the seating rules see them."""
     stuck = frozenset(e.player for e in broke(state))
     return {
-        n: TableView(t.seats, t.hand is not None, t.big_blind, stuck & frozenset(t.seats.values()))
+        n: TableView(
+            t.seats,
+            t.hand is not None,
+            t.big_blind,
+            stuck & frozenset(t.seats.values()),
+            t.over_blind,
+        )
         for n, t in state.tables.items()
     }
 

@@ -93,6 +93,7 @@ def final_table_pending(state: TournamentState) -> bool:
 
 def _move(draft: Draft, rng: Shuffler) -> None:
     size = draft.state.definition.seats_per_table
+    over_from = draft.state.definition.over_blind_from
     for _ in range(MAX_MOVES):
         state = draft.state
         views = q.table_views(state)
@@ -113,10 +114,10 @@ def _move(draft: Draft, rng: Shuffler) -> None:
         if breaking is not None and views[breaking].busy:
             return  # the table due to break finishes its hand first; no balancing meanwhile
         if breaking is not None:
-            moves = break_moves(views, breaking, size, rng)
+            moves = break_moves(views, breaking, size, rng, over_from)
             draft.add(*(_moved(m) for m in moves), ev.TableBroken(breaking))
             continue
-        move = balance_move(views, size)
+        move = balance_move(views, size, over_from)
         if move is None:
             return
         draft.add(_moved(move))

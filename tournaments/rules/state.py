@@ -64,11 +64,14 @@ class Entrant:
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
-    """One table: who sits where, its running hand, its last big blind."""
+    """One table: who sits where, its running hand, its last big blind and
+    over blind."""
 
     seats: Mapping[int, str] = field(default_factory=dict)
     hand: int | None = None
     big_blind: int | None = None
+    over_blind: int | None = None
+    """The seat that posted the last hand's over blind (None: none)."""
 
 
 @dataclass(frozen=True, slots=True)
