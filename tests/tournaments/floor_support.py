@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from poker.engine.table import (
     AddChips,
+    DrawButton,
     FinishHand,
     HandBegan,
     Seat,
@@ -29,6 +30,7 @@ from poker.engine.table.ring import first_after, strictly_between
 from tests.tournaments.support import Run
 from tournaments.rules import (
     AddedOn,
+    ButtonDrawn,
     Disqualified,
     Eliminated,
     FinalTableDrawn,
@@ -70,6 +72,11 @@ class Floor:
     """Every player's hands in order."""
     began: list[tuple[int, HandBegan]] = field(default_factory=list)
     """(table, its ``HandBegan``) of every hand dealt, in order."""
+    buttons: dict[int, int | None] = field(default_factory=dict)
+    """Tables whose seats were drawn and that have not dealt since: the
+    drawn button's seat (None: none drawn)."""
+    fresh: list[tuple[int | None, frozenset[int], HandBegan]] = field(default_factory=list)
+    """(drawn button, seats with chips, the hand) of each first hand after a draw."""
     before: dict[int, TableState] = field(default_factory=dict)
     """The tables as the last tournament command found them."""
     redrawn: set[str] = field(default_factory=set)
@@ -127,7 +134,11 @@ class Floor:
             self.table(entrant.table, AddChips(entrant.seat, event.chips))
         elif isinstance(event, FinalTableDrawn):
             self._final(event)
+            self.buttons[event.table] = None
             self.redrawn.update(s.player for s in event.seats)
+        elif isinstance(event, ButtonDrawn):
+            self.table(event.table, DrawButton(event.seat))
+            self.buttons[event.table] = event.seat
         elif isinstance(event, TableBroken):
             del self.tables[event.table]
 
@@ -169,7 +180,10 @@ class Floor:
         """Deal the next hand at ``number`` as its table plans it."""
         state = self.run.state
         rules = state.definition.rules_at(q.level(state))
+        dealable = self.tables[number].dealable
         (began,) = decide_table(self.tables[number], StartHand(rules))
+        if number in self.buttons:
+            self.fresh.append((self.buttons.pop(number), dealable, began))
         assert isinstance(began, HandBegan)
         self.tables[number] = evolve_table(self.tables[number], began)
         self.do(TournamentStartHand(number, began.big, began.over))

@@ -12,12 +12,17 @@ their tables (the tournament's rules and the table engines together,
   any blind, and newcomers may bring an over blind to a table) -- though
   the draw keeps off the seats between the last big blind and the next
   while another is free -- or when he was the only player with chips left
-  to move;
+  to move, or at a table that two or more balancing moves reached at once
+  (each is placed for the count it makes: a known limit);
 - a player moved to balance the tables is the one his old table would
   have put on the largest blind next hand (or, when that one has just
   posted the over blind, the player after him), and (the last to arrive
   there) he takes a seat that pays it in his new table's next hand, if any
   empty seat there does.
+
+- the first hand of a table formed by a draw (each table of the start,
+  the final table) has the button on the drawn seat and live blinds, with
+  everyone with chips dealt in.
 
 Players out of chips decline, now or later: a rebuy brings a player back
 where he sits, which is no move.
@@ -104,6 +109,12 @@ def takes_it_next(table: TableState, player: str, seat: int) -> bool:
 def check_moves(floor: Floor, before: dict[int, TableState], events: list[TournamentEvent]) -> None:
     moves = balancing_moves(events)
     givers: set[int] = set()
+    for number in {m.table for m in moves}:
+        if sum(1 for m in moves if m.table == number) > 1 and number in floor.tables:
+            # Known limit: each move is placed for the count it makes; a
+            # second one may bring an over blind the first did not expect.
+            floor.redrawn.update(s.player for s in floor.tables[number].seats.values())
+            tally("two or more balancing moves to one table")
     for move in moves:
         old, new = before.get(move.from_table), floor.tables.get(move.table)
         if old is None or new is None:
@@ -181,6 +192,20 @@ def play(floor: Floor, rng: random.Random) -> None:
     raise AssertionError("the tournament did not finish")
 
 
+def check_fresh_tables(floor: Floor) -> None:
+    """The first hand of a table formed by a draw (the start, the final
+    table): the button on the drawn seat (or the first seat with chips from
+    there, if its player has moved or lost his chips since), live blinds,
+    everyone with chips dealt in."""
+    size = floor.run.state.definition.seats_per_table
+    for button, dealable, began in floor.fresh:
+        assert button is not None  # drawn
+        assert began.button == min(dealable, key=lambda s: (s - button) % size)
+        assert not began.button_dead
+        assert began.small is not None and set(began.dealt_in) == dealable
+        tally("a table formed by a draw dealt")
+
+
 @SETTINGS
 @given(
     count=st.integers(6, 30),
@@ -188,7 +213,7 @@ def play(floor: Floor, rng: random.Random) -> None:
     rebuys=st.booleans(),
     seed=st.integers(0, 2**32),
 )
-def test_nobody_posts_the_largest_blind_twice_and_movers_take_it_with_them(
+def test_blinds_follow_the_largest_blind_and_drawn_tables_start_afresh(
     count: int, size: int, rebuys: bool, seed: int
 ) -> None:
     run = Run(thirty_two(size, rebuys)).register(players(count))
@@ -197,3 +222,4 @@ def test_nobody_posts_the_largest_blind_twice_and_movers_take_it_with_them(
     play(floor, random.Random(seed))
     assert floor.run.state.status is Status.FINISHED
     check_blinds(floor.hands)
+    check_fresh_tables(floor)

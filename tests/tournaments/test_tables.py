@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.tournaments.support import Run, at, definition, of_type, players, refusal
 from tournaments.rules import (
+    ButtonDrawn,
     DisqualificationQueued,
     Disqualified,
     Disqualify,
@@ -20,6 +21,7 @@ from tournaments.rules import (
     PayoutTier,
     PlayerMoved,
     PlayerStack,
+    Start,
     StartHand,
     TableBroken,
     TournamentErrorCode,
@@ -118,6 +120,27 @@ def test_the_final_table_is_drawn_when_everybody_fits_at_one_table() -> None:
     assert sorted(s.player for s in drawn.seats) == sorted(at(run, 1))
     assert list(run.state.tables) == [1] and run.state.final_table == 1
     assert len(at(run, 1)) == 6
+
+
+def test_the_final_table_gets_its_button_by_draw_on_a_player_with_chips() -> None:
+    buttons = set()
+    for seed in range(12):
+        run = Run().register(players(7)).start()
+        events = run.bust(at(run, 1)[-1], at(run, 1)[0], seed=seed)
+        (drawn,) = of_type(events, FinalTableDrawn)
+        (button,) = of_type(events, ButtonDrawn)
+        assert events.index(button) == events.index(drawn) + 1 and button.table == drawn.table
+        assert button.seat in {s.seat for s in drawn.seats}
+        buttons.add(run.state.tables[1].seats[button.seat])
+    assert len(buttons) > 2  # a draw, not a fixed seat
+
+
+def test_every_table_of_the_first_draw_gets_its_button_by_draw() -> None:
+    run = Run().register(players(13))
+    events = run.do(Start(1_000_000, 4))
+    buttons = {b.table: b.seat for b in of_type(events, ButtonDrawn)}
+    assert sorted(buttons) == [1, 2, 3]
+    assert all(seat in run.state.tables[n].seats for n, seat in buttons.items())
 
 
 def test_the_final_table_waits_for_every_hand_and_no_table_deals_meanwhile() -> None:

@@ -208,6 +208,16 @@ class FinalTableDrawn:
 
 
 @dataclass(frozen=True, slots=True)
+class ButtonDrawn:
+    """The button of ``table``, whose seats were just drawn (the start, the
+    final table), was drawn to ``seat``: its next hand starts afresh from
+    there, blinds live."""
+
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class HandForHandStarted:
     """Tables play one hand at a time, each waiting for all the others."""
 
@@ -282,6 +292,7 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     PlayerMoved,
     TableBroken,
     FinalTableDrawn,
+    ButtonDrawn,
     HandForHandStarted,
     HandForHandEnded,
     DisqualificationQueued,

@@ -232,6 +232,7 @@ _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.PlayerMoved: _moved,
     ev.TableBroken: _broken,
     ev.FinalTableDrawn: _final,
+    ev.ButtonDrawn: lambda s, e: s,  # the tables' business: nothing to fold here
     ev.HandForHandStarted: _h4h(True),
     ev.HandForHandEnded: _h4h(False),
     ev.DisqualificationQueued: _dq_queued,

@@ -31,6 +31,11 @@ where the TDA leaves it to the house):
   draw).
 - Final table: when everybody fits at one table, every table between hands,
   all players are drawn at random to seats of the lowest-numbered table.
+- A table formed by a draw (each table of the first draw, the final table)
+  gets its button by draw too (TDA), on a random player with chips, and
+  starts afresh from there: the blinds live on the players after it.  (A
+  table opened for a newcomer is new: its first hand starts from its
+  lowest seat, itself a random draw.)
 - Newcomers (late registration, re-entry) draw a random seat at a random
   table among those with the fewest players; with every table full a new
   table opens (the lowest free number) and balancing fills it.
@@ -273,6 +278,15 @@ def final_table_draw(tables: Tables, size: int, rng: Shuffler) -> tuple[int, dic
     seats = list(range(1, size + 1))
     rng.shuffle(seats)
     return min(tables), dict(zip(sorted(seats[: len(players)]), players, strict=True))
+
+
+def draw_button(seats: Mapping[int, str], stuck: frozenset[str], rng: Shuffler) -> int:
+    """The button's seat at a table whose seats were just drawn (TDA: the
+    button by draw): a random seat of a player with chips (any seat when
+    nobody has chips)."""
+    live = sorted(s for s, p in seats.items() if p not in stuck) or sorted(seats)
+    rng.shuffle(live)
+    return live[0]
 
 
 def seat_newcomer(

@@ -9,7 +9,8 @@ tournament as the rules want it between hands:
   open and he has rebuys left); when the window closes, those who did not
   rebuy go out, ranked by the hand they lost their chips in.
 - Moves follow ``seating``: the final table first (it waits for every
-  table to finish its hand, and no table deals meanwhile), then the
+  table to finish its hand, and no table deals meanwhile; its button is
+  drawn and it starts afresh), then the
   breaking table (always the highest-numbered: balancing waits while it
   finishes its hand), then balancing.  During
   hand-for-hand nobody moves until the round is over.
@@ -32,6 +33,7 @@ from tournaments.rules.seating import (
     Shuffler,
     balance_move,
     break_moves,
+    draw_button,
     final_table_draw,
     final_table_due,
     hand_for_hand,
@@ -106,7 +108,9 @@ def _move(draft: Draft, rng: Shuffler) -> None:
             if not busy:
                 table, seats = final_table_draw(views, size, rng)
                 drawn = tuple(ev.PlayerSeat(p, s) for s, p in sorted(seats.items()))
-                draft.add(ev.FinalTableDrawn(table, drawn))
+                stuck = frozenset(e.player for e in q.broke(state))
+                button = draw_button(seats, stuck, rng)
+                draft.add(ev.FinalTableDrawn(table, drawn), ev.ButtonDrawn(table, button))
             return
         if busy and state.hand_for_hand:
             return
