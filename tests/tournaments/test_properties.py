@@ -229,7 +229,14 @@ def tournament_definitions(draw: st.DrawFn) -> TournamentDefinition:
         late_registration_level=late,
         re_entries=draw(st.sampled_from([0, 1, None])) if late else 0,
         rebuys=draw(
-            st.sampled_from([None, Rebuys(2, 1000, 100, 2, None, 500, 50), Rebuys(1, 500, 100)])
+            st.sampled_from(
+                [
+                    None,
+                    Rebuys(2, 1000, 100, 2, None, 500, 50),
+                    Rebuys(1, 500, 100),
+                    Rebuys(1, 500, 100, None, None, 300, 30),  # no break after the rebuys
+                ]
+            )
         ),
         satellite=draw(st.sampled_from([None, Satellite("main", 300), Satellite("main", 250, 2)])),
     )
@@ -326,6 +333,15 @@ def check(run: Run) -> None:
             assert len(counts) == tables_needed(q.players_left(state), size)
 
 
+def check_add_ons(before: TournamentState, events: list[TournamentEvent]) -> None:
+    """The add-on only once the rebuys have closed, and never a rebuy after it."""
+    for event in events:
+        if isinstance(event, AddedOn):
+            assert not q.rebuys_open(before)
+        if isinstance(event, Rebought):
+            assert not before.entrants[event.player].added_on
+
+
 def check_breaks(before: TournamentState, events: list[TournamentEvent]) -> None:
     """A table broken with players at it is the highest-numbered in play."""
     in_play = set(before.tables)
@@ -373,6 +389,7 @@ def test_random_tournaments_keep_every_invariant(
         run.events.extend(events)
         check(run)
         check_breaks(before, events)
+        check_add_ons(before, events)
     play_out(driver, rng)
     assert replay(run.events) == run.state
     assert run.state.status is Status.FINISHED

@@ -148,6 +148,48 @@ def test_the_add_on_is_taken_once_in_the_break_after_the_window() -> None:
     assert refusal(run, AddOn("p02")) is TournamentErrorCode.REBUY_REFUSED
 
 
+NO_BREAK = definition(
+    structure=structure(4, 10),
+    rebuys=Rebuys(until_level=2, chips=1000, price=100, add_on_chips=1500, add_on_price=120),
+)
+"""Rebuys through level 2 (T0..+1200), no break after it."""
+
+
+def test_no_add_on_while_rebuys_are_open_even_in_the_last_rebuy_level() -> None:
+    run = Run(NO_BREAK).register(players(3)).start()
+    run.do(Tick(T0 + 600, 0))  # level 2: the last rebuy level
+    assert can_rebuy(run.state, "p01") and not can_add_on(run.state, "p01")
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_without_a_break_the_add_on_comes_before_each_players_next_hand() -> None:
+    run = Run(NO_BREAK).register(players(3)).start()
+    run.do(Tick(T0 + 1200, 0))  # level 3: rebuys closed
+    assert not can_rebuy(run.state, "p01")
+    assert can_add_on(run.state, "p01")
+    table = run.table_of("p01")
+    run.hand(table)  # everybody at his table played a hand of level 3
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+    assert not q.add_on_pending(run.state) and q.pool_final(run.state)
+
+
+def test_an_add_on_is_never_followed_by_a_rebuy() -> None:
+    run = running()
+    run.do(Tick(T0 + 1200, 0))
+    run.do(AddOn("p01"))
+    assert run.state.entrants["p01"].added_on
+    assert refusal(run, Rebuy("p01")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_a_player_broke_when_the_rebuys_close_is_out_not_offered_the_add_on() -> None:
+    run = running()
+    run.bust("p02", "p01")
+    assert not run.state.entrants["p02"].out
+    events = run.do(Tick(T0 + 1200, 0))
+    assert [e.player for e in of_type(events, Eliminated)] == ["p02"]
+    assert refusal(run, AddOn("p02")) is TournamentErrorCode.NOT_REGISTERED
+
+
 def test_the_add_on_may_be_taken_whatever_the_stack() -> None:
     run = running()
     run.hand(1, {"p01": 900, "p02": -900})

@@ -124,6 +124,10 @@ def _hand_started(state: TournamentState, e: ev.HandStarted) -> TournamentState:
             state = replace(state, groups=state.groups + 1, round_group=state.groups + 1)
         state = replace(state, round_tables=state.round_tables | {e.table})
         group = state.round_group
+    entrants = dict(state.entrants)
+    for p in e.players:
+        entrants[p.player] = replace(entrants[p.player], last_level=e.level)
+    state = replace(state, entrants=entrants)
     hands = dict(state.hands)
     hands[e.hand] = RunningHand(e.table, e.players, group)
     state = replace(state, hands=hands, last_hand=e.hand)

@@ -12,7 +12,9 @@ Rules (RULES.md 6; TDA where it is silent):
 - Rebuys and the add-on only between hands, or during a hand for a player
   not in it (RULES.md 1, table stakes): a rebuy while the window is open
   and the stack is at or below the threshold; the add-on once per entry,
-  at the end of the window.
+  when the window has closed (``clock``): never beside a rebuy, so nobody
+  adds on and then rebuys, or adds on broke instead of rebuying (a player
+  still broke when the window closes is out).
 - Staff moves: only a player not in a hand, to an empty seat of a table in
   play; balancing does not undo them.
 - Each action has ``verify_x`` (raises the refusal) and ``can_x`` (a
@@ -194,7 +196,9 @@ def verify_add_on(state: TournamentState, player: object) -> Entrant:
     if rebuys is None or not rebuys.add_on:
         raise RebuyRefused("this tournament has no add-on")
     if not q.add_on_open(state):
-        raise RebuyRefused("the add-on is taken at the end of the rebuy window")
+        raise RebuyRefused("the add-on is taken once the rebuy period is over")
+    if q.add_on_missed(state, entrant):
+        raise RebuyRefused("the add-on came before your first hand after the rebuy period")
     if q.in_hand(state, entrant.player):
         raise RebuyRefused("no add-on during a hand you are in")
     if entrant.added_on:

@@ -54,6 +54,8 @@ class Entrant:
     """The hand he last lost all his chips in (placements)."""
     disqualified: bool = False
     disqualify_queued: bool = False
+    last_level: int = 0
+    """The level of the last hand he was dealt in (0: none yet)."""
 
     @property
     def alive(self) -> bool:
