@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,6 +40,7 @@ from tournaments.rules import (
     Rebought,
     Rebuy,
     Rebuys,
+    RebuyTimeout,
     Register,
     Resume,
     Satellite,
@@ -257,13 +259,15 @@ class Driver:
             table = rng.choice(sorted(state.tables))
             if state.tables[table].hand is None:
                 return StartHand(table)
-            return random_finish(state, table, rng)
+            return replace(random_finish(state, table, rng), at=self.now)
         if kind <= 6:
             self.now += rng.randint(0, 90)
             return Tick(self.now, rng.getrandbits(32))
         if kind == 7:
             return Rebuy(player)
         if kind == 8:
+            if rng.random() < 0.3:  # a rebuy clock's timer, due or not
+                return RebuyTimeout(player, self.now + rng.randint(0, 90), rng.getrandbits(8))
             return AddOn(player) if rng.random() < 0.5 else DeclineRebuy(player, rng.getrandbits(8))
         if kind == 9:
             return Register(player, self.now, rng.getrandbits(32))

@@ -162,6 +162,15 @@ class Rebought:
 
 
 @dataclass(frozen=True, slots=True)
+class RebuyOffered:
+    """``player`` lost his chips and may rebuy: he decides by ``until``
+    (Unix seconds), or is out as if he declined."""
+
+    player: str
+    until: int
+
+
+@dataclass(frozen=True, slots=True)
 class AddedOn:
     """``player`` took the add-on: ``chips`` for ``price``."""
 
@@ -287,6 +296,7 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     HandStarted,
     HandFinished,
     Rebought,
+    RebuyOffered,
     AddedOn,
     Eliminated,
     PlayerMoved,

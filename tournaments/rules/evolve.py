@@ -163,7 +163,7 @@ def _rebought(state: TournamentState, e: ev.Rebought) -> TournamentState:
     state = replace(state, pool=state.pool + e.price)
     return _with(
         state, e.player, stack=entrant.stack + e.chips, rebuys=entrant.rebuys + 1,
-        paid=entrant.paid + e.price,
+        paid=entrant.paid + e.price, rebuy_until=None,
     )  # fmt: skip
 
 
@@ -177,7 +177,8 @@ def _added_on(state: TournamentState, e: ev.AddedOn) -> TournamentState:
 
 def _eliminated(state: TournamentState, e: ev.Eliminated) -> TournamentState:
     state = _unseat(state, e.player)
-    return _with(state, e.player, out=True, stack=0, bust=Bust(e.player, e.group, e.stack))
+    bust = Bust(e.player, e.group, e.stack)
+    return _with(state, e.player, out=True, stack=0, bust=bust, rebuy_until=None)
 
 
 def _moved(state: TournamentState, e: ev.PlayerMoved) -> TournamentState:
@@ -210,7 +211,8 @@ def _dq_queued(state: TournamentState, e: ev.DisqualificationQueued) -> Tourname
 
 
 def _disqualified(state: TournamentState, e: ev.Disqualified) -> TournamentState:
-    return _with(_unseat(state, e.player), e.player, disqualified=True, stack=0)
+    state = _unseat(state, e.player)
+    return _with(state, e.player, disqualified=True, stack=0, rebuy_until=None)
 
 
 def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
@@ -231,6 +233,7 @@ _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.HandStarted: _hand_started,
     ev.HandFinished: _hand_finished,
     ev.Rebought: _rebought,
+    ev.RebuyOffered: lambda s, e: _with(s, e.player, rebuy_until=e.until),
     ev.AddedOn: _added_on,
     ev.Eliminated: _eliminated,
     ev.PlayerMoved: _moved,

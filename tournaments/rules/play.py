@@ -23,6 +23,11 @@ Rules (RULES.md 6; TDA where it is silent):
   is not placed.  During his hand it waits for the hand to end (the
   service folds his hand).  The last player in cannot be disqualified:
   cancel instead.  Players out of chips who may still rebuy count as in.
+- A player out of chips who may rebuy has a clock to decide
+  (``Rebuys.decision_seconds``, scaled by the structure's minute): when it
+  runs out (``RebuyTimeout``) he is out as if he declined, so a silent
+  player cannot hold up the end of play until the window closes.  The
+  clock runs on wall time, paused or not, like the tables' action clocks.
 - Pausing the clock stops the levels, not the dealing (staff halt a table
   by not dealing); hands are refused only on a break.
 """
@@ -54,7 +59,7 @@ from tournaments.rules.settle import (
     settle,
 )
 from tournaments.rules.state import Entrant, Status, TournamentState
-from tournaments.rules.validate import number, player_id, seed_of
+from tournaments.rules.validate import moment, number, player_id, seed_of
 
 
 def require_running(state: TournamentState) -> None:
@@ -136,9 +141,13 @@ def _finish_hand(draft: Draft, c: cmd.FinishHand) -> None:
     draft.add(ev.HandFinished(hand, table, after))
     busted = sorted((p.stack, p.player) for p in dealt if stacks[p.player] == 0)
     for _, player in busted:
-        leaving = draft.state.entrants[player].disqualify_queued
-        if not leaving and not may_rebuy(draft.state, player):
+        if draft.state.entrants[player].disqualify_queued:
+            continue
+        if not may_rebuy(draft.state, player):
             eliminate(draft, player)
+        elif c.at is not None:
+            until = moment(c.at) + state.definition.rebuy_decision_seconds
+            draft.add(ev.RebuyOffered(player, until))
     for p in dealt:
         if draft.state.entrants[p.player].disqualify_queued:
             draft.add(ev.Disqualified(p.player, stacks[p.player]))
@@ -239,6 +248,20 @@ def _decline(draft: Draft, c: cmd.DeclineRebuy) -> None:
     settle(draft, rng)
 
 
+def _rebuy_timeout(draft: Draft, c: cmd.RebuyTimeout) -> None:
+    """The rebuy clock ran out: out as if he declined (a timer that finds
+    the decision made, or its time not yet come, is refused)."""
+    state, at, rng = draft.state, moment(c.at), shuffler(seed_of(c.seed))
+    require_running(state)
+    entrant = _in(state, c.player)
+    if entrant.rebuy_until is None or entrant.stack:
+        raise IllegalAction(f"{entrant.player} has no rebuy decision pending")
+    if at < entrant.rebuy_until:
+        raise IllegalAction(f"{entrant.player} may decide until {entrant.rebuy_until}")
+    eliminate(draft, entrant.player)
+    settle(draft, rng)
+
+
 def _move_player(draft: Draft, c: cmd.MovePlayer) -> None:
     state = draft.state
     require_running(state)
@@ -278,6 +301,7 @@ PLAY_HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
     cmd.Rebuy: _rebuy,
     cmd.AddOn: _add_on,
     cmd.DeclineRebuy: _decline,
+    cmd.RebuyTimeout: _rebuy_timeout,
     cmd.MovePlayer: _move_player,
     cmd.Disqualify: _disqualify,
 }

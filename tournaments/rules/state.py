@@ -56,6 +56,8 @@ class Entrant:
     disqualify_queued: bool = False
     last_level: int = 0
     """The level of the last hand he was dealt in (0: none yet)."""
+    rebuy_until: int | None = None
+    """Out of chips: the end of his time to rebuy or decline (None: none running)."""
 
     @property
     def alive(self) -> bool:
