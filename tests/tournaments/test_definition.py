@@ -69,7 +69,6 @@ def test_heads_up_tables_seat_only_a_heads_up_tournament() -> None:
         ({"betting": "spread"}, "betting"),
         ({"sit_and_go": 1}, "sit_and_go"),
         ({"rebuys": Rebuys(7, 1000, 100)}, "rebuys.until_level"),
-        ({"rebuys": Rebuys(6, 1000, 100, add_on_chips=500)}, "rebuys.until_level"),
     ],
 )
 def test_nonsense_is_refused_naming_the_field(changes: dict[str, Any], field: str) -> None:

@@ -179,6 +179,14 @@ def test_without_a_break_the_add_on_comes_before_each_players_next_hand() -> Non
     assert not q.add_on_pending(run.state) and q.pool_final(run.state)
 
 
+def test_no_add_on_when_rebuys_run_to_the_last_level_which_never_ends() -> None:
+    last = len(NO_BREAK.structure.levels)
+    d = replace(NO_BREAK, rebuys=Rebuys(last, 1000, 100, add_on_chips=1500))
+    run = Run(d).register(players(2)).start()
+    run.do(Tick(T0 + 3 * 600, 0))
+    assert q.rebuys_open(run.state) and not can_add_on(run.state, "p01")
+
+
 def test_an_add_on_is_never_followed_by_a_rebuy() -> None:
     run = running()
     run.do(Tick(T0 + 1200, 0))

@@ -160,11 +160,6 @@ class TournamentDefinition:
         if self.rebuys is not None:
             require(isinstance(self.rebuys, Rebuys), "rebuys", "not Rebuys")
             count(self.rebuys.until_level, "rebuys.until_level", 1, levels)
-            require(
-                not self.rebuys.add_on or self.rebuys.until_level < levels,
-                "rebuys.until_level",
-                "the add-on comes when the rebuys close: they end before the last level",
-            )
         if self.satellite is not None:
             require(isinstance(self.satellite, Satellite), "satellite", "not a Satellite")
             require(self.payouts is None, "payouts", "a satellite pays seats, not a table")
