@@ -18,7 +18,9 @@ carries out the outcome in the table command's own unit.
 
 The pause between hands: a table whose hand just ended deals again by a
 deal timer (``set_deal_timer``, the Celery task ``tournament_deal_due``)
-at the end of its ``pause_seconds``; without timers it deals at once.
+at the end of its ``pause_seconds`` (scaled with the clock, never to
+nothing), in a command of its own; without timers it deals at once.  A
+command deals at most one hand at a table (``Work.dealt``).
 """
 
 from __future__ import annotations
@@ -78,8 +80,6 @@ if TYPE_CHECKING:
 
 _unit: ContextVar[Unit | None] = ContextVar("tournament_tables_unit", default=None)
 """The tables' unit of work of the command in progress, if any."""
-
-_dealing: ContextVar[bool] = ContextVar("tournament_dealing", default=False)
 
 
 def command_id(stream: str, what: str) -> uuid.UUID:
@@ -156,15 +156,18 @@ def sweep_deals(late: datetime) -> None:
         deal_due(tournament_id=pk)
 
 
-def _pause_ends(work: Work) -> datetime | None:
-    """When the pause after the table's last hand ends, if it is not over
-    (None: deal now).  Without timers (``CLOCKS_ENABLED`` off) no pause."""
-    if not settings.CLOCKS_ENABLED or not work.table_state.config.pause_seconds:
+def _deal_later(work: Work) -> datetime | None:
+    """When a deal timer is to deal at the table, if this command may not
+    (None: deal now).  A hand that ended in this command leaves the whole
+    pause ahead, even a pause of none: the next hand is dealt by a command
+    of its own, so a table of away players is blinded off one committed
+    hand at a time.  Without timers (``CLOCKS_ENABLED`` off) no pause."""
+    if not settings.CLOCKS_ENABLED:
         return None
     due = work.pause_ends()
-    if due is None or work.finished:  # just finished: the whole pause is ahead
-        return due
-    return due if timezone.now() < due else None
+    if work.finished or work.dealt:
+        return max(due or work.now, work.now)
+    return due if due is not None and work.now < due else None
 
 
 def set_deal_timer(tournament_id: int, when: datetime) -> None:
@@ -260,25 +263,20 @@ def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -
 
 def deal(unit: Unit) -> None:
     """Deal at every table of the tournament the rules let deal now."""
+    from tournaments.models import Tournament
     from tournaments.work import folds
 
-    if _dealing.get() or unit.tournament is None:
+    if unit.tournament is None:
         return
-    token = _dealing.set(True)
-    try:
-        from tournaments.models import Tournament
-
-        row = Tournament.objects.get(pk=unit.tournament)
-        state = folds.state(row.stream, row.version)
-        if state.status is not Status.RUNNING:
-            return
-        for number in sorted(state.tables):
-            if can_start_hand(state, number):
-                _deal_at(unit, state, number)  # reports the hand: a new version
-                row.refresh_from_db(fields=["version"])
-                state = folds.state(row.stream, row.version)
-    finally:
-        _dealing.reset(token)
+    row = Tournament.objects.get(pk=unit.tournament)
+    state = folds.state(row.stream, row.version)
+    if state.status is not Status.RUNNING:
+        return
+    for number in sorted(state.tables):
+        if can_start_hand(state, number):
+            _deal_at(unit, state, number)  # reports the hand: a new version
+            row.refresh_from_db(fields=["version"])
+            state = folds.state(row.stream, row.version)
 
 
 def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
@@ -288,7 +286,7 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
     work = _work(unit, unit.tournament, number, state)
     if work.table_state.hand_running:
         return
-    due = _pause_ends(work)
+    due = _deal_later(work)
     if due is not None:
         tournament = unit.tournament
         transaction.on_commit(lambda: set_deal_timer(tournament, due))
@@ -374,9 +372,8 @@ def open_tournament_table(tournament: int, number: int, state: TournamentState) 
     )
     config = _named(config, state, number)
     structure = definition.structure
-    config = replace(
-        config, pause_seconds=config.pause_seconds * structure.minute_seconds // MINUTE
-    )
+    pause = -(-config.pause_seconds * structure.minute_seconds // MINUTE)  # a second at least
+    config = replace(config, pause_seconds=pause)
     events = open_table(config)
     table = Table.objects.create(**table_projections.config_fields(config))
     batch = Batch(table.stream, 0, streams.encode_table(events))

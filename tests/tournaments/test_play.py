@@ -47,12 +47,19 @@ def _open_chips(tournament_id: int) -> int:
 
 
 def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> bool:
-    """One bot action at some running hand; whether any was made."""
-    for table in tournament_tables(tournament_id):
-        act = bot_act(table, users, rng)
-        if act is not None:
-            act()
-            return True
+    """One bot action at some running hand; whether any was made.  With
+    nobody to act anywhere the deal timer fires first, as it would (a hand
+    that ended as it was dealt, all in from the blinds, leaves the next
+    hand to a command of its own)."""
+    from tournaments import play
+
+    for _ in range(2):
+        for table in tournament_tables(tournament_id):
+            act = bot_act(table, users, rng)
+            if act is not None:
+                act()
+                return True
+        play.deal_due(tournament_id=tournament_id)
     return False
 
 
