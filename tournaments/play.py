@@ -141,9 +141,9 @@ def sweep_deals(late: datetime) -> None:
     left out, or every sweep would lock every running tournament."""
     from tournaments.models import Tournament
 
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
-        "pk", flat=True
-    )
+    running = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, clock_running=True
+    ).values_list("pk", flat=True)  # paused: no table deals
     due = (
         Table.objects.filter(tournament__in=list(running), next_hand_at__lt=late)
         .exclude(status=Table.Status.CLOSED)

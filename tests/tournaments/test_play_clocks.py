@@ -30,7 +30,7 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tests.tournaments.support import structure
-from tournaments import clocks, play
+from tournaments import clocks, play, services
 from tournaments.rules import BlindLevel, Status, Structure
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -180,4 +180,29 @@ def test_a_sit_and_go_whose_players_are_all_away_still_ends(
         assert _table(table).hand_number <= number + 1
     assert state(t).status is Status.FINISHED
     assert Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
+
+
+# --------------------------------------------------------------------------
+# The director's pause
+
+
+def test_a_pause_stops_the_dealing_and_the_levels_and_the_resume_restarts_both(
+    director: Any, players: Any, timers: Timers, clock: Any
+) -> None:
+    people = players(3)
+    users = {str(u.pk): u for u in people}
+    t = _sit_and_go(director, people, structure=FAST)
+    (table,) = tournament_tables(t)
+    services.tournament_pause(by=director, tournament_id=t.pk)
+    _play_hand(table, users)  # the hand running finishes
+    assert _table(table).hand_number == 1 and not _table(table).hand_running
+    clock.later(3_600)
+    _pause_over(t, table)  # its deal timer: no hand
+    Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() - timedelta(hours=1))
+    clocks.sweep()  # nor the sweep, nor a level change
+    assert _table(table).hand_number == 1 and fresh(t).level == 1
+    services.tournament_resume(by=director, tournament_id=t.pk)
+    assert _table(table).hand_number == 2 and _table(table).hand_running
+    tick(t, clock)
+    assert fresh(t).level == 2
 

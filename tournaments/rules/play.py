@@ -21,8 +21,9 @@ Rules (RULES.md 6; TDA where it is silent):
   is not placed.  During his hand it waits for the hand to end (the
   service folds his hand).  The last player in cannot be disqualified:
   cancel instead.  Players out of chips who may still rebuy count as in.
-- Pausing the clock stops the levels, not the dealing (staff halt a table
-  by not dealing); hands are refused only on a break.
+- A pause stops the dealing with the levels: no hand starts while the
+  clock is stopped (hands running finish), as none does on a break; the
+  resume restarts both.
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ def verify_start_hand(state: TournamentState, table: object) -> list[tuple[int, 
         raise IllegalAction(f"a hand is running at table {n}")
     if q.on_break(state):
         raise IllegalAction("the tournament is on a break")
+    if state.clock.since is None:
+        raise IllegalAction("the clock is stopped: no hand is dealt until it runs again")
     if play_over(state):
         raise IllegalAction("play is over: it ends when the hands running finish")
     if final_table_pending(state):
