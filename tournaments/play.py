@@ -51,6 +51,7 @@ from poker.engine.table import (
     replay_table,
 )
 from poker.engine.table.events import HandBegan, UnseatReason
+from poker.engine.table.state import SeatState
 from poker.eventstore import Batch, Feed, append
 from poker.models import Table
 from poker.publish import publish
@@ -216,19 +217,19 @@ def _event(
     elif isinstance(event, PlayerMoved):
         old = _work(unit, tournament, event.from_table, state)
         new = _work(unit, tournament, event.table, state)
-        stack = old.table_state.seats[event.from_seat].stack
+        held = old.table_state.seats[event.from_seat]
         old.table_do(Unseat(event.from_seat, UnseatReason.MOVED))
-        new.table_do(Seat(event.seat, event.player, stack))
+        new.table_do(_moved_in(event.seat, held))
     elif isinstance(event, FinalTableDrawn):
-        stacks: dict[str, int] = {}
+        seats: dict[str, SeatState] = {}
         for number in sorted(state.tables):
             work = _work(unit, tournament, number, state)
             for seat, held in sorted(work.table_state.seats.items()):
-                stacks[held.player] = held.stack
+                seats[held.player] = held
                 work.table_do(Unseat(seat, UnseatReason.MOVED))
         final = _work(unit, tournament, event.table, state)
         for placed in event.seats:
-            final.table_do(Seat(placed.seat, placed.player, stacks[placed.player]))
+            final.table_do(_moved_in(placed.seat, seats[placed.player]))
         closing.update(n for n in state.tables if n != event.table)
     elif isinstance(event, TableBroken):
         closing.add(event.table)
@@ -240,6 +241,13 @@ def _event(
         work.table_do(AddChips(entrant.seat, event.chips))
     elif isinstance(event, Finished | Cancelled):
         closing.update(_open_numbers(tournament))
+
+
+def _moved_in(seat: int, held: SeatState) -> Seat:
+    """A moved player sits down with everything that was his at the seat
+    he left: his chips, being away, what is left of his time bank (a move
+    must neither bring an away player back nor refill his bank)."""
+    return Seat(seat, held.player, held.stack, held.sitting_out, held.bank)
 
 
 def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -> None:

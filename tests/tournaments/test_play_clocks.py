@@ -206,3 +206,25 @@ def test_a_pause_stops_the_dealing_and_the_levels_and_the_resume_restarts_both(
     tick(t, clock)
     assert fresh(t).level == 2
 
+
+# --------------------------------------------------------------------------
+# Moves
+
+
+def test_a_player_moved_while_away_stays_away_with_the_time_bank_he_had_left(
+    director: Any, players: Any, timers: Timers
+) -> None:
+    t = _sit_and_go(director, players(8), structure=FAST, table_size=5)
+    one, two = tournament_tables(t)
+    _time_out_hand(one)  # everyone to act ran out his clock, his time bank too
+    away = [s for s in _table(one).seats.values() if s.sitting_out]
+    assert away
+    held = away[0]
+    assert held.bank < _table(one).config.time_bank_seconds
+    free = min(set(range(1, 6)) - set(_table(two).seats))
+    services.tournament_move(by=director, tournament_id=t.pk, player=int(held.player),
+                             table=two.tournament_table, seat=free)  # fmt: skip
+    moved = _table(two).seats[free]
+    assert moved.player == held.player
+    assert moved.sitting_out and moved.bank == held.bank
+
