@@ -308,6 +308,7 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
         tournament_id=unit.tournament,
         table=number,
         big_blind=began.big,
+        seats=began.dealt_in,
         command_id=command_id(work.hand.row.stream, "start"),
     )
 

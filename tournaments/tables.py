@@ -26,13 +26,14 @@ def tournament_hand_start(
     tournament_id: int,
     table: int,
     big_blind: int | None = None,
+    seats: tuple[int, ...] | None = None,
     command_id: uuid.UUID | None = None,
 ) -> Outcome | None:
-    """A hand is dealt at ``table`` to everyone there with chips, at the
-    level in force (refused on a break, in hand-for-hand while the table
-    waits, or with fewer than two players with chips); None: this command
-    id reported it before."""
-    decide: Decide = lambda s, now: StartHand(table, big_blind)  # noqa: E731
+    """A hand is dealt at ``table`` to ``seats`` (None: everyone there
+    with chips), at the level in force (refused on a break or a pause, in
+    hand-for-hand while the table waits, or with fewer than two players
+    with chips); None: this command id reported it before."""
+    decide: Decide = lambda s, now: StartHand(table, big_blind, seats)  # noqa: E731
     return run(tournament_id, by=None, command_id=command_id, decide=decide)
 
 

@@ -6,6 +6,7 @@ in a hand as the tables and the tournament see them."""
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -228,3 +229,27 @@ def test_a_player_moved_while_away_stays_away_with_the_time_bank_he_had_left(
     assert moved.player == held.player
     assert moved.sitting_out and moved.bank == held.bank
 
+
+def test_a_player_the_table_did_not_deal_in_is_not_in_the_tournaments_hand(
+    director: Any, players: Any, timers: Timers, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moved between the button and the small blind, he waits for the button
+    to pass (TDA): the tournament too counts him out of that hand, so he may
+    be moved again (or rebuy, or take the add-on) while it runs."""
+    decide = importlib.import_module("tournaments.rules.decide")  # the module, not the function
+    people = players(4)
+    users = {str(u.pk): u for u in people}
+    a, b, c, d = sorted(users, key=int)
+    drawn = {1: {1: a, 2: b, 4: c, 5: d}}  # hand 1: button 1, blinds 2 and 4, the over blind 5
+    monkeypatch.setattr(decide, "draw_seating", lambda *args: drawn)
+    t = _sit_and_go(director, people, structure=FAST, table_size=5)
+    (table,) = tournament_tables(t)
+    _play_hand(table, users)
+    services.tournament_move(by=director, tournament_id=t.pk, player=int(a), table=1, seat=3)
+    _pause_over(t, table)  # hand 2: button 2, blinds 4 and 5; seat 3 waits
+    assert _table(table).hand_running and _table(table).hand_seats == (2, 4, 5)
+    s = state(t)
+    (hand,) = s.hands.values()
+    assert [p.seat for p in hand.players] == [2, 4, 5]
+    services.tournament_move(by=director, tournament_id=t.pk, player=int(a), table=1, seat=1)
+    assert _table(table).seats[1].player == a

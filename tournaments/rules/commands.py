@@ -75,11 +75,14 @@ class AddTime:
 
 @dataclass(frozen=True, slots=True)
 class StartHand:
-    """A hand is dealt at ``table`` to everyone there with chips;
-    ``big_blind`` is the seat the table's plan puts the big blind on."""
+    """A hand is dealt at ``table`` to everyone there with chips, or to
+    ``seats`` (the seats the table's plan dealt in: it leaves out a player
+    who arrived between the button and the small blind); ``big_blind`` is
+    the seat the plan puts the big blind on."""
 
     table: int
     big_blind: int | None = None
+    seats: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,7 @@ def can_start_hand(state: TournamentState, table: int) -> bool:
 
 def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
     state = draft.state
-    players = verify_start_hand(state, c.table)
+    players = _dealt_in(verify_start_hand(state, c.table), c.seats)
     seats = {seat for seat, _, _ in players}
     if c.big_blind is not None and (not whole(c.big_blind) or c.big_blind not in seats):
         raise Malformed("the big blind is the seat of a player dealt in")
@@ -120,6 +120,21 @@ def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
             c.big_blind,
         )
     )
+
+
+def _dealt_in(
+    players: list[tuple[int, str, int]], seats: tuple[int, ...] | None
+) -> list[tuple[int, str, int]]:
+    """Those of ``players`` the table dealt in (``seats``; None: all): who
+    is in the hand, and so may not rebuy or move, is the table's call."""
+    if seats is None:
+        return players
+    if not isinstance(seats, tuple) or not all(whole(s) for s in seats):
+        raise Malformed("the seats dealt in are seat numbers")
+    dealt = [p for p in players if p[0] in seats]
+    if len(dealt) != len(set(seats)) or len(dealt) < 2:
+        raise Malformed("the seats dealt in are two or more seats of players with chips")
+    return dealt
 
 
 def _finish_hand(draft: Draft, c: cmd.FinishHand) -> None:
