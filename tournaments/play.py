@@ -18,9 +18,9 @@ carries out the outcome in the table command's own unit.
 
 The pause between hands: a table whose hand just ended deals again by a
 deal timer (``set_deal_timer``, the Celery task ``tournament_deal_due``)
-at the end of its ``pause_seconds`` (scaled with the clock, never to
-nothing), in a command of its own; without timers it deals at once.  A
-command deals at most one hand at a table (``Work.dealt``).
+at the end of its ``pause_seconds``; without timers it deals at once.  A
+command deals at most one hand at a table (``Work.dealt``): a hand that
+ended as it was dealt leaves the next to a deal timer, even with no pause.
 """
 
 from __future__ import annotations
@@ -159,14 +159,15 @@ def sweep_deals(late: datetime) -> None:
 
 def _deal_later(work: Work) -> datetime | None:
     """When a deal timer is to deal at the table, if this command may not
-    (None: deal now).  A hand that ended in this command leaves the whole
-    pause ahead, even a pause of none: the next hand is dealt by a command
-    of its own, so a table of away players is blinded off one committed
-    hand at a time.  Without timers (``CLOCKS_ENABLED`` off) no pause."""
+    (None: deal now): while the pause after its last hand lasts, and at
+    once, but in a command of its own, when this command dealt there
+    already (a hand that ended as it was dealt: a table of away players is
+    blinded off one committed hand a pause).  Without timers
+    (``CLOCKS_ENABLED`` off) no pause."""
     if not settings.CLOCKS_ENABLED:
         return None
     due = work.pause_ends()
-    if work.finished or work.dealt:
+    if work.dealt:
         return max(due or work.now, work.now)
     return due if due is not None and work.now < due else None
 
@@ -381,8 +382,9 @@ def open_tournament_table(tournament: int, number: int, state: TournamentState) 
     )
     config = _named(config, state, number)
     structure = definition.structure
-    pause = -(-config.pause_seconds * structure.minute_seconds // MINUTE)  # a second at least
-    config = replace(config, pause_seconds=pause)
+    config = replace(
+        config, pause_seconds=config.pause_seconds * structure.minute_seconds // MINUTE
+    )
     events = open_table(config)
     table = Table.objects.create(**table_projections.config_fields(config))
     batch = Batch(table.stream, 0, streams.encode_table(events))

@@ -116,8 +116,8 @@ def _sit_and_go(director: Any, people: list[Any], **changes: Any) -> Any:
     return t
 
 
-FAST = replace(structure(4, 1), minute_seconds=6)
-"""Levels of six seconds: tables pause a second between hands (5 s / 10)."""
+FAST = replace(structure(4, 1), minute_seconds=12)
+"""Levels of twelve seconds: tables pause a second between hands (5 s / 5)."""
 
 BLINDED_OFF = Structure(
     tuple(BlindLevel(small, 2 * small, 0, 1) for small in (10, 100, 500, 5000)),
@@ -145,12 +145,20 @@ def _all_away(t: Any, table: Table) -> None:
     raise AssertionError("the players never all went away")
 
 
+@pytest.mark.parametrize("pause", [0, 1])
 def test_a_table_where_everyone_is_away_deals_one_hand_per_command(
-    director: Any, players: Any, timers: Timers, django_capture_on_commit_callbacks: Any
+    director: Any,
+    players: Any,
+    timers: Timers,
+    django_capture_on_commit_callbacks: Any,
+    pause: int,
 ) -> None:
+    """A table's pause between hands: five seconds of a clock whose minute
+    lasts six or twelve seconds."""
     committed = django_capture_on_commit_callbacks
-    t = _sit_and_go(director, players(3), structure=FAST)
+    t = _sit_and_go(director, players(3), structure=replace(FAST, minute_seconds=6 + 6 * pause))
     (table,) = tournament_tables(t)
+    assert _table(table).config.pause_seconds == pause
     _all_away(t, table)
     for _ in range(5):
         number = _table(table).hand_number
@@ -161,8 +169,9 @@ def test_a_table_where_everyone_is_away_deals_one_hand_per_command(
         assert after.hand_number == number + 1  # one hand, played out by itself
         assert not after.hand_running
         assert timers.deals == [t.pk]  # the next one waits for its own timer
-        table.refresh_from_db()
-        assert table.next_hand_at is not None and table.next_hand_at > timezone.now()
+        if pause:
+            play.deal_due(tournament_id=t.pk)  # and for the pause to end
+            assert _table(table).hand_number == number + 1
 
 
 def test_a_sit_and_go_whose_players_are_all_away_still_ends(
