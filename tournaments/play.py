@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -79,9 +78,6 @@ from tournaments.rules.structure import MINUTE
 if TYPE_CHECKING:
     from tournaments.work import Outcome
 
-_unit: ContextVar[Unit | None] = ContextVar("tournament_tables_unit", default=None)
-"""The tables' unit of work of the command in progress, if any."""
-
 
 def command_id(stream: str, what: str) -> uuid.UUID:
     """The id of a table's report about a hand (``start`` or ``finish``)."""
@@ -92,14 +88,13 @@ def command_id(stream: str, what: str) -> uuid.UUID:
 # After every tournament command
 
 
-def carry_out(outcome: Outcome) -> None:
+def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
     """In the tournament command's transaction: its events at the tables,
     then a deal wherever one is allowed.  Inside a table command (a hand
-    report) the table command's unit carries the work; otherwise a unit of
-    its own is appended here."""
+    report) the table command's ``unit`` carries the work; otherwise a unit
+    of its own is appended here."""
     if not getattr(settings, "TOURNAMENT_TABLES", True):
         return  # the tables are driven from outside (tests of the rules' service)
-    unit = _unit.get()
     if unit is not None:
         apply(unit, outcome)
         return
@@ -112,15 +107,11 @@ def carry_out(outcome: Outcome) -> None:
 def _standalone(unit: Unit, first: Callable[[], None]) -> None:
     """Table work of a tournament command of its own (the tournament row
     locked already): ``first``, then deals, appended here."""
-    token = _unit.set(unit)
-    try:
-        first()
-        unit.settle()
-        deal(unit)
-        unit.settle()
-        unit.append(command_id=None, answer={}, by=None, at=timezone.now())
-    finally:
-        _unit.reset(token)
+    first()
+    unit.settle()
+    deal(unit)
+    unit.settle()
+    unit.append(command_id=None, answer={}, by=None, at=timezone.now())
 
 
 def deal_due(*, tournament_id: int) -> None:
@@ -311,6 +302,7 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
         big_blind=began.big,
         seats=began.dealt_in,
         command_id=command_id(work.hand.row.stream, "start"),
+        unit=unit,
     )
 
 
@@ -337,17 +329,14 @@ def hand_finished(unit: Unit, work: Work) -> None:
         return
     at_table = {s.player: s.stack for s in work.table_state.seats.values()}
     stacks = {p.player: at_table.get(p.player, p.stack) for p in state.hands[hand].players}
-    token = _unit.set(unit)
-    try:
-        tournament_hand_finish(
-            tournament_id=tournament,
-            table=number,
-            stacks=stacks,
-            command_id=command_id(work.hand.row.stream, "finish"),
-        )
-        deal(unit)
-    finally:
-        _unit.reset(token)
+    tournament_hand_finish(
+        tournament_id=tournament,
+        table=number,
+        stacks=stacks,
+        command_id=command_id(work.hand.row.stream, "finish"),
+        unit=unit,
+    )
+    deal(unit)
 
 
 # --------------------------------------------------------------------------
