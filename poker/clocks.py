@@ -188,8 +188,8 @@ def timer_for(work: Work) -> tuple[str, int, datetime] | None:
     if not table.config.deals_by_itself:
         return None  # its tournament deals the next hand
     due = work.pause_ends()
-    if work.finished and table.config.pause_seconds and not table.hand_running and due:
-        return work.table.stream, table.hand_number, due
+    if work.finished and not table.hand_running and due and plan_hand(table) is not None:
+        return work.table.stream, table.hand_number, due  # even with no pause: one hand a command
     return None
 
 

@@ -132,6 +132,11 @@ class Work:
     """When the command is judged (and its events recorded)."""
     finished: bool = False
     """A hand finished in this command (its pause starts now)."""
+    dealt: bool = False
+    """A hand was dealt in this command.  A command deals at most one hand
+    at a table: a hand that ends as it is dealt (every player away, or all
+    in from the blinds) leaves the next to a command of its own after the
+    pause, never a loop of hands in one transaction that never commits."""
     unit: Unit | None = None
     """The unit of work this table's work belongs to (several tables')."""
     table_start: TableState = field(init=False)
@@ -194,12 +199,14 @@ class Work:
         return self.deal()
 
     def deal(self, rules: Rules | None = None) -> bool:
-        """Deal the next hand if the table can (``rules``: a tournament
-        table's level); whether it did."""
-        plan = plan_hand(self.table_state, rules)
+        """Deal the next hand if the table can and has not dealt in this
+        command (``dealt``; ``rules``: a tournament table's level); whether
+        it did."""
+        plan = None if self.dealt else plan_hand(self.table_state, rules)
         if plan is None:
             return False
         self.table_do(StartHand(rules))
+        self.dealt = True
         number = self.table_state.hand_number
         rules = self.table_state.config.rules
         deal = to_deal(plan, rules, shuffled(rules.variant.deck), secrets.randbits(128))

@@ -19,7 +19,9 @@ carries out the outcome in the table command's own unit.
 
 The pause between hands: a table whose hand just ended deals again by a
 deal timer (``set_deal_timer``, the Celery task ``tournament_deal_due``)
-at the end of its ``pause_seconds``; without timers it deals at once.
+at the end of its ``pause_seconds``; without timers it deals at once.  A
+command deals at most one hand at a table (``Work.dealt``): a hand that
+ended as it was dealt leaves the next to a deal timer, even with no pause.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -51,6 +52,7 @@ from poker.engine.table import (
     replay_table,
 )
 from poker.engine.table.events import HandBegan, UnseatReason
+from poker.engine.table.state import SeatState
 from poker.eventstore import Batch, Feed, append
 from poker.models import Table
 from poker.publish import publish
@@ -79,11 +81,6 @@ from tournaments.rules.structure import MINUTE
 if TYPE_CHECKING:
     from tournaments.work import Outcome
 
-_unit: ContextVar[Unit | None] = ContextVar("tournament_tables_unit", default=None)
-"""The tables' unit of work of the command in progress, if any."""
-
-_dealing: ContextVar[bool] = ContextVar("tournament_dealing", default=False)
-
 
 def command_id(stream: str, what: str) -> uuid.UUID:
     """The id of a table's report about a hand (``start`` or ``finish``)."""
@@ -94,14 +91,13 @@ def command_id(stream: str, what: str) -> uuid.UUID:
 # After every tournament command
 
 
-def carry_out(outcome: Outcome) -> None:
+def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
     """In the tournament command's transaction: its events at the tables,
     then a deal wherever one is allowed.  Inside a table command (a hand
-    report) the table command's unit carries the work; otherwise a unit of
-    its own is appended here."""
+    report) the table command's ``unit`` carries the work; otherwise a unit
+    of its own is appended here."""
     if not getattr(settings, "TOURNAMENT_TABLES", True):
         return  # the tables are driven from outside (tests of the rules' service)
-    unit = _unit.get()
     if unit is not None:
         apply(unit, outcome)
         return
@@ -114,15 +110,11 @@ def carry_out(outcome: Outcome) -> None:
 def _standalone(unit: Unit, first: Callable[[], None]) -> None:
     """Table work of a tournament command of its own (the tournament row
     locked already): ``first``, then deals, appended here."""
-    token = _unit.set(unit)
-    try:
-        first()
-        unit.settle()
-        deal(unit)
-        unit.settle()
-        unit.append(command_id=None, answer={}, by=None, at=timezone.now())
-    finally:
-        _unit.reset(token)
+    first()
+    unit.settle()
+    deal(unit)
+    unit.settle()
+    unit.append(command_id=None, answer={}, by=None, at=timezone.now())
 
 
 def deal_due(*, tournament_id: int) -> None:
@@ -144,9 +136,9 @@ def sweep_deals(late: datetime) -> None:
     left out, or every sweep would lock every running tournament."""
     from tournaments.models import Tournament
 
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING).values_list(
-        "pk", flat=True
-    )
+    running = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, clock_running=True
+    ).values_list("pk", flat=True)  # paused: no table deals
     due = (
         Table.objects.filter(tournament__in=list(running), next_hand_at__lt=late)
         .exclude(status=Table.Status.CLOSED)
@@ -159,15 +151,19 @@ def sweep_deals(late: datetime) -> None:
         deal_due(tournament_id=pk)
 
 
-def _pause_ends(work: Work) -> datetime | None:
-    """When the pause after the table's last hand ends, if it is not over
-    (None: deal now).  Without timers (``CLOCKS_ENABLED`` off) no pause."""
-    if not settings.CLOCKS_ENABLED or not work.table_state.config.pause_seconds:
+def _deal_later(work: Work) -> datetime | None:
+    """When a deal timer is to deal at the table, if this command may not
+    (None: deal now): while the pause after its last hand lasts, and at
+    once, but in a command of its own, when this command dealt there
+    already (a hand that ended as it was dealt: a table of away players is
+    blinded off one committed hand a pause).  Without timers
+    (``CLOCKS_ENABLED`` off) no pause."""
+    if not settings.CLOCKS_ENABLED:
         return None
     due = work.pause_ends()
-    if due is None or work.finished:  # just finished: the whole pause is ahead
-        return due
-    return due if timezone.now() < due else None
+    if work.dealt:
+        return max(due or work.now, work.now)
+    return due if due is not None and work.now < due else None
 
 
 def set_deal_timer(tournament_id: int, when: datetime) -> None:
@@ -216,19 +212,19 @@ def _event(
     elif isinstance(event, PlayerMoved):
         old = _work(unit, tournament, event.from_table, state)
         new = _work(unit, tournament, event.table, state)
-        stack = old.table_state.seats[event.from_seat].stack
+        held = old.table_state.seats[event.from_seat]
         old.table_do(Unseat(event.from_seat, UnseatReason.MOVED))
-        new.table_do(Seat(event.seat, event.player, stack))
+        new.table_do(_moved_in(event.seat, held))
     elif isinstance(event, FinalTableDrawn):
-        stacks: dict[str, int] = {}
+        seats: dict[str, SeatState] = {}
         for number in sorted(state.tables):
             work = _work(unit, tournament, number, state)
             for seat, held in sorted(work.table_state.seats.items()):
-                stacks[held.player] = held.stack
+                seats[held.player] = held
                 work.table_do(Unseat(seat, UnseatReason.MOVED))
         final = _work(unit, tournament, event.table, state)
         for placed in event.seats:
-            final.table_do(Seat(placed.seat, placed.player, stacks[placed.player]))
+            final.table_do(_moved_in(placed.seat, seats[placed.player]))
         closing.update(n for n in state.tables if n != event.table)
     elif isinstance(event, ButtonDrawn):
         _work(unit, tournament, event.table, state).table_do(DrawButton(event.seat))
@@ -242,6 +238,13 @@ def _event(
         work.table_do(AddChips(entrant.seat, event.chips))
     elif isinstance(event, Finished | Cancelled):
         closing.update(_open_numbers(tournament))
+
+
+def _moved_in(seat: int, held: SeatState) -> Seat:
+    """A moved player sits down with everything that was his at the seat
+    he left: his chips, being away, what is left of his time bank (a move
+    must neither bring an away player back nor refill his bank)."""
+    return Seat(seat, held.player, held.stack, held.sitting_out, held.bank)
 
 
 def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -> None:
@@ -265,25 +268,20 @@ def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -
 
 def deal(unit: Unit) -> None:
     """Deal at every table of the tournament the rules let deal now."""
+    from tournaments.models import Tournament
     from tournaments.work import folds
 
-    if _dealing.get() or unit.tournament is None:
+    if unit.tournament is None:
         return
-    token = _dealing.set(True)
-    try:
-        from tournaments.models import Tournament
-
-        row = Tournament.objects.get(pk=unit.tournament)
-        state = folds.state(row.stream, row.version)
-        if state.status is not Status.RUNNING:
-            return
-        for number in sorted(state.tables):
-            if can_start_hand(state, number):
-                _deal_at(unit, state, number)  # reports the hand: a new version
-                row.refresh_from_db(fields=["version"])
-                state = folds.state(row.stream, row.version)
-    finally:
-        _dealing.reset(token)
+    row = Tournament.objects.get(pk=unit.tournament)
+    state = folds.state(row.stream, row.version)
+    if state.status is not Status.RUNNING:
+        return
+    for number in sorted(state.tables):
+        if can_start_hand(state, number):
+            _deal_at(unit, state, number)  # reports the hand: a new version
+            row.refresh_from_db(fields=["version"])
+            state = folds.state(row.stream, row.version)
 
 
 def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
@@ -293,7 +291,7 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
     work = _work(unit, unit.tournament, number, state)
     if work.table_state.hand_running:
         return
-    due = _pause_ends(work)
+    due = _deal_later(work)
     if due is not None:
         tournament = unit.tournament
         transaction.on_commit(lambda: set_deal_timer(tournament, due))
@@ -308,7 +306,9 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
         table=number,
         big_blind=began.big,
         over_blind=began.over,
+        seats=began.dealt_in,
         command_id=command_id(work.hand.row.stream, "start"),
+        unit=unit,
     )
 
 
@@ -335,17 +335,14 @@ def hand_finished(unit: Unit, work: Work) -> None:
         return
     at_table = {s.player: s.stack for s in work.table_state.seats.values()}
     stacks = {p.player: at_table.get(p.player, p.stack) for p in state.hands[hand].players}
-    token = _unit.set(unit)
-    try:
-        tournament_hand_finish(
-            tournament_id=tournament,
-            table=number,
-            stacks=stacks,
-            command_id=command_id(work.hand.row.stream, "finish"),
-        )
-        deal(unit)
-    finally:
-        _unit.reset(token)
+    tournament_hand_finish(
+        tournament_id=tournament,
+        table=number,
+        stacks=stacks,
+        command_id=command_id(work.hand.row.stream, "finish"),
+        unit=unit,
+    )
+    deal(unit)
 
 
 # --------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import secrets
 import uuid
 from collections.abc import Mapping
 
+from poker.work import Unit
 from tournaments.rules import FinishHand, StartHand
 from tournaments.work import Decide, Outcome, run
 
@@ -27,14 +28,16 @@ def tournament_hand_start(
     table: int,
     big_blind: int | None = None,
     over_blind: int | None = None,
+    seats: tuple[int, ...] | None = None,
     command_id: uuid.UUID | None = None,
+    unit: Unit | None = None,
 ) -> Outcome | None:
-    """A hand is dealt at ``table`` to everyone there with chips, at the
-    level in force (refused on a break, in hand-for-hand while the table
-    waits, or with fewer than two players with chips); None: this command
-    id reported it before."""
-    decide: Decide = lambda s, now: StartHand(table, big_blind, over_blind)  # noqa: E731
-    return run(tournament_id, by=None, command_id=command_id, decide=decide)
+    """A hand is dealt at ``table`` to ``seats`` (None: everyone there
+    with chips), at the level in force (refused on a break or a pause, in
+    hand-for-hand while the table waits, or with fewer than two players
+    with chips); None: this command id reported it before."""
+    decide: Decide = lambda s, now: StartHand(table, big_blind, over_blind, seats)  # noqa: E731
+    return run(tournament_id, by=None, command_id=command_id, decide=decide, unit=unit)
 
 
 def tournament_hand_finish(
@@ -43,10 +46,12 @@ def tournament_hand_finish(
     table: int,
     stacks: Mapping[int | str, int],
     command_id: uuid.UUID | None = None,
+    unit: Unit | None = None,
 ) -> Outcome | None:
     """The hand at ``table`` is over with these stacks (by player, every
     player dealt in; chips conserved); a player left broke who may rebuy
-    gets his decision clock from now."""
+    gets his decision clock from now.  ``unit``: the reporting table
+    command's tables, which carry out what follows."""
     final = {str(player): chips for player, chips in stacks.items()}
     decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64), now)  # noqa: E731
-    return run(tournament_id, by=None, command_id=command_id, decide=decide)
+    return run(tournament_id, by=None, command_id=command_id, decide=decide, unit=unit)

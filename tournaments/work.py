@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from config.api_errors import ApiError
 from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify
 from poker.streams import Folds
-from poker.work import command_done, user_of
+from poker.work import Unit, command_done, user_of
 from tournaments import payments, projections, selectors, timing
 from tournaments.errors import Busy, NotFound, refusal
 from tournaments.models import Entrant, Tournament
@@ -74,11 +74,13 @@ def run(
     command_id: uuid.UUID | None,
     decide: Decide,
     ticket: bool | None = None,
+    unit: Unit | None = None,
 ) -> Outcome | None:
     """Carry out one command: all of it, once, or nothing.  None when the
     command id was carried out before (the caller shows the tournament as
     it stands); ``follow_up`` runs in the transaction once the rows are
-    written."""
+    written.  ``unit``: the tables' work of the table command this one
+    reports to (a hand dealt or over), which carries out its decisions."""
     try:
         with transaction.atomic():
             row = _lock(tournament_id)
@@ -96,7 +98,7 @@ def run(
             line = selectors.tournament_summary(row)
             outcome = _write(row, state, new, events, command_id, by, ticket, now)
             outcome.line_before = line
-            follow_up(outcome)
+            follow_up(outcome, unit)
     except IntegrityError as error:
         if isinstance(classify(error, command_id), AlreadyDone) and command_done(command_id, by):
             return None
@@ -104,16 +106,17 @@ def run(
     return outcome
 
 
-def follow_up(outcome: Outcome) -> None:
+def follow_up(outcome: Outcome, unit: Unit | None = None) -> None:
     """After the rows are written, in the command's transaction: the timers
     and frames it calls for, set up to go once it commits; and at the tables,
-    what it decided (``play.carry_out``: seating, moves, deals, closes)."""
+    what it decided (``play.carry_out``: seating, moves, deals, closes), in
+    ``unit`` if a table command's."""
     from tournaments import clocks, publish
     from tournaments.play import carry_out
 
     clocks.schedule(outcome)
     publish.on_commit(outcome)
-    carry_out(outcome)
+    carry_out(outcome, unit)
 
 
 def _decide(

@@ -78,6 +78,19 @@ def test_seat_brings_tournament_chips_whatever_the_buy_in_bounds() -> None:
     assert events == [PlayerArrived(5, "cy", 0)] and state.seats[5].stack == 0
 
 
+def test_a_moved_player_sits_down_away_or_not_with_the_time_bank_he_had_left() -> None:
+    state = tournament_table(LEVEL_1, {})
+    full = state.config.time_bank_seconds
+    state, events = play_table(state, Seat(2, "ann", 500, away=True, bank=7))
+    assert events == [PlayerArrived(2, "ann", 500, sitting_out=True, bank=7)]
+    assert state.seats[2].sitting_out and state.seats[2].bank == 7 and state.away(2)
+    state = run(state, Seat(3, "bob", 500))  # a new entry: here, with a full bank
+    assert not state.seats[3].sitting_out and state.seats[3].bank == full
+    for away, bank in ((1, None), (False, -1), (False, 2.5)):
+        nonsense = Seat(4, "cy", 5, away=away, bank=bank)  # type: ignore[arg-type]
+        assert refused(state, nonsense) is ErrorCode.MALFORMED
+
+
 def test_seat_refuses_a_taken_seat_a_seated_player_and_nonsense() -> None:
     state = tournament_table(LEVEL_1, {1: "ann"})
     assert refused(state, Seat(1, "bob", 100)) is ErrorCode.SEAT_TAKEN

@@ -21,6 +21,7 @@ from tournaments.rules import (
     Status,
     TournamentErrorCode,
 )
+from tournaments.rules import queries as q
 from tournaments.rules.play import can_start_hand
 
 
@@ -39,6 +40,25 @@ def test_a_hand_is_dealt_to_everyone_at_the_table_with_chips() -> None:
     assert [p.seat for p in started.players] == sorted(p.seat for p in started.players)
     assert all(p.stack == 1000 for p in started.players)
     assert started.big_blind == run.seat_of("p02")[1]
+
+
+def test_a_hand_is_dealt_to_the_seats_the_table_dealt_in() -> None:
+    run = three_handed()
+    left_out = run.seat_of("p01")[1]
+    seats = tuple(sorted(set(run.state.tables[1].seats) - {left_out}))
+    (started,) = run.do(StartHand(1, seats=seats))
+    assert isinstance(started, HandStarted)
+    assert [p.seat for p in started.players] == list(seats)
+    assert not q.in_hand(run.state, "p01")
+
+
+@pytest.mark.parametrize("pick", ["one", "empty", "unknown"])
+def test_the_seats_dealt_in_are_two_or_more_of_the_players_with_chips(pick: str) -> None:
+    run = three_handed()
+    taken = sorted(run.state.tables[1].seats)
+    empty = next(s for s in range(1, 7) if s not in taken)
+    seats = {"one": (taken[0],), "empty": (taken[0], empty), "unknown": (taken[0], 99)}[pick]
+    assert refusal(run, StartHand(1, seats=seats)) is TournamentErrorCode.MALFORMED
 
 
 def test_the_big_blind_is_a_seat_dealt_in() -> None:

@@ -47,13 +47,33 @@ def _open_chips(tournament_id: int) -> int:
 
 
 def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> bool:
-    """One bot action at some running hand; whether any was made."""
-    for table in tournament_tables(tournament_id):
-        act = bot_act(table, users, rng)
-        if act is not None:
-            act()
-            return True
+    """One bot action at some running hand; whether any was made.  With
+    nobody to act anywhere the deal timer fires first, as it would (a hand
+    that ended as it was dealt, all in from the blinds, leaves the next
+    hand to a command of its own)."""
+    from tournaments import play
+
+    for _ in range(2):
+        for table in tournament_tables(tournament_id):
+            act = bot_act(table, users, rng)
+            if act is not None:
+                _bet_in_time(act, lambda t=table: bot_act(t, users, Passive()))
+                return True
+        play.deal_due(tournament_id=tournament_id)
     return False
+
+
+def _bet_in_time(act: Any, passive: Any) -> None:
+    """``act``; or, if the 32 Card Draw bet window closed while the other
+    tables played (the bots act at one table at a time), a call or check."""
+    from config.api_errors import ApiError
+
+    try:
+        act()
+    except ApiError as refused:
+        if refused.code != "bet_window_closed":
+            raise
+        passive()()
 
 
 @pytest.mark.parametrize(("entries", "size"), [(9, 4), (12, 5)])

@@ -79,6 +79,8 @@ async def test_the_level_the_pause_and_busts_come_as_updates(director, players, 
     assert (level["clock"]["level"], level["clock"]["big_blind"]) == (2, 40)
     await sync(services.tournament_pause)(by=director, tournament_id=t.pk)
     assert (await socket.next())["clock"]["paused"] is True
+    await sync(services.tournament_resume)(by=director, tournament_id=t.pk)
+    assert (await socket.next())["clock"]["paused"] is False  # no hand while paused
     await sync(support.bust)(t, cy, ann)
     await socket.next()  # the hand began
     finished = await socket.next()

@@ -83,6 +83,18 @@ def test_a_paused_clock_does_not_run() -> None:
     assert q.position(run.state, T0 + 5100).seconds_left == 600
 
 
+def test_no_hand_starts_while_the_clock_is_stopped_and_one_running_finishes() -> None:
+    run = Run().register(players(2)).start()
+    run.do(StartHand(1))
+    hand = run.state.tables[1].hand
+    assert hand is not None
+    stacks = {p.player: p.stack for p in run.state.hands[hand].players}
+    run.do(Pause(T0 + 10), FinishHand(1, stacks, 0))
+    assert refusal(run, StartHand(1)) is TournamentErrorCode.ILLEGAL_ACTION
+    run.do(Resume(T0 + 20))
+    assert of_type(run.do(StartHand(1)), HandStarted)
+
+
 def test_pausing_twice_or_resuming_a_running_clock_is_refused() -> None:
     run = Run().register(players(2)).start()
     assert refusal(run, Resume(T0)) is TournamentErrorCode.ILLEGAL_ACTION

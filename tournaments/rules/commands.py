@@ -75,13 +75,16 @@ class AddTime:
 
 @dataclass(frozen=True, slots=True)
 class StartHand:
-    """A hand is dealt at ``table`` to everyone there with chips;
-    ``big_blind`` and ``over_blind`` are the seats the table's plan puts
-    those blinds on (None: none, or not known)."""
+    """A hand is dealt at ``table`` to everyone there with chips, or to
+    ``seats`` (the seats the table's plan dealt in: it leaves out a player
+    who arrived between the button and the small blind); ``big_blind`` and
+    ``over_blind`` are the seats the table's plan puts those blinds on
+    (None: none, or not known)."""
 
     table: int
     big_blind: int | None = None
     over_blind: int | None = None
+    seats: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,8 +28,9 @@ Rules (RULES.md 6; TDA where it is silent):
   runs out (``RebuyTimeout``) he is out as if he declined, so a silent
   player cannot hold up the end of play until the window closes.  The
   clock runs on wall time, paused or not, like the tables' action clocks.
-- Pausing the clock stops the levels, not the dealing (staff halt a table
-  by not dealing); hands are refused only on a break.
+- A pause stops the dealing with the levels: no hand starts while the
+  clock is stopped (hands running finish), as none does on a break; the
+  resume restarts both.
 """
 
 from __future__ import annotations
@@ -91,6 +92,8 @@ def verify_start_hand(state: TournamentState, table: object) -> list[tuple[int, 
         raise IllegalAction(f"a hand is running at table {n}")
     if q.on_break(state):
         raise IllegalAction("the tournament is on a break")
+    if state.clock.since is None:
+        raise IllegalAction("the clock is stopped: no hand is dealt until it runs again")
     if play_over(state):
         raise IllegalAction("play is over: it ends when the hands running finish")
     if final_table_pending(state):
@@ -111,7 +114,7 @@ def can_start_hand(state: TournamentState, table: int) -> bool:
 
 def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
     state = draft.state
-    players = verify_start_hand(state, c.table)
+    players = _dealt_in(verify_start_hand(state, c.table), c.seats)
     seats = {seat for seat, _, _ in players}
     for blind in (c.big_blind, c.over_blind):
         if blind is not None and (not whole(blind) or blind not in seats):
@@ -126,6 +129,21 @@ def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
             c.over_blind,
         )
     )
+
+
+def _dealt_in(
+    players: list[tuple[int, str, int]], seats: tuple[int, ...] | None
+) -> list[tuple[int, str, int]]:
+    """Those of ``players`` the table dealt in (``seats``; None: all): who
+    is in the hand, and so may not rebuy or move, is the table's call."""
+    if seats is None:
+        return players
+    if not isinstance(seats, tuple) or not all(whole(s) for s in seats):
+        raise Malformed("the seats dealt in are seat numbers")
+    dealt = [p for p in players if p[0] in seats]
+    if len(dealt) != len(set(seats)) or len(dealt) < 2:
+        raise Malformed("the seats dealt in are two or more seats of players with chips")
+    return dealt
 
 
 def _finish_hand(draft: Draft, c: cmd.FinishHand) -> None:

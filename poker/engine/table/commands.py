@@ -102,11 +102,15 @@ class Seat:
     """Tournament: ``player`` arrives in the empty ``seat`` with ``stack``
     chips from the tournament (a new entry, or moved from another table:
     what ``Unseat`` took off the other table).  ``stack`` may be 0 for a
-    player out of chips who may still rebuy."""
+    player out of chips who may still rebuy.  A moved player brings what
+    else is his along: ``away`` (he sat out there) and ``bank``, the
+    seconds left in his time bank (None: a full one, as a new entry)."""
 
     seat: int
     player: str
     stack: int
+    away: bool = False
+    bank: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,11 +192,14 @@ class TimeBankUsed:
 @dataclass(frozen=True, slots=True)
 class PlayerArrived:
     """Tournament: ``player`` took ``seat`` with ``stack`` chips from the
-    tournament (a new entry, or moved from another table)."""
+    tournament (a new entry, or moved from another table), sitting out or
+    not, with ``bank`` seconds in his time bank (None: a full one)."""
 
     seat: int
     player: str
     stack: int
+    sitting_out: bool = False
+    bank: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

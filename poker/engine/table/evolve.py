@@ -104,7 +104,8 @@ def _left(state: TableState, e: PlayerLeft | PlayerUnseated) -> TableState:
 
 def _arrived(state: TableState, e: PlayerArrived) -> TableState:
     seats = dict(state.seats)
-    seats[e.seat] = SeatState(e.player, e.stack, bank=state.config.time_bank_seconds)
+    bank = state.config.time_bank_seconds if e.bank is None else e.bank
+    seats[e.seat] = SeatState(e.player, e.stack, sitting_out=e.sitting_out, bank=bank)
     return replace(state, seats=seats)
 
 

@@ -10,7 +10,8 @@ TDA where it is silent):
   or disqualified), never during a hand he is in: the tournament moves
   players between hands and queues a disqualification until the hand ends.
   Rebuys and the add-on are ``AddChips``, also never during his hand.
-  ``Sit``, ``TopUp`` and ``Leave`` are refused.
+  ``Sit``, ``TopUp`` and ``Leave`` are refused.  A moved player keeps
+  his seat's status: away or not, and what is left of his time bank.
 - A player who loses his chips stays in his seat with none, never dealt
   in, until the tournament rebuys him (``AddChips``) or takes him out
   (``Unseat`` busted): it alone knows whether he may still rebuy, and its
@@ -72,10 +73,14 @@ def _seat(state: TableState, command: Seat) -> list[TableEvent]:
     number = seat_number(state, command.seat)
     player = player_id(command.player)
     seat_free(state, number, player)
-    stack = command.stack
+    stack, bank = command.stack, command.bank
     if type(stack) is not int or stack < 0:
         raise Malformed("a stack is a whole number of chips, not negative")
-    return [PlayerArrived(number, player, stack)]
+    if type(command.away) is not bool:
+        raise Malformed("away is true or false")
+    if bank is not None and (type(bank) is not int or bank < 0):
+        raise Malformed("a time bank is a whole number of seconds, not negative")
+    return [PlayerArrived(number, player, stack, command.away, bank)]
 
 
 def _unseat(state: TableState, command: Unseat) -> list[TableEvent]:
