@@ -57,6 +57,9 @@ SUBPROCESS_SCRIPTS = frozenset(
 )
 """Own scripts also run through the command line: one that completes, one
 refused, and one of each game the command line learnt last (issue 11)."""
+NOT_BUILT = {"casino-draw": "Casino Draw Poker is not built yet (issue 14)"}
+"""Games of the shared examples the engine does not deal yet: their
+examples xfail (strictly: one that passes fails, so the marker goes)."""
 
 MISSING = object()
 
@@ -159,7 +162,7 @@ def test_hand_script(path: Path, cli: bool) -> None:
     assert isinstance(data.get("expect"), dict), f"{path.name} has no expect object"
     output, status = _run_cli(text) if cli else _run_in_process(data)
     problems = mismatches(data["expect"], output, status) + award_mismatches(data, output)
-    xfail = data.get("xfail")
+    xfail = data.get("xfail") or NOT_BUILT.get(data.get("game"))
     if xfail:
         if problems:
             pytest.xfail(f"{xfail} | {'; '.join(problems)}")
