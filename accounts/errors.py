@@ -43,3 +43,21 @@ class BadAmount(ApiError):
     status = 400
     code = "bad_amount"
     message = "Amounts are positive whole numbers."
+
+
+class UsernameTaken(ApiError):
+    status = 409
+    code = "username_taken"
+    message = "That username is taken."
+
+
+class ScreenNameTaken(ApiError):
+    status = 409
+    code = "screen_name_taken"
+    message = "That screen name is taken."
+
+
+class WrongPassword(ApiError):
+    status = 400
+    code = "wrong_password"
+    message = "The current password is wrong."

@@ -11,27 +11,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from accounts.errors import ScreenNameTaken, UsernameTaken, WrongPassword
 from accounts.models import User
 from accounts.roles import role_group
 from config.api_errors import ApiError
-
-
-class UsernameTaken(ApiError):
-    status = 409
-    code = "username_taken"
-    message = "That username is taken."
-
-
-class ScreenNameTaken(ApiError):
-    status = 409
-    code = "screen_name_taken"
-    message = "That screen name is taken."
-
-
-class WrongPassword(ApiError):
-    status = 400
-    code = "wrong_password"
-    message = "The current password is wrong."
 
 
 def _invalid(field: str, error: ValidationError) -> ApiError:

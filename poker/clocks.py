@@ -41,6 +41,7 @@ from poker.engine.table.clock import (
     next_hand_clock,
     turn_clock,
 )
+from poker.errors import ClockEarly, ClockMoved
 from poker.models import Hand, Table
 
 if TYPE_CHECKING:
@@ -51,26 +52,6 @@ CLOCK_NAMESPACE = uuid.UUID("6f1d9d2e-4c57-4d1e-9b53-2b8f1f0c7a10")
 
 SWEEP_GRACE_SECONDS = 2.0
 """A clock this far past its expiry without having acted lost its timer."""
-
-
-class ClockMoved(ApiError):
-    """The timer's stream is no longer at its version: nothing to do."""
-
-    status = 409
-    code = "clock_moved"
-    message = "The table has moved on since this clock was set."
-
-
-class ClockEarly(ApiError):
-    """The timer fired before its clock expired (it is set again)."""
-
-    status = 409
-    code = "clock_early"
-    message = "This clock has not run out yet."
-
-    def __init__(self, expires: float) -> None:
-        super().__init__()
-        self.expires = expires
 
 
 def stamp(at: datetime) -> float:

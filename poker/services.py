@@ -32,10 +32,11 @@ from poker.engine.table import (
     open_table,
     replay_table,
 )
+from poker.errors import Forbidden, StaleVersion, refusal
 from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id
 from poker.publish import publish
-from poker.work import Forbidden, StaleVersion, Work, refusal, run, user_of
+from poker.work import Work, run, user_of
 
 # --------------------------------------------------------------------------
 # Tables

@@ -14,6 +14,7 @@ from celery import shared_task
 from django.conf import settings
 
 from poker import clocks
+from poker.errors import ClockEarly, ClockMoved
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -21,10 +22,10 @@ def clock_expired(table_id: int, stream: str, version: int) -> dict[str, Any]:
     """A clock set at ``stream``'s ``version`` ran out: act if still due."""
     try:
         clocks.clock_expire(table_id=table_id, stream=stream, version=version)
-    except clocks.ClockEarly as early:
+    except ClockEarly as early:
         clocks.set_timer(table_id, stream, version, clocks.moment(early.expires))
         return {"outcome": "early"}
-    except clocks.ClockMoved:
+    except ClockMoved:
         return {"outcome": "moved"}
     return {"outcome": "acted"}
 

@@ -27,7 +27,7 @@ from poker import clocks, projections, streams
 from poker.engine.betting import legal_actions
 from poker.engine.cards import shuffled
 from poker.engine.commands import Act, Action, Command
-from poker.engine.errors import EngineError, ErrorCode
+from poker.engine.errors import EngineError
 from poker.engine.events import Event as HandEvent
 from poker.engine.hand import begin, play
 from poker.engine.rules import Rules
@@ -43,59 +43,11 @@ from poker.engine.table import (
 )
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
+from poker.errors import Busy, CommandIdTaken, NotFound, refusal
 from poker.eventstore import AlreadyDone, Batch, Feed, append, classify
 from poker.models import Command as CommandRow
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
-
-# --------------------------------------------------------------------------
-# Errors
-
-
-class NotFound(ApiError):
-    status = 404
-    code = "not_found"
-    message = "No such table or hand."
-
-
-class Forbidden(ApiError):
-    status = 403
-    code = "forbidden"
-    message = "You may not do that."
-
-
-class StaleVersion(ApiError):
-    status = 409
-    code = "stale_version"
-    message = "The hand has moved on since the version you saw."
-
-
-class Busy(ApiError):
-    status = 409
-    code = "conflict"
-    message = "Another command changed the table at the same moment; try again."
-
-
-class CommandIdTaken(ApiError):
-    status = 409
-    code = "command_id_taken"
-    message = "This command id was used by someone else."
-
-
-_STATUS = {
-    ErrorCode.OUT_OF_TURN: 409,
-    ErrorCode.ILLEGAL_ACTION: 409,
-    ErrorCode.SEAT_TAKEN: 409,
-    ErrorCode.TABLE_CLOSED: 409,
-    ErrorCode.NOT_SEATED: 409,
-    ErrorCode.BET_WINDOW_CLOSED: 409,
-}
-
-
-def refusal(error: EngineError) -> ApiError:
-    """An engine refusal as an API error with the same code."""
-    return ApiError(error.message, code=error.code.value, status=_STATUS.get(error.code, 400))
-
 
 # --------------------------------------------------------------------------
 # One command's unit of work

@@ -14,6 +14,7 @@ from django.conf import settings
 
 from config.api_errors import ApiError
 from poker import clocks, selectors, services
+from poker.errors import ClockMoved
 from poker.models import Command, Event, Hand, Seat, Table
 from poker.tasks import clock_expired
 from tests.poker.clock_support import timed_table, until
@@ -237,7 +238,7 @@ def test_a_timer_set_at_an_old_version_does_nothing(start_worker, make_user, sta
     clock_expired.apply_async((table, hand.stream, old), queue=settings.CLOCK_QUEUE)
     worker.wait_for("'outcome': 'moved'", 20)
     assert Hand.objects.get(pk=hand.pk).version == now
-    with pytest.raises(clocks.ClockMoved):
+    with pytest.raises(ClockMoved):
         clocks.clock_expire(table_id=table, stream=hand.stream, version=old)
 
 

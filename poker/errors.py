@@ -1,0 +1,75 @@
+"""Why the table service refuses: typed API errors with stable codes.
+
+The engine's refusals keep their own codes (``refusal``); the service adds
+its own below.
+"""
+
+from __future__ import annotations
+
+from config.api_errors import ApiError
+from poker.engine.errors import EngineError, ErrorCode
+
+
+class NotFound(ApiError):
+    status = 404
+    code = "not_found"
+    message = "No such table or hand."
+
+
+class Forbidden(ApiError):
+    status = 403
+    code = "forbidden"
+    message = "You may not do that."
+
+
+class StaleVersion(ApiError):
+    status = 409
+    code = "stale_version"
+    message = "The hand has moved on since the version you saw."
+
+
+class Busy(ApiError):
+    status = 409
+    code = "conflict"
+    message = "Another command changed the table at the same moment; try again."
+
+
+class CommandIdTaken(ApiError):
+    status = 409
+    code = "command_id_taken"
+    message = "This command id was used by someone else."
+
+
+_STATUS = {
+    ErrorCode.OUT_OF_TURN: 409,
+    ErrorCode.ILLEGAL_ACTION: 409,
+    ErrorCode.SEAT_TAKEN: 409,
+    ErrorCode.TABLE_CLOSED: 409,
+    ErrorCode.NOT_SEATED: 409,
+    ErrorCode.BET_WINDOW_CLOSED: 409,
+}
+
+
+def refusal(error: EngineError) -> ApiError:
+    """An engine refusal as an API error with the same code."""
+    return ApiError(error.message, code=error.code.value, status=_STATUS.get(error.code, 400))
+
+
+class ClockMoved(ApiError):
+    """The timer's stream is no longer at its version: nothing to do."""
+
+    status = 409
+    code = "clock_moved"
+    message = "The table has moved on since this clock was set."
+
+
+class ClockEarly(ApiError):
+    """The timer fired before its clock expired (it is set again)."""
+
+    status = 409
+    code = "clock_early"
+    message = "This clock has not run out yet."
+
+    def __init__(self, expires: float) -> None:
+        super().__init__()
+        self.expires = expires
