@@ -308,7 +308,7 @@ fixed once written, whatever the class is called."""
 
 
 def to_json(event: Event) -> dict[str, Any]:
-    """The event as JSON-ready data with its type name under ``"type"``."""
+    """The event as JSON-ready data with its stored name under ``"type"``."""
     return to_typed_json(event, EVENT_TYPES)
 
 

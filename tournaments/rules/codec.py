@@ -1,6 +1,6 @@
 """JSON for tournament events and definitions, through the engine's codec:
-frozen dataclasses, enums as their values, the stored name (``TOURNAMENT_EVENT_TYPES``) under
-``"type"``.
+frozen dataclasses, enums as their values, the stored name
+(``TOURNAMENT_EVENT_TYPES``) under ``"type"``.
 Anything that does not decode, or decodes to a definition that no longer
 validates, is ``Malformed``.
 """
@@ -17,7 +17,7 @@ from tournaments.rules.events import TOURNAMENT_EVENT_TYPES, TournamentEvent
 
 
 def tournament_event_to_json(event: TournamentEvent) -> dict[str, Any]:
-    """The event as JSON-ready data with its type name under ``"type"``."""
+    """The event as JSON-ready data with its stored name under ``"type"``."""
     return to_typed_json(event, TOURNAMENT_EVENT_TYPES)
 
 

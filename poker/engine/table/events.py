@@ -13,8 +13,8 @@ come with ``PlayerArrived`` and ``ChipsAdded`` and go with
 ``PlayerUnseated``, which move no money.
 
 Every event round-trips through JSON (``table_event_to_json`` /
-``table_event_from_json``) with its type name under ``"type"``, using the hand
-events' codec.
+``table_event_from_json``) with its stored name (``TABLE_EVENT_TYPES``)
+under ``"type"``, using the hand events' codec.
 """
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ fixed once written, whatever the class is called."""
 
 
 def table_event_to_json(event: TableEvent) -> dict[str, Any]:
-    """The event as JSON-ready data with its type name under ``"type"``."""
+    """The event as JSON-ready data with its stored name under ``"type"``."""
     return to_typed_json(event, TABLE_EVENT_TYPES)
 
 
