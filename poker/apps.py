@@ -13,8 +13,12 @@ class PokerConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts.audit import register
+        from config.projections import projection_register
         from poker.audit import table_problems
         from poker.selectors import forget_screen_name
 
         register(table_problems)
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
+        projection_register(
+            app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)
+        )

@@ -150,6 +150,7 @@ TABLE_V1 = Step(
         "HandFinished": "table.hand_finished",
         "TimeBankUsed": "table.time_bank_used",
         "CloseQueued": "table.close_queued",
+        "ButtonDrawn": "table.button_drawn",
         "TableClosed": "table.closed",
         "PlayerArrived": "table.player_arrived",
         "PlayerUnseated": "table.player_unseated",

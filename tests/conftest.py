@@ -7,13 +7,21 @@ test is skipped with the reason, except under ``CI=true``, where it fails: CI
 must never go green by skipping what it was meant to check.
 
 The Django test database is separate: pytest-django builds ``test_<NAME>`` from
-``DATABASE_URL`` (SQLite when unset), one per xdist worker.
+``DATABASE_URL`` (SQLite when unset), one per xdist worker.  A test that needs
+the services themselves on PostgreSQL (row locks that mean something, a worker
+process sharing its database) asks for ``pg_default``: with ``DATABASE_URL``
+on PostgreSQL it changes nothing; otherwise, for that test, the ``default``
+alias is the test database of the ``postgres`` alias (which settings add under
+pytest when ``TEST_DATABASE_URL`` answers), emptied afterwards.  So these tests
+too run whenever the server answers, and are skipped (failed under CI=true)
+only when it does not.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Iterator
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -108,3 +116,72 @@ def redis_url() -> str:
     url = _redis_url()
     _require(_redis_problem(url))
     return url
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that asks for ``pg_default`` also uses the ``postgres`` alias
+    (when settings have it and ``default`` is not PostgreSQL already), so
+    pytest-django creates that test database and empties it after the test."""
+    from django.conf import settings
+
+    if not settings.configured:
+        return  # a project without Django (tests/config/test_service_markers.py)
+    databases = settings.DATABASES
+    if "postgres" not in databases or "postgresql" in databases["default"]["ENGINE"]:
+        return
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        if marker is None or "pg_default" not in getattr(item, "fixturenames", ()):
+            continue
+        aliases = set(marker.kwargs.get("databases") or ["default"]) | {"postgres"}
+        widened = pytest.mark.django_db(
+            *marker.args, **{**marker.kwargs, "databases": sorted(aliases)}
+        )
+        item.add_marker(widened, append=False)
+
+
+@pytest.fixture
+def pg_default() -> None:
+    """The services' ``default`` database is PostgreSQL for this test (see
+    ``_default_on_postgres``, which does the work; the test must be marked
+    ``django_db(transaction=True)``: it commits, and others see it)."""
+
+
+@pytest.fixture(autouse=True)
+def _default_on_postgres(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For a test that asks for ``pg_default`` (itself or through another
+    fixture), point ``default`` at the ``postgres`` alias's test database,
+    unless it is PostgreSQL already.  Autouse at the root, so it is in place
+    before every app's own fixtures and after them (their last checks, such
+    as the ledger audit, read PostgreSQL).  pytest-django empties it after
+    the test (see ``pytest_collection_modifyitems``)."""
+    if "pg_default" not in request.fixturenames:
+        yield
+        return
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not (marker.kwargs.get("transaction") or marker.args[:1] == (True,)):
+        pytest.fail("pg_default needs @pytest.mark.django_db(transaction=True)", pytrace=False)
+    request.getfixturevalue("_django_db_helper")
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import connections
+
+    if connections["default"].vendor == "postgresql":
+        yield
+        return
+    if "postgres" not in connections.settings:
+        _require(
+            _postgres_problem(_pg_dsn())
+            or f"PostgreSQL at {_redact(_pg_dsn())} did not answer when the settings were read"
+        )
+    original, sqlite = connections.settings["default"], connections["default"]
+    connections.settings["default"] = {**connections["postgres"].settings_dict}
+    postgres = connections.create_connection("default")
+    connections["default"] = postgres  # this thread's; other threads make theirs from settings
+    ContentType.objects.clear_cache()  # ids of the other database
+    try:
+        yield
+    finally:
+        postgres.close()
+        connections.settings["default"] = original
+        connections["default"] = sqlite
+        ContentType.objects.clear_cache()

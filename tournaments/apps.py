@@ -9,6 +9,12 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from config.projections import projection_register
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
+        projection_register(
+            app=self.label,
+            rebuild="tournaments.projections.rebuild",
+            after=("accounts", "poker"),
+        )

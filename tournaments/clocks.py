@@ -18,6 +18,11 @@ cannot both act (the pattern of ``poker.clocks``):
   still in that period with that deadline; a pause, a resume or added time
   moves the deadline and sets a new timer, and the old one finds nothing
   to do.  Command id ``uuid5(stream:period:deadline)``.
+- the rebuy decision, set when a player out of chips may rebuy
+  (``RebuyOffered``), for the end of his time: he is out as if he declined
+  (``RebuyTimeout``), if he is still deciding with that deadline (a rebuy,
+  a decline or a later deadline leave it nothing to do).  Command id
+  ``uuid5(stream:rebuy:player:deadline)``.
 
 A timer that fires early is set again for its time; one lost (a worker
 killed before acknowledging it, an in-memory broker restarted) is fired by
@@ -43,6 +48,8 @@ from tournaments.rules import (
     BreakStarted,
     Cancel,
     LevelChanged,
+    RebuyOffered,
+    RebuyTimeout,
     Resumed,
     Start,
     Started,
@@ -84,6 +91,10 @@ def schedule(outcome: Outcome) -> None:
     if due is not None and any(isinstance(e, CLOCK_EVENTS) for e in outcome.events):
         period = state.period
         transaction.on_commit(lambda: set_clock_timer(pk, period, due))
+    for e in outcome.events:
+        if isinstance(e, RebuyOffered):
+            player, until = e.player, e.until
+            transaction.on_commit(lambda p=player, u=until: set_rebuy_timer(pk, p, u))
 
 
 def set_start_timer(tournament_id: int, starts_at: int) -> None:
@@ -101,6 +112,15 @@ def set_clock_timer(tournament_id: int, period: int, due: int) -> None:
 
     tournament_clock_due.apply_async(
         (tournament_id, period, due), eta=moment(due), queue=settings.CLOCK_QUEUE
+    )
+
+
+def set_rebuy_timer(tournament_id: int, player: str, until: int) -> None:
+    """Queue the end of ``player``'s rebuy decision at ``until``."""
+    from tournaments.tasks import tournament_rebuy_due
+
+    tournament_rebuy_due.apply_async(
+        (tournament_id, player, until), eta=moment(until), queue=settings.CLOCK_QUEUE
     )
 
 
@@ -141,6 +161,22 @@ def clock_due(*, tournament_id: int, period: int, due: int) -> Outcome | None:
     return _fire(tournament_id, timer_id(stream, period, due), decide)
 
 
+def rebuy_due(*, tournament_id: int, player: str, until: int) -> Outcome | None:
+    """``player``'s time to rebuy or decline ended at ``until``: he is out,
+    if he is still deciding with that deadline."""
+
+    def decide(state: TournamentState, now: int) -> TournamentCommand:
+        entrant = state.entrant(player)
+        if state.status is not Status.RUNNING or entrant is None or entrant.rebuy_until != until:
+            raise ClockMoved()
+        if now < until:
+            raise ClockEarly(until)
+        return RebuyTimeout(player, now, secrets.randbits(64))
+
+    stream = Tournament(pk=tournament_id).stream
+    return _fire(tournament_id, timer_id(stream, "rebuy", player, until), decide)
+
+
 def _fire(tournament_id: int, command_id: uuid.UUID, decide: Any) -> Outcome | None:
     outcome = run(tournament_id, by=None, command_id=command_id, decide=decide)
     if outcome is None:
@@ -153,8 +189,9 @@ def _fire(tournament_id: int, command_id: uuid.UUID, decide: Any) -> Outcome | N
 
 
 def overdue(now: datetime | None = None) -> list[tuple[str, int, int, int]]:
-    """("start" or "clock", tournament, key, time) of every timer overdue by
-    more than the grace: lost ones."""
+    """("start", "clock" or "rebuy", tournament, key, time) of every timer
+    overdue by more than the grace: lost ones (the key: the period, or the
+    player deciding on a rebuy)."""
     late = (now or timing.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
     out: list[tuple[str, int, int, int]] = []
     scheduled = Tournament.objects.filter(
@@ -170,6 +207,21 @@ def overdue(now: datetime | None = None) -> list[tuple[str, int, int, int]]:
         due = deadline(state)
         if due is not None:
             out.append(("clock", row.pk, state.period, due))
+    return out + _overdue_rebuys(int(late.timestamp()))
+
+
+def _overdue_rebuys(late: int) -> list[tuple[str, int, int, int]]:
+    """("rebuy", tournament, player, deadline) of every rebuy decision whose
+    time ended before ``late`` (the tournaments with rebuys only)."""
+    from tournaments.work import folds
+
+    out: list[tuple[str, int, int, int]] = []
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    for row in running.exclude(definition__rebuys=None).order_by("pk"):
+        state = folds.state(row.stream, row.version)
+        for player, e in sorted(state.entrants.items()):
+            if e.alive and e.rebuy_until is not None and e.rebuy_until < late:
+                out.append(("rebuy", row.pk, int(player), e.rebuy_until))
     return out
 
 
@@ -180,6 +232,8 @@ def sweep() -> int:
         try:
             if kind == "start":
                 start_due(tournament_id=pk, starts_at=when)
+            elif kind == "rebuy":
+                rebuy_due(tournament_id=pk, player=str(key), until=when)
             else:
                 clock_due(tournament_id=pk, period=key, due=when)
         except ApiError:

@@ -6,7 +6,8 @@ Every tournament command's follow-up (``carry_out``, from
 in the same transaction: ``Seated`` seats a player (opening his table when
 it is new), ``Eliminated`` and ``Disqualified`` unseat, ``PlayerMoved``
 unseats at one table and seats at the other with the chips he took, a
-``FinalTableDrawn`` unseats everyone and seats the final table, rebuys and
+``FinalTableDrawn`` unseats everyone and seats the final table (its
+``ButtonDrawn`` starts it afresh from the drawn button), rebuys and
 add-ons add chips, and a broken table or the end of play closes tables.
 Then every table the tournament allows deals (``deal``).
 
@@ -42,6 +43,7 @@ from poker.engine.errors import EngineError
 from poker.engine.table import (
     AddChips,
     Close,
+    DrawButton,
     Seat,
     TableConfig,
     Unseat,
@@ -55,6 +57,7 @@ from poker.publish import publish
 from poker.work import Unit, Work
 from tournaments.rules import (
     AddedOn,
+    ButtonDrawn,
     Cancelled,
     DisqualificationQueued,
     Disqualified,
@@ -227,6 +230,8 @@ def _event(
         for placed in event.seats:
             final.table_do(Seat(placed.seat, placed.player, stacks[placed.player]))
         closing.update(n for n in state.tables if n != event.table)
+    elif isinstance(event, ButtonDrawn):
+        _work(unit, tournament, event.table, state).table_do(DrawButton(event.seat))
     elif isinstance(event, TableBroken):
         closing.add(event.table)
     elif isinstance(event, Rebought | AddedOn):
@@ -302,6 +307,7 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
         tournament_id=unit.tournament,
         table=number,
         big_blind=began.big,
+        over_blind=began.over,
         command_id=command_id(work.hand.row.stream, "start"),
     )
 

@@ -180,6 +180,7 @@ def own_entry(
         "disqualified": e.disqualified,
         "may_rebuy": can_rebuy(state, e.player),
         "may_add_on": can_add_on(state, e.player),
+        "rebuy_until": iso(timing.moment(e.rebuy_until)),
     }
 
 

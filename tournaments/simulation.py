@@ -79,6 +79,8 @@ class Plan:
     starting_stack: int = SATELLITE_STARTING_STACK
     level_minutes: int = 10
     minute_seconds: int = 60
+    break_minutes: int | None = None
+    """Each break's length (None: the structure's, five minutes)."""
     rebuy_until: int | None = None
     max_rebuys: int = 2
     add_on: bool = False
@@ -89,6 +91,8 @@ class Plan:
     bot_threads: int = 1
     """Threads acting at the tables (each its own share of them and its own
     database connection), as many clients would."""
+    progress_seconds: float = 3.0
+    """A progress line at least this often (and one at each level and break)."""
 
     def __post_init__(self) -> None:
         """What the tournament's own definition cannot refuse (it checks the
@@ -101,11 +105,16 @@ class Plan:
             raise ValueError("bots in the target need a satellite (a seat value)")
         if self.seat_value is not None and self.seat_value < 1:
             raise ValueError("a seat is worth at least 1")
+        if self.progress_seconds <= 0:
+            raise ValueError("progress lines need a positive interval")
 
     def definition(self, target: Tournament | None) -> TournamentDefinition:
         """The tournament's definition: a sit-and-go of ``players`` on the
         32 Card Draw satellite structure, scaled."""
         structure = thirty_two_card_draw_satellite_structure(self.level_minutes)
+        if self.break_minutes is not None:
+            breaks = tuple(replace(b, minutes=self.break_minutes) for b in structure.breaks)
+            structure = replace(structure, breaks=breaks)
         rebuys = None
         if self.rebuy_until is not None:
             stack, price = self.starting_stack, self.buy_in
@@ -205,20 +214,33 @@ def simulate(plan: Plan, say: Say = print) -> Report:
     row = services.tournament_create(by=director, name=f"Simulation {run}", definition=definition)
     report = Report(row, target, bots)
     say(f"{plan.players} bots registering for tournament {row.pk} ({plan.game.value})")
-    for bot in bots.values():
+    said = report.seconds
+    for n, bot in enumerate(bots.values(), start=1):
         services.tournament_register(by=bot, tournament_id=row.pk)
+        if report.seconds - said >= plan.progress_seconds:
+            said = report.seconds
+            say(f"{report.seconds:7.1f}s {n} of {plan.players} registered")
     say(f"registered in {report.seconds:.1f}s; play starts")
     report.started = time.perf_counter()  # the pace of play, from the first deal
-    play(report, rng, plan.time_limit, say, plan.bot_threads)
+    play(report, rng, plan.time_limit, say, plan.bot_threads, plan.progress_seconds)
     return report
 
 
-def play(report: Report, rng: random.Random, time_limit: float, say: Say, threads: int = 1) -> None:
+def play(
+    report: Report,
+    rng: random.Random,
+    time_limit: float,
+    say: Say,
+    threads: int = 1,
+    every: float = Plan.progress_seconds,
+) -> None:
     """Bots act wherever a hand waits on them and decide on rebuys and
-    add-ons, until the tournament ends; a line per level and break.  With
-    ``threads`` above one, other threads act at their share of the tables."""
+    add-ons, until the tournament ends; a line per level and break, and at
+    least one every ``every`` seconds.  With ``threads`` above one, other
+    threads act at their share of the tables."""
     tournament = report.tournament.pk
     shown: tuple[int, bool] | None = None
+    said = report.seconds
     offered: set[str] = set()
     over = threading.Event()
     helpers = [
@@ -239,7 +261,8 @@ def play(report: Report, rng: random.Random, time_limit: float, say: Say, thread
                     f"tournament {tournament} still running after {time_limit:.0f} s"
                 )
             now = (q.level(state), q.on_break(state))
-            if now != shown:
+            if now != shown or report.seconds - said >= every:
+                said = report.seconds
                 say(report.line(state))
                 shown = now
             report.peak_tables = max(report.peak_tables, len(state.tables))

@@ -26,13 +26,14 @@ def tournament_hand_start(
     tournament_id: int,
     table: int,
     big_blind: int | None = None,
+    over_blind: int | None = None,
     command_id: uuid.UUID | None = None,
 ) -> Outcome | None:
     """A hand is dealt at ``table`` to everyone there with chips, at the
     level in force (refused on a break, in hand-for-hand while the table
     waits, or with fewer than two players with chips); None: this command
     id reported it before."""
-    decide: Decide = lambda s, now: StartHand(table, big_blind)  # noqa: E731
+    decide: Decide = lambda s, now: StartHand(table, big_blind, over_blind)  # noqa: E731
     return run(tournament_id, by=None, command_id=command_id, decide=decide)
 
 
@@ -44,7 +45,8 @@ def tournament_hand_finish(
     command_id: uuid.UUID | None = None,
 ) -> Outcome | None:
     """The hand at ``table`` is over with these stacks (by player, every
-    player dealt in; chips conserved)."""
+    player dealt in; chips conserved); a player left broke who may rebuy
+    gets his decision clock from now."""
     final = {str(player): chips for player, chips in stacks.items()}
-    decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64))  # noqa: E731
+    decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64), now)  # noqa: E731
     return run(tournament_id, by=None, command_id=command_id, decide=decide)

@@ -46,6 +46,20 @@ def tournament_clock_due(tournament_id: int, period: int, due: int) -> dict[str,
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def tournament_rebuy_due(tournament_id: int, player: str, until: int) -> dict[str, Any]:
+    """A broke player's time to rebuy ran out: out, if still deciding."""
+    try:
+        outcome = clocks.rebuy_due(tournament_id=tournament_id, player=player, until=until)
+    except ClockEarly as early:
+        clocks.set_rebuy_timer(tournament_id, player, early.due)
+        return {"outcome": "early"}
+    except ClockMoved:
+        return {"outcome": "moved"}
+    assert outcome is not None
+    return {"outcome": "acted", "status": outcome.state.status.value}
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def tournament_deal_due(tournament_id: int) -> dict[str, Any]:
     """A table's pause between hands ended: deal where the rules allow."""
     from tournaments.play import deal_due

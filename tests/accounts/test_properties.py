@@ -35,7 +35,6 @@ from tests.accounts.operations import (
     World,
 )
 from tests.poker.concurrency import race
-from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
 
 SETTINGS = settings(
     max_examples=25,

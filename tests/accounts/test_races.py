@@ -23,7 +23,6 @@ from poker import services
 from tests.accounts.conftest import assert_sound
 from tests.funds import cash_of, fund
 from tests.poker.concurrency import Outcome, lockstep, race
-from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
 
 REPEATS = 20
 PG = "postgres"

@@ -11,6 +11,7 @@ from poker.engine.errors import Malformed
 from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
 from poker.engine.table import (
     TABLE_EVENT_TYPES,
+    ButtonDrawn,
     ChipsAdded,
     CloseQueued,
     HandBegan,
@@ -65,6 +66,7 @@ EVERY_EVENT: list[TableEvent] = [
     PlayerArrived(3, "bob", 1500),
     PlayerUnseated(3, 0, UnseatReason.BUSTED),
     ChipsAdded(3, 1000),
+    ButtonDrawn(3),
 ]
 TOURNAMENT_EVENTS: list[TableEvent] = [
     TableOpened(TableConfig.for_tournament(17, RULES, 5, table=2)),

@@ -12,9 +12,11 @@ from poker.engine.hand import begin
 from poker.engine.rules import Betting, Game, Rules
 from poker.engine.table import (
     AddChips,
+    ButtonDrawn,
     ChipsAdded,
     Close,
     CloseQueued,
+    DrawButton,
     FinishHand,
     Leave,
     PlayerArrived,
@@ -29,6 +31,7 @@ from poker.engine.table import (
     TableClosed,
     TableCommand,
     TableConfig,
+    TableState,
     TopUp,
     Unseat,
     UnseatReason,
@@ -306,3 +309,36 @@ def test_nothing_comes_onto_a_closing_table() -> None:
     for command in commands:
         assert refused(state, command) is ErrorCode.TABLE_CLOSED, command
     assert play_table(state, SitOut(1))[1] == [SatOut(1)]
+
+
+def _redrawn() -> TableState:
+    """A 32 Card Draw table after two hands, everyone unseated and three
+    players seated afresh at seats 2, 4 and 5 (the final table's draw)."""
+    state = tournament_table(THIRTY_TWO_1, {1: "a", 2: "b", 3: "c", 4: "d", 5: "e"})
+    state, _ = hands(state, 2, THIRTY_TWO_1)
+    for seat in sorted(state.seats):
+        state = run(state, Unseat(seat, UnseatReason.MOVED))
+    return run(state, Seat(2, "x", 1000), Seat(4, "y", 1000), Seat(5, "z", 1000), Seat(1, "w", 0))
+
+
+def test_a_drawn_table_starts_from_the_drawn_button_with_live_blinds() -> None:
+    state, events = play_table(_redrawn(), DrawButton(4))
+    assert events == [ButtonDrawn(4)]
+    state, began = deal(state, THIRTY_TWO_1)
+    assert positions(began) == (4, 5, 2, None) and not began.button_dead
+    assert began.dealt_in == (2, 4, 5) and began.posts == ()
+
+
+def test_a_drawn_button_on_a_player_without_chips_goes_to_the_next_with_chips() -> None:
+    state = run(_redrawn(), DrawButton(1))
+    state, began = deal(state, THIRTY_TWO_1)
+    assert positions(began) == (2, 4, 5, None) and not began.button_dead
+
+
+def test_the_button_is_drawn_to_a_taken_seat_between_hands() -> None:
+    state = _redrawn()
+    assert refused(state, DrawButton(3)) is ErrorCode.NOT_SEATED
+    state, _ = deal(run(state, DrawButton(2)), THIRTY_TWO_1)
+    assert refused(state, DrawButton(2)) is ErrorCode.ILLEGAL_ACTION
+    cash = table(FIVE, {1: "a", 2: "b"})
+    assert refused(cash, DrawButton(1)) is ErrorCode.ILLEGAL_ACTION

@@ -2,7 +2,8 @@
 
 A worker is a separate ``celery worker`` process on Redis, consuming a
 queue of the test's own and reaching the test's PostgreSQL database (the
-test commits: ``transaction=True``).  The test process sets its timers on
+test commits: ``transaction=True``; ``pg_default`` puts it there when
+``DATABASE_URL`` is not PostgreSQL).  The test process sets its timers on
 the same queue, so only this test's worker ever sees them.
 """
 
@@ -91,10 +92,10 @@ class Worker:
 
 
 @pytest.fixture
-def clock_queue(settings: Any, redis_url: str) -> Iterator[str]:
-    """Timers on: this test's commands set them on a queue of its own, on Redis."""
-    if connection.vendor != "postgresql":
-        pytest.skip("a worker process shares the test database: set DATABASE_URL to PostgreSQL")
+def clock_queue(settings: Any, redis_url: str, pg_default: None) -> Iterator[str]:
+    """Timers on: this test's commands set them on a queue of its own, on
+    Redis; a worker process shares the test's database, so it is on
+    PostgreSQL (``pg_default``)."""
     queue = f"clocks-{uuid.uuid4().hex[:10]}"
     settings.CLOCKS_ENABLED = True
     settings.CLOCK_QUEUE = queue

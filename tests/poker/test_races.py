@@ -6,14 +6,15 @@ and a barrier starts them at the same instant.  Each race is repeated
 queued on the table lock behind the winner's open transaction: the
 interleaving a race produces only sometimes).  The services race on the ``default``
 database, which must be PostgreSQL for the table lock to mean anything
-(SQLite ignores SELECT ... FOR UPDATE); the event-store race runs on the
+(SQLite ignores SELECT ... FOR UPDATE): those tests ask for ``pg_default``
+(tests/conftest.py), which points ``default`` at the ``postgres`` alias when
+``DATABASE_URL`` is not PostgreSQL; the event-store race runs on the
 ``postgres`` alias directly and needs no table lock at all.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.forms.models import model_to_dict
 
 from config.api_errors import ApiError
@@ -48,24 +49,6 @@ EVENT_OF = {
     "raise": "hand.raised",
     "check": "hand.checked",
 }
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
-
-
-@pytest.fixture
-def pg_default() -> None:
-    """The services' database is PostgreSQL (tests using it are marked
-    ``django_db(transaction=True)``: racers must see each other's commits)."""
-    if connection.vendor != "postgresql":
-        reason = (
-            f"services lock tables on the 'default' database, here {connection.vendor}; "
-            "races need DATABASE_URL=postgres://... (as in CI)"
-        )
-        if _in_ci():
-            pytest.fail(f"{reason} (CI=true: the races must run)", pytrace=False)
-        pytest.skip(reason)
 
 
 # --------------------------------------------------------------------------

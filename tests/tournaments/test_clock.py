@@ -88,6 +88,8 @@ def test_the_add_on_is_taken_in_the_break_after_the_rebuy_window() -> None:
     assert [add_on_open(WITH_BREAK, p, 2) for p in range(5)] == [False, False, True, False, False]
 
 
-def test_without_a_break_the_add_on_is_taken_in_the_last_rebuy_level() -> None:
-    assert add_on_period(WITH_BREAK, 1) == level_period(WITH_BREAK, 1) == 0
-    assert add_on_period(WITH_BREAK, 3) == 3
+def test_without_a_break_the_add_on_comes_as_the_next_level_begins() -> None:
+    assert add_on_period(WITH_BREAK, 1) == level_period(WITH_BREAK, 2) == 1
+    assert add_on_period(WITH_BREAK, 3) == level_period(WITH_BREAK, 4)
+    last = len(WITH_BREAK.levels)
+    assert add_on_period(WITH_BREAK, last) is None  # rebuys to the end: no add-on

@@ -47,6 +47,17 @@ def test_the_big_blind_is_a_seat_dealt_in() -> None:
     assert refusal(run, StartHand(1, big_blind=empty)) is TournamentErrorCode.MALFORMED
 
 
+def test_the_over_blind_is_a_seat_dealt_in_and_the_table_keeps_it() -> None:
+    run = three_handed()
+    seats = sorted(run.state.tables[1].seats)
+    empty = next(s for s in range(1, 7) if s not in seats)
+    bad = StartHand(1, big_blind=seats[0], over_blind=empty)
+    assert refusal(run, bad) is TournamentErrorCode.MALFORMED
+    run.do(StartHand(1, big_blind=seats[0], over_blind=seats[1]))
+    table = run.state.tables[1]
+    assert (table.big_blind, table.over_blind) == (seats[0], seats[1])
+
+
 def test_one_hand_at_a_time_at_a_table() -> None:
     run = three_handed()
     run.do(StartHand(1))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -33,21 +34,26 @@ from tournaments.rules import (
     Disqualified,
     Disqualify,
     Pause,
+    PlayerMoved,
     Prize,
     PrizesAwarded,
     Rebought,
     Rebuy,
     Rebuys,
+    RebuyTimeout,
     Register,
     Resume,
     Satellite,
     Seated,
     StartHand,
     Status,
+    TableBroken,
     Tick,
     TournamentCommand,
     TournamentDefinition,
     TournamentError,
+    TournamentEvent,
+    TournamentState,
     award,
     decide,
     evolve,
@@ -225,7 +231,14 @@ def tournament_definitions(draw: st.DrawFn) -> TournamentDefinition:
         late_registration_level=late,
         re_entries=draw(st.sampled_from([0, 1, None])) if late else 0,
         rebuys=draw(
-            st.sampled_from([None, Rebuys(2, 1000, 100, 2, None, 500, 50), Rebuys(1, 500, 100)])
+            st.sampled_from(
+                [
+                    None,
+                    Rebuys(2, 1000, 100, 2, None, 500, 50),
+                    Rebuys(1, 500, 100),
+                    Rebuys(1, 500, 100, None, None, 300, 30),  # no break after the rebuys
+                ]
+            )
         ),
         satellite=draw(st.sampled_from([None, Satellite("main", 300), Satellite("main", 250, 2)])),
     )
@@ -246,13 +259,15 @@ class Driver:
             table = rng.choice(sorted(state.tables))
             if state.tables[table].hand is None:
                 return StartHand(table)
-            return random_finish(state, table, rng)
+            return replace(random_finish(state, table, rng), at=self.now)
         if kind <= 6:
             self.now += rng.randint(0, 90)
             return Tick(self.now, rng.getrandbits(32))
         if kind == 7:
             return Rebuy(player)
         if kind == 8:
+            if rng.random() < 0.3:  # a rebuy clock's timer, due or not
+                return RebuyTimeout(player, self.now + rng.randint(0, 90), rng.getrandbits(8))
             return AddOn(player) if rng.random() < 0.5 else DeclineRebuy(player, rng.getrandbits(8))
         if kind == 9:
             return Register(player, self.now, rng.getrandbits(32))
@@ -322,6 +337,27 @@ def check(run: Run) -> None:
             assert len(counts) == tables_needed(q.players_left(state), size)
 
 
+def check_add_ons(before: TournamentState, events: list[TournamentEvent]) -> None:
+    """The add-on only once the rebuys have closed, and never a rebuy after it."""
+    for event in events:
+        if isinstance(event, AddedOn):
+            assert not q.rebuys_open(before)
+        if isinstance(event, Rebought):
+            assert not before.entrants[event.player].added_on
+
+
+def check_breaks(before: TournamentState, events: list[TournamentEvent]) -> None:
+    """A table broken with players at it is the highest-numbered in play."""
+    in_play = set(before.tables)
+    for event in events:
+        if isinstance(event, TableBroken):
+            emptied = any(
+                isinstance(e, PlayerMoved) and e.from_table == event.table for e in events
+            )
+            assert not emptied or event.table == max(in_play)
+            in_play.discard(event.table)
+
+
 @settings(
     max_examples=50,
     deadline=None,
@@ -356,6 +392,8 @@ def test_random_tournaments_keep_every_invariant(
             assert tournament_event_from_json(tournament_event_to_json(event)) == event
         run.events.extend(events)
         check(run)
+        check_breaks(before, events)
+        check_add_ons(before, events)
     play_out(driver, rng)
     assert replay(run.events) == run.state
     assert run.state.status is Status.FINISHED

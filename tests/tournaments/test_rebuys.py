@@ -4,6 +4,8 @@ add-on at the end of the window."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tests.tournaments.support import (
     T0,
     Run,
@@ -22,12 +24,16 @@ from tournaments.rules import (
     DeclineRebuy,
     Disqualify,
     Eliminated,
+    FinishHand,
     PrizesAwarded,
     Rebought,
     Rebuy,
+    RebuyOffered,
     Rebuys,
+    RebuyTimeout,
     Standing,
     StartHand,
+    Status,
     Tick,
     TournamentErrorCode,
 )
@@ -148,6 +154,56 @@ def test_the_add_on_is_taken_once_in_the_break_after_the_window() -> None:
     assert refusal(run, AddOn("p02")) is TournamentErrorCode.REBUY_REFUSED
 
 
+NO_BREAK = definition(
+    structure=structure(4, 10),
+    rebuys=Rebuys(until_level=2, chips=1000, price=100, add_on_chips=1500, add_on_price=120),
+)
+"""Rebuys through level 2 (T0..+1200), no break after it."""
+
+
+def test_no_add_on_while_rebuys_are_open_even_in_the_last_rebuy_level() -> None:
+    run = Run(NO_BREAK).register(players(3)).start()
+    run.do(Tick(T0 + 600, 0))  # level 2: the last rebuy level
+    assert can_rebuy(run.state, "p01") and not can_add_on(run.state, "p01")
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_without_a_break_the_add_on_comes_before_each_players_next_hand() -> None:
+    run = Run(NO_BREAK).register(players(3)).start()
+    run.do(Tick(T0 + 1200, 0))  # level 3: rebuys closed
+    assert not can_rebuy(run.state, "p01")
+    assert can_add_on(run.state, "p01")
+    table = run.table_of("p01")
+    run.hand(table)  # everybody at his table played a hand of level 3
+    assert refusal(run, AddOn("p01")) is TournamentErrorCode.REBUY_REFUSED
+    assert not q.add_on_pending(run.state) and q.pool_final(run.state)
+
+
+def test_no_add_on_when_rebuys_run_to_the_last_level_which_never_ends() -> None:
+    last = len(NO_BREAK.structure.levels)
+    d = replace(NO_BREAK, rebuys=Rebuys(last, 1000, 100, add_on_chips=1500))
+    run = Run(d).register(players(2)).start()
+    run.do(Tick(T0 + 3 * 600, 0))
+    assert q.rebuys_open(run.state) and not can_add_on(run.state, "p01")
+
+
+def test_an_add_on_is_never_followed_by_a_rebuy() -> None:
+    run = running()
+    run.do(Tick(T0 + 1200, 0))
+    run.do(AddOn("p01"))
+    assert run.state.entrants["p01"].added_on
+    assert refusal(run, Rebuy("p01")) is TournamentErrorCode.REBUY_REFUSED
+
+
+def test_a_player_broke_when_the_rebuys_close_is_out_not_offered_the_add_on() -> None:
+    run = running()
+    run.bust("p02", "p01")
+    assert not run.state.entrants["p02"].out
+    events = run.do(Tick(T0 + 1200, 0))
+    assert [e.player for e in of_type(events, Eliminated)] == ["p02"]
+    assert refusal(run, AddOn("p02")) is TournamentErrorCode.NOT_REGISTERED
+
+
 def test_the_add_on_may_be_taken_whatever_the_stack() -> None:
     run = running()
     run.hand(1, {"p01": 900, "p02": -900})
@@ -188,3 +244,50 @@ def test_when_nobody_is_left_with_chips_the_last_busted_finish_first() -> None:
     assert run.state.standings == (Standing("p01", 1, 2), Standing("p03", 1, 2))
     (paid,) = run.do(AwardPrizes())
     assert paid == PrizesAwarded((Award("p01", 1, 150), Award("p03", 1, 150)), None)
+
+
+def bust_at(run: Run, loser: str, winner: str, at: int) -> list[object]:
+    """A hand reported at ``at`` in which ``winner`` takes ``loser``'s chips."""
+    table = run.table_of(loser)
+    run.do(StartHand(table))
+    hand = run.state.tables[table].hand
+    assert hand is not None
+    stacks = {p.player: p.stack for p in run.state.hands[hand].players}
+    stacks[winner] += stacks[loser]
+    stacks[loser] = 0
+    return run.do(FinishHand(table, stacks, 0, at=at))
+
+
+def test_a_player_out_of_chips_gets_a_clock_to_decide() -> None:
+    run = running(2)
+    events = bust_at(run, "p02", "p01", T0 + 100)
+    assert RebuyOffered("p02", T0 + 160) in events
+    assert run.state.entrants["p02"].rebuy_until == T0 + 160
+    assert run.state.status is Status.RUNNING  # he holds up the end meanwhile
+
+
+def test_when_his_clock_runs_out_he_is_out_as_if_he_declined() -> None:
+    run = running(2)
+    bust_at(run, "p02", "p01", T0 + 100)
+    early = RebuyTimeout("p02", T0 + 159, 0)
+    assert refusal(run, early) is TournamentErrorCode.ILLEGAL_ACTION
+    events = run.do(RebuyTimeout("p02", T0 + 160, 0))
+    assert [e.player for e in of_type(events, Eliminated)] == ["p02"]
+    assert run.state.status is Status.FINISHED  # no waiting for the window to close
+
+
+def test_a_decision_stops_his_clock() -> None:
+    run = running(2)
+    bust_at(run, "p02", "p01", T0 + 100)
+    run.do(Rebuy("p02"))
+    assert run.state.entrants["p02"].rebuy_until is None
+    assert refusal(run, RebuyTimeout("p02", T0 + 999, 0)) is TournamentErrorCode.ILLEGAL_ACTION
+
+
+def test_the_decision_clock_is_configurable_and_scales_with_the_minute() -> None:
+    assert REBUYS.rebuy_decision_seconds == 60
+    rebuys = Rebuys(2, 1000, 100, decision_seconds=90)
+    fast = replace(REBUYS, rebuys=rebuys, structure=replace(REBUYS.structure, minute_seconds=6))
+    assert fast.rebuy_decision_seconds == 9
+    run = Run(fast).register(players(2)).start()
+    assert RebuyOffered("p02", T0 + 109) in bust_at(run, "p02", "p01", T0 + 100)

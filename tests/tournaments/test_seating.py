@@ -15,6 +15,7 @@ from tournaments.rules.seating import (
     final_table_due,
     hand_for_hand,
     next_big_blind,
+    next_largest_blind,
     seat_newcomer,
     table_to_break,
     tables_needed,
@@ -67,6 +68,40 @@ def test_the_worst_seat_is_the_empty_one_the_big_blind_reaches_first() -> None:
     assert worst_seat(view(full(1, 6)), 6) is None
 
 
+OVER_FROM = 4
+"""32 Card Draw: an over blind with four or five dealt in."""
+
+
+def test_with_an_over_blind_the_player_due_to_post_it_next_moves() -> None:
+    t = view({1: "a", 2: "b", 3: "c", 4: "d", 5: "e"}, big_blind=2, over_blind=3)
+    assert next_big_blind(t, 5) == 3  # posts the big blind next, the over blind last hand
+    assert next_largest_blind(t, 5, OVER_FROM) == 4
+    assert next_largest_blind(view(t.seats, big_blind=2), 5) == 3  # no over blind: the big
+
+
+def test_the_last_over_blind_does_not_move_to_post_it_again() -> None:
+    t = view({1: "a", 3: "c", 5: "e"}, big_blind=5, over_blind=1)
+    assert next_largest_blind(t, 5, OVER_FROM) == 1  # three left: the big blind is the largest
+    assert next_largest_blind(t, 5, OVER_FROM, over_there=True) == 3
+
+
+def test_with_an_over_blind_the_worst_seat_is_after_the_next_big_blind() -> None:
+    t = view({1: "a", 3: "b", 4: "c"}, big_blind=1, over_blind=3)
+    assert worst_seat(t, 5, OVER_FROM) == 5  # b (seat 3) posts the big blind, the mover the over
+    assert worst_seat(t, 5) == 2  # no over blind: the next big blind
+    three = view({1: "a", 3: "b"}, big_blind=1)
+    assert worst_seat(three, 5, OVER_FROM) == 2  # three dealt in: the big blind is the largest
+
+
+def test_random_seats_keep_off_those_that_would_hand_the_over_blind_back() -> None:
+    tables = {1: view({1: "a", 3: "b"}, big_blind=3), 2: view({1: "x", 2: "y", 3: "z"})}
+    for seed in range(10):  # seats 4 and 5 would take the big blind ahead of a
+        assert seat_newcomer(tables, 5, random.Random(seed), OVER_FROM) == (1, 2)
+        breaking = {**tables, 3: view({2: "p"})}
+        (move,) = break_moves(breaking, 3, 5, random.Random(seed), OVER_FROM)
+        assert (move.table, move.seat) == (1, 2)
+
+
 def test_balancing_moves_the_next_big_blind_to_the_worst_seat_of_the_shortest_table() -> None:
     tables = {
         1: view(full(1, 6), big_blind=2),
@@ -99,6 +134,11 @@ def test_the_highest_numbered_table_breaks_when_the_players_fit_in_one_fewer() -
     assert table_to_break(tables, 6) == 3
     tables = {1: view(full(1, 5)), 2: view(full(2, 4)), 3: view(full(3, 4))}
     assert table_to_break(tables, 6) is None
+
+
+def test_the_table_to_break_is_the_highest_numbered_even_in_a_hand() -> None:
+    tables = {1: view(full(1, 5)), 2: view(full(2, 4)), 3: view(full(3, 3), busy=True)}
+    assert table_to_break(tables, 6) == 3
 
 
 def test_players_of_a_broken_table_fill_the_shortest_tables_in_empty_seats() -> None:

@@ -11,7 +11,6 @@ import pytest
 
 from poker.models import Event
 from tests.poker.concurrency import race
-from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import cash, create, fresh, house, pool, register
 from tournaments import services

@@ -14,6 +14,7 @@ from tests.tournaments.service_support import (
     bust,
     cash,
     create,
+    fresh,
     pool,
     refused,
     register,
@@ -23,8 +24,10 @@ from tests.tournaments.service_support import (
     written,
 )
 from tests.tournaments.support import structure
-from tournaments import services, tables
+from tournaments import clocks, selectors, services, tables, timing
+from tournaments.errors import ClockEarly, ClockMoved
 from tournaments.rules import Break, Rebuys
+from tournaments.tasks import tournament_rebuy_due
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
 
@@ -120,3 +123,73 @@ def test_a_free_rebuy_moves_no_money(director, players, clock):
     services.tournament_rebuy(by=ann, tournament_id=t.pk)
     assert state(t).entrants[str(ann.pk)].stack == 2000
     assert cash(ann) == CASH - 110 and pool(t) == 200
+
+
+def test_a_broke_players_rebuy_clock_puts_him_out_when_it_runs_out(director, players, clock):
+    ann, bob = players(2)
+    t = rebuy_event(director, decision_seconds=30)
+    register(t, ann, bob)
+    start(t, clock)
+    bust(t, ann, bob)
+    until = state(t).entrants[str(ann.pk)].rebuy_until
+    assert until == int(clock.now.timestamp()) + 30
+    detail = selectors.tournament_detail(fresh(t), ann)
+    assert detail["you"]["rebuy_until"] == timing.moment(until).isoformat()
+    clock.later(29)
+    with pytest.raises(ClockEarly):
+        clocks.rebuy_due(tournament_id=t.pk, player=str(ann.pk), until=until)
+    clock.later(1)
+    clocks.rebuy_due(tournament_id=t.pk, player=str(ann.pk), until=until)
+    assert state(t).entrants[str(ann.pk)].out
+    assert fresh(t).status == "finished"  # play ends without waiting for the window
+    with pytest.raises(ClockMoved):  # the decision is made: a second run finds nothing
+        clocks.rebuy_due(tournament_id=t.pk, player=str(ann.pk), until=until)
+
+
+def test_a_rebuy_leaves_the_rebuy_timer_nothing_to_do(director, players, clock):
+    ann, bob = players(2)
+    t = rebuy_event(director)
+    register(t, ann, bob)
+    start(t, clock)
+    bust(t, ann, bob)
+    until = state(t).entrants[str(ann.pk)].rebuy_until
+    assert until is not None
+    services.tournament_rebuy(by=ann, tournament_id=t.pk)
+    clock.later(3600)
+    with pytest.raises(ClockMoved):
+        clocks.rebuy_due(tournament_id=t.pk, player=str(ann.pk), until=until)
+    assert state(t).entrants[str(ann.pk)].stack == 1000
+
+
+def test_the_rebuy_timer_is_set_after_commit(
+    director, players, clock, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    ann, bob = players(2)
+    t = rebuy_event(director)
+    register(t, ann, bob)
+    start(t, clock)
+    settings.CLOCKS_ENABLED = True
+    set_timers: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(clocks, "set_rebuy_timer", lambda *a: set_timers.append(a))
+    monkeypatch.setattr(clocks, "set_clock_timer", lambda *a: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        bust(t, ann, bob)
+    until = state(t).entrants[str(ann.pk)].rebuy_until
+    assert set_timers == [(t.pk, str(ann.pk), until)]
+
+
+def test_the_rebuy_task_decides_and_a_lost_one_is_swept(director, players, clock):
+    ann, bob, cy = players(3)
+    t = rebuy_event(director)
+    register(t, ann, bob, cy)
+    start(t, clock)
+    bust(t, ann, bob)
+    until = state(t).entrants[str(ann.pk)].rebuy_until
+    assert until is not None
+    clock.later(60)
+    assert tournament_rebuy_due(t.pk, str(ann.pk), until)["outcome"] == "acted"
+    assert tournament_rebuy_due(t.pk, str(ann.pk), until) == {"outcome": "moved"}
+    bust(t, cy, bob)
+    clock.later(120)  # cy's timer was lost
+    clocks.sweep()
+    assert state(t).entrants[str(cy.pk)].out and fresh(t).status == "finished"

@@ -24,7 +24,6 @@ from tests.poker.concurrency import (
     start,
     wait_for_lock_waiters,
 )
-from tests.poker.test_races import pg_default  # noqa: F401 (fixture)
 from tests.tournaments.service_support import (
     Passive,
     bot_act,

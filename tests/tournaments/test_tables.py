@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.tournaments.support import Run, at, definition, of_type, players, refusal
 from tournaments.rules import (
+    ButtonDrawn,
     DisqualificationQueued,
     Disqualified,
     Disqualify,
@@ -20,6 +21,7 @@ from tournaments.rules import (
     PayoutTier,
     PlayerMoved,
     PlayerStack,
+    Start,
     StartHand,
     TableBroken,
     TournamentErrorCode,
@@ -82,22 +84,32 @@ def test_the_highest_numbered_table_breaks_when_the_players_fit_at_one_fewer() -
     assert sizes(run) == {1: 6, 2: 6}
 
 
-def test_a_table_in_a_hand_is_not_broken_the_highest_between_hands_is() -> None:
+def test_the_highest_numbered_table_breaks_even_when_another_finishes_first() -> None:
     run = Run().register(players(13)).start()
     run.do(StartHand(3))
     events = bust_at(run, 1)
-    assert TableBroken(3) not in events and TableBroken(2) in events
-    assert {m.from_table for m in of_type(events, PlayerMoved)} == {2}
-    assert sorted(sizes(run).values()) == [6, 6]
+    assert of_type(events, TableBroken) == [] and of_type(events, PlayerMoved) == []
+    assert sizes(run) == {1: 4, 2: 4, 3: 4}  # nobody moves while table 3 plays on
+    hand = run.state.tables[3].hand
+    assert hand is not None
+    stacks = {p.player: p.stack for p in run.state.hands[hand].players}
+    events = run.do(FinishHand(3, stacks, 0))
+    assert of_type(events, TableBroken) == [TableBroken(3)]
+    assert {m.from_table for m in of_type(events, PlayerMoved)} == {3}
+    assert sizes(run) == {1: 6, 2: 6}
 
 
-def test_while_the_others_are_in_hands_the_table_that_finished_breaks() -> None:
+def test_while_every_table_is_in_a_hand_the_highest_numbered_still_breaks() -> None:
     run = Run().register(players(13)).start()
     run.do(StartHand(2), StartHand(3))
-    events = bust_at(run, 1)
-    assert of_type(events, TableBroken) == [TableBroken(1)]
-    assert {m.table for m in of_type(events, PlayerMoved)} == {2, 3}
-    assert sizes(run) == {2: 6, 3: 6}
+    assert of_type(bust_at(run, 1), TableBroken) == []
+    for table in (2, 3):
+        hand = run.state.tables[table].hand
+        assert hand is not None
+        stacks = {p.player: p.stack for p in run.state.hands[hand].players}
+        events = run.do(FinishHand(table, stacks, 0))
+        assert of_type(events, TableBroken) == ([] if table == 2 else [TableBroken(3)])
+    assert sizes(run) == {1: 6, 2: 6}
 
 
 def test_the_final_table_is_drawn_when_everybody_fits_at_one_table() -> None:
@@ -108,6 +120,27 @@ def test_the_final_table_is_drawn_when_everybody_fits_at_one_table() -> None:
     assert sorted(s.player for s in drawn.seats) == sorted(at(run, 1))
     assert list(run.state.tables) == [1] and run.state.final_table == 1
     assert len(at(run, 1)) == 6
+
+
+def test_the_final_table_gets_its_button_by_draw_on_a_player_with_chips() -> None:
+    buttons = set()
+    for seed in range(12):
+        run = Run().register(players(7)).start()
+        events = run.bust(at(run, 1)[-1], at(run, 1)[0], seed=seed)
+        (drawn,) = of_type(events, FinalTableDrawn)
+        (button,) = of_type(events, ButtonDrawn)
+        assert events.index(button) == events.index(drawn) + 1 and button.table == drawn.table
+        assert button.seat in {s.seat for s in drawn.seats}
+        buttons.add(run.state.tables[1].seats[button.seat])
+    assert len(buttons) > 2  # a draw, not a fixed seat
+
+
+def test_every_table_of_the_first_draw_gets_its_button_by_draw() -> None:
+    run = Run().register(players(13))
+    events = run.do(Start(1_000_000, 4))
+    buttons = {b.table: b.seat for b in of_type(events, ButtonDrawn)}
+    assert sorted(buttons) == [1, 2, 3]
+    assert all(seat in run.state.tables[n].seats for n, seat in buttons.items())
 
 
 def test_the_final_table_waits_for_every_hand_and_no_table_deals_meanwhile() -> None:

@@ -12,6 +12,7 @@ from config.api import chips as amount
 from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
 from tournaments.definitions import PRESETS
+from tournaments.rules.definition import DECISION_SECONDS
 from tournaments.rules.structure import MINUTE
 
 MAX_COUNT = 10**6
@@ -60,6 +61,7 @@ class RebuysIn(serializers.Serializer[dict[str, object]]):
     threshold = amount(min_value=0, required=False, allow_null=True, default=None)
     add_on_chips = amount(min_value=0, default=0)
     add_on_price = amount(min_value=0, default=0)
+    decision_seconds = count(min_value=1, default=DECISION_SECONDS)
 
 
 class SatelliteIn(serializers.Serializer[dict[str, object]]):

@@ -15,8 +15,11 @@ The windows, by the level a period belongs to (rules chosen where RULES.md
 - late registration "until level L" is open through level L and the break
   after it: it closes when level L + 1 starts;
 - rebuys "until level L" are open through level L: they close when it ends;
-- the add-on "at the end of the rebuy window" is taken in the break after
-  level L, or during level L itself when no break follows it.
+- the add-on "at the end of the rebuy period" comes once the rebuys have
+  closed, never beside them: in the break after level L, or when no break
+  follows it, as level L + 1 begins, each player before his first hand of
+  it (``queries.add_on_missed``).  When L is the last level the rebuys
+  never close and there is no add-on.
 """
 
 from __future__ import annotations
@@ -110,13 +113,13 @@ def rebuys_open(structure: Structure, period: int, until_level: int) -> bool:
     return p.level < until_level or (p.level == until_level and not p.on_break)
 
 
-def add_on_period(structure: Structure, until_level: int) -> int:
-    """The period in which the add-on is taken: the break after level L, or
-    level L itself when no break follows it."""
+def add_on_period(structure: Structure, until_level: int) -> int | None:
+    """The period in which the add-on is taken: the one right after the
+    rebuy window, the break after level L or else level L + 1 (None: L is
+    the last level, whose rebuys never close)."""
     at = level_period(structure, until_level)
     periods = timeline(structure)
-    following = periods[at + 1] if at + 1 < len(periods) else None
-    return following.index if following is not None and following.on_break else at
+    return at + 1 if at + 1 < len(periods) else None
 
 
 def add_on_open(structure: Structure, period: int, until_level: int) -> bool:

@@ -76,20 +76,23 @@ class AddTime:
 @dataclass(frozen=True, slots=True)
 class StartHand:
     """A hand is dealt at ``table`` to everyone there with chips;
-    ``big_blind`` is the seat the table's plan puts the big blind on."""
+    ``big_blind`` and ``over_blind`` are the seats the table's plan puts
+    those blinds on (None: none, or not known)."""
 
     table: int
     big_blind: int | None = None
+    over_blind: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class FinishHand:
     """The hand at ``table`` is over: ``stacks`` maps every player dealt in
-    to his chips after it."""
+    to his chips after it; ``at``: when (None: no rebuy clock starts)."""
 
     table: int
     stacks: Mapping[str, int]
     seed: int
+    at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,16 @@ class DeclineRebuy:
     """``player``, out of chips, will not rebuy (or let his time run out): he is out."""
 
     player: str
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class RebuyTimeout:
+    """The clock of ``player``'s rebuy decision ran out at ``at``: he is
+    out as if he declined."""
+
+    player: str
+    at: int
     seed: int
 
 
@@ -160,6 +173,7 @@ TournamentCommand = (
     | Rebuy
     | AddOn
     | DeclineRebuy
+    | RebuyTimeout
     | MovePlayer
     | Disqualify
     | Cancel

@@ -41,7 +41,7 @@ from tournaments.rules.errors import (
 )
 from tournaments.rules.play import PLAY_HANDLERS, require_running
 from tournaments.rules.prizes import award
-from tournaments.rules.seating import Shuffler, draw_seating, seat_newcomer
+from tournaments.rules.seating import Shuffler, draw_button, draw_seating, seat_newcomer
 from tournaments.rules.settle import Draft, settle
 from tournaments.rules.state import Status, TournamentState
 from tournaments.rules.validate import moment, player_id, seed_of
@@ -115,7 +115,9 @@ def _register(draft: Draft, c: cmd.Register) -> None:
     draft.add(ev.Registered(player, entry, definition.entry_price))
     if state.status is Status.RUNNING:
         views = q.table_views(draft.state)
-        table, seat = seat_newcomer(views, definition.seats_per_table, rng)
+        table, seat = seat_newcomer(
+            views, definition.seats_per_table, rng, definition.over_blind_from
+        )
         draft.add(ev.Seated(player, table, seat, definition.starting_stack))
         settle(draft, rng)
     elif definition.sit_and_go and draft.state.entries == definition.max_players:
@@ -150,6 +152,7 @@ def _begin(draft: Draft, at: int, rng: Shuffler) -> None:
     for table, seats in sorted(layout.items()):
         for seat, player in sorted(seats.items()):
             draft.add(ev.Seated(player, table, seat, definition.starting_stack))
+        draft.add(ev.ButtonDrawn(table, draw_button(seats, frozenset(), rng)))
     settle(draft, rng)
 
 

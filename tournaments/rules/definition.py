@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from poker.engine.rules import VARIANTS, AnteBy, Betting, Game, Rules, TieBreak
 from tournaments.rules.checks import count, require
 from tournaments.rules.payouts import PayoutTable
-from tournaments.rules.structure import Structure
+from tournaments.rules.structure import MINUTE, Structure
 
 MAX_ENTRIES = 10_000
 MAX_NAME = 80
+DECISION_SECONDS = 60
+"""A broke player's time to rebuy or decline (house rule: RULES.md and the
+TDA are silent; a minute, as online rooms give between hands)."""
+MAX_DECISION_SECONDS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +37,9 @@ class Rebuys:
     """Rebuys through level ``until_level`` while the stack is at or below
     ``threshold`` chips (None: the starting stack), ``chips`` for ``price``
     each, at most ``max_rebuys`` per entry (None: no limit); and the add-on
-    at the end of the window (``add_on_chips`` 0: none)."""
+    at the end of the window (``add_on_chips`` 0: none).  A player out of
+    chips has ``decision_seconds`` (of the structure's clock) to rebuy or
+    decline; then he is out as if he declined."""
 
     until_level: int
     chips: int
@@ -42,6 +48,7 @@ class Rebuys:
     threshold: int | None = None
     add_on_chips: int = 0
     add_on_price: int = 0
+    decision_seconds: int = DECISION_SECONDS
 
     def __post_init__(self) -> None:
         count(self.until_level, "until_level", 1)
@@ -53,6 +60,7 @@ class Rebuys:
             count(self.threshold, "threshold", 0)
         count(self.add_on_chips, "add_on_chips", 0)
         count(self.add_on_price, "add_on_price", 0)
+        count(self.decision_seconds, "decision_seconds", 1, MAX_DECISION_SECONDS)
         require(
             self.add_on_chips > 0 or self.add_on_price == 0,
             "add_on_price",
@@ -163,6 +171,18 @@ class TournamentDefinition:
         """Seats at each table."""
         size = self.table_size
         return VARIANTS[self.game].max_players if size is None else size
+
+    @property
+    def rebuy_decision_seconds(self) -> int:
+        """A broke player's time to decide, scaled like every clock of the
+        structure by ``minute_seconds``."""
+        seconds = DECISION_SECONDS if self.rebuys is None else self.rebuys.decision_seconds
+        return max(1, seconds * self.structure.minute_seconds // MINUTE)
+
+    @property
+    def over_blind_from(self) -> int | None:
+        """Players dealt in from which the game posts an over blind (None: never)."""
+        return VARIANTS[self.game].over_blind_from
 
     @property
     def re_entry(self) -> bool:

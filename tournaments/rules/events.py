@@ -132,13 +132,15 @@ class TimeAdded:
 @dataclass(frozen=True, slots=True)
 class HandStarted:
     """Hand ``hand`` was dealt at ``table`` at level ``level`` to ``players``
-    (their stacks as it began); ``big_blind`` is the seat that posted it."""
+    (their stacks as it began); ``big_blind`` and ``over_blind`` are the
+    seats that posted them."""
 
     hand: int
     table: int
     level: int
     players: tuple[PlayerStack, ...]
     big_blind: int | None = None
+    over_blind: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +159,15 @@ class Rebought:
     player: str
     chips: int
     price: int
+
+
+@dataclass(frozen=True, slots=True)
+class RebuyOffered:
+    """``player`` lost his chips and may rebuy: he decides by ``until``
+    (Unix seconds), or is out as if he declined."""
+
+    player: str
+    until: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +214,16 @@ class FinalTableDrawn:
 
     table: int
     seats: tuple[PlayerSeat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonDrawn:
+    """The button of ``table``, whose seats were just drawn (the start, the
+    final table), was drawn to ``seat``: its next hand starts afresh from
+    there, blinds live."""
+
+    table: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,11 +296,13 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     HandStarted,
     HandFinished,
     Rebought,
+    RebuyOffered,
     AddedOn,
     Eliminated,
     PlayerMoved,
     TableBroken,
     FinalTableDrawn,
+    ButtonDrawn,
     HandForHandStarted,
     HandForHandEnded,
     DisqualificationQueued,
@@ -307,11 +330,13 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
         "tournament.hand_started": HandStarted,
         "tournament.hand_finished": HandFinished,
         "tournament.player_rebought": Rebought,
+        "tournament.rebuy_offered": RebuyOffered,
         "tournament.player_added_on": AddedOn,
         "tournament.player_eliminated": Eliminated,
         "tournament.player_moved": PlayerMoved,
         "tournament.table_broken": TableBroken,
         "tournament.final_table_drawn": FinalTableDrawn,
+        "tournament.button_drawn": ButtonDrawn,
         "tournament.hand_for_hand_started": HandForHandStarted,
         "tournament.hand_for_hand_ended": HandForHandEnded,
         "tournament.disqualification_queued": DisqualificationQueued,

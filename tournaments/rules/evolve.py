@@ -124,10 +124,14 @@ def _hand_started(state: TournamentState, e: ev.HandStarted) -> TournamentState:
             state = replace(state, groups=state.groups + 1, round_group=state.groups + 1)
         state = replace(state, round_tables=state.round_tables | {e.table})
         group = state.round_group
+    entrants = dict(state.entrants)
+    for p in e.players:
+        entrants[p.player] = replace(entrants[p.player], last_level=e.level)
+    state = replace(state, entrants=entrants)
     hands = dict(state.hands)
     hands[e.hand] = RunningHand(e.table, e.players, group)
     state = replace(state, hands=hands, last_hand=e.hand)
-    return _table(state, e.table, hand=e.hand, big_blind=e.big_blind)
+    return _table(state, e.table, hand=e.hand, big_blind=e.big_blind, over_blind=e.over_blind)
 
 
 def _hand_finished(state: TournamentState, e: ev.HandFinished) -> TournamentState:
@@ -159,7 +163,7 @@ def _rebought(state: TournamentState, e: ev.Rebought) -> TournamentState:
     state = replace(state, pool=state.pool + e.price)
     return _with(
         state, e.player, stack=entrant.stack + e.chips, rebuys=entrant.rebuys + 1,
-        paid=entrant.paid + e.price,
+        paid=entrant.paid + e.price, rebuy_until=None,
     )  # fmt: skip
 
 
@@ -173,7 +177,8 @@ def _added_on(state: TournamentState, e: ev.AddedOn) -> TournamentState:
 
 def _eliminated(state: TournamentState, e: ev.Eliminated) -> TournamentState:
     state = _unseat(state, e.player)
-    return _with(state, e.player, out=True, stack=0, bust=Bust(e.player, e.group, e.stack))
+    bust = Bust(e.player, e.group, e.stack)
+    return _with(state, e.player, out=True, stack=0, bust=bust, rebuy_until=None)
 
 
 def _moved(state: TournamentState, e: ev.PlayerMoved) -> TournamentState:
@@ -206,7 +211,8 @@ def _dq_queued(state: TournamentState, e: ev.DisqualificationQueued) -> Tourname
 
 
 def _disqualified(state: TournamentState, e: ev.Disqualified) -> TournamentState:
-    return _with(_unseat(state, e.player), e.player, disqualified=True, stack=0)
+    state = _unseat(state, e.player)
+    return _with(state, e.player, disqualified=True, stack=0, rebuy_until=None)
 
 
 def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
@@ -227,11 +233,13 @@ _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.HandStarted: _hand_started,
     ev.HandFinished: _hand_finished,
     ev.Rebought: _rebought,
+    ev.RebuyOffered: lambda s, e: _with(s, e.player, rebuy_until=e.until),
     ev.AddedOn: _added_on,
     ev.Eliminated: _eliminated,
     ev.PlayerMoved: _moved,
     ev.TableBroken: _broken,
     ev.FinalTableDrawn: _final,
+    ev.ButtonDrawn: lambda s, e: s,  # the tables' business: nothing to fold here
     ev.HandForHandStarted: _h4h(True),
     ev.HandForHandEnded: _h4h(False),
     ev.DisqualificationQueued: _dq_queued,

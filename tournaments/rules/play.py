@@ -12,7 +12,9 @@ Rules (RULES.md 6; TDA where it is silent):
 - Rebuys and the add-on only between hands, or during a hand for a player
   not in it (RULES.md 1, table stakes): a rebuy while the window is open
   and the stack is at or below the threshold; the add-on once per entry,
-  at the end of the window.
+  when the window has closed (``clock``): never beside a rebuy, so nobody
+  adds on and then rebuys, or adds on broke instead of rebuying (a player
+  still broke when the window closes is out).
 - Staff moves: only a player not in a hand, to an empty seat of a table in
   play; balancing does not undo them.
 - Each action has ``verify_x`` (raises the refusal) and ``can_x`` (a
@@ -21,6 +23,11 @@ Rules (RULES.md 6; TDA where it is silent):
   is not placed.  During his hand it waits for the hand to end (the
   service folds his hand).  The last player in cannot be disqualified:
   cancel instead.  Players out of chips who may still rebuy count as in.
+- A player out of chips who may rebuy has a clock to decide
+  (``Rebuys.decision_seconds``, scaled by the structure's minute): when it
+  runs out (``RebuyTimeout``) he is out as if he declined, so a silent
+  player cannot hold up the end of play until the window closes.  The
+  clock runs on wall time, paused or not, like the tables' action clocks.
 - Pausing the clock stops the levels, not the dealing (staff halt a table
   by not dealing); hands are refused only on a break.
 """
@@ -52,7 +59,7 @@ from tournaments.rules.settle import (
     settle,
 )
 from tournaments.rules.state import Entrant, Status, TournamentState
-from tournaments.rules.validate import number, player_id, seed_of
+from tournaments.rules.validate import moment, number, player_id, seed_of
 
 
 def require_running(state: TournamentState) -> None:
@@ -106,8 +113,9 @@ def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
     state = draft.state
     players = verify_start_hand(state, c.table)
     seats = {seat for seat, _, _ in players}
-    if c.big_blind is not None and (not whole(c.big_blind) or c.big_blind not in seats):
-        raise Malformed("the big blind is the seat of a player dealt in")
+    for blind in (c.big_blind, c.over_blind):
+        if blind is not None and (not whole(blind) or blind not in seats):
+            raise Malformed("a blind is the seat of a player dealt in")
     draft.add(
         ev.HandStarted(
             state.last_hand + 1,
@@ -115,6 +123,7 @@ def _start_hand(draft: Draft, c: cmd.StartHand) -> None:
             q.level(state),
             tuple(ev.PlayerStack(p, seat, stack) for seat, p, stack in players),
             c.big_blind,
+            c.over_blind,
         )
     )
 
@@ -132,9 +141,13 @@ def _finish_hand(draft: Draft, c: cmd.FinishHand) -> None:
     draft.add(ev.HandFinished(hand, table, after))
     busted = sorted((p.stack, p.player) for p in dealt if stacks[p.player] == 0)
     for _, player in busted:
-        leaving = draft.state.entrants[player].disqualify_queued
-        if not leaving and not may_rebuy(draft.state, player):
+        if draft.state.entrants[player].disqualify_queued:
+            continue
+        if not may_rebuy(draft.state, player):
             eliminate(draft, player)
+        elif c.at is not None:
+            until = moment(c.at) + state.definition.rebuy_decision_seconds
+            draft.add(ev.RebuyOffered(player, until))
     for p in dealt:
         if draft.state.entrants[p.player].disqualify_queued:
             draft.add(ev.Disqualified(p.player, stacks[p.player]))
@@ -192,7 +205,9 @@ def verify_add_on(state: TournamentState, player: object) -> Entrant:
     if rebuys is None or not rebuys.add_on:
         raise RebuyRefused("this tournament has no add-on")
     if not q.add_on_open(state):
-        raise RebuyRefused("the add-on is taken at the end of the rebuy window")
+        raise RebuyRefused("the add-on is taken once the rebuy period is over")
+    if q.add_on_missed(state, entrant):
+        raise RebuyRefused("the add-on came before your first hand after the rebuy period")
     if q.in_hand(state, entrant.player):
         raise RebuyRefused("no add-on during a hand you are in")
     if entrant.added_on:
@@ -229,6 +244,20 @@ def _decline(draft: Draft, c: cmd.DeclineRebuy) -> None:
     entrant = _in(state, c.player)
     if entrant.stack or entrant.table is None:
         raise IllegalAction(f"{entrant.player} still has chips")
+    eliminate(draft, entrant.player)
+    settle(draft, rng)
+
+
+def _rebuy_timeout(draft: Draft, c: cmd.RebuyTimeout) -> None:
+    """The rebuy clock ran out: out as if he declined (a timer that finds
+    the decision made, or its time not yet come, is refused)."""
+    state, at, rng = draft.state, moment(c.at), shuffler(seed_of(c.seed))
+    require_running(state)
+    entrant = _in(state, c.player)
+    if entrant.rebuy_until is None or entrant.stack:
+        raise IllegalAction(f"{entrant.player} has no rebuy decision pending")
+    if at < entrant.rebuy_until:
+        raise IllegalAction(f"{entrant.player} may decide until {entrant.rebuy_until}")
     eliminate(draft, entrant.player)
     settle(draft, rng)
 
@@ -272,6 +301,7 @@ PLAY_HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
     cmd.Rebuy: _rebuy,
     cmd.AddOn: _add_on,
     cmd.DeclineRebuy: _decline,
+    cmd.RebuyTimeout: _rebuy_timeout,
     cmd.MovePlayer: _move_player,
     cmd.Disqualify: _disqualify,
 }

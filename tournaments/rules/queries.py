@@ -94,6 +94,20 @@ def add_on_open(state: TournamentState) -> bool:
     )
 
 
+def add_on_missed(state: TournamentState, entrant: Entrant) -> bool:
+    """The add-on period is a level (no break after the rebuys) and the
+    player has been dealt a hand in it: the add-on came before that hand."""
+    rebuys = state.definition.rebuys
+    return rebuys is not None and entrant.last_level > rebuys.until_level
+
+
+def add_on_pending(state: TournamentState) -> bool:
+    """Somebody still in may yet take the add-on."""
+    return add_on_open(state) and any(
+        not e.added_on and not add_on_missed(state, e) for e in state.entrants.values() if e.alive
+    )
+
+
 def pool_final(state: TournamentState) -> bool:
     """No more money can come in: registration, rebuys and add-on are over."""
     if state.status is not Status.RUNNING or registration_open(state):
@@ -102,8 +116,10 @@ def pool_final(state: TournamentState) -> bool:
     if rebuys is None:
         return True
     structure = state.definition.structure
-    last = clock.add_on_period(structure, rebuys.until_level) if rebuys.add_on else -1
-    return not rebuys_open(state) and state.period > last
+    last = clock.add_on_period(structure, rebuys.until_level) if rebuys.add_on else None
+    if rebuys_open(state):
+        return False
+    return last is None or state.period > last or not add_on_pending(state)
 
 
 def field(state: TournamentState) -> int:
@@ -149,7 +165,13 @@ def table_views(state: TournamentState) -> dict[int, TableView]:
     """The tables as the seating rules see them."""
     stuck = frozenset(e.player for e in broke(state))
     return {
-        n: TableView(t.seats, t.hand is not None, t.big_blind, stuck & frozenset(t.seats.values()))
+        n: TableView(
+            t.seats,
+            t.hand is not None,
+            t.big_blind,
+            stuck & frozenset(t.seats.values()),
+            t.over_blind,
+        )
         for n, t in state.tables.items()
     }
 

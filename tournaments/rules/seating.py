@@ -11,22 +11,39 @@ where the TDA leaves it to the house):
 - The first draw uses the fewest tables, their sizes differing by at most
   one, players and seats in random order.
 - Balancing (TDA: the player to be big blind next moves to the worst
-  position, never the small blind): when the fullest table has two or more
-  players more than the shortest, the fullest table between hands (the
-  lowest-numbered of them) gives up the first player with chips clockwise
-  after its last big blind; he takes, at the shortest table (the
-  lowest-numbered), the first empty seat clockwise after its last big blind
-  -- the seat the big blind reaches soonest.  A table that has not dealt a
-  hand moves its lowest seat, and fills its lowest empty seat.
+  position, never the small blind; read as the *largest* blind, the over
+  blind in 32 Card Draw when 4-5 are dealt in, RULES.md 1): when the
+  fullest table has two or more players more than the shortest, the
+  fullest table between hands (the lowest-numbered of them) gives up the
+  player due to post the largest blind next hand (the first with chips
+  after its last big blind, or with an over blind the one after him; but
+  not the last over blind if he would post it again: the one after him); he
+  takes, at the shortest table (the lowest-numbered), the first empty seat
+  the largest blind reaches (clockwise after its last big blind, or with an
+  over blind after its next big blind), so he posts it there next hand as
+  he would have where he was, and nobody seated posts it twice running.  A
+  table that has not dealt a hand moves its lowest seat, and fills its
+  lowest empty seat.
 - Breaking: when the players fit at one table fewer, the highest-numbered
-  table breaks, once it is between hands; its players are drawn at random
-  onto the tables with the fewest players, random empty seats (TDA 2-step
-  random draw).
+  table breaks (TDA: a predetermined order), once it is between hands;
+  until then nobody moves.  Its players are drawn at random onto the
+  tables with the fewest players, random empty seats (TDA 2-step random
+  draw).
 - Final table: when everybody fits at one table, every table between hands,
   all players are drawn at random to seats of the lowest-numbered table.
+- A table formed by a draw (each table of the first draw, the final table)
+  gets its button by draw too (TDA), on a random player with chips, and
+  starts afresh from there: the blinds live on the players after it.  (A
+  table opened for a newcomer is new: its first hand starts from its
+  lowest seat, itself a random draw.)
 - Newcomers (late registration, re-entry) draw a random seat at a random
   table among those with the fewest players; with every table full a new
   table opens (the lowest free number) and balancing fills it.
+- Random seats (newcomers, broken tables) keep off, while another seat is
+  free, the seats between a table's last big blind and its next, where in
+  a game with an over blind the newcomer would take the big blind and hand
+  the over blind back to the player who just posted it (house rule: the
+  TDA lets a random seat fall anywhere).
 """
 
 from __future__ import annotations
@@ -35,7 +52,7 @@ from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from poker.engine.table.ring import first_after
+from poker.engine.table.ring import first_after, strictly_between
 
 
 class Shuffler(Protocol):
@@ -57,6 +74,8 @@ class TableView:
     """The seat of the last hand's big blind (None: no hand yet)."""
     stuck: frozenset[str] = frozenset()
     """Players balancing must not pick (no chips: they may still rebuy)."""
+    over_blind: int | None = None
+    """The seat of the last hand's over blind (None: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +122,18 @@ def draw_seating(players: Sequence[str], size: int, rng: Shuffler) -> dict[int, 
     return layout
 
 
+def _with_chips(view: TableView) -> set[int]:
+    return {s for s, p in view.seats.items() if p not in view.stuck}
+
+
+def _over(players: int, over_from: int | None) -> bool:
+    """A hand with ``players`` dealt in has an over blind (32 Card Draw: 4-5)."""
+    return over_from is not None and players >= over_from
+
+
 def next_big_blind(view: TableView, size: int) -> int | None:
     """The seat of the next player with chips to post the big blind."""
-    movable = {s for s, p in view.seats.items() if p not in view.stuck}
+    movable = _with_chips(view)
     if not movable:
         return None
     if view.big_blind is None:
@@ -113,19 +141,66 @@ def next_big_blind(view: TableView, size: int) -> int | None:
     return first_after(movable, view.big_blind, size)
 
 
-def worst_seat(view: TableView, size: int) -> int | None:
-    """The empty seat the big blind reaches first (None: the table is full)."""
+def next_largest_blind(
+    view: TableView, size: int, over_from: int | None = None, over_there: bool = False
+) -> int | None:
+    """The seat of the player to move: the one due to post the largest
+    blind next hand -- the next big blind, or with an over blind
+    (``over_from`` players with chips or more) the player after him -- but
+    never the last over blind when he would post one again where he goes
+    (``over_there``): then the player after him."""
+    big = next_big_blind(view, size)
+    movable = _with_chips(view)
+    if big is None or view.big_blind is None:
+        return big
+    due = first_after(movable, big, size) if _over(len(movable), over_from) else big
+    if over_there and due == view.over_blind and due is not None:
+        return first_after(movable, due, size)
+    return due
+
+
+def _before_largest(view: TableView, size: int, over_from: int | None) -> int | None:
+    """The seat just before the arc whose seats post the largest blind next
+    hand once one more player sits there: the last big blind's, or with an
+    over blind the next big blind's (None: no hand yet)."""
+    if view.big_blind is None:
+        return None
+    movable = _with_chips(view)
+    if movable and _over(len(movable) + 1, over_from):
+        return first_after(movable, view.big_blind, size)
+    return view.big_blind
+
+
+def worst_seat(view: TableView, size: int, over_from: int | None = None) -> int | None:
+    """The empty seat the largest blind reaches first: a player moved there
+    posts it in the table's next hand if any seat does (None: full)."""
     empty = set(range(1, size + 1)) - set(view.seats)
     if not empty:
         return None
-    if view.big_blind is None:
-        return min(empty)
-    return first_after(empty, view.big_blind, size)
+    start = _before_largest(view, size, over_from)
+    return min(empty) if start is None else first_after(empty, start, size)
 
 
-def balance_move(tables: Tables, size: int) -> Move | None:
+def fair_seats(view: TableView, size: int, over_from: int | None) -> set[int]:
+    """The empty seats where a newcomer makes nobody post the over blind
+    twice running: not strictly between the last big blind and the next
+    (sitting there he would take the big blind and hand the over blind back
+    to the player who just posted it).  All empty seats where there is no
+    over blind, no hand yet, or no other seat free."""
+    empty = set(range(1, size + 1)) - set(view.seats)
+    big = view.big_blind
+    following = next_big_blind(view, size)
+    if over_from is None or big is None or following is None:
+        return empty
+    fair = {s for s in empty if not strictly_between(s, big, following, size)}
+    return fair or empty
+
+
+def balance_move(tables: Tables, size: int, over_from: int | None = None) -> Move | None:
     """One move toward tables within one player of each other, or None when
-    they are, or when no table that could give a player is between hands."""
+    they are, or when no table that could give a player is between hands.
+    ``over_from``: the players dealt in from which the game posts an over
+    blind (None: never)."""
     if len(tables) < 2:
         return None
     counts = {n: len(t.seats) for n, t in tables.items()}
@@ -139,35 +214,35 @@ def balance_move(tables: Tables, size: int) -> Move | None:
     if not givers:
         return None
     from_table = min(givers, key=lambda n: (-counts[n], n))
-    from_seat = next_big_blind(tables[from_table], size)
-    seat = worst_seat(tables[to_table], size)
+    over_there = _over(len(_with_chips(tables[to_table])) + 1, over_from)
+    from_seat = next_largest_blind(tables[from_table], size, over_from, over_there)
+    seat = worst_seat(tables[to_table], size, over_from)
     assert from_seat is not None and seat is not None
     return Move(tables[from_table].seats[from_seat], from_table, from_seat, to_table, seat)
 
 
 def table_to_break(tables: Tables, size: int) -> int | None:
-    """The table that breaks when the players fit at one table fewer: the
-    highest-numbered one between hands (None while every table is in a
-    hand: the first to finish breaks).  Waiting for one given table would
-    let a big field shrink many times faster than its tables, one break
-    per hand of that table."""
+    """The table that breaks when the players fit at one table fewer: always
+    the highest-numbered one (TDA: tables break in a predetermined order),
+    busy or not -- the caller waits for its hand to end.  Breaking whichever
+    table finishes first would let the pace of play choose who moves."""
     if len(tables) < 2:
         return None
     players = sum(len(t.seats) for t in tables.values())
     if players > (len(tables) - 1) * size:
         return None
-    free = [n for n, t in tables.items() if not t.busy]
-    return max(free) if free else None
+    return max(tables)
 
 
-def break_moves(tables: Tables, number: int, size: int, rng: Shuffler) -> tuple[Move, ...]:
+def break_moves(
+    tables: Tables, number: int, size: int, rng: Shuffler, over_from: int | None = None
+) -> tuple[Move, ...]:
     """Where the players of table ``number`` go: each in random order to a
-    random table among those with the fewest players, a random empty seat."""
+    random table among those with the fewest players, a random empty seat
+    (a fair one first: ``fair_seats``)."""
     leaving = [(seat, player) for seat, player in sorted(tables[number].seats.items())]
     rng.shuffle(leaving)
-    free = {
-        n: sorted(set(range(1, size + 1)) - set(t.seats)) for n, t in tables.items() if n != number
-    }
+    free = {n: _draw_order(t, size, rng, over_from) for n, t in tables.items() if n != number}
     counts = {n: len(tables[n].seats) for n in free}
     moves: list[Move] = []
     for from_seat, player in leaving:
@@ -175,11 +250,20 @@ def break_moves(tables: Tables, number: int, size: int, rng: Shuffler) -> tuple[
         choices = sorted(n for n, c in counts.items() if c == fewest and free[n])
         rng.shuffle(choices)
         table = choices[0]
-        rng.shuffle(free[table])
         seat = free[table].pop()
         counts[table] += 1
         moves.append(Move(player, number, from_seat, table, seat))
     return tuple(moves)
+
+
+def _draw_order(view: TableView, size: int, rng: Shuffler, over_from: int | None) -> list[int]:
+    """The empty seats of ``view`` to be taken from the end: the fair ones
+    last (so first), each group in random order."""
+    fair = sorted(fair_seats(view, size, over_from))
+    rest = sorted(set(range(1, size + 1)) - set(view.seats) - set(fair))
+    rng.shuffle(fair)
+    rng.shuffle(rest)
+    return rest + fair
 
 
 def final_table_due(tables: Mapping[int, Seated], size: int) -> bool:
@@ -196,8 +280,20 @@ def final_table_draw(tables: Tables, size: int, rng: Shuffler) -> tuple[int, dic
     return min(tables), dict(zip(sorted(seats[: len(players)]), players, strict=True))
 
 
-def seat_newcomer(tables: Tables, size: int, rng: Shuffler) -> tuple[int, int]:
-    """(table, seat) for a late registrant or a re-entry."""
+def draw_button(seats: Mapping[int, str], stuck: frozenset[str], rng: Shuffler) -> int:
+    """The button's seat at a table whose seats were just drawn (TDA: the
+    button by draw): a random seat of a player with chips (any seat when
+    nobody has chips)."""
+    live = sorted(s for s, p in seats.items() if p not in stuck) or sorted(seats)
+    rng.shuffle(live)
+    return live[0]
+
+
+def seat_newcomer(
+    tables: Tables, size: int, rng: Shuffler, over_from: int | None = None
+) -> tuple[int, int]:
+    """(table, seat) for a late registrant or a re-entry (a fair seat:
+    ``fair_seats``)."""
     open_tables = sorted(n for n, t in tables.items() if len(t.seats) < size)
     if not open_tables:
         table = next(n for n in range(1, len(tables) + 2) if n not in tables)
@@ -207,7 +303,7 @@ def seat_newcomer(tables: Tables, size: int, rng: Shuffler) -> tuple[int, int]:
     fewest = min(len(tables[n].seats) for n in open_tables)
     choices = [n for n in open_tables if len(tables[n].seats) == fewest]
     rng.shuffle(choices)
-    free = sorted(set(range(1, size + 1)) - set(tables[choices[0]].seats))
+    free = sorted(fair_seats(tables[choices[0]], size, over_from))
     rng.shuffle(free)
     return choices[0], free[0]
 

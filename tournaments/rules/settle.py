@@ -9,8 +9,10 @@ tournament as the rules want it between hands:
   open and he has rebuys left); when the window closes, those who did not
   rebuy go out, ranked by the hand they lost their chips in.
 - Moves follow ``seating``: the final table first (it waits for every
-  table to finish its hand, and no table deals meanwhile), then the
-  breaking table (once it is between hands), then balancing.  During
+  table to finish its hand, and no table deals meanwhile; its button is
+  drawn and it starts afresh), then the
+  breaking table (always the highest-numbered: balancing waits while it
+  finishes its hand), then balancing.  During
   hand-for-hand nobody moves until the round is over.
 - Hand-for-hand follows ``seating.hand_for_hand`` for the pool as it stands.
 - Play ends, between hands and once nobody can come back in (registration
@@ -31,6 +33,7 @@ from tournaments.rules.seating import (
     Shuffler,
     balance_move,
     break_moves,
+    draw_button,
     final_table_draw,
     final_table_due,
     hand_for_hand,
@@ -92,6 +95,7 @@ def final_table_pending(state: TournamentState) -> bool:
 
 def _move(draft: Draft, rng: Shuffler) -> None:
     size = draft.state.definition.seats_per_table
+    over_from = draft.state.definition.over_blind_from
     for _ in range(MAX_MOVES):
         state = draft.state
         views = q.table_views(state)
@@ -104,16 +108,20 @@ def _move(draft: Draft, rng: Shuffler) -> None:
             if not busy:
                 table, seats = final_table_draw(views, size, rng)
                 drawn = tuple(ev.PlayerSeat(p, s) for s, p in sorted(seats.items()))
-                draft.add(ev.FinalTableDrawn(table, drawn))
+                stuck = frozenset(e.player for e in q.broke(state))
+                button = draw_button(seats, stuck, rng)
+                draft.add(ev.FinalTableDrawn(table, drawn), ev.ButtonDrawn(table, button))
             return
         if busy and state.hand_for_hand:
             return
         breaking = table_to_break(views, size)
+        if breaking is not None and views[breaking].busy:
+            return  # the table due to break finishes its hand first; no balancing meanwhile
         if breaking is not None:
-            moves = break_moves(views, breaking, size, rng)
+            moves = break_moves(views, breaking, size, rng, over_from)
             draft.add(*(_moved(m) for m in moves), ev.TableBroken(breaking))
             continue
-        move = balance_move(views, size)
+        move = balance_move(views, size, over_from)
         if move is None:
             return
         draft.add(_moved(move))

@@ -54,6 +54,10 @@ class Entrant:
     """The hand he last lost all his chips in (placements)."""
     disqualified: bool = False
     disqualify_queued: bool = False
+    last_level: int = 0
+    """The level of the last hand he was dealt in (0: none yet)."""
+    rebuy_until: int | None = None
+    """Out of chips: the end of his time to rebuy or decline (None: none running)."""
 
     @property
     def alive(self) -> bool:
@@ -64,11 +68,14 @@ class Entrant:
 
 @dataclass(frozen=True, slots=True)
 class TableInfo:
-    """One table: who sits where, its running hand, its last big blind."""
+    """One table: who sits where, its running hand, its last big blind and
+    over blind."""
 
     seats: Mapping[int, str] = field(default_factory=dict)
     hand: int | None = None
     big_blind: int | None = None
+    over_blind: int | None = None
+    """The seat that posted the last hand's over blind (None: none)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ the next hand for the hand engine (``HandPlan.to_deal``) and
 from poker.engine.table.commands import (
     AddChips,
     Close,
+    DrawButton,
     FinishHand,
     Leave,
     Seat,
@@ -30,6 +31,7 @@ from poker.engine.table.config import Stakes, TableConfig
 from poker.engine.table.decide import decide_table, hand_result, open_table, play_table
 from poker.engine.table.events import (
     TABLE_EVENT_TYPES,
+    ButtonDrawn,
     ChipsAdded,
     CloseQueued,
     HandBegan,
@@ -60,9 +62,11 @@ from poker.engine.table.state import SeatState, TableState
 __all__ = [
     "TABLE_EVENT_TYPES",
     "AddChips",
+    "ButtonDrawn",
     "ChipsAdded",
     "Close",
     "CloseQueued",
+    "DrawButton",
     "FinishHand",
     "HandBegan",
     "HandFinished",

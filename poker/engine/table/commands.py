@@ -128,6 +128,15 @@ class AddChips:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class DrawButton:
+    """Tournament: the seats were drawn afresh (the final table); the button
+    goes to ``seat`` and the next hand is dealt as the table's first: the
+    blinds on the players after it, all live, nobody waiting or owing."""
+
+    seat: int
+
+
 TableCommand = (
     Sit
     | TopUp
@@ -141,4 +150,5 @@ TableCommand = (
     | Seat
     | Unseat
     | AddChips
+    | DrawButton
 )

@@ -32,6 +32,7 @@ from poker.engine.table.checks import chips, occupied, player_id, seat_free, sea
 from poker.engine.table.commands import (
     AddChips,
     Close,
+    DrawButton,
     FinishHand,
     Leave,
     Seat,
@@ -82,7 +83,7 @@ def decide_table(state: TableState, command: TableCommand) -> list[TableEvent]:
         raise ClosedTable("the table is closing")
     if state.config.is_tournament and isinstance(command, Sit | TopUp | Leave):
         raise IllegalAction("tournament chips come and go only with the tournament")
-    if isinstance(command, Seat | Unseat | AddChips):
+    if isinstance(command, Seat | Unseat | AddChips | DrawButton):
         return decide_tournament(state, command)
     if isinstance(command, Sit):
         return _sit(state, command)

@@ -225,6 +225,14 @@ class CloseQueued:
 
 
 @dataclass(frozen=True, slots=True)
+class ButtonDrawn:
+    """Tournament: the table's seats were drawn afresh and the button drawn
+    to ``seat``; the next hand is dealt as a table's first, from there."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class TableClosed:
     """The table closed (every player has left); no more commands."""
 
@@ -246,6 +254,7 @@ TableEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     PlayerArrived,
     PlayerUnseated,
     ChipsAdded,
+    ButtonDrawn,
 ]
 
 TABLE_EVENT_TYPES: dict[str, type[Any]] = registry(
@@ -263,6 +272,7 @@ TABLE_EVENT_TYPES: dict[str, type[Any]] = registry(
         "table.hand_finished": HandFinished,
         "table.time_bank_used": TimeBankUsed,
         "table.close_queued": CloseQueued,
+        "table.button_drawn": ButtonDrawn,
         "table.closed": TableClosed,
         "table.player_arrived": PlayerArrived,
         "table.player_unseated": PlayerUnseated,

@@ -17,6 +17,7 @@ from typing import Any
 from poker.engine.errors import Malformed
 from poker.engine.events import Blind
 from poker.engine.table.events import (
+    ButtonDrawn,
     ChipsAdded,
     CloseQueued,
     HandBegan,
@@ -105,6 +106,11 @@ def _arrived(state: TableState, e: PlayerArrived) -> TableState:
     seats = dict(state.seats)
     seats[e.seat] = SeatState(e.player, e.stack, bank=state.config.time_bank_seconds)
     return replace(state, seats=seats)
+
+
+def _button_drawn(state: TableState, e: ButtonDrawn) -> TableState:
+    """The table starts over: no last hand's positions, the button drawn."""
+    return replace(state, button=e.seat, small=None, big=None, over=None)
 
 
 def _hand_began(state: TableState, e: HandBegan) -> TableState:
@@ -209,4 +215,5 @@ _APPLY: dict[type[Any], Callable[[TableState, Any], TableState]] = {
     PlayerArrived: _arrived,
     PlayerUnseated: _left,
     ChipsAdded: _chips_in,
+    ButtonDrawn: _button_drawn,
 }

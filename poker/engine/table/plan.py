@@ -23,9 +23,10 @@ silent):
   back from heads-up, when the last small blind's seat is not between the
   big and the small blind, the button goes to the last player dealt in
   before the small blind.
-- The first hand of a table: the button on the lowest-numbered ready seat,
-  the blinds (and the over blind) on the next ready seats, everyone ready
-  dealt in, no posts.
+- The first hand of a table: the button on the lowest-numbered ready seat
+  (a tournament table after a seat draw: the drawn button's seat, or the
+  first ready seat after it), the blinds (and the over blind) on the next
+  ready seats, everyone ready dealt in, no posts.
 - New players and players who missed blinds: dealt in at once with a post
   (``entry_post``), except while their seat is between the button and the
   small blind, both included (Robert's Rules: no entry between the small
@@ -193,7 +194,9 @@ def entry_post(rules: Rules, seat: SeatState, largest: int) -> tuple[int, int]:
 
 
 def _first_hand(state: TableState, ready: frozenset[int]) -> _Layout:
-    order = sorted(ready)
+    n, drawn = state.config.seats, state.button
+    # From the drawn button (the first ready seat from it), else the lowest seat.
+    order = sorted(ready, key=lambda s: s if drawn is None else (s - drawn) % n)
     if len(order) == 2:
         return _Layout(ready, button=order[0], small=order[1], big=order[0], free=True)
     over = order[3] if state.config.rules.over_blind(len(order)) else None

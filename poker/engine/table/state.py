@@ -62,7 +62,8 @@ class TableState:
     as read-only: ``evolve_table`` builds a new mapping for every change).
     ``button``/``small``/``big``/``over`` are the seats of the last hand's
     positions (``small`` is where the small blind was due even when it was
-    dead), None before the first hand.
+    dead), None before the first hand -- but for ``button`` after a drawn
+    button (``ButtonDrawn``): where the first hand's button goes.
     """
 
     config: TableConfig

@@ -21,14 +21,20 @@ TDA where it is silent):
 - Hands are dealt only when the tournament says so, each at the level it
   gives (``StartHand(rules)``; ``TableConfig.deals_by_itself`` is False).
 - Closing unseats everyone with his stack (``PlayerUnseated``, closed).
+- A table whose seats the tournament drew afresh (the final table) starts
+  over: ``DrawButton`` puts the button on the drawn seat and the next hand
+  is dealt as a table's first (TDA: button by draw; the blinds on the next
+  players, live -- no dead button or small blind carried over from the
+  seating before the draw).
 """
 
 from __future__ import annotations
 
 from poker.engine.errors import IllegalAction, Malformed
 from poker.engine.table.checks import chips, occupied, player_id, seat_free, seat_number
-from poker.engine.table.commands import AddChips, Seat, Unseat
+from poker.engine.table.commands import AddChips, DrawButton, Seat, Unseat
 from poker.engine.table.events import (
+    ButtonDrawn,
     ChipsAdded,
     PlayerArrived,
     PlayerLeft,
@@ -38,7 +44,7 @@ from poker.engine.table.events import (
 )
 from poker.engine.table.state import TableState
 
-TournamentCommand = Seat | Unseat | AddChips
+TournamentCommand = Seat | Unseat | AddChips | DrawButton
 
 
 def decide_tournament(state: TableState, command: TournamentCommand) -> list[TableEvent]:
@@ -49,6 +55,8 @@ def decide_tournament(state: TableState, command: TournamentCommand) -> list[Tab
         return _seat(state, command)
     if isinstance(command, Unseat):
         return _unseat(state, command)
+    if isinstance(command, DrawButton):
+        return _draw_button(state, command)
     return _add_chips(state, command)
 
 
@@ -88,3 +96,10 @@ def _add_chips(state: TableState, command: AddChips) -> list[TableEvent]:
     if state.hand_running and seat.in_hand:
         raise IllegalAction(f"no chips for {seat.player} during a hand he is in")
     return [ChipsAdded(command.seat, amount)]
+
+
+def _draw_button(state: TableState, command: DrawButton) -> list[TableEvent]:
+    occupied(state, command.seat)
+    if state.hand_running:
+        raise IllegalAction("the button is drawn between hands")
+    return [ButtonDrawn(command.seat)]

@@ -1,0 +1,118 @@
+"""``manage.py simulate_tournament`` tells the operator what it does: every
+option's default in ``--help``, a progress line at least every few seconds
+(not only at each level), and ``--fast`` plays 18 bots to a winner on the
+embedded defaults (SQLite, the worker in the process) in well under a
+minute of play."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.cluster import ROOT, child_env
+from tournaments.management.commands.simulate_tournament import Command
+from tournaments.simulation import Plan, simulate
+
+PROGRESS = re.compile(
+    r"^ *(?P<seconds>[\d.]+)s level (?P<level>\d+) \(\d+/\d+\): (?P<left>\d+) left on \d+ "
+    r"tables, average stack \d+, (?P<hands>\d+) hands"
+)
+
+
+def test_help_shows_every_default() -> None:
+    parser = Command().create_parser("manage.py", "simulate_tournament")
+    described = {
+        action.dest: " ".join(parser._get_formatter()._expand_help(action).split())
+        for action in parser._actions
+        if action.help
+    }
+    for option, default in {
+        "game": "32-card-draw",
+        "betting": "no-limit",
+        "table_size": "the game's most",
+        "buy_in": "100",
+        "fee": "10",
+        "starting_stack": "3000",
+        "level_minutes": "10; 1 with --fast",
+        "minute_seconds": "60; 1 with --fast",
+        "break_minutes": "the structure's, 5; 1 with --fast",
+        "fast": "off",
+        "rebuy_until": "none",
+        "max_rebuys": "2",
+        "add_on": "off",
+        "seat_value": "none",
+        "registered_in_target": "0",
+        "seed": "1",
+        "bot_threads": "1",
+        "time_limit": "3600.0",
+        "progress_seconds": "3.0",
+        "no_worker": "one in this process",
+    }.items():
+        assert f"(default: {default})" in described[option], (option, described[option])
+    assert "(default:" in parser.format_help()  # as --help prints them
+
+
+class Enough(Exception):
+    """The test has seen the lines it needed."""
+
+
+@pytest.mark.django_db
+def test_progress_lines_come_every_interval_within_a_level(settings: Any) -> None:
+    """With the clocks off the level never changes: every line after the
+    first comes from the interval alone, in order, as hands are played."""
+    settings.TOURNAMENT_TABLES = True
+    interval = 0.2
+    lines: list[tuple[float, str]] = []
+
+    def say(line: str) -> None:
+        lines.append((time.monotonic(), line))
+        progress = PROGRESS.match(line)
+        if progress and int(progress["hands"]) >= 3:
+            raise Enough
+
+    plan = Plan(players=4, seed=4, progress_seconds=interval, time_limit=120)
+    with pytest.raises(Enough):
+        simulate(plan, say=say)
+
+    shown = [(at, PROGRESS.match(line)) for at, line in lines if PROGRESS.match(line)]
+    assert len(shown) >= 3
+    seconds = [float(m["seconds"]) for _, m in shown]
+    hands = [int(m["hands"]) for _, m in shown]
+    assert seconds == sorted(seconds) and len(set(seconds)) == len(seconds)
+    assert hands == sorted(hands) and hands[0] < hands[-1]
+    assert {m["level"] for _, m in shown} == {"1"}
+    gaps = [b - a for (a, _), (b, _) in itertools.pairwise(shown)]
+    assert max(gaps) < interval + 2.0  # an interval, and at most one pass of the bots more
+
+
+def test_18_players_finish_fast_on_the_embedded_defaults(tmp_path: Path) -> None:
+    """No DATABASE_URL server, no REDIS_URL: a SQLite file and the worker in
+    the command's process, every clock on, as a fresh checkout runs it."""
+    env = child_env(DATABASE_URL=f"sqlite:///{tmp_path / 'sim.sqlite3'}")
+    del env["CLOCKS_ENABLED"]  # on by default outside pytest
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    began = time.monotonic()
+    done = subprocess.run(
+        [*manage, "simulate_tournament", "--players", "18", "--fast"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    took = time.monotonic() - began
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    finished = re.search(r"^finished after ([\d.]+)s: (\d+) hands", out, re.MULTILINE)
+    assert finished, out
+    assert "1 left on 1 tables" in out and re.search(r"^prizes: cash 1\. \d+", out, re.M), out
+    print(f"18 players --fast: {took:.1f}s in all, {finished[1]}s of play, {finished[2]} hands")
+    assert float(finished[1]) < 120, out  # 29 s of play (40 s in all) at a load of 9 on 2 cores
