@@ -217,7 +217,7 @@ def _act(row: Any, players: list[Any], choose: Any) -> None:
 def _timeouts() -> Any:
     from poker.models import Event
 
-    return Event.objects.filter(type="Discarded", data__timed_out=True)
+    return Event.objects.filter(type="hand.discarded", data__timed_out=True)
 
 
 def _wait_for_timeouts(expected: int, timeout: float) -> None:

@@ -478,7 +478,7 @@ def insert_rows(url: str, stream: str, window: Window) -> None:
             version += 1
             started = time.perf_counter()
             cur.execute(
-                RAW_INSERT, (stream, version, "BetPlaced", Jsonb(PAYLOAD), datetime.now(UTC))
+                RAW_INSERT, (stream, version, "hand.bet_placed", Jsonb(PAYLOAD), datetime.now(UTC))
             )
             conn.commit()
             window.record(started, time.perf_counter())
@@ -505,7 +505,7 @@ def orm_rows(window: Window) -> None:
             Event.objects.create(
                 stream="orm-1",
                 version=version,
-                type="BetPlaced",
+                type="hand.bet_placed",
                 data=PAYLOAD,
                 recorded_at=timezone.now(),
             )

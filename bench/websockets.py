@@ -382,7 +382,7 @@ class Client:
                     self.on_public(frame, now)
                 elif kind == "private":
                     ev = frame["event"]
-                    if ev.get("type") == "CardsDealt":
+                    if ev.get("type") == "hand.cards_dealt":
                         mine = [h for h in ev.get("hands", []) if h]
                         if mine:
                             self.dealt[frame["stream"]] = mine[0]
@@ -416,7 +416,7 @@ class Client:
                 self.table.arrivals[act.seq] = self.table.arrivals.get(act.seq, 0) + 1
         if (
             self.player is None
-            and frame["event"].get("type") == "HandStarted"
+            and frame["event"].get("type") == "hand.started"
             and self.bench.in_window(now)
         ):
             self.bench.hands += 1

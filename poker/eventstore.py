@@ -5,12 +5,16 @@ versions the caller expects, plus the command's answer under its id.  It
 runs inside the caller's transaction and adds no savepoint: a clash makes
 the database raise ``IntegrityError``, the caller's transaction rolls back
 whole, and ``classify`` tells a stale version from a retried command.
+
+Rows are written under today's schema and read back in today's shape: a
+row written under an older schema goes through its stream's upcaster
+(``poker.upcast``) on every read, so no caller sees an old name or field.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,12 +22,13 @@ from typing import Any
 from django.db import IntegrityError
 from django.utils import timezone
 
+from poker import upcast
 from poker.models import Command, Event
 
 
 @dataclass(frozen=True)
 class NewEvent:
-    """An event to append: its type name and JSON data."""
+    """An event to append: its stored name and JSON data (today's schema)."""
 
     type: str
     data: dict[str, Any]
@@ -31,7 +36,7 @@ class NewEvent:
 
 @dataclass(frozen=True)
 class Recorded:
-    """An event as stored."""
+    """An event as stored, in today's shape (``upcast.SCHEMA``)."""
 
     stream: str
     version: int
@@ -100,6 +105,7 @@ def append(
             version=batch.expected_version + k,
             type=event.type,
             data=event.data,
+            schema=upcast.SCHEMA,
             recorded_at=now,
             command=command,
         )
@@ -131,13 +137,25 @@ def answer_of(command_id: uuid.UUID, using: str = "default") -> dict[str, Any] |
     return None if done is None else done.answer
 
 
+FIELDS = ("stream", "version", "type", "data", "schema", "recorded_at", "position")
+"""The columns a read needs."""
+
+
+def recorded(rows: Iterable[Event], positions: bool = True) -> list[Recorded]:
+    """Stored rows (of any schema) as today's events (with their feed
+    positions unless ``positions`` is false)."""
+    out = []
+    for r in rows:
+        kind, data = upcast.current(r.stream, r.type, r.data, r.schema)
+        at = r.position if positions else None
+        out.append(Recorded(r.stream, r.version, kind, data, r.recorded_at, at))
+    return out
+
+
 def load(stream: str, after: int = 0, using: str = "default") -> list[Recorded]:
     """The events of ``stream`` after version ``after``, in order."""
     rows = Event.objects.using(using).filter(stream=stream, version__gt=after).order_by("version")
-    return [
-        Recorded(r.stream, r.version, r.type, r.data, r.recorded_at)
-        for r in rows.only("stream", "version", "type", "data", "recorded_at")
-    ]
+    return recorded(rows.only(*FIELDS), positions=False)
 
 
 def load_feed(
@@ -145,10 +163,7 @@ def load_feed(
 ) -> list[Recorded]:
     """The events of a table's feed after ``position``, in order, at most ``limit``."""
     rows = Event.objects.using(using).filter(feed=table, position__gt=after).order_by("position")
-    return [
-        Recorded(r.stream, r.version, r.type, r.data, r.recorded_at, r.position)
-        for r in rows[:limit].only("stream", "version", "type", "data", "recorded_at", "position")
-    ]
+    return recorded(rows[:limit].only(*FIELDS))
 
 
 def streams(prefix: str, using: str = "default") -> list[str]:

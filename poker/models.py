@@ -39,7 +39,11 @@ class Event(models.Model):
     stream = models.CharField(max_length=40)
     version = models.PositiveIntegerField()
     type = models.CharField(max_length=40)
+    """The event's stored name (``hand.cards_dealt``; a class name in schema 1)."""
     data = models.JSONField()
+    schema = models.PositiveSmallIntegerField(default=2)
+    """The shape ``type`` and ``data`` were written in (``poker.upcast``):
+    rows of an older schema are read through the upcasters."""
     recorded_at = models.DateTimeField(default=timezone.now)
     command = models.ForeignKey(
         "Command", null=True, blank=True, on_delete=models.PROTECT, related_name="events"

@@ -20,14 +20,28 @@ from typing import Any
 from accounts.frames import player_group
 from config.layer import send_all
 from poker import streams
+from poker.engine.codec import name_of
 from poker.engine.events import CardsDealt, CardsDrawn, Discarded, HandStarted
 from poker.engine.events import Event as HandEvent
 from poker.engine.evolve import evolve
 from poker.engine.state import HandState
-from poker.engine.table import evolve_table
+from poker.engine.table import (
+    TABLE_EVENT_TYPES,
+    CloseQueued,
+    HandBegan,
+    HandFinished,
+    PlayerLeft,
+    PlayerSeated,
+    TableClosed,
+    TableOpened,
+    evolve_table,
+)
 from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
-from poker.eventstore import Recorded, load, load_feed
+from poker.eventstore import Recorded, load, load_feed, recorded
+from poker.upcast import TABLES
+
+HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
 
 REPLAY_LIMIT = 500
 """Frames sent on a reconnect; further behind, the client starts over from
@@ -104,7 +118,8 @@ LOBBY_GROUP = "lobby"
 """Everyone looking at the list of tables."""
 
 LOBBY_EVENTS = frozenset(
-    {"TableOpened", "PlayerSeated", "PlayerLeft", "CloseQueued", "TableClosed", "HandBegan"}
+    name_of(TABLE_EVENT_TYPES, kind)
+    for kind in (TableOpened, PlayerSeated, PlayerLeft, CloseQueued, TableClosed, HandBegan)
 )
 """Table events that change what the lobby shows of a table."""
 
@@ -185,14 +200,15 @@ def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[s
     own = table_stream(table)
     version = earlier.filter(stream=own).values_list("version", flat=True).first()
     state = streams.tables.state(own, version) if version else None
-    finished = earlier.filter(stream=own, type="HandFinished")
+    finished = earlier.filter(stream=own, type__in=TABLES.stored_names(HAND_FINISHED))
     done = finished.values_list("recorded_at", flat=True).first()
     hands: dict[str, tuple[HandState, Any]] = {}
     """Each hand's state and when its turn in progress began."""
 
     def hand_at(stream: str) -> tuple[HandState, Any]:
         if stream not in hands:
-            folded = streams.hand_states(earlier.filter(stream=stream).order_by("version"))
+            stored = earlier.filter(stream=stream).order_by("version")
+            folded = streams.hand_states(recorded(stored))
             hands[stream] = (folded[-1][0], turn_started(folded))
         return hands[stream]
 
@@ -201,7 +217,7 @@ def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[s
     for i, row in enumerate(rows):
         if row.stream == own:
             state = evolve_table(state, streams.decode_table(row))
-            done = row.recorded_at if row.type == "HandFinished" else done
+            done = row.recorded_at if row.type == HAND_FINISHED else done
         else:
             before, began = hand_at(row.stream) if row.version > 1 else (None, None)
             after = evolve(before, streams.decode_hand(row))

@@ -10,7 +10,9 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from config.projections import projection_register
+        from tournaments.upcast import register_upcasters
 
+        register_upcasters()
         projection_register(
             app=self.label,
             rebuild="tournaments.projections.rebuild",

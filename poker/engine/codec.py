@@ -1,5 +1,9 @@
 """JSON for the engines' events: frozen dataclasses, cards as their codes,
-enums as their values, the class name under ``"type"``.
+enums as their values, the event's stored name under ``"type"``.
+
+Stored names are declared once beside each event union (``registry``):
+lowercase ``<kind>.<fact>`` such as ``hand.cards_dealt``, never the Python
+class name, so a class can be renamed without touching a stored stream.
 
 Decoding follows the dataclasses' type hints, so an event round-trips
 without loss and a malformed one is refused with ``Malformed``.
@@ -9,6 +13,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import fields
 from enum import Enum
 from functools import cache
@@ -18,19 +23,40 @@ from poker.engine.cards import Card, card
 from poker.engine.errors import Malformed
 
 
-def registry(union: Any) -> dict[str, type[Any]]:
-    """The members of an event union by class name."""
-    return {cls.__name__: cls for cls in typing.get_args(union)}
+def registry(union: Any, names: Mapping[str, type[Any]]) -> dict[str, type[Any]]:
+    """The members of an event union by their stored ``names``, checked:
+    every member has exactly one name, and nothing else is named."""
+    members = typing.get_args(union)
+    named = list(names.values())
+    unnamed = [cls.__name__ for cls in members if cls not in named]
+    strays = [cls.__name__ for cls in named if cls not in members]
+    twice = sorted({cls.__name__ for cls in named if named.count(cls) > 1})
+    if unnamed or strays or twice:
+        raise TypeError(f"event names: unnamed {unnamed}, not members {strays}, twice {twice}")
+    return dict(names)
 
 
-def to_typed_json(event: Any) -> dict[str, Any]:
-    """``event`` as JSON-ready data with its type name under ``"type"``."""
-    data = _encode(event)
+def name_of(known: Mapping[str, type[Any]], cls: type[Any]) -> str:
+    """The stored name of event class ``cls`` in ``known`` (a ``registry``)."""
+    for name, member in known.items():
+        if member is cls:
+            return name
+    raise KeyError(f"{cls.__name__} has no stored name")
+
+
+def to_typed_json(event: Any, known: Mapping[str, type[Any]]) -> dict[str, Any]:
+    """``event`` as JSON-ready data with its stored name in ``known`` under ``"type"``."""
+    return {"type": name_of(known, type(event)), **to_data(event)}
+
+
+def to_data(value: Any) -> dict[str, Any]:
+    """A dataclass as JSON-ready data, without a type name."""
+    data = _encode(value)
     assert isinstance(data, dict)
-    return {"type": type(event).__name__, **data}
+    return data
 
 
-def from_typed_json(known: dict[str, type[Any]], data: dict[str, Any], kind: str) -> Any:
+def from_typed_json(known: Mapping[str, type[Any]], data: dict[str, Any], kind: str) -> Any:
     """The event ``to_typed_json`` made, if its type is ``known``."""
     cls = known.get(str(data.get("type")))
     if cls is None:

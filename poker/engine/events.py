@@ -7,7 +7,7 @@ order), never by name, so events stay small and the service maps positions
 to seats.
 
 Every event round-trips through JSON (``to_json`` / ``from_json``) without
-loss; the type name is the ``"type"`` key.
+loss; its stored name (``EVENT_TYPES``) is the ``"type"`` key.
 """
 
 from __future__ import annotations
@@ -275,12 +275,41 @@ Event = Union[  # noqa: UP007 - typing.get_args lists the members
     HandEnded,
 ]
 
-EVENT_TYPES: dict[str, type[Any]] = registry(Event)
+EVENT_TYPES: dict[str, type[Any]] = registry(
+    Event,
+    {
+        "hand.started": HandStarted,
+        "hand.ante_posted": AntePosted,
+        "hand.blind_posted": BlindPosted,
+        "hand.cards_dealt": CardsDealt,
+        "hand.betting_started": BettingStarted,
+        "hand.folded": Folded,
+        "hand.checked": Checked,
+        "hand.called": Called,
+        "hand.bet_placed": BetPlaced,
+        "hand.raised": Raised,
+        "hand.bet_returned": BetReturned,
+        "hand.draw_started": DrawStarted,
+        "hand.discarded": Discarded,
+        "hand.muck_reshuffled": MuckReshuffled,
+        "hand.cards_drawn": CardsDrawn,
+        "hand.parole_offered": ParoleOffered,
+        "hand.parole_accepted": ParoleAccepted,
+        "hand.parole_declined": ParoleDeclined,
+        "hand.showdown_started": ShowdownStarted,
+        "hand.shown": HandShown,
+        "hand.mucked": HandMucked,
+        "hand.pot_awarded": PotAwarded,
+        "hand.ended": HandEnded,
+    },
+)
+"""Every hand event by its stored name (``Event.type``): ``hand.<fact>``,
+fixed once written, whatever the class is called."""
 
 
 def to_json(event: Event) -> dict[str, Any]:
-    """The event as JSON-ready data with its type name under ``"type"``."""
-    return to_typed_json(event)
+    """The event as JSON-ready data with its stored name under ``"type"``."""
+    return to_typed_json(event, EVENT_TYPES)
 
 
 def from_json(data: dict[str, Any]) -> Event:

@@ -147,7 +147,7 @@ def test_sitting_down_pays_the_buy_in_from_the_wallet(make_user, new_table):
     view = sit(ann, table_id, 1, 150)
     assert (cash_of(ann), escrow(table_id), chips(view)) == (350, 150, 150)
     (transfer,) = Transfer.objects.filter(kind="buy_in")
-    seated = Event.objects.get(stream=f"table-{table_id}", type="PlayerSeated")
+    seated = Event.objects.get(stream=f"table-{table_id}", type="table.player_seated")
     assert transfer.pk == ledger.transfer_id_for(f"table-{table_id}@{seated.version}")
     assert transfer.ref == f"table-{table_id}@{seated.version}" and transfer.by_id == ann.pk
     assert_sound()

@@ -141,7 +141,7 @@ def award_mismatches(data: dict[str, Any], output: dict[str, Any]) -> list[str]:
             "winners": sorted(names[s["player"]] for s in e["shares"] if s["amount"]),
         }
         for e in output.get("events", [])
-        if e.get("type") == "PotAwarded"
+        if e.get("type") == "hand.pot_awarded"
     ]
     want = [{"amount": p["amount"], "winners": sorted(p["winners"])} for p in want]
     return [] if got == want else [f"award order: expected {want}, got {got}"]
@@ -210,9 +210,9 @@ def test_reshuffle_never_returns_own_discards_whatever_the_seed() -> None:
         assert not mismatches(data["expect"], output, status), (seed, output.get("error"))
         thrown: dict[int, set[str]] = {}
         for e in output["events"]:
-            if e["type"] == "Discarded":
+            if e["type"] == "hand.discarded":
                 thrown[e["player"]] = set(e["cards"])
-            elif e["type"] == "CardsDrawn":
+            elif e["type"] == "hand.cards_drawn":
                 back = thrown.get(e["player"], set()) & set(e["cards"])
                 assert not back, f"seed {seed}: {names[e['player']]} got back {sorted(back)}"
 

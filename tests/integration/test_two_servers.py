@@ -116,9 +116,9 @@ def assert_same_public_frames(room: Room, last: int) -> None:
     assert seen == room.feed()
     for frame in reference:
         event = frame["event"]
-        if event["type"] == "CardsDealt":
+        if event["type"] == "hand.cards_dealt":
             assert all(h is None for h in event["hands"]), frame
-        if event["type"] in ("Discarded", "CardsDrawn"):
+        if event["type"] in ("hand.discarded", "hand.cards_drawn"):
             assert event.get("cards") is None, frame
 
 
@@ -136,24 +136,24 @@ def assert_private_frames(room: Room, client: FeedClient) -> None:
     for before, frame in zip([None, *frames], frames, strict=False):
         event = frame["event"]
         if frame["type"] == "event":
-            if event["type"] == "HandStarted":
+            if event["type"] == "hand.started":
                 names = [p["name"] for p in event["players"]]
                 if me in names:
                     seats[frame["stream"]] = names.index(me)
-            if event["type"] == "CardsDealt" and frame["stream"] in seats:
+            if event["type"] == "hand.cards_dealt" and frame["stream"] in seats:
                 dealt.append(frame["stream"])
             continue
         assert before is not None and before["type"] == "event", (client, frame)
         assert (before["position"], before["stream"]) == (frame["position"], frame["stream"])
         mine = seats[frame["stream"]]
-        if event["type"] == "CardsDealt":
+        if event["type"] == "hand.cards_dealt":
             hands = event["hands"]
             assert hands[mine] is not None and len(hands[mine]) == 5, (client, frame)
             assert all(h is None for k, h in enumerate(hands) if k != mine), (client, frame)
         else:
-            assert event["type"] in ("Discarded", "CardsDrawn"), frame
+            assert event["type"] in ("hand.discarded", "hand.cards_drawn"), frame
             assert event["player"] == mine and event["cards"], (client, frame)
-    got = [f["stream"] for f in client.private if f["event"]["type"] == "CardsDealt"]
+    got = [f["stream"] for f in client.private if f["event"]["type"] == "hand.cards_dealt"]
     assert got == dealt, (client, got, dealt)
 
 

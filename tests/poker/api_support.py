@@ -246,10 +246,10 @@ def visible_cards(hand_id: str, upto: int, position: int | None) -> set[str]:
     seen: set[str] = set()
     for event in hand_events(hand_id, upto):
         data = event.data
-        if event.type == "CardsDealt" and position is not None:
+        if event.type == "hand.cards_dealt" and position is not None:
             seen.update(data["hands"][position])
-        elif event.type == "HandShown" or (
-            event.type == "CardsDrawn" and data["player"] == position
+        elif event.type == "hand.shown" or (
+            event.type == "hand.cards_drawn" and data["player"] == position
         ):
             seen.update(data["cards"])
     return seen
@@ -260,13 +260,13 @@ def held_cards(hand_id: str, upto: int, position: int) -> list[str]:
     held: list[str] = []
     for event in hand_events(hand_id, upto):
         data = event.data
-        if event.type == "CardsDealt":
+        if event.type == "hand.cards_dealt":
             held = list(data["hands"][position])
-        elif event.type == "Discarded" and data["player"] == position:
+        elif event.type == "hand.discarded" and data["player"] == position:
             held = [c for c in held if c not in data["cards"]]
-        elif event.type == "CardsDrawn" and data["player"] == position:
+        elif event.type == "hand.cards_drawn" and data["player"] == position:
             held += data["cards"]
-        elif event.type == "Folded" and data["player"] == position:
+        elif event.type == "hand.folded" and data["player"] == position:
             held = []
     return held
 

@@ -84,11 +84,11 @@ def picture(table: Table) -> dict[str, Any]:
     commands = Command.objects.filter(Q(stream__in=names) | Q(events__stream__in=names))
     brought = taken = 0
     for event in events:
-        if event.type == "PlayerSeated":
+        if event.type == "table.player_seated":
             brought += event.data["buy_in"]
-        elif event.type == "ToppedUp":
+        elif event.type == "table.topped_up":
             brought += event.data["amount"]
-        elif event.type == "PlayerLeft":
+        elif event.type == "table.player_left":
             taken += event.data["cash_out"]
     out: dict[str, Any] = {
         "table": model_to_dict(table),

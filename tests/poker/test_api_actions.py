@@ -58,7 +58,7 @@ def test_the_player_to_act_acts_and_the_hand_moves_on(room):
     assert answer["hand"]["version"] == hand["version"] + 1
     assert answer == r.view("bob")  # the answer is the table as he now sees it
     (called,) = Event.objects.filter(stream=f"hand-{hand['id']}", version=hand["version"] + 1)
-    assert (called.type, called.data) == ("Called", {"player": 1, "amount": 1})
+    assert (called.type, called.data) == ("hand.called", {"player": 1, "amount": 1})
     assert Event.objects.count() == events + 1
     assert r.to_act()[0] == "ann"
 
@@ -373,10 +373,10 @@ def test_a_hand_played_out_through_the_api_pays_the_pot(room):
         _, client, view = r.to_act()
         ok(post(client, actions_path(r), action_body(view, **random_action(rng, view["hand"]))))
     hand = ok(APIClient().get(f"/api/hands/{hand_id}/"))
-    assert hand["phase"] == "complete" and hand["events"][-1]["type"] == "HandEnded"
+    assert hand["phase"] == "complete" and hand["events"][-1]["type"] == "hand.ended"
     stacks = {int(k): v for k, v in hand["result"]["stacks"].items()}
     assert sum(stacks.values()) == sum(before.values())
-    awarded = sum(e["amount"] for e in hand["events"] if e["type"] == "PotAwarded")
+    awarded = sum(e["amount"] for e in hand["events"] if e["type"] == "hand.pot_awarded")
     assert awarded == sum(a["amount"] for a in hand["result"]["awards"]) > 0
     assert {s["seat"]: s["stack"] for s in public["seats"]} == stacks
     # The next hand starts from the stacks the last one left.

@@ -130,16 +130,16 @@ def test_hand_events_are_redacted_per_viewer(room):
     def events(client, kind):
         return [e for e in detail(client, hand_id)["events"] if e["type"] == kind]
 
-    (started,) = events(APIClient(), "HandStarted")
+    (started,) = events(APIClient(), "hand.started")
     assert "deck" not in started and "seed" not in started
-    (dealt,) = events(ann, "CardsDealt")
+    (dealt,) = events(ann, "hand.cards_dealt")
     assert dealt["hands"][1] is None and len(dealt["hands"][0]) == 5
     assert dealt["counts"] == [5, 5]
-    (dealt,) = events(APIClient(), "CardsDealt")
+    (dealt,) = events(APIClient(), "hand.cards_dealt")
     assert dealt["hands"] == [None, None]
     for client, sees in ((bob, True), (ann, False), (APIClient(), False)):
-        (discarded,) = events(client, "Discarded")
-        (drawn,) = events(client, "CardsDrawn")
+        (discarded,) = events(client, "hand.discarded")
+        (drawn,) = events(client, "hand.cards_drawn")
         assert (discarded["cards"] == mine[:3]) is sees
         assert (drawn["cards"] is not None) is sees
         if not sees:
@@ -179,7 +179,7 @@ def test_the_revealed_deck_matches_the_commitment_shown_at_the_start(room):
     for name in ("ann", "bob", "cy"):
         position = position_of(start["id"], r.users[name])
         (dealt,) = [e for e in detail(r.client(name), start["id"])["events"]
-                    if e["type"] == "CardsDealt"]  # fmt: skip
+                    if e["type"] == "hand.cards_dealt"]  # fmt: skip
         k = order.index(position)
         assert dealt["hands"][position] == reveal["deck"][k : 5 * n : n]
 
@@ -325,10 +325,12 @@ def test_no_hidden_card_leaves_the_server_in_any_response(room, make_user, clien
         watch.everything(hand_id)
     assert len(hands) >= 5 and watch.checked > 500
     assert watch.own_cards_seen > 100
-    shown = [e for h in hands for e in detail(APIClient(), h)["events"] if e["type"] == "HandShown"]
+    shown = [
+        e for h in hands for e in detail(APIClient(), h)["events"] if e["type"] == "hand.shown"
+    ]
     assert shown  # some showdowns, so shown hands were checked too
     # With these decks the stub runs out once: the reshuffled discards are checked too.
-    assert Event.objects.filter(type="MuckReshuffled").exists()
+    assert Event.objects.filter(type="hand.muck_reshuffled").exists()
     assert dan_dealt_in()
 
 
@@ -407,7 +409,7 @@ def test_a_hand_of_each_new_game_is_dealt_played_and_exported(room, game, bettin
         calm = next(a for a in ("check", "call", "stand", "show") if a in legal)
         ok(post(client, f"/api/tables/{r.table}/actions/", action_body(view, calm)))
     types = [e.type for e in hand_events(hand_id)]
-    assert (types.count("DrawStarted"), "ShowdownStarted" in types) == (draws, True)
+    assert (types.count("hand.draw_started"), "hand.showdown_started" in types) == (draws, True)
     fields = tomllib.loads(phh(APIClient(), hand_id))
     assert (fields["variant"], fields["_game"], fields["_betting"]) == (code, game, betting)
 

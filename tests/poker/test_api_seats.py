@@ -50,7 +50,7 @@ def test_sitting_down_takes_the_seat_with_the_buy_in(room):
     (seat,) = view["seats"]
     assert (seat["seat"], seat["username"], seat["stack"]) == (1, "ann", 150)
     assert (seat["in_hand"], seat["sitting_out"], seat["leaving"]) == (False, False, False)
-    (seated,) = table_events(r.table, "PlayerSeated")
+    (seated,) = table_events(r.table, "table.player_seated")
     assert (seated.data["seat"], seated.data["buy_in"]) == (1, 150)
     assert view["hand"] is None  # one player: no hand
 
@@ -232,7 +232,7 @@ def test_a_top_up_between_hands_is_applied_at_once(room):
     answer = ok(command(r.client("ann"), r.table, "top-up", amount=50))
     assert answer["seats"][0]["stack"] == 150
     assert r.seat_of("ann")["stack"] == 150
-    (topped,) = table_events(r.table, "ToppedUp")
+    (topped,) = table_events(r.table, "table.topped_up")
     assert topped.data == {"seat": 1, "amount": 50}
 
 
@@ -243,7 +243,9 @@ def test_a_top_up_of_a_player_not_in_the_hand_is_applied_at_once(room, make_user
     assert not r.seat_of("carl")["in_hand"]
     ok(command(carl, r.table, "top-up", amount=40))
     assert r.seat_of("carl")["stack"] == 140
-    assert [e.type for e in table_events(r.table, "ToppedUp", "TopUpQueued")] == ["ToppedUp"]
+    assert [e.type for e in table_events(r.table, "table.topped_up", "table.top_up_queued")] == [
+        "table.topped_up"
+    ]
 
 
 def test_a_top_up_during_his_hand_is_queued_and_applied_when_it_ends(room):
@@ -259,7 +261,11 @@ def test_a_top_up_during_his_hand_is_queued_and_applied_when_it_ends(room):
     seat = next(s for s in ended["seats"] if s["seat"] == 1)
     assert (seat["stack"], seat["top_up_queued"]) == (min(final + 50, 200), 0)
     types = [e.type for e in table_events(r.table)]
-    assert types.index("TopUpQueued") < types.index("HandFinished") < types.index("ToppedUp")
+    assert (
+        types.index("table.top_up_queued")
+        < types.index("table.hand_finished")
+        < types.index("table.topped_up")
+    )
 
 
 def test_a_top_up_above_the_maximum_buy_in_is_refused(room):
@@ -344,7 +350,7 @@ def test_leaving_between_hands_takes_the_stack_and_frees_the_seat(room, make_use
     r = room(("ann",), buy_in=120)
     answer = ok(command(r.client("ann"), r.table, "leave"))
     assert answer["seats"] == [] and answer["you"] == {"seat": None}
-    (left,) = table_events(r.table, "PlayerLeft")
+    (left,) = table_events(r.table, "table.player_left")
     assert left.data == {"seat": 1, "cash_out": 120}
     carl = add_user(r, make_user, client_for, "carl")
     ok(command(carl, r.table, "sit", seat=1, buy_in=100))
@@ -358,9 +364,9 @@ def test_leaving_on_his_turn_folds_his_hand_and_he_leaves_with_his_chips(room):
     answer = ok(command(client, r.table, "leave"))
     hand = ok(APIClient().get(f"/api/hands/{view['hand']['id']}/"))
     assert hand["phase"] == "complete"
-    folded = [e for e in hand["events"] if e["type"] == "Folded"]
+    folded = [e for e in hand["events"] if e["type"] == "hand.folded"]
     assert [e["player"] for e in folded] == [view["hand"]["your_position"]]
-    (left,) = table_events(r.table, "PlayerLeft")
+    (left,) = table_events(r.table, "table.player_left")
     assert left.data["cash_out"] == 99 == hand["result"]["stacks"][str(left.data["seat"])]
     assert [s["stack"] for s in answer["seats"]] == [101]
     assert r.seat_of(name) is None and r.seat_of(other)["stack"] == 101
@@ -382,10 +388,10 @@ def test_leaving_during_the_hand_folds_it_and_he_leaves_when_it_ends(room):
     hand = answer["hand"]
     assert hand["id"] == hand_id and hand["phase"] != "complete"
     assert hand["players"][mine["your_position"]]["folded"]
-    assert not table_events(r.table, "PlayerLeft")
+    assert not table_events(r.table, "table.player_left")
 
     r.finish_hand()
-    (left,) = table_events(r.table, "PlayerLeft")
+    (left,) = table_events(r.table, "table.player_left")
     result = ok(APIClient().get(f"/api/hands/{hand_id}/"))["result"]
     assert left.data["seat"] == seat["seat"]
     assert left.data["cash_out"] == result["stacks"][str(seat["seat"])] == before - me["total"]
@@ -407,7 +413,7 @@ def test_an_all_in_hand_plays_on_after_he_leaves_and_he_takes_what_it_leaves_him
     # Bob's draw and showdown play themselves; the hand is over.
     result = ok(APIClient().get(f"/api/hands/{hand['id']}/"))
     assert result["phase"] == "complete"
-    (left,) = table_events(r.table, "PlayerLeft")
+    (left,) = table_events(r.table, "table.player_left")
     assert left.data == {"seat": 2, "cash_out": result["result"]["stacks"]["2"]}
     assert left.data["cash_out"] + result["result"]["stacks"]["1"] == 200
     assert r.seat_of("bob") is None
@@ -468,7 +474,7 @@ def posts_of(hand_id: str, position: int) -> list[tuple[str, int, bool]]:
     return [
         (e.data["blind"], e.data["amount"], e.data["dead"])
         for e in hand_events(hand_id)
-        if e.type == "BlindPosted" and e.data["player"] == position
+        if e.type == "hand.blind_posted" and e.data["player"] == position
     ]
 
 
@@ -539,7 +545,7 @@ def test_a_retried_sit_does_not_sit_twice(open_table, make_user, client_for):
     first = ok(command(ann, table, "sit", seat=1, buy_in=100, command_id=cid))
     with unchanged(table, ann):
         assert ok(command(ann, table, "sit", seat=1, buy_in=100, command_id=cid)) == first
-    assert Event.objects.filter(type="PlayerSeated").count() == 1
+    assert Event.objects.filter(type="table.player_seated").count() == 1
 
 
 def test_another_player_reusing_a_command_id_is_409(room, make_user, client_for):

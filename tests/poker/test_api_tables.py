@@ -259,7 +259,7 @@ def test_closing_a_table_returns_every_stack(boss, open_table, make_user, client
 
     closed = ok(post(boss, f"/api/tables/{table}/close/", {}))
     assert closed["table"]["status"] == "closed" and closed["seats"] == []
-    left = Event.objects.filter(stream=f"table-{table}", type="PlayerLeft")
+    left = Event.objects.filter(stream=f"table-{table}", type="table.player_left")
     assert {e.data["seat"]: e.data["cash_out"] for e in left} == stacks
     assert not Seat.objects.filter(table_id=table).exists()
     assert Table.objects.get(pk=table).status == "closed"

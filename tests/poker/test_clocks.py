@@ -92,7 +92,7 @@ def test_acting_after_the_clock_draws_on_the_time_bank(make_user, staff):
     started = Hand.objects.get(table=table, number=1).turn_started_at
     time.sleep(2.05)  # the clock ran out over a second ago: the bank is running
     act(table, players, "call")
-    used = Event.objects.filter(stream=f"table-{table}", type="TimeBankUsed").get()
+    used = Event.objects.filter(stream=f"table-{table}", type="table.time_bank_used").get()
     late = (used.recorded_at - started).total_seconds() - 1  # past the deadline
     assert late > 1
     assert used.data == {"seat": seat, "seconds": math.ceil(late)}  # a started second counts
@@ -151,7 +151,7 @@ def test_a_fold_out_of_turn_leaves_the_clock_of_the_player_to_act(make_user, sta
     assert answer["clock"]["started"] == before["started"]  # the command's own view
     hand = Hand.objects.get(table=table, number=number)
     assert len(hand.seats) == 3 and hand.ended_at is None
-    assert "Folded" in [e.type for e in hand_events(hand)]
+    assert "hand.folded" in [e.type for e in hand_events(hand)]
     after = selectors.table_view(table_now(table), None)["clock"]
     assert (after["seat"], after["started"], after["expires"]) == (
         before["seat"], before["started"], before["expires"],
@@ -174,7 +174,7 @@ def test_clocks_whose_timers_were_lost_are_fired_by_the_sweep(make_user, staff, 
     assert clocks.clock_sweep() == 0  # nothing overdue yet
     time.sleep(1 + clocks.SWEEP_GRACE_SECONDS + 0.1)
     assert clocks.clock_sweep() == 1
-    (fold,) = [e for e in hand_events(hand) if e.type == "Folded"]
+    (fold,) = [e for e in hand_events(hand) if e.type == "hand.folded"]
     assert fold.data["timed_out"] is True
     services.seat_sit_in(by=Seat.objects.get(table=table, sitting_out=True).player, table_id=table)
     assert table_now(table).hand_number == 1  # the pause after hand 1 is not over
@@ -196,7 +196,7 @@ def test_an_idle_player_is_folded_when_his_clock_ends_and_sits_out(start_worker,
     hand = Hand.objects.get(table=table, number=1)
     idle = hand.to_act_seat
     done = until(lambda: ended(hand), 20, "the clock to fold the idle player")
-    (fold,) = [e for e in hand_events(done) if e.type == "Folded"]
+    (fold,) = [e for e in hand_events(done) if e.type == "hand.folded"]
     assert fold.data["timed_out"] is True
     assert fold.recorded_at - hand.turn_started_at >= timedelta(seconds=1)
     assert Seat.objects.get(table=table, number=idle).sitting_out
@@ -215,7 +215,7 @@ def test_a_player_stood_pat_by_the_draw_clock_cannot_bet(start_worker, make_user
     assert hand.phase == "draw"
     idle = hand.to_act_seat
     until(lambda: Hand.objects.get(pk=hand.pk).to_act_seat != idle, 20, "the draw clock")
-    (stood,) = [e for e in hand_events(hand) if e.type == "Discarded"]
+    (stood,) = [e for e in hand_events(hand) if e.type == "hand.discarded"]
     assert stood.data["cards"] == [] and stood.data["timed_out"] is True
     act(table, players, "stand")  # the other player draws in time
     while Hand.objects.get(pk=hand.pk).to_act_seat != idle:
@@ -273,7 +273,7 @@ def test_timers_survive_a_worker_killed_with_them_pending(start_worker, make_use
     start_worker(CELERY_VISIBILITY_TIMEOUT="2", CELERY_RESTORE_SECONDS="1")
     for hand in hands:
         done = until(lambda h=hand: ended(h), 30, "a timer given back by the dead worker")
-        folds = [e for e in hand_events(done) if e.type == "Folded"]
+        folds = [e for e in hand_events(done) if e.type == "hand.folded"]
         assert [f.data["timed_out"] for f in folds] == [True]  # once
         fired = Command.objects.filter(id=clocks.timer_id(hand.stream, hand.version))
         assert fired.count() == 1

@@ -128,7 +128,7 @@ def test_a_process_killed_between_two_actions_loses_nothing(shared, start):
     next_event = hand[play["version"]]  # the first one after the kill
     assert next_event[1] == play["version"] + 1
     assert next_event[3]["player"] == seats.index(play["to_act_seat"])
-    assert hand[-1][2] == "HandEnded"
+    assert hand[-1][2] == "hand.ended"
     assert_log_grew_from(seen, end)
     assert_chips_conserved(seen)
     assert_chips_conserved(end)

@@ -44,6 +44,6 @@ def test_the_feed_after_a_position_is_what_a_client_missed(open_table, make_user
     seen = Table.objects.get(pk=tid).position
     command(client_for(bob), f"/api/tables/{tid}/sit/", seat=2, buy_in=100)
     missed = load_feed(tid, after=seen)
-    assert missed[0].type == "PlayerSeated" and missed[0].data["player"] == str(bob.pk)
+    assert missed[0].type == "table.player_seated" and missed[0].data["player"] == str(bob.pk)
     assert {e.stream for e in missed} == {f"table-{tid}", f"hand-{tid}-1"}
     assert missed[-1].position == Table.objects.get(pk=tid).position

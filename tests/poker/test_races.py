@@ -43,7 +43,12 @@ ENDED_HAND_CODE = "not_found"
 """What he is told today when the winner's action ended the hand (a bug:
 see ``test_an_action_at_a_version_of_a_hand_that_has_since_ended_is_stale``)."""
 
-EVENT_OF = {"call": "Called", "fold": "Folded", "raise": "Raised", "check": "Checked"}
+EVENT_OF = {
+    "call": "hand.called",
+    "fold": "hand.folded",
+    "raise": "hand.raised",
+    "check": "hand.checked",
+}
 
 
 # --------------------------------------------------------------------------
@@ -184,10 +189,10 @@ def side_moves(people: dict[str, Any]) -> dict[str, tuple[Callable[..., Any], Ca
 
 
 SIDE_EVENTS = {
-    "cy tops up": {"ToppedUp", "TopUpQueued"},
-    "other tops up": {"ToppedUp", "TopUpQueued"},
-    "dee sits": {"PlayerSeated"},
-    "cy sits out": {"SatOut"},
+    "cy tops up": {"table.topped_up", "table.top_up_queued"},
+    "other tops up": {"table.topped_up", "table.top_up_queued"},
+    "dee sits": {"table.player_seated"},
+    "cy sits out": {"table.sat_out"},
 }
 
 Runner = Callable[..., list[Outcome]]
@@ -258,7 +263,7 @@ def two_actions_round(room: Room, actions: tuple[str, str], run: Runner) -> str 
     (win,) = winners
     lose = 1 - win
     acted = hand_events_after(room)
-    ended = acted[-1].type == "HandEnded"
+    ended = acted[-1].type == "hand.ended"
     allowed = LOSING_CODES | ({ENDED_HAND_CODE} if ended else set())
     assert outcomes[lose].code in allowed, (actions, win, outcomes[lose].code)
     assert acted[0].type == EVENT_OF[actions[win].split()[0]]

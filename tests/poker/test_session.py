@@ -28,11 +28,11 @@ def money_flows(table: int) -> tuple[int, int]:
     """Chips brought to the table and taken away, from its own events."""
     brought = taken = 0
     for event in Event.objects.filter(stream=f"table-{table}"):
-        if event.type == "PlayerSeated":
+        if event.type == "table.player_seated":
             brought += event.data["buy_in"]
-        elif event.type == "ToppedUp":
+        elif event.type == "table.topped_up":
             brought += event.data["amount"]
-        elif event.type == "PlayerLeft":
+        elif event.type == "table.player_left":
             taken += event.data["cash_out"]
     return brought, taken
 

@@ -88,7 +88,7 @@ async def test_a_session_cookie_logs_the_socket_in():
     await seat_all(tid, [ann, bob])
     # The deal: his cards come on both of his sockets.
     private = await mine.until(lambda f: f["type"] == "private")
-    assert private["event"]["type"] == "CardsDealt"
+    assert private["event"]["type"] == "hand.cards_dealt"
     assert await client.until(lambda f: f["type"] == "private") == private
     snapshot = await first_frame(Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie]))
     assert snapshot["view"]["you"] == {"seat": 2}
@@ -165,7 +165,7 @@ async def test_the_own_stream_carries_only_its_players_private_frames_from_every
     for user in users:
         seat_frames = [f for f in streams[user.pk].frames if f["type"] == "seat"]
         # His seats across tables: he sat at each table he plays at.
-        assert {f["table"] for f in seat_frames if f["event"]["type"] == "PlayerSeated"} == {
+        assert {f["table"] for f in seat_frames if f["event"]["type"] == "table.player_seated"} == {
             t for t, members in ((first, {ann, bob}), (second, {cy, ann})) if user in members
         }
         assert all(f["event"].get("player", str(user.pk)) == str(user.pk) for f in seat_frames)

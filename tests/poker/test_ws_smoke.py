@@ -55,10 +55,10 @@ async def test_spectator_gets_snapshot_then_live_frames_without_hidden_cards():
         await database_sync_to_async(services.seat_sit)(
             by=player, table_id=tid, seat=seat, buy_in=100
         )
-    seen = await frames_until(spectator, lambda f: f["event"]["type"] == "CardsDealt")
+    seen = await frames_until(spectator, lambda f: f["event"]["type"] == "hand.cards_dealt")
     positions = [f["position"] for f in seen]
     assert positions == sorted(positions) and positions[0] == snapshot["position"] + 1
-    dealt = [f for f in seen if f["event"]["type"] == "CardsDealt"]
+    dealt = [f for f in seen if f["event"]["type"] == "hand.cards_dealt"]
     assert dealt and all(h is None for f in dealt for h in f["event"]["hands"])
     await spectator.disconnect()
 

@@ -141,7 +141,7 @@ async def test_many_hands_played_over_sockets_nobody_gets_a_card_he_may_not_see(
         assert own == players[user.pk].of("private")
         assert mine[user.pk].frames
     # Every hidden-card event reached its owner, and the showdowns were seen.
-    assert {r["type"] for r in store.rows} >= {"CardsDealt", "CardsDrawn", "HandShown"}
+    assert {r["type"] for r in store.rows} >= {"hand.cards_dealt", "hand.cards_drawn", "hand.shown"}
     for client in (*tables, *mine.values()):
         await client.close()
 
@@ -255,14 +255,14 @@ def first_hole(client: Client) -> int:
         if frame["position"] != expected:
             return expected - 1
         event = frame["event"]
-        if event["type"] == "HandStarted":
+        if event["type"] == "hand.started":
             names = [p["name"] for p in event["players"]]
             seats[frame["stream"]] = names.index(me) if me in names else None
         seat = seats.get(frame["stream"])
         owned = seat is not None and (
-            event["type"] == "CardsDealt"
+            event["type"] == "hand.cards_dealt"
             or (
-                event["type"] in ("Discarded", "CardsDrawn")
+                event["type"] in ("hand.discarded", "hand.cards_drawn")
                 and event["player"] == seat
                 and event["count"]
             )
@@ -352,7 +352,7 @@ async def test_an_act_over_the_socket_is_answered_with_the_players_view_and_publ
     assert reply["answer"] == await view_of(tid, user)
     assert reply["answer"]["hand"]["version"] > hand["version"]
     end = await settle(tid, spectator)
-    called = [f for f in spectator.of("event") if f["event"]["type"] == "Called"]
+    called = [f for f in spectator.of("event") if f["event"]["type"] == "hand.called"]
     assert called and called[-1]["event"]["player"] == hand["to_act"]
     assert spectator.frames[-1]["position"] == end
 

@@ -310,10 +310,10 @@ class Store:
             out = [frozenset()]
             for row in self.hands[stream]:
                 data, kind = row["data"], row["type"]
-                if kind == "CardsDealt" and position is not None:
+                if kind == "hand.cards_dealt" and position is not None:
                     seen.update(data["hands"][position])
-                elif kind == "HandShown" or (
-                    kind in ("Discarded", "CardsDrawn") and data["player"] == position
+                elif kind == "hand.shown" or (
+                    kind in ("hand.discarded", "hand.cards_drawn") and data["player"] == position
                 ):
                     seen.update(data["cards"])
                 out.append(frozenset(seen))
@@ -329,8 +329,8 @@ class Store:
             me = self.seat_in(row["stream"], viewer)
             if me is None:
                 continue
-            if row["type"] == "CardsDealt" or (
-                row["type"] in ("Discarded", "CardsDrawn")
+            if row["type"] == "hand.cards_dealt" or (
+                row["type"] in ("hand.discarded", "hand.cards_drawn")
                 and row["data"]["player"] == me
                 and row["data"]["cards"]
             ):

@@ -117,12 +117,12 @@ def test_a_sit_and_go_plays_to_the_end_on_itstournament_tables(
     assert sum(cash(u) for u in people) == before - fees
     assert all(table.status == Table.Status.CLOSED for table in tournament_tables(t.pk))
     kinds = Counter(e.type for e in load(fresh(t).stream))
-    assert kinds["FinalTableDrawn"] == 1
-    assert kinds["TableBroken"] >= 1  # three tables came down to two first
-    assert kinds["Eliminated"] == entries - 1
+    assert kinds["tournament.final_table_drawn"] == 1
+    assert kinds["tournament.table_broken"] >= 1  # three tables came down to two first
+    assert kinds["tournament.player_eliminated"] == entries - 1
     assert (
-        kinds["HandStarted"]
-        == kinds["HandFinished"]
+        kinds["tournament.hand_started"]
+        == kinds["tournament.hand_finished"]
         == Hand.objects.filter(table__tournament=t.pk).count()
     )
 
@@ -196,9 +196,9 @@ def test_rebuys_moves_and_a_disqualification_reach_thetournament_tables(
     assert s.status is Status.FINISHED
     assert pool(t) == 0
     kinds = Counter(e.type for e in load(fresh(t).stream))
-    assert kinds["Rebought"] == rebought
-    assert moved and kinds["PlayerMoved"] >= 1
-    assert disqualified and kinds["Disqualified"] == 1
+    assert kinds["tournament.player_rebought"] == rebought
+    assert moved and kinds["tournament.player_moved"] >= 1
+    assert disqualified and kinds["tournament.player_disqualified"] == 1
     assert all(table.status == Table.Status.CLOSED for table in tournament_tables(t.pk))
 
 
@@ -346,7 +346,7 @@ def test_late_entries_and_re_entries_sit_down_at_thetournament_tables(
         _act_once(t.pk, users, rng)
     assert re_entered == 2
     kinds = Counter(e.type for e in load(fresh(t).stream))
-    assert kinds["Registered"] == 7 and kinds["Seated"] >= 7
+    assert kinds["tournament.player_registered"] == 7 and kinds["tournament.player_seated"] >= 7
 
 
 def test_on_the_bubble_the_tables_play_hand_for_hand(

@@ -49,7 +49,7 @@ def test_a_sit_and_go_filled_by_a_crowd_starts_once(director, players):
     row = fresh(t)
     assert (row.status, row.entries, row.players_left) == ("running", 4, 4)
     kinds = list(Event.objects.filter(stream=row.stream).values_list("type", flat=True))
-    assert kinds.count("Started") == 1 and versions(t) == list(range(1, len(kinds) + 1))
+    assert kinds.count("tournament.started") == 1 and versions(t) == list(range(1, len(kinds) + 1))
     assert pool(t) == 400
 
 

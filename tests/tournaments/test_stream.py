@@ -55,12 +55,12 @@ async def test_a_snapshot_then_an_update_after_each_command(director, players, c
         update = await socket.next()
         assert (update["type"], update["version"]) == ("update", version)
         assert update["events"] == [
-            {"version": version, "type": "Registered", "player": str(player.pk), "entry": 1,
-             "paid": 110},
+            {"version": version, "type": "tournament.player_registered",
+             "player": str(player.pk), "entry": 1, "paid": 110},
         ]  # fmt: skip
     await sync(support.start)(t, clock)
     started = await socket.next()
-    assert started["events"][0]["type"] == "Started"
+    assert started["events"][0]["type"] == "tournament.started"
     assert (started["players_left"], started["average_stack"]) == (3, 1000)
     assert started["clock"]["level"] == 1 and started["clock"]["seconds_left"] == 600
     assert [s["place"] for s in started["standings"]] == [1, 1, 1]
@@ -75,7 +75,7 @@ async def test_the_level_the_pause_and_busts_come_as_updates(director, players, 
     socket, _ = await watch(t)
     await sync(support.tick)(t, clock)
     level = await socket.next()
-    assert [e["type"] for e in level["events"]] == ["LevelChanged"]
+    assert [e["type"] for e in level["events"]] == ["tournament.level_changed"]
     assert (level["clock"]["level"], level["clock"]["big_blind"]) == (2, 40)
     await sync(services.tournament_pause)(by=director, tournament_id=t.pk)
     assert (await socket.next())["clock"]["paused"] is True
@@ -84,7 +84,7 @@ async def test_the_level_the_pause_and_busts_come_as_updates(director, players, 
     await sync(support.bust)(t, cy, ann)
     await socket.next()  # the hand began
     finished = await socket.next()
-    assert "Eliminated" in [e["type"] for e in finished["events"]]
+    assert "tournament.player_eliminated" in [e["type"] for e in finished["events"]]
     assert (finished["players_left"], finished["average_stack"]) == (2, 1500)
     assert finished["standings"][-1] == {
         "place": 3, "shared": 1, "player": cy.pk, "name": "p3", "stack": 0, "in": False,

@@ -79,7 +79,7 @@ def test_below_the_minimum_the_timer_cancels_and_refunds(start_worker, director,
     t = create(director, min_players=3, starts_at=timezone.now() + timedelta(seconds=2))
     register(t, *few)
     until(lambda: fresh(t).status == "cancelled", 20, "the cancellation")
-    assert [e.data for e in of_type(t, "Cancelled")] == [{"reason": clocks.TOO_FEW}]
+    assert [e.data for e in of_type(t, "tournament.cancelled")] == [{"reason": clocks.TOO_FEW}]
     assert [cash(p) for p in few] == [CASH, CASH] and pool(t) == 0
 
 
@@ -88,7 +88,7 @@ def test_the_level_changes_when_its_timer_fires(start_worker, director, players,
     t = started_ago(director, players(2), clock, 58)
     due = fresh(t).level_ends_at
     until(lambda: fresh(t).level == 2, 20, "level 2")
-    (changed,) = of_type(t, "LevelChanged")
+    (changed,) = of_type(t, "tournament.level_changed")
     assert changed.recorded_at >= due and fresh(t).level_ends_at == due + timedelta(minutes=1)
 
 
@@ -97,8 +97,12 @@ def test_a_break_comes_and_goes_on_the_clock(start_worker, director, players, cl
     t = started_ago(director, players(2), clock, 117, breaks=(Break(1, 1),))
     until(lambda: fresh(t).on_break, 20, "the break")  # its first timer was overdue
     until(lambda: fresh(t).level == 2 and not fresh(t).on_break, 20, "level 2")
-    kinds = [e.type for e in events(t) if e.type in ("BreakStarted", "LevelChanged")]
-    assert kinds == ["BreakStarted", "LevelChanged"]
+    kinds = [
+        e.type
+        for e in events(t)
+        if e.type in ("tournament.break_started", "tournament.level_changed")
+    ]
+    assert kinds == ["tournament.break_started", "tournament.level_changed"]
 
 
 def test_a_paused_clock_holds_the_level_until_resumed(start_worker, director, players, clock):
@@ -106,15 +110,15 @@ def test_a_paused_clock_holds_the_level_until_resumed(start_worker, director, pl
     t = started_ago(director, players(2), clock, 57)
     first = fresh(t).level_ends_at
     services.tournament_pause(by=director, tournament_id=t.pk)
-    left = first - of_type(t, "Paused")[0].recorded_at
+    left = first - of_type(t, "tournament.paused")[0].recorded_at
     worker.wait_for("'outcome': 'moved'", 20)  # the level's timer found it paused
     assert fresh(t).level == 1
     services.tournament_resume(by=director, tournament_id=t.pk)
-    resumed = of_type(t, "Resumed")[0].recorded_at
+    resumed = of_type(t, "tournament.resumed")[0].recorded_at
     due = fresh(t).level_ends_at
     assert abs(due - (resumed + left)) <= timedelta(seconds=1)  # what was left (whole seconds)
     until(lambda: fresh(t).level == 2, 20, "level 2 after the resume")
-    assert of_type(t, "LevelChanged")[0].recorded_at >= due > first
+    assert of_type(t, "tournament.level_changed")[0].recorded_at >= due > first
 
 
 def test_added_time_moves_the_level_change(start_worker, director, players, clock):
@@ -125,7 +129,7 @@ def test_added_time_moves_the_level_change(start_worker, director, players, cloc
     worker.wait_for("'outcome': 'moved'", 20)
     assert fresh(t).level == 1
     until(lambda: fresh(t).level == 2, 20, "level 2")
-    assert of_type(t, "LevelChanged")[0].recorded_at >= first + timedelta(seconds=3)
+    assert of_type(t, "tournament.level_changed")[0].recorded_at >= first + timedelta(seconds=3)
 
 
 def test_a_stale_timer_does_nothing(start_worker, director, players, clock):

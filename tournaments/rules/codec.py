@@ -1,5 +1,6 @@
 """JSON for tournament events and definitions, through the engine's codec:
-frozen dataclasses, enums as their values, the class name under ``"type"``.
+frozen dataclasses, enums as their values, the stored name
+(``TOURNAMENT_EVENT_TYPES``) under ``"type"``.
 Anything that does not decode, or decodes to a definition that no longer
 validates, is ``Malformed``.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from poker.engine.codec import from_typed_json, to_typed_json
+from poker.engine.codec import from_typed_json, to_data, to_typed_json
 from poker.engine.errors import EngineError
 from tournaments.rules.definition import TournamentDefinition
 from tournaments.rules.errors import Malformed, TournamentError
@@ -16,8 +17,8 @@ from tournaments.rules.events import TOURNAMENT_EVENT_TYPES, TournamentEvent
 
 
 def tournament_event_to_json(event: TournamentEvent) -> dict[str, Any]:
-    """The event as JSON-ready data with its type name under ``"type"``."""
-    return to_typed_json(event)
+    """The event as JSON-ready data with its stored name under ``"type"``."""
+    return to_typed_json(event, TOURNAMENT_EVENT_TYPES)
 
 
 def tournament_event_from_json(data: dict[str, Any]) -> TournamentEvent:
@@ -34,9 +35,7 @@ def tournament_event_from_json(data: dict[str, Any]) -> TournamentEvent:
 
 def definition_to_json(definition: TournamentDefinition) -> dict[str, Any]:
     """A definition alone as JSON (as in ``TournamentCreated``), for read models."""
-    data = to_typed_json(definition)
-    del data["type"]
-    return data
+    return to_data(definition)
 
 
 def definition_from_json(data: dict[str, Any]) -> TournamentDefinition:

@@ -313,4 +313,39 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     Refunded,
 ]
 
-TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(TournamentEvent)
+TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
+    TournamentEvent,
+    {
+        "tournament.created": TournamentCreated,
+        "tournament.registration_opened": RegistrationOpened,
+        "tournament.player_registered": Registered,
+        "tournament.player_unregistered": Unregistered,
+        "tournament.started": Started,
+        "tournament.player_seated": Seated,
+        "tournament.level_changed": LevelChanged,
+        "tournament.break_started": BreakStarted,
+        "tournament.paused": Paused,
+        "tournament.resumed": Resumed,
+        "tournament.time_added": TimeAdded,
+        "tournament.hand_started": HandStarted,
+        "tournament.hand_finished": HandFinished,
+        "tournament.player_rebought": Rebought,
+        "tournament.rebuy_offered": RebuyOffered,
+        "tournament.player_added_on": AddedOn,
+        "tournament.player_eliminated": Eliminated,
+        "tournament.player_moved": PlayerMoved,
+        "tournament.table_broken": TableBroken,
+        "tournament.final_table_drawn": FinalTableDrawn,
+        "tournament.button_drawn": ButtonDrawn,
+        "tournament.hand_for_hand_started": HandForHandStarted,
+        "tournament.hand_for_hand_ended": HandForHandEnded,
+        "tournament.disqualification_queued": DisqualificationQueued,
+        "tournament.player_disqualified": Disqualified,
+        "tournament.finished": Finished,
+        "tournament.prizes_awarded": PrizesAwarded,
+        "tournament.cancelled": Cancelled,
+        "tournament.refunded": Refunded,
+    },
+)
+"""Every tournament event by its stored name (``Event.type``):
+``tournament.<fact>``, fixed once written, whatever the class is called."""

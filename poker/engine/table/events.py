@@ -13,8 +13,8 @@ come with ``PlayerArrived`` and ``ChipsAdded`` and go with
 ``PlayerUnseated``, which move no money.
 
 Every event round-trips through JSON (``table_event_to_json`` /
-``table_event_from_json``) with its type name under ``"type"``, using the hand
-events' codec.
+``table_event_from_json``) with its stored name (``TABLE_EVENT_TYPES``)
+under ``"type"``, using the hand events' codec.
 """
 
 from __future__ import annotations
@@ -260,12 +260,35 @@ TableEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     ButtonDrawn,
 ]
 
-TABLE_EVENT_TYPES: dict[str, type[Any]] = registry(TableEvent)
+TABLE_EVENT_TYPES: dict[str, type[Any]] = registry(
+    TableEvent,
+    {
+        "table.opened": TableOpened,
+        "table.player_seated": PlayerSeated,
+        "table.topped_up": ToppedUp,
+        "table.top_up_queued": TopUpQueued,
+        "table.sat_out": SatOut,
+        "table.sat_in": SatIn,
+        "table.leave_queued": LeaveQueued,
+        "table.player_left": PlayerLeft,
+        "table.hand_began": HandBegan,
+        "table.hand_finished": HandFinished,
+        "table.time_bank_used": TimeBankUsed,
+        "table.close_queued": CloseQueued,
+        "table.button_drawn": ButtonDrawn,
+        "table.closed": TableClosed,
+        "table.player_arrived": PlayerArrived,
+        "table.player_unseated": PlayerUnseated,
+        "table.chips_added": ChipsAdded,
+    },
+)
+"""Every table event by its stored name (``Event.type``): ``table.<fact>``,
+fixed once written, whatever the class is called."""
 
 
 def table_event_to_json(event: TableEvent) -> dict[str, Any]:
-    """The event as JSON-ready data with its type name under ``"type"``."""
-    return to_typed_json(event)
+    """The event as JSON-ready data with its stored name under ``"type"``."""
+    return to_typed_json(event, TABLE_EVENT_TYPES)
 
 
 def table_event_from_json(data: dict[str, Any]) -> TableEvent:
