@@ -8,6 +8,7 @@ due, under a command id of its own).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from celery import shared_task
@@ -15,48 +16,55 @@ from django.conf import settings
 
 from tournaments import clocks
 from tournaments.errors import ClockEarly, ClockMoved
+from tournaments.work import Outcome
+
+
+def _timer(
+    fire: Callable[[], Outcome | None],
+    again: Callable[[int], None],
+    acted: Callable[[Outcome], dict[str, Any]],
+) -> dict[str, Any]:
+    """Run a timer's command: set it again if it came early (``again`` at
+    the due time), nothing if the tournament moved on, else what it did."""
+    try:
+        outcome = fire()
+    except ClockEarly as early:
+        again(early.due)
+        return {"outcome": "early"}
+    except ClockMoved:
+        return {"outcome": "moved"}
+    assert outcome is not None
+    return {"outcome": "acted", **acted(outcome)}
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def tournament_start_due(tournament_id: int, starts_at: int) -> dict[str, Any]:
     """A scheduled start came: start, or cancel below the minimum."""
-    try:
-        outcome = clocks.start_due(tournament_id=tournament_id, starts_at=starts_at)
-    except ClockEarly as early:
-        clocks.set_start_timer(tournament_id, early.due)
-        return {"outcome": "early"}
-    except ClockMoved:
-        return {"outcome": "moved"}
-    assert outcome is not None
-    return {"outcome": "acted", "status": outcome.state.status.value}
+    return _timer(
+        lambda: clocks.start_due(tournament_id=tournament_id, starts_at=starts_at),
+        lambda due: clocks.set_start_timer(tournament_id, due),
+        lambda outcome: {"status": outcome.state.status.value},
+    )
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def tournament_clock_due(tournament_id: int, period: int, due: int) -> dict[str, Any]:
     """A level or break ended: move the clock on if still due."""
-    try:
-        outcome = clocks.clock_due(tournament_id=tournament_id, period=period, due=due)
-    except ClockEarly as early:
-        clocks.set_clock_timer(tournament_id, period, early.due)
-        return {"outcome": "early"}
-    except ClockMoved:
-        return {"outcome": "moved"}
-    assert outcome is not None
-    return {"outcome": "acted", "period": outcome.state.period}
+    return _timer(
+        lambda: clocks.clock_due(tournament_id=tournament_id, period=period, due=due),
+        lambda again: clocks.set_clock_timer(tournament_id, period, again),
+        lambda outcome: {"period": outcome.state.period},
+    )
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def tournament_rebuy_due(tournament_id: int, player: str, until: int) -> dict[str, Any]:
     """A broke player's time to rebuy ran out: out, if still deciding."""
-    try:
-        outcome = clocks.rebuy_due(tournament_id=tournament_id, player=player, until=until)
-    except ClockEarly as early:
-        clocks.set_rebuy_timer(tournament_id, player, early.due)
-        return {"outcome": "early"}
-    except ClockMoved:
-        return {"outcome": "moved"}
-    assert outcome is not None
-    return {"outcome": "acted", "status": outcome.state.status.value}
+    return _timer(
+        lambda: clocks.rebuy_due(tournament_id=tournament_id, player=player, until=until),
+        lambda due: clocks.set_rebuy_timer(tournament_id, player, due),
+        lambda outcome: {"status": outcome.state.status.value},
+    )
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
