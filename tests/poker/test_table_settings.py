@@ -7,6 +7,7 @@ OpenAPI schema of ``POST /api/tables/`` is what it was."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,12 @@ from poker.engine.table.config import SETTINGS
 from poker.models import Table
 from tests.engine.config_strategies import configs
 
+README = Path(__file__).parents[2] / "README.md"
 SNAPSHOT = Path(__file__).with_name("table_in_schema.json")
 """The schema components of ``POST /api/tables/`` before the settings were
 derived from their declarations."""
 SMALL_COLUMN = 32_767
+CLOCKS = ("_seconds", "_hands")
 POSITIVE = (models.PositiveSmallIntegerField, models.PositiveBigIntegerField)
 
 
@@ -104,6 +107,14 @@ def test_the_table_schema_is_what_it_was() -> None:
     now = {name: components["schemas"][name] for name in before}
     del now["TableIn"]["description"], before["TableIn"]["description"]
     assert json.loads(json.dumps(now)) == before
+
+
+def test_the_readme_gives_each_clock_its_declared_default() -> None:
+    section = README.read_text().split("### Clocks", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \|", section, re.MULTILINE)
+    documented = {name: int(default) for name, default in rows}
+    declared = {s.name: s.default for s in SETTINGS if s.name.endswith(CLOCKS)}
+    assert documented == declared
 
 
 # --------------------------------------------------------------------------
