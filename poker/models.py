@@ -13,6 +13,17 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from poker.engine.table.config import setting
+
+
+def _default(name: str) -> Any:
+    """The column default of setting ``name``: its declared default as
+    stored, so a default is changed in one place (and a migration follows).
+    ``tests/poker/test_table_settings.py`` checks the columns agree with the
+    declarations in name, nullability and bounds too."""
+    declared = setting(name)
+    return declared.plain(declared.default)
+
 
 class AppendOnly(Exception):
     """An attempt to change or remove a recorded event."""
@@ -102,24 +113,29 @@ class Table(models.Model):
         CLOSING = "closing"
         CLOSED = "closed"
 
-    name = models.CharField(max_length=80)
+    # The settings (``TableConfig``): one column each, named as the setting.
+    # The widths and integer sizes are storage choices; defaults and the
+    # name's length come from the declarations.
+    name = models.CharField(max_length=setting("name").bounds.high)
     game = models.CharField(max_length=24)
     betting = models.CharField(max_length=16)
     small_blind = models.PositiveBigIntegerField()
     big_blind = models.PositiveBigIntegerField()
-    ante = models.PositiveBigIntegerField(default=0)
-    ante_by = models.CharField(max_length=16, default="all")
-    tie_break = models.CharField(max_length=8, default="suit")
+    ante = models.PositiveBigIntegerField(default=_default("ante"))
+    ante_by = models.CharField(max_length=16, default=_default("ante_by"))
+    tie_break = models.CharField(max_length=8, default=_default("tie_break"))
     seats = models.PositiveSmallIntegerField()
     min_buy_in = models.PositiveBigIntegerField()
     max_buy_in = models.PositiveBigIntegerField(null=True, blank=True)
-    action_seconds = models.PositiveSmallIntegerField(default=30)
-    draw_seconds = models.PositiveSmallIntegerField(default=30)
-    bet_seconds = models.PositiveSmallIntegerField(default=10)
-    parole_seconds = models.PositiveSmallIntegerField(default=15)
-    time_bank_seconds = models.PositiveSmallIntegerField(default=30)
-    time_bank_refill_hands = models.PositiveSmallIntegerField(default=10)
-    pause_seconds = models.PositiveSmallIntegerField(default=5)
+    action_seconds = models.PositiveSmallIntegerField(default=_default("action_seconds"))
+    draw_seconds = models.PositiveSmallIntegerField(default=_default("draw_seconds"))
+    bet_seconds = models.PositiveSmallIntegerField(default=_default("bet_seconds"))
+    parole_seconds = models.PositiveSmallIntegerField(default=_default("parole_seconds"))
+    time_bank_seconds = models.PositiveSmallIntegerField(default=_default("time_bank_seconds"))
+    time_bank_refill_hands = models.PositiveSmallIntegerField(
+        default=_default("time_bank_refill_hands")
+    )
+    pause_seconds = models.PositiveSmallIntegerField(default=_default("pause_seconds"))
     tournament = models.PositiveBigIntegerField(null=True, blank=True)
     """The tournament a tournament table belongs to (None: a cash table)."""
     tournament_table = models.PositiveSmallIntegerField(null=True, blank=True)

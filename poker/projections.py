@@ -17,6 +17,7 @@ from poker import streams
 from poker.engine.state import HandState
 from poker.engine.table import HandBegan, HandFinished, TableConfig, TableState, evolve_table
 from poker.engine.table.clock import turn_started
+from poker.engine.table.config import SETTINGS
 from poker.eventstore import Recorded, load
 from poker.eventstore import streams as stream_names
 from poker.models import Event, Hand, Seat, Table, hand_id, hand_stream
@@ -26,30 +27,14 @@ if TYPE_CHECKING:
 
 
 def config_fields(config: TableConfig) -> dict[str, Any]:
-    """The Table columns that come from its configuration."""
-    rules = config.rules
-    return {
-        "name": config.name,
-        "game": rules.game.value,
-        "betting": rules.betting.value,
-        "small_blind": rules.small_blind,
-        "big_blind": rules.big_blind,
-        "ante": rules.ante,
-        "ante_by": rules.ante_by.value,
-        "tie_break": rules.tie_break.value,
-        "seats": config.seats,
-        "min_buy_in": config.min_buy_in,
-        "max_buy_in": config.max_buy_in,
-        "action_seconds": config.action_seconds,
-        "draw_seconds": config.draw_seconds,
-        "bet_seconds": config.bet_seconds,
-        "parole_seconds": config.parole_seconds,
-        "time_bank_seconds": config.time_bank_seconds,
-        "time_bank_refill_hands": config.time_bank_refill_hands,
-        "pause_seconds": config.pause_seconds,
-        "tournament": config.tournament,
-        "tournament_table": config.tournament_table,
-    }
+    """The Table columns that come from its configuration: one per setting,
+    named as the setting (``TableConfig.settings``)."""
+    return config.settings()
+
+
+def table_config(table: Table) -> TableConfig:
+    """The configuration a Table row stores: ``config_fields`` read back."""
+    return TableConfig.from_settings({s.name: getattr(table, s.name) for s in SETTINGS})
 
 
 def write(work: Work, recorded: list[Recorded]) -> None:

@@ -20,6 +20,7 @@ from poker.engine.cards import codes
 from poker.engine.history import to_phh
 from poker.engine.state import HandState
 from poker.engine.table import SeatState, TableState
+from poker.engine.table.config import SETTINGS
 from poker.engine.view import redact, view
 from poker.eventstore import load
 from poker.models import Hand, Table
@@ -37,26 +38,7 @@ def table_summary(table: Table) -> dict[str, Any]:
     """A table's settings and where it stands (public)."""
     return {
         "id": table.pk,
-        "name": table.name,
-        "game": table.game,
-        "betting": table.betting,
-        "small_blind": table.small_blind,
-        "big_blind": table.big_blind,
-        "ante": table.ante,
-        "ante_by": table.ante_by,
-        "tie_break": table.tie_break,
-        "seats": table.seats,
-        "min_buy_in": table.min_buy_in,
-        "max_buy_in": table.max_buy_in,
-        "action_seconds": table.action_seconds,
-        "draw_seconds": table.draw_seconds,
-        "bet_seconds": table.bet_seconds,
-        "parole_seconds": table.parole_seconds,
-        "time_bank_seconds": table.time_bank_seconds,
-        "time_bank_refill_hands": table.time_bank_refill_hands,
-        "pause_seconds": table.pause_seconds,
-        "tournament": table.tournament,
-        "tournament_table": table.tournament_table,
+        **{s.name: getattr(table, s.name) for s in SETTINGS},
         "status": table.status,
         "players_seated": table.players_seated,
         "hand_number": table.hand_number,

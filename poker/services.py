@@ -19,7 +19,6 @@ from poker import clocks, projections, streams
 from poker.engine.cards import card
 from poker.engine.commands import Act, Action, Forfeit
 from poker.engine.errors import EngineError
-from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
 from poker.engine.state import Phase
 from poker.engine.table import (
     Close,
@@ -42,57 +41,17 @@ from poker.work import Work, run, user_of
 # Tables
 
 
-def table_create(
-    *,
-    by: Any,
-    name: str,
-    game: str,
-    betting: str,
-    small_blind: int,
-    big_blind: int,
-    ante: int = 0,
-    ante_by: str = "all",
-    tie_break: str = "suit",
-    seats: int | None = None,
-    min_buy_in: int | None = None,
-    max_buy_in: int | str | None = "default",
-    action_seconds: int = 30,
-    draw_seconds: int = 30,
-    bet_seconds: int = 10,
-    parole_seconds: int = 15,
-    time_bank_seconds: int = 30,
-    time_bank_refill_hands: int = 10,
-    pause_seconds: int = 5,
-) -> Table:
-    """Open a cash table (staff only).  Buy-in bounds default to RULES.md's
-    for the betting structure; ``max_buy_in=None`` means no maximum."""
+def table_create(*, by: Any, **settings: Any) -> Table:
+    """Open a cash table (staff only) with ``settings`` by name, as
+    ``TableConfig`` declares them: one left out takes its default, the seats
+    and buy-in bounds the game's and RULES.md's for the betting structure;
+    ``max_buy_in=None`` means no maximum."""
     if not getattr(by, "is_staff", False):
         raise Forbidden("Only staff open tables.")
+    if settings.keys() & {"tournament", "tournament_table"}:
+        raise ApiError("A tournament opens its own tables.", code="invalid")
     try:
-        rules = Rules(
-            Game(game),
-            Betting(betting),
-            small_blind,
-            big_blind,
-            ante,
-            AnteBy(ante_by),
-            TieBreak(tie_break),
-        )
-        low, high = TableConfig.default_buy_ins(rules)
-        config = TableConfig(
-            rules,
-            rules.variant.max_players if seats is None else seats,
-            low if min_buy_in is None else min_buy_in,
-            high if max_buy_in == "default" else max_buy_in,
-            name=name,
-            action_seconds=action_seconds,
-            draw_seconds=draw_seconds,
-            bet_seconds=bet_seconds,
-            parole_seconds=parole_seconds,
-            time_bank_seconds=time_bank_seconds,
-            time_bank_refill_hands=time_bank_refill_hands,
-            pause_seconds=pause_seconds,
-        )
+        config = TableConfig.from_settings(settings)
         events = open_table(config)
     except ValueError as error:
         raise ApiError(str(error), code="invalid") from error

@@ -51,6 +51,7 @@ from poker.engine.table import (
     open_table,
     replay_table,
 )
+from poker.engine.table.config import setting
 from poker.engine.table.events import HandBegan, UnseatReason
 from poker.engine.table.state import SeatState
 from poker.eventstore import Batch, Feed, append
@@ -393,8 +394,11 @@ def open_tournament_table(tournament: int, number: int, state: TournamentState) 
 
 
 def _named(config: TableConfig, state: TournamentState, number: int) -> TableConfig:
-    name = f"{state.name} #{number}" if state.name else f"Table {number}"
-    try:
-        return replace(config, name=name[:100])
-    except (TypeError, ValueError):
-        return config
+    """The table named after its tournament and its number, the tournament's
+    name cut so the whole fits a table name (a tournament name may be as
+    long as a table name: whole, the number would not fit)."""
+    if not state.name:
+        return replace(config, name=f"Table {number}")
+    suffix = f" #{number}"
+    longest = setting("name").bounds.high or len(state.name) + len(suffix)
+    return replace(config, name=state.name[: longest - len(suffix)] + suffix)

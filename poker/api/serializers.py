@@ -3,36 +3,61 @@ services decide)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from config.api import StrictInteger, chips
 from poker.engine.commands import Action
-from poker.engine.rules import AnteBy, Betting, Game, TieBreak
+from poker.engine.settings import Setting
+from poker.engine.table.config import SETTINGS
+
+
+def setting_field(setting: Setting, *, required: bool = False) -> serializers.Field:
+    """The input field of a table setting, built from its declaration
+    (``poker.engine.settings``) so the API takes what the engine does: a
+    fixed default is the field's default; none (or a derived one, such as
+    the seats) leaves the field optional, unless ``required``."""
+    options: dict[str, Any] = {}
+    if setting.nullable:
+        options["allow_null"] = True
+    if setting.has_default and not setting.bounds.derived and not required:
+        options["default"] = setting.plain(setting.default)
+    elif setting.bounds.derived and not required:
+        options["required"] = False
+    return _typed_field(setting, options)
+
+
+def _typed_field(setting: Setting, options: dict[str, Any]) -> serializers.Field:
+    low, high = setting.bounds.low, setting.bounds.high
+    if setting.is_enum:
+        return serializers.ChoiceField(choices=[m.value for m in setting.kind], **options)
+    if setting.kind is str:
+        return serializers.CharField(max_length=high, **options)
+    if setting.bounds.chips:
+        return chips(min_value=low, **options)
+    return StrictInteger(min_value=low, max_value=high, **options)
+
+
+def settings_fields(
+    *, exclude: tuple[str, ...], required: tuple[str, ...]
+) -> dict[str, serializers.Field]:
+    """The input fields of every table setting but ``exclude``, in declaration order."""
+    return {
+        s.name: setting_field(s, required=s.name in required)
+        for s in SETTINGS
+        if s.name not in exclude
+    }
 
 
 class TableIn(serializers.Serializer[dict[str, object]]):
-    """A table to open."""
+    """A table to open: every setting of a cash table (tournament tables
+    are opened by their tournament), the name required for the lobby.  A
+    setting left out takes its default; the seats and buy-ins follow from
+    the game and stakes (``max_buy_in`` null: no maximum)."""
 
-    name = serializers.CharField(max_length=80)
-    game = serializers.ChoiceField(choices=[g.value for g in Game])
-    betting = serializers.ChoiceField(choices=[b.value for b in Betting])
-    small_blind = chips(min_value=1)
-    big_blind = chips(min_value=1)
-    ante = chips(min_value=0, default=0)
-    ante_by = serializers.ChoiceField(choices=[a.value for a in AnteBy], default="all")
-    tie_break = serializers.ChoiceField(choices=[t.value for t in TieBreak], default="suit")
-    seats = StrictInteger(min_value=2, max_value=10, required=False)
-    min_buy_in = chips(min_value=1, required=False)
-    max_buy_in = chips(min_value=1, required=False, allow_null=True)
-    """Absent: the RULES.md default; null: no maximum."""
-    action_seconds = StrictInteger(min_value=1, max_value=600, default=30)
-    draw_seconds = StrictInteger(min_value=1, max_value=600, default=30)
-    bet_seconds = StrictInteger(min_value=1, max_value=600, default=10)
-    """32 Card Draw: the bet window at the start of the action clock."""
-    parole_seconds = StrictInteger(min_value=1, max_value=600, default=15)
-    time_bank_seconds = StrictInteger(min_value=0, max_value=3600, default=30)
-    time_bank_refill_hands = StrictInteger(min_value=0, max_value=3600, default=10)
-    pause_seconds = StrictInteger(min_value=0, max_value=3600, default=5)
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return settings_fields(exclude=("tournament", "tournament_table"), required=("name",))
 
 
 class CommandIn(serializers.Serializer[dict[str, object]]):

@@ -6,11 +6,12 @@ and never tests a game by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum, unique
 
 from poker.engine.cards import Card, deck_32, deck_52
 from poker.engine.evaluate import Ranking
+from poker.engine.settings import bounded
 
 
 @unique
@@ -158,13 +159,15 @@ VARIANTS: dict[Game, Variant] = {
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A table's settings for one hand."""
+    """A table's settings for one hand (bounds in each field's metadata:
+    ``poker.engine.settings``; the big blind at least the small is checked
+    with the table's settings)."""
 
     game: Game
     betting: Betting
-    small_blind: int
-    big_blind: int
-    ante: int = 0
+    small_blind: int = field(metadata=bounded(1, chips=True))
+    big_blind: int = field(metadata=bounded(1, chips=True))
+    ante: int = field(default=0, metadata=bounded(0, chips=True))
     ante_by: AnteBy = AnteBy.ALL
     tie_break: TieBreak = TieBreak.SUIT
 

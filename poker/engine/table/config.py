@@ -3,10 +3,13 @@ clocks, and whether it is a cash table or a tournament table."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from poker.engine.errors import Malformed
 from poker.engine.rules import Betting, Rules
+from poker.engine.settings import Setting, bounded, check_all, settings_of
 
 FIXED_LIMIT_MIN_BIG_BLINDS = 10
 """Fixed limit: the minimum buy-in is 10 big blinds, with no maximum (RULES.md 1)."""
@@ -14,10 +17,16 @@ BIG_BET_MIN_SMALL_BLINDS = 20
 """Pot and no limit: the minimum buy-in is 20 small blinds (RULES.md 1)."""
 BIG_BET_MAX_BIG_BLINDS = 100
 """Pot and no limit: the maximum buy-in is 100 big blinds (RULES.md 1)."""
-
-
-def _whole(value: object) -> bool:
-    return type(value) is int
+MAX_SEATS = 10
+"""The most seats a table setting may name; each game allows at most its
+``Variant.max_players``."""
+CLOCK = bounded(1, 600)
+"""A clock a player must answer: whole seconds, 1 to 600."""
+ALLOWANCE = bounded(0, 3600)
+"""A time bank, its refill or the pause: 0 (none) to 3600."""
+MAX_TOURNAMENT_TABLE = 32_767
+"""The highest number a tournament table may have: ample, as a tournament
+has at most 10,000 entrants."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +51,13 @@ class Stakes:
         )
 
 
+RULE_SETTINGS = settings_of(Rules)
+"""The settings of a hand, declared on ``Rules``."""
+
+
 def _check_blinds(rules: Rules) -> None:
-    blinds = (rules.small_blind, rules.big_blind, rules.ante)
-    if not all(_whole(b) for b in blinds):
-        raise Malformed("blinds and ante must be whole numbers of chips")
-    if rules.small_blind <= 0 or rules.big_blind < rules.small_blind or rules.ante < 0:
+    check_all(rules, RULE_SETTINGS)
+    if rules.big_blind < rules.small_blind:
         raise Malformed("blinds must be positive, the big at least the small")
 
 
@@ -65,63 +76,85 @@ class TableConfig:
     """
 
     rules: Rules
-    seats: int
-    min_buy_in: int
-    max_buy_in: int | None = None
-    name: str = ""
+    seats: int = field(metadata=bounded(2, MAX_SEATS, derived=True))
+    """Left out: every seat the game allows."""
+    min_buy_in: int = field(metadata=bounded(1, chips=True, derived=True))
+    max_buy_in: int | None = field(default=None, metadata=bounded(1, chips=True, derived=True))
+    """At least ``min_buy_in``.  Left out of a request: RULES.md 1's."""
+    name: str = field(default="", metadata=bounded(high=80))
     """What the lobby calls the table."""
-    action_seconds: int = 30
+    action_seconds: int = field(default=30, metadata=CLOCK)
     """The action clock (RULES.md 1), also the clock to show or muck."""
-    draw_seconds: int = 30
+    draw_seconds: int = field(default=30, metadata=CLOCK)
     """The draw clock (RULES.md 1)."""
-    bet_seconds: int = 10
+    bet_seconds: int = field(default=10, metadata=CLOCK)
     """32 Card Draw: a bet or raise only in the first ``bet_seconds`` of the
-    action clock (RULES.md 1); other games ignore it."""
-    parole_seconds: int = 15
+    action clock (RULES.md 1), so at most ``action_seconds``; other games
+    ignore it."""
+    parole_seconds: int = field(default=15, metadata=CLOCK)
     """The Parole answer clock: no answer is a refusal (RULES.md 2)."""
-    time_bank_seconds: int = 30
+    time_bank_seconds: int = field(default=30, metadata=ALLOWANCE)
     """Each player's time bank, drawn on by itself once his clock has run
     out (0: none)."""
-    time_bank_refill_hands: int = 10
+    time_bank_refill_hands: int = field(default=10, metadata=ALLOWANCE)
     """The time banks are full again every this many hands (0: never)."""
-    pause_seconds: int = 5
+    pause_seconds: int = field(default=5, metadata=ALLOWANCE)
     """The pause between hands before the next is dealt by itself (0: none)."""
-    tournament: int | None = None
+    tournament: int | None = field(default=None, metadata=bounded(1))
     """The id of the tournament this table belongs to (None: a cash table)."""
-    tournament_table: int | None = None
+    tournament_table: int | None = field(default=None, metadata=bounded(1, MAX_TOURNAMENT_TABLE))
     """The table's number in its tournament (1, 2, ...), if known."""
 
     def __post_init__(self) -> None:
+        """Each setting within its declared bounds, then what ties settings
+        together: the game's seats, the buy-ins' order, the bet window."""
         rules = self.rules
         if not isinstance(rules, Rules):
             raise Malformed("a table needs rules")
         _check_blinds(rules)
+        check_all(self, TABLE_SETTINGS)
         variant = rules.variant
-        if not _whole(self.seats) or not 2 <= self.seats <= variant.max_players:
+        if self.seats > variant.max_players:
             raise Malformed(f"{rules.game} tables have 2 to {variant.max_players} seats")
-        if not _whole(self.min_buy_in) or self.min_buy_in <= 0:
-            raise Malformed("the minimum buy-in must be a positive whole number")
-        high = self.max_buy_in
-        if high is not None and (not _whole(high) or high < self.min_buy_in):
+        if self.max_buy_in is not None and self.max_buy_in < self.min_buy_in:
             raise Malformed("the maximum buy-in must be a whole number, at least the minimum")
-        if not isinstance(self.name, str) or len(self.name) > 80:
-            raise Malformed("a table name is text of at most 80 characters")
-        clocks = (self.action_seconds, self.draw_seconds, self.parole_seconds)
-        if not all(_whole(c) and 1 <= c <= 600 for c in clocks):
-            raise Malformed("clocks are whole seconds from 1 to 600")
-        if not _whole(self.bet_seconds) or not 1 <= self.bet_seconds <= self.action_seconds:
+        if self.bet_seconds > self.action_seconds:
             raise Malformed("the bet window is whole seconds from 1 to the action clock")
-        rest = (self.time_bank_seconds, self.time_bank_refill_hands, self.pause_seconds)
-        if not all(_whole(c) and 0 <= c <= 3600 for c in rest):
-            raise Malformed("the time bank, its refill and the pause are whole numbers to 3600")
-        self._check_tournament()
+        if self.tournament_table is not None and self.tournament is None:
+            raise Malformed("only a tournament table has a tournament table number")
 
-    def _check_tournament(self) -> None:
-        if self.tournament is not None and (not _whole(self.tournament) or self.tournament < 1):
-            raise Malformed("a tournament id is a positive whole number")
-        number = self.tournament_table
-        if number is not None and (self.tournament is None or not _whole(number) or number < 1):
-            raise Malformed("a tournament table's number is a positive whole number")
+    @classmethod
+    def from_settings(cls, values: Mapping[str, Any]) -> TableConfig:
+        """The configuration ``values`` give by setting name (a request's, a
+        stored row's), enumerations as their values: a setting left out
+        takes its default, the seats and buy-ins the game's (RULES.md 1).
+        ``Malformed`` for an unknown or missing setting, ``ValueError`` for
+        an unknown enumeration value."""
+        unknown = sorted(set(values) - {s.name for s in SETTINGS})
+        missing = [s.name for s in SETTINGS if s.name not in values and _needed(s)]
+        if unknown or missing:
+            raise Malformed(f"unknown settings {unknown}, missing settings {missing}")
+        typed: dict[str, Any] = {
+            s.name: s.typed(values[s.name]) for s in SETTINGS if s.name in values
+        }
+        rules = Rules(**{s.name: typed[s.name] for s in RULE_SETTINGS if s.name in typed})
+        given = {s.name: typed[s.name] for s in TABLE_SETTINGS if s.name in typed}
+        return cls(rules, **{**cls.derived_defaults(rules), **given})
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting by name, enumerations as their values: what a row
+        stores and ``from_settings`` reads back."""
+        return {
+            **{s.name: s.plain(getattr(self.rules, s.name)) for s in RULE_SETTINGS},
+            **{s.name: s.plain(getattr(self, s.name)) for s in TABLE_SETTINGS},
+        }
+
+    @classmethod
+    def derived_defaults(cls, rules: Rules) -> dict[str, Any]:
+        """The settings declared ``derived``, as ``rules`` set them when left
+        out: every seat of the game and RULES.md 1's buy-ins."""
+        low, high = cls.default_buy_ins(rules)
+        return {"seats": rules.variant.max_players, "min_buy_in": low, "max_buy_in": high}
 
     @property
     def is_tournament(self) -> bool:
@@ -150,8 +183,8 @@ class TableConfig:
     def create(cls, rules: Rules, seats: int | None = None) -> TableConfig:
         """A table with the default buy-ins and, unless given, every seat the
         game allows."""
-        low, high = cls.default_buy_ins(rules)
-        return cls(rules, rules.variant.max_players if seats is None else seats, low, high)
+        given = {} if seats is None else {"seats": seats}
+        return cls(rules, **{**cls.derived_defaults(rules), **given})
 
     def level_stakes(self, rules: Rules) -> Stakes:
         """The stakes of a tournament level's ``rules``: only the blinds and
@@ -178,3 +211,22 @@ class TableConfig:
         if self.max_buy_in is None:
             return f"at least {self.min_buy_in}"
         return f"{self.min_buy_in} to {self.max_buy_in}"
+
+
+TABLE_SETTINGS = settings_of(TableConfig, skip=("rules",))
+"""The settings of a table beside its rules, declared on ``TableConfig``."""
+SETTINGS: tuple[Setting, ...] = RULE_SETTINGS + TABLE_SETTINGS
+"""Every table setting, as stored in a table's row."""
+
+
+def _needed(setting: Setting) -> bool:
+    """A setting that must be given: no fixed default, none derived."""
+    return not setting.has_default and not setting.bounds.derived
+
+
+def setting(name: str) -> Setting:
+    """The declaration of table setting ``name`` (``KeyError`` if none)."""
+    return _BY_NAME[name]
+
+
+_BY_NAME = {s.name: s for s in SETTINGS}
