@@ -32,7 +32,9 @@ where the TDA leaves it to the house):
   table breaks (TDA: a predetermined order), once it is between hands;
   until then nobody moves.  Its players are drawn at random onto the
   tables with the fewest players, random empty seats (TDA 2-step random
-  draw).
+  draw; TDA Rule 10, Breaking Tables: they take any position, the blinds
+  included, so a seat drawn may bring in an over blind that falls on the
+  player who posted the last one: allowed, unlike a balance move).
 - Final table: when everybody fits at one table, every table between hands,
   all players are drawn at random to seats of the lowest-numbered table.
 - A table formed by a draw (each table of the first draw, the final table)
@@ -215,9 +217,7 @@ def balance_moves(tables: Tables, size: int, over_from: int | None = None) -> tu
     which the game posts an over blind (None: never)."""
     routes = _routes(tables)
     arriving = Counter(to for _, to in routes)
-    seats = {
-        to: iter(_arrival_seats(tables[to], size, over_from, k)) for to, k in arriving.items()
-    }
+    seats = {to: iter(_arrival_seats(tables[to], size, over_from, k)) for to, k in arriving.items()}
     moves = []
     for from_table, from_seat, to in _movers(tables, routes, size, over_from, arriving):
         player = tables[from_table].seats[from_seat]
@@ -237,9 +237,7 @@ def _routes(tables: Tables) -> list[tuple[int, int]]:
         short = min(counts.values())
         to = min(n for n, c in counts.items() if c == short)
         givers = [
-            n
-            for n, t in tables.items()
-            if counts[n] >= short + 2 and not t.busy and movable[n] > 0
+            n for n, t in tables.items() if counts[n] >= short + 2 and not t.busy and movable[n] > 0
         ]
         if not givers:
             return routes
