@@ -81,8 +81,8 @@ class Floor:
     """The tables as the last tournament command found them."""
     redrawn: set[str] = field(default_factory=set)
     """Players whose seats were drawn (the final table, a broken table's
-    players), or who sit where a broken table's were drawn to, not dealt in
-    since."""
+    players), or who sit where a broken table's player drawn in moved the
+    blinds (``_drawn_in``), not dealt in since."""
     breaking: set[int] = field(default_factory=set)
     """The tables the last command broke."""
     squeezed: list[tuple[int, tuple[int, int]]] = field(default_factory=list)
@@ -143,13 +143,19 @@ class Floor:
             del self.tables[event.table]
 
     def _drawn_in(self, number: int, seat: int) -> None:
-        """A broken table's player drawn to ``seat``.  The draw changes how
-        many are dealt in, and with it the blinds (whether there is an over
-        blind): the next hand of those seated is exempt.  If the seat lies
-        between the table's last big blind and the next (as the break found
-        the table), ``squeezed`` records it."""
+        """A broken table's player drawn to ``seat`` (TDA Rule 10, Breaking
+        Tables: its players take random seats and may get any position, the
+        blinds included).
+        Those seated are exempt for their next hand only where the draw
+        moved the blinds onto them: it brought in an over blind (the fourth
+        player dealt in: the over blind falls one seat on, maybe on who
+        posted the last), or, with no other seat free, it took a seat
+        between the table's last big blind and the next (``squeezed``
+        records it, as the break found the table)."""
         table = self.tables[number]
-        self.redrawn.update(held.player for held in table.seats.values())
+        rules, dealt = table.config.rules, len(table.dealable)
+        if rules.over_blind(dealt + 1) and not rules.over_blind(dealt):
+            self.redrawn.update(held.player for held in table.seats.values())
         if number not in self.arcs:
             size, big = table.config.seats, table.big
             following = None if big is None else first_after(table.dealable, big, size)
@@ -157,6 +163,7 @@ class Floor:
         arc = self.arcs[number]
         if arc is not None and strictly_between(seat, *arc, table.config.seats):
             self.squeezed.append((number, arc))
+            self.redrawn.update(held.player for held in table.seats.values())
 
     def _unseat(self, state: TournamentState, player: str, event: object) -> None:
         entrant = state.entrants[player]

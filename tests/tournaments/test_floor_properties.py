@@ -6,14 +6,14 @@ their tables (the tournament's rules and the table engines together,
   never falls on the same player two hands running, wherever he sits --
   except as the blinds move on in their order when his table drops below
   four players (his over blind is followed by the big blind, by then the
-  largest: a mover due to post it takes it with him), and in
-  a player's first hand after a seat draw at his table (the final table,
-  or a broken table's players drawn there: TDA lets those seats fall on
-  any blind, and newcomers may bring an over blind to a table) -- though
-  the draw keeps off the seats between the last big blind and the next
-  while another is free -- or when he was the only player with chips left
-  to move, or at a table that two or more balancing moves reached at once
-  (each is placed for the count it makes: a known limit);
+  largest: a mover due to post it takes it with him), in a player's first
+  hand after a seat draw (the final table; a broken table's players at
+  their new seats, TDA Rule 10, Breaking Tables: any position, the blinds
+  included), in the next hand of those seated where a broken table's
+  player was drawn only if the draw moved the blinds onto them (it brought
+  in an over blind, or, with no other seat free, took a seat between the
+  last big blind and the next), or when he was the only player with chips
+  left to move;
 - a player moved to balance the tables is the one his old table would
   have put on the largest blind next hand (or, when that one has just
   posted the over blind, the player after him), and (the last to arrive
@@ -34,7 +34,7 @@ import random
 from dataclasses import replace
 from itertools import pairwise
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import event as tally
 from hypothesis import strategies as st
 
@@ -110,10 +110,7 @@ def check_moves(floor: Floor, before: dict[int, TableState], events: list[Tourna
     moves = balancing_moves(events)
     givers: set[int] = set()
     for number in {m.table for m in moves}:
-        if sum(1 for m in moves if m.table == number) > 1 and number in floor.tables:
-            # Known limit: each move is placed for the count it makes; a
-            # second one may bring an over blind the first did not expect.
-            floor.redrawn.update(s.player for s in floor.tables[number].seats.values())
+        if sum(1 for m in moves if m.table == number) > 1:
             tally("two or more balancing moves to one table")
     for move in moves:
         old, new = before.get(move.from_table), floor.tables.get(move.table)
@@ -213,6 +210,13 @@ def check_fresh_tables(floor: Floor) -> None:
     rebuys=st.booleans(),
     seed=st.integers(0, 2**32),
 )
+# Two balancing moves to one table, each once placed for the count it made:
+# a player posted the over blind twice running.
+@example(count=19, size=5, rebuys=False, seed=223949830)
+@example(count=29, size=5, rebuys=False, seed=1064842235)
+# A broken table's player brings in an over blind that falls on the player
+# who posted the last one (TDA Rule 10 allows it): exempt.
+@example(count=25, size=5, rebuys=False, seed=4166999024)
 def test_blinds_follow_the_largest_blind_and_drawn_tables_start_afresh(
     count: int, size: int, rebuys: bool, seed: int
 ) -> None:

@@ -239,6 +239,24 @@ def test_a_player_moved_while_away_stays_away_with_the_time_bank_he_had_left(
     assert moved.sitting_out and moved.bank == held.bank
 
 
+def test_an_away_player_drawn_to_the_final_table_stays_away_with_his_time_bank_left(
+    director: Any, players: Any, timers: Timers
+) -> None:
+    """The final table draw reseats everybody as a balance move does: it
+    must neither bring an away player back nor refill his bank."""
+    t = _sit_and_go(director, players(6), structure=FAST, table_size=5)  # two tables of three
+    one, two = tournament_tables(t)
+    _time_out_hand(one)  # everyone to act ran out his clock, his time bank too
+    _time_out_hand(two)
+    held = next(s for s in _table(one).seats.values() if s.sitting_out)
+    assert held.bank < _table(one).config.time_bank_seconds
+    leaving = next(iter(_table(two).seats.values())).player
+    services.tournament_disqualify(by=director, tournament_id=t.pk, player=int(leaving))
+    assert state(t).final_table == 1  # five left, no hand running: the final table is drawn
+    (final,) = [s for s in _table(one).seats.values() if s.player == held.player]
+    assert final.sitting_out and final.bank == held.bank
+
+
 def test_a_player_the_table_did_not_deal_in_is_not_in_the_tournaments_hand(
     director: Any, players: Any, timers: Timers, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -251,6 +269,7 @@ def test_a_player_the_table_did_not_deal_in_is_not_in_the_tournaments_hand(
     a, b, c, d = sorted(users, key=int)
     drawn = {1: {1: a, 2: b, 4: c, 5: d}}  # hand 1: button 1, blinds 2 and 4, the over blind 5
     monkeypatch.setattr(decide, "draw_seating", lambda *args: drawn)
+    monkeypatch.setattr(decide, "draw_button", lambda *args: 1)  # the button drawn to seat 1
     t = _sit_and_go(director, people, structure=FAST, table_size=5)
     (table,) = tournament_tables(t)
     _play_hand(table, users)

@@ -71,7 +71,7 @@ from tournaments.rules.play import can_start_hand
 from tournaments.rules.seating import (
     Move,
     TableView,
-    balance_move,
+    balance_moves,
     break_moves,
     draw_seating,
     final_table_draw,
@@ -111,10 +111,11 @@ def _settle(layout: Layout, size: int, rng: random.Random) -> None:
             assert not layout[breaking]
             del layout[breaking]
             continue
-        move = balance_move(views, size)
-        if move is None:
+        moves = balance_moves(views, size)
+        if not moves:
             return
-        _apply(layout, move)
+        for move in moves:
+            _apply(layout, move)
 
 
 @SETTINGS

@@ -8,7 +8,7 @@ import random
 from tournaments.rules.seating import (
     Move,
     TableView,
-    balance_move,
+    balance_moves,
     break_moves,
     draw_seating,
     final_table_draw,
@@ -107,26 +107,45 @@ def test_balancing_moves_the_next_big_blind_to_the_worst_seat_of_the_shortest_ta
         1: view(full(1, 6), big_blind=2),
         2: view({1: "x", 2: "y", 4: "z", 5: "w"}, big_blind=4),
     }
-    assert balance_move(tables, 6) == Move("t1s3", 1, 3, 2, 6)
+    assert balance_moves(tables, 6) == (Move("t1s3", 1, 3, 2, 6),)
+
+
+def test_movers_to_one_table_are_seated_for_the_count_they_make_together() -> None:
+    short = view({1: "a", 4: "b"}, big_blind=1)  # two more make four: an over blind
+    tables = {1: short, 2: view(full(2, 5), big_blind=1), 3: view(full(3, 5), big_blind=1)}
+    # The first takes the big blind in seat 2, the last the over blind in seat
+    # 3 (b in seat 4, who would post it after the next big blind, posts none).
+    assert balance_moves(tables, 5, OVER_FROM) == (
+        Move("t2s3", 2, 3, 1, 2),
+        Move("t3s3", 3, 3, 1, 3),
+    )
+
+
+def test_the_last_over_blind_stays_when_the_movers_bring_one_where_they_go() -> None:
+    seats = {1: "a", 2: "b", 3: "c", 4: "d", 5: "e"}  # d and e have no chips: three play
+    giver = view(seats, big_blind=1, over_blind=2, stuck=frozenset({"d", "e"}))
+    tables = {1: view({1: "x", 3: "y"}, big_blind=3), 2: giver, 3: view(full(3, 5))}
+    moves = balance_moves(tables, 5, OVER_FROM)  # four at table 1: an over blind
+    assert [m.player for m in moves if m.from_table == 2] == ["c"]  # b posted the last
 
 
 def test_tables_within_one_player_are_balanced() -> None:
     tables = {1: view(full(1, 6)), 2: view(full(2, 5)), 3: view(full(3, 5))}
-    assert balance_move(tables, 6) is None
+    assert balance_moves(tables, 6) == ()
 
 
 def test_a_table_in_a_hand_gives_no_player_but_may_receive_one() -> None:
     tables = {1: view(full(1, 6), busy=True), 2: view(full(2, 4))}
-    assert balance_move(tables, 6) is None
+    assert balance_moves(tables, 6) == ()
     tables = {1: view(full(1, 6)), 2: view(full(2, 4), busy=True)}
-    move = balance_move(tables, 6)
-    assert move is not None and (move.from_table, move.table) == (1, 2)
+    (move,) = balance_moves(tables, 6)
+    assert (move.from_table, move.table) == (1, 2)
 
 
 def test_another_table_two_over_the_shortest_gives_when_the_fullest_is_busy() -> None:
     tables = {1: view(full(1, 6), busy=True), 2: view(full(2, 5)), 3: view(full(3, 3))}
-    move = balance_move(tables, 6)
-    assert move is not None and (move.from_table, move.table) == (2, 3)
+    (move,) = balance_moves(tables, 6)
+    assert (move.from_table, move.table) == (2, 3)
 
 
 def test_the_highest_numbered_table_breaks_when_the_players_fit_in_one_fewer() -> None:

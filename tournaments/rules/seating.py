@@ -23,12 +23,18 @@ where the TDA leaves it to the house):
   over blind after its next big blind), so he posts it there next hand as
   he would have where he was, and nobody seated posts it twice running.  A
   table that has not dealt a hand moves its lowest seat, and fills its
-  lowest empty seat.
+  lowest empty seat.  All the moves due at once are placed together: the
+  movers to one table take their seats for the number of players they make
+  there together (one more may bring in an over blind), the last of them on
+  that seat, the others on the empty seats after it (or, when the table is
+  too full, those after the last big blind, and he on the next worst).
 - Breaking: when the players fit at one table fewer, the highest-numbered
   table breaks (TDA: a predetermined order), once it is between hands;
   until then nobody moves.  Its players are drawn at random onto the
   tables with the fewest players, random empty seats (TDA 2-step random
-  draw).
+  draw; TDA Rule 10, Breaking Tables: they take any position, the blinds
+  included, so a seat drawn may bring in an over blind that falls on the
+  player who posted the last one: allowed, unlike a balance move).
 - Final table: when everybody fits at one table, every table between hands,
   all players are drawn at random to seats of the lowest-numbered table.
 - A table formed by a draw (each table of the first draw, the final table)
@@ -48,8 +54,9 @@ where the TDA leaves it to the house):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, MutableSequence, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from poker.engine.table.ring import first_after, strictly_between
@@ -159,25 +166,30 @@ def next_largest_blind(
     return due
 
 
-def _before_largest(view: TableView, size: int, over_from: int | None) -> int | None:
+def _before_largest(
+    view: TableView, size: int, over_from: int | None, arriving: int = 1
+) -> int | None:
     """The seat just before the arc whose seats post the largest blind next
-    hand once one more player sits there: the last big blind's, or with an
-    over blind the next big blind's (None: no hand yet)."""
+    hand once ``arriving`` more players sit there: the last big blind's, or
+    with an over blind the next big blind's (None: no hand yet)."""
     if view.big_blind is None:
         return None
     movable = _with_chips(view)
-    if movable and _over(len(movable) + 1, over_from):
+    if movable and _over(len(movable) + arriving, over_from):
         return first_after(movable, view.big_blind, size)
     return view.big_blind
 
 
-def worst_seat(view: TableView, size: int, over_from: int | None = None) -> int | None:
-    """The empty seat the largest blind reaches first: a player moved there
-    posts it in the table's next hand if any seat does (None: full)."""
+def worst_seat(
+    view: TableView, size: int, over_from: int | None = None, arriving: int = 1
+) -> int | None:
+    """The empty seat the largest blind reaches first once ``arriving``
+    players sit down: a player moved there posts it in the table's next hand
+    if any seat does (None: full)."""
     empty = set(range(1, size + 1)) - set(view.seats)
     if not empty:
         return None
-    start = _before_largest(view, size, over_from)
+    start = _before_largest(view, size, over_from, arriving)
     return min(empty) if start is None else first_after(empty, start, size)
 
 
@@ -196,29 +208,86 @@ def fair_seats(view: TableView, size: int, over_from: int | None) -> set[int]:
     return fair or empty
 
 
-def balance_move(tables: Tables, size: int, over_from: int | None = None) -> Move | None:
-    """One move toward tables within one player of each other, or None when
-    they are, or when no table that could give a player is between hands.
-    ``over_from``: the players dealt in from which the game posts an over
-    blind (None: never)."""
-    if len(tables) < 2:
-        return None
+def balance_moves(tables: Tables, size: int, over_from: int | None = None) -> tuple[Move, ...]:
+    """The moves that bring the tables within one player of each other (as
+    far as tables between hands can give players), all at once: placed one
+    by one, each for the count it makes, a later move to the same table
+    could bring in an over blind an earlier one did not expect and put a
+    player on it twice running.  ``over_from``: the players dealt in from
+    which the game posts an over blind (None: never)."""
+    routes = _routes(tables)
+    arriving = Counter(to for _, to in routes)
+    seats = {to: iter(_arrival_seats(tables[to], size, over_from, k)) for to, k in arriving.items()}
+    moves = []
+    for from_table, from_seat, to in _movers(tables, routes, size, over_from, arriving):
+        player = tables[from_table].seats[from_seat]
+        moves.append(Move(player, from_table, from_seat, to, next(seats[to])))
+    return tuple(moves)
+
+
+def _routes(tables: Tables) -> list[tuple[int, int]]:
+    """(giving table, receiving table) of each balancing move in order, by
+    the counts alone: the fullest table between hands with a player with
+    chips (the lowest-numbered of them) gives to the shortest (the
+    lowest-numbered), while it has two players or more than it."""
     counts = {n: len(t.seats) for n, t in tables.items()}
-    short = min(counts.values())
-    to_table = min(n for n, c in counts.items() if c == short)
-    givers = [
-        n
-        for n, t in tables.items()
-        if counts[n] >= short + 2 and not t.busy and next_big_blind(t, size) is not None
-    ]
-    if not givers:
-        return None
-    from_table = min(givers, key=lambda n: (-counts[n], n))
-    over_there = _over(len(_with_chips(tables[to_table])) + 1, over_from)
-    from_seat = next_largest_blind(tables[from_table], size, over_from, over_there)
-    seat = worst_seat(tables[to_table], size, over_from)
-    assert from_seat is not None and seat is not None
-    return Move(tables[from_table].seats[from_seat], from_table, from_seat, to_table, seat)
+    movable = {n: len(_with_chips(t)) for n, t in tables.items()}
+    routes: list[tuple[int, int]] = []
+    while len(tables) >= 2:
+        short = min(counts.values())
+        to = min(n for n, c in counts.items() if c == short)
+        givers = [
+            n for n, t in tables.items() if counts[n] >= short + 2 and not t.busy and movable[n] > 0
+        ]
+        if not givers:
+            return routes
+        giver = min(givers, key=lambda n: (-counts[n], n))
+        counts[giver], movable[giver], counts[to] = counts[giver] - 1, movable[giver] - 1, short + 1
+        routes.append((giver, to))
+    return routes
+
+
+def _movers(
+    tables: Tables,
+    routes: list[tuple[int, int]],
+    size: int,
+    over_from: int | None,
+    arriving: Mapping[int, int],
+) -> list[tuple[int, int, int]]:
+    """(table, seat, receiving table) of each route's mover: at each giving
+    table in turn the player due the largest blind next hand among those
+    left, told whether the receiving table will post an over blind with
+    everybody arriving there (``next_largest_blind``)."""
+    views = dict(tables)
+    movers = []
+    for giver, to in routes:
+        over_there = _over(len(_with_chips(tables[to])) + arriving[to], over_from)
+        seat = next_largest_blind(views[giver], size, over_from, over_there)
+        assert seat is not None
+        movers.append((giver, seat, to))
+        left = {s: p for s, p in views[giver].seats.items() if s != seat}
+        views[giver] = replace(views[giver], seats=left)
+    return movers
+
+
+def _arrival_seats(view: TableView, size: int, over_from: int | None, k: int) -> list[int]:
+    """Seats for ``k`` movers arriving together, in the order they arrive:
+    the others first, on the empty seats after the worst seat for the count
+    they make together (wrapping round to the last big blind only when
+    full), and the last mover on the worst seat once they sit there, so he
+    posts the largest blind next hand and not one of them or those seated."""
+    first = worst_seat(view, size, over_from, k)
+    assert first is not None
+    empty = set(range(1, size + 1)) - set(view.seats) - {first}
+    others = sorted(empty, key=lambda s: (s - first) % size)[: k - 1]
+    seated = replace(view, seats={**view.seats, **dict.fromkeys(others, _ARRIVING)})
+    last = worst_seat(seated, size, over_from)
+    assert last is not None
+    return [*others, last]
+
+
+_ARRIVING = "(arriving)"
+"""Stands for a mover in a table's picture before his seat is final."""
 
 
 def table_to_break(tables: Tables, size: int) -> int | None:

@@ -31,7 +31,7 @@ from tournaments.rules.evolve import evolve
 from tournaments.rules.seating import (
     Move,
     Shuffler,
-    balance_move,
+    balance_moves,
     break_moves,
     draw_button,
     final_table_draw,
@@ -121,10 +121,8 @@ def _move(draft: Draft, rng: Shuffler) -> None:
             moves = break_moves(views, breaking, size, rng, over_from)
             draft.add(*(_moved(m) for m in moves), ev.TableBroken(breaking))
             continue
-        move = balance_move(views, size, over_from)
-        if move is None:
-            return
-        draft.add(_moved(move))
+        draft.add(*(_moved(m) for m in balance_moves(views, size, over_from)))
+        return  # balanced at once: nothing more moves until a table changes
     raise AssertionError("settling did not converge")  # pragma: no cover
 
 
