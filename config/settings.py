@@ -231,7 +231,39 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    # Every unsafe request of a logged-in player counts against his commands;
+    # the login, token, registration and password views set their own.
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttles.CommandThrottle"],
+    # How many proxies in front append to X-Forwarded-For: 0 trusts none of
+    # it (the address is REMOTE_ADDR), so a client cannot choose his own.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+
+# --- Cache and throttles -----------------------------------------------------
+
+# The throttles count here: on Redis every server process counts together.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Keys apart from the channel layer's and Celery's on one Redis.
+            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="cache"),
+        },
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+THROTTLE_RATES: dict[str, str | None] = {
+    "login_address": env.str("THROTTLE_LOGIN_ADDRESS_RATE", default="20/m"),
+    "login_account": env.str("THROTTLE_LOGIN_ACCOUNT_RATE", default="5/m"),
+    "register_address": env.str("THROTTLE_REGISTER_ADDRESS_RATE", default="10/h"),
+    "password_address": env.str("THROTTLE_PASSWORD_ADDRESS_RATE", default="10/m"),
+    "password_account": env.str("THROTTLE_PASSWORD_ACCOUNT_RATE", default="5/m"),
+    "command": env.str("THROTTLE_COMMAND_RATE", default="10/s"),
+}
+"""Requests allowed per scope (``config/throttles.py``): ``N/s``, ``N/m``,
+``N/h`` or ``N/d``."""
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker room API",

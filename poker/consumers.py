@@ -17,12 +17,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 
 from accounts.frames import player_group, wallet_frame
 from config.api_errors import ApiError
+from config.throttles import command_wait
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.models import Table
@@ -157,6 +159,8 @@ class TableConsumer(JsonFrames):
         if self.viewer is None:
             await _error(self, "not_authenticated", "log in to play", command_id)
             return
+        if await self._throttled(command_id):
+            return
         body = ActIn(data={k: v for k, v in content.items() if k != "type"})
         if not body.is_valid():
             await _error(self, "invalid", json.dumps(body.errors), command_id)
@@ -169,6 +173,24 @@ class TableConsumer(JsonFrames):
             await self.send_json({"type": "error", "command_id": command_id, **error.as_dict()})
             return
         await self.send_json({"type": "answer", "command_id": command_id, "answer": answer})
+
+    async def _throttled(self, command_id: Any) -> bool:
+        """Count the command against the player's rate (with his REST
+        commands); over it, an error frame with ``retry_after``, and the
+        socket stays open: a flood is refused, not punished."""
+        wait = await sync_to_async(command_wait)(self.viewer)
+        if wait is None:
+            return False
+        await self.send_json(
+            {
+                "type": "error",
+                "code": "throttled",
+                "message": f"Too many commands: try again in {wait} s.",
+                "retry_after": wait,
+                "command_id": command_id,
+            }
+        )
+        return True
 
 
 class LobbyConsumer(JsonFrames):

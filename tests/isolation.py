@@ -1,6 +1,7 @@
 """Autouse fixtures every Django app's tests share (each app's conftest.py
 imports them): what a test caches in the process, and the groups it joins,
-belong to that test alone; passwords hash fast."""
+belong to that test alone; passwords hash fast; the throttles count in the
+test's own cache, at rates no test reaches unless it sets its own."""
 
 from __future__ import annotations
 
@@ -40,3 +41,24 @@ def in_memory_channel_layer(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+GENEROUS = "1000/s"
+"""A rate no test reaches by playing: the throttle tests set their own."""
+
+
+@pytest.fixture(autouse=True)
+def local_cache(settings: Any) -> Iterator[None]:
+    """The test's own empty cache, even where REDIS_URL is set: parallel
+    tests must not count against each other's throttles."""
+    from django.core.cache import cache
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def generous_throttles(settings: Any) -> None:
+    settings.THROTTLE_RATES = dict.fromkeys(settings.THROTTLE_RATES, GENEROUS)

@@ -9,6 +9,7 @@ USER = r"(?P<user_id>[0-9]{1,18})"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/register/", views.RegisterView.as_view(), name="register"),
     path("auth/login/", views.LoginView.as_view(), name="login"),
+    path("auth/token/", views.TokenView.as_view(), name="token"),
     path("auth/logout/", views.LogoutView.as_view(), name="logout"),
     path("auth/password/", views.PasswordView.as_view(), name="password"),
     path("me/", views.MeView.as_view(), name="me"),

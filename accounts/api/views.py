@@ -15,6 +15,7 @@ from django.contrib.auth import authenticate, login, logout, update_session_auth
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -26,6 +27,16 @@ from accounts.errors import NotPermitted
 from accounts.models import Transfer
 from config.api import validated
 from config.api_errors import ApiError
+from config.throttles import (
+    LoginAccountThrottle,
+    LoginAddressThrottle,
+    PasswordAccountThrottle,
+    PasswordAddressThrottle,
+    RegisterAddressThrottle,
+)
+
+LOGIN_THROTTLES = [LoginAddressThrottle, LoginAccountThrottle]
+"""Login and token share their counts: both are password guesses."""
 
 
 def _session(request: Request, user: Any) -> Response:
@@ -45,7 +56,10 @@ class Open(APIView):
 
 
 class RegisterView(Open):
-    """Register a player; he is logged in (session and token)."""
+    """Register a player; he is logged in (session and token).  Throttled
+    per address: there is no account yet to count against."""
+
+    throttle_classes = [RegisterAddressThrottle]
 
     @extend_schema(request=s.RegisterIn, responses={201: s.SessionOut}, operation_id="register")
     def post(self, request: Request) -> Response:
@@ -57,6 +71,8 @@ class RegisterView(Open):
 
 class LoginView(Open):
     """Log in: a session cookie and an API token."""
+
+    throttle_classes = LOGIN_THROTTLES
 
     @extend_schema(request=s.LoginIn, responses={200: s.SessionOut}, operation_id="login")
     def post(self, request: Request) -> Response:
@@ -78,7 +94,11 @@ class LogoutView(APIView):
 
 
 class PasswordView(APIView):
-    """Change the password; other devices' tokens stop working."""
+    """Change the password; other devices' tokens stop working.  Throttled
+    per address and per player: it checks the old password, so a stolen
+    session must not guess at it freely."""
+
+    throttle_classes = [PasswordAddressThrottle, PasswordAccountThrottle]
 
     @extend_schema(request=s.PasswordIn, responses={200: s.TokenOut}, operation_id="password")
     def post(self, request: Request) -> Response:
@@ -86,6 +106,13 @@ class PasswordView(APIView):
         key = services.user_password_change(user=request.user, **data)
         update_session_auth_hash(request._request, request.user)
         return Response(s.TokenOut({"token": key}).data)
+
+
+class TokenView(ObtainAuthToken):
+    """``username`` and ``password`` -> an API token (DRF's view, which
+    throttles nothing by itself), counted with the logins."""
+
+    throttle_classes = LOGIN_THROTTLES
 
 
 class MeView(APIView):

@@ -1,12 +1,10 @@
 """Cash-table API routes, mounted under /api/."""
 
 from django.urls import URLPattern, URLResolver, path, re_path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from poker.api import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("auth/token/", obtain_auth_token, name="token"),
     path("tables/", views.TablesView.as_view(), name="tables"),
     path("tables/<int:table_id>/", views.TableView.as_view(), name="table"),
     path("tables/<int:table_id>/close/", views.TableCloseView.as_view(), name="table-close"),

@@ -11,8 +11,15 @@ import pytest
 from accounts import ledger
 from accounts.audit import ledger_audit
 from accounts.selectors import account_balance
-from tests.isolation import fast_password_hashing, fresh_caches, in_memory_channel_layer  # noqa: F401 - autouse
+from tests.isolation import (  # noqa: F401 - autouse
+    fast_password_hashing,
+    fresh_caches,
+    generous_throttles,
+    in_memory_channel_layer,
+    local_cache,
+)
 from tests.people import client_for, user_maker  # noqa: F401 - client_for: a fixture
+from tests.throttling import throttle_clock  # noqa: F401 - a fixture
 
 
 @pytest.fixture

@@ -32,6 +32,9 @@ print(json.dumps({
     "celery_backend": settings.CELERY_RESULT_BACKEND,
     "debug": settings.DEBUG,
     "secret_key": settings.SECRET_KEY,
+    "cache": settings.CACHES["default"],
+    "throttle_rates": settings.THROTTLE_RATES,
+    "num_proxies": settings.REST_FRAMEWORK["NUM_PROXIES"],
 }))
 """
 
@@ -132,6 +135,27 @@ def test_redis_url_selects_redis_channel_layer_and_celery_broker():
     assert found["celery_backend"] == "redis://cache.example:6379/3"
     assert found["celery_eager"] is False
     assert found["embedded_worker"] is False  # separate worker and beat processes
+
+
+def test_throttles_count_in_process_memory_on_the_embedded_defaults():
+    found = settings_under()
+    assert found["cache"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert found["num_proxies"] == 0  # X-Forwarded-For is not trusted
+    assert found["throttle_rates"]["login_account"] == "5/m"
+
+
+def test_throttles_count_on_redis_under_their_own_prefix_with_redis_url():
+    found = settings_under(REDIS_URL="redis://cache.example:6379/3", CACHE_KEY_PREFIX="blue")
+    assert found["cache"] == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://cache.example:6379/3",
+        "KEY_PREFIX": "blue",
+    }
+
+
+def test_throttle_rates_and_proxies_come_from_the_environment():
+    found = settings_under(THROTTLE_COMMAND_RATE="50/s", NUM_PROXIES="2")
+    assert found["throttle_rates"]["command"] == "50/s" and found["num_proxies"] == 2
 
 
 def test_clocks_can_be_turned_off():

@@ -10,9 +10,16 @@ from typing import Any
 import pytest
 
 from accounts.audit import ledger_audit
-from tests.isolation import fast_password_hashing, fresh_caches, in_memory_channel_layer  # noqa: F401 - autouse
+from tests.isolation import (  # noqa: F401 - autouse
+    fast_password_hashing,
+    fresh_caches,
+    generous_throttles,
+    in_memory_channel_layer,
+    local_cache,
+)
 from tests.people import client_for, user_maker  # noqa: F401 - client_for: a fixture
 from tests.poker.clock_support import clock_queue, start_worker  # noqa: F401 - fixtures
+from tests.throttling import throttle_clock  # noqa: F401 - a fixture
 from tests.tournaments.service_support import ServiceClock, pools_disagreeing
 
 CASH = 10_000
