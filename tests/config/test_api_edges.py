@@ -62,9 +62,7 @@ def test_a_wrong_method_is_a_json_405(client, method, path):
     ("method", "path"),
     [("get", "/api/tables"), ("post", "/api/tables/1/sit"), ("get", "/api/me")],
 )
-def test_a_path_without_its_trailing_slash_is_a_json_404_naming_the_right_one(
-    client, method, path
-):
+def test_a_path_without_its_trailing_slash_is_a_json_404_naming_the_right_one(client, method, path):
     response = getattr(client, method)(path, {"seat": 1}, format="json")
     assert f"{path}/" in error(response, 404, "not_found")["message"]
 
