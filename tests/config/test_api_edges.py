@@ -5,12 +5,15 @@ or nested too deep."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from config.parsers import JSONParser, TooLarge
 
 CSRF = "a" * 32
 """A CSRF secret the session client holds as its cookie and sends back."""
@@ -89,3 +92,19 @@ def test_json_nested_past_the_depth_limit_is_malformed(client):
     body = '{"seat": 1, "buy_in": ' + nested(40) + "}"
     response = client.post("/api/tables/1/sit/", body, content_type="application/json")
     assert "nested" in error(response, 400, "malformed")["message"]
+
+
+def test_a_form_body_over_the_upload_limit_is_a_json_413_too(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    body = "seat=1&padding=" + "x" * 2000
+    response = client.post(
+        "/api/tables/1/sit/", body, content_type="application/x-www-form-urlencoded"
+    )
+    error(response, 413, "too_large")
+
+
+def test_the_parser_refuses_a_body_over_the_limit_sent_without_a_length(settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    with pytest.raises(TooLarge):
+        JSONParser().parse(io.BytesIO(b'{"padding": "' + b"x" * 2000 + b'"}'))
+    assert JSONParser().parse(io.BytesIO(b'{"seat": 1}')) == {"seat": 1}
