@@ -13,11 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
+
+from config.parsers import TooLarge
 
 
 class ApiError(Exception):
@@ -63,6 +66,7 @@ _CODES: tuple[tuple[type[exceptions.APIException], str], ...] = (
     (exceptions.NotAcceptable, "not_acceptable"),
     (exceptions.UnsupportedMediaType, "unsupported_media_type"),
     (exceptions.Throttled, "throttled"),
+    (TooLarge, "too_large"),
 )
 
 
@@ -76,6 +80,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):  # Django's own check (a form body)
+        exc = TooLarge()
 
     if not isinstance(exc, exceptions.APIException):
         return None

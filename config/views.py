@@ -1,7 +1,9 @@
 """The few views the project itself serves: health check and JSON 404s for /api/."""
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
@@ -24,9 +26,25 @@ def health(request: Request) -> Response:
     return Response({"status": "ok"})
 
 
+@csrf_exempt
 def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
-    """Catch-all for /api/ paths that no route matched, in DEBUG as well."""
-    return JsonResponse(error_body("not_found", f"No API endpoint at {request.path}."), status=404)
+    """Catch-all for /api/ paths that no route matched, in DEBUG as well,
+    whatever the method (CSRF-exempt: it changes nothing, and a client with
+    a token has no CSRF cookie).  A path that lacks only its trailing slash
+    is not redirected (a redirect loses a POST's body): the answer names
+    the path to use."""
+    message = f"No API endpoint at {request.path}."
+    if _routed(f"{request.path}/"):
+        message += f" Did you mean {request.path}/ (API paths end with a slash)?"
+    return JsonResponse(error_body("not_found", message), status=404)
+
+
+def _routed(path: str) -> bool:
+    """Whether ``path`` reaches an API view other than the catch-all."""
+    try:
+        return resolve(path).func is not api_not_found
+    except Resolver404:
+        return False
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -204,7 +204,15 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
         else:
             _deal_after_pause(work, version)
 
-    return run(table_id, by=None, command_id=timer_id(stream, version), do=do, answer=_fired)
+    return run(
+        table_id,
+        by=None,
+        command_id=timer_id(stream, version),
+        do=do,
+        answer=_fired,
+        kind="clock.expired",  # what the id is made of: the same timer fired again is the same
+        body={"stream": stream, "version": version},
+    )
 
 
 def timer_id(stream: str, version: int) -> uuid.UUID:

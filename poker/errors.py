@@ -40,6 +40,16 @@ class CommandIdTaken(ApiError):
     message = "This command id was used by someone else."
 
 
+class CommandIdReused(ApiError):
+    """The id names a command carried out before with other content (kind,
+    target or body): answering with that command's answer would tell the
+    client his new command was done."""
+
+    status = 409
+    code = "command_id_reused"
+    message = "This command id was used for a different command; use a new id."
+
+
 _STATUS = {
     ErrorCode.OUT_OF_TURN: 409,
     ErrorCode.ILLEGAL_ACTION: 409,

@@ -13,8 +13,10 @@ row written under an older schema goes through its stream's upcaster
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -75,11 +77,23 @@ class AlreadyDone(Exception):
         self.answer = answer
 
 
+def digest(kind: str, target: int, body: Mapping[str, Any]) -> str:
+    """What a command asks, as the sha256 (hex) of its canonical JSON: the
+    kind of command, the table or tournament it targets and its body
+    (without the command id; keys sorted, no spaces).  Stored with the
+    command id, it tells a retry (the same digest) from another command
+    sent under that id."""
+    content = {"kind": kind, "target": target, "body": body}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def append(
     batches: Sequence[Batch],
     *,
     command_id: uuid.UUID | None = None,
     answer: dict[str, Any] | None = None,
+    content: str | None = None,
     by: Any = None,
     feed: Feed | None = None,
     at: datetime | None = None,
@@ -91,13 +105,21 @@ def append(
     feed, in order.  Raises ``IntegrityError`` when a version or position is
     taken or the command id was seen; the caller lets its transaction roll
     back and calls ``classify``.  ``at`` is the time to record (now unless
-    the caller judged the command at a time of its own).
+    the caller judged the command at a time of its own); ``content``, the
+    command's ``digest``, is stored with its id.
     """
     now = at or timezone.now()
     command = None
     if command_id is not None:
         first = batches[0].stream if batches else ""
-        command = Command(id=command_id, stream=first, answer=answer or {}, by=by, recorded_at=now)
+        command = Command(
+            id=command_id,
+            stream=first,
+            answer=answer or {},
+            digest=content,
+            by=by,
+            recorded_at=now,
+        )
         command.save(using=using, force_insert=True)
     rows = [
         Event(

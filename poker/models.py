@@ -91,11 +91,15 @@ class Command(models.Model):
 
     The primary key makes a retried command collide with its first run; the
     stored ``answer`` is what the first run replied, returned again.
+    ``digest`` (``eventstore.digest``: its kind, target and body) tells a
+    retry, answered again, from another command sent under the same id,
+    refused; rows from before it was kept have none and are not checked.
     """
 
     id = models.UUIDField(primary_key=True)
     stream = models.CharField(max_length=40)
     answer = models.JSONField()
+    digest = models.CharField(max_length=64, null=True, blank=True)
     recorded_at = models.DateTimeField(default=timezone.now)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT

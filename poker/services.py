@@ -79,6 +79,7 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
         command_id=command_id,
         do=lambda w: w.table_do(Close()),
         answer=_answer_for(by),
+        kind="table.close",
     )
 
 
@@ -116,6 +117,8 @@ def seat_sit(
         command_id=command_id,
         do=lambda w: w.table_do(Sit(seat, player, buy_in, wait_for_big_blind)),
         answer=_answer_for(by),
+        kind="seat.sit",
+        body={"seat": seat, "buy_in": buy_in, "wait_for_big_blind": wait_for_big_blind},
     )
 
 
@@ -136,7 +139,9 @@ def seat_leave(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -
         if foldable and player.in_hand and player.stack > 0:
             work.hand_do(Forfeit(position))
 
-    return run(table_id, by=by, command_id=command_id, do=do, answer=_answer_for(by))
+    return run(
+        table_id, by=by, command_id=command_id, do=do, answer=_answer_for(by), kind="seat.leave"
+    )
 
 
 def seat_top_up(
@@ -149,6 +154,8 @@ def seat_top_up(
         command_id=command_id,
         do=lambda w: w.table_do(TopUp(_seat_of(w, by), amount)),
         answer=_answer_for(by),
+        kind="seat.top_up",
+        body={"amount": amount},
     )
 
 
@@ -160,6 +167,7 @@ def seat_sit_out(*, by: Any, table_id: int, command_id: uuid.UUID | None = None)
         command_id=command_id,
         do=lambda w: w.table_do(SitOut(_seat_of(w, by))),
         answer=_answer_for(by),
+        kind="seat.sit_out",
     )
 
 
@@ -177,6 +185,8 @@ def seat_sit_in(
         command_id=command_id,
         do=lambda w: w.table_do(SitIn(_seat_of(w, by), wait_for_big_blind)),
         answer=_answer_for(by),
+        kind="seat.sit_in",
+        body={"wait_for_big_blind": wait_for_big_blind},
     )
 
 
@@ -220,7 +230,16 @@ def hand_act(
         clocks.charge(work, seat, verb)
         work.hand_do(Act(seats.index(seat), verb, amount=amount, cards=thrown))
 
-    return run(table_id, by=by, command_id=command_id, do=do, answer=_answer_for(by))
+    body = {"hand": hand, "version": version, "action": action, "amount": amount}
+    return run(
+        table_id,
+        by=by,
+        command_id=command_id,
+        do=do,
+        answer=_answer_for(by),
+        kind="hand.act",
+        body=body | {"cards": list(cards)},
+    )
 
 
 def _earlier_hand(work: Work, hand: str) -> bool:

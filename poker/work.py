@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -43,8 +43,8 @@ from poker.engine.table import (
 )
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
-from poker.errors import Busy, CommandIdTaken, NotFound, refusal
-from poker.eventstore import AlreadyDone, Batch, Feed, append, classify
+from poker.errors import Busy, CommandIdReused, CommandIdTaken, NotFound, refusal
+from poker.eventstore import AlreadyDone, Batch, Feed, append, classify, digest
 from poker.models import Command as CommandRow
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
@@ -259,11 +259,18 @@ class Unit:
         hand_finished(self, work)
 
     def append(
-        self, *, command_id: uuid.UUID | None, answer: dict[str, Any], by: Any, at: datetime
+        self,
+        *,
+        command_id: uuid.UUID | None,
+        answer: dict[str, Any],
+        by: Any,
+        at: datetime,
+        content: str | None = None,
     ) -> dict[int, list[Any]]:
         """Append every table's batches with the versions read (the command
-        id with the first table that has any), then write each table's read
-        models and set its timer and frames; the records by table."""
+        id, with its ``content`` digest, with the first table that has any),
+        then write each table's read models and set its timer and frames;
+        the records by table."""
         out: dict[int, list[Any]] = {}
         first = True
         for table_id, work in self.works.items():
@@ -274,6 +281,7 @@ class Unit:
                 batches,
                 command_id=command_id if first else None,
                 answer=answer if first else None,
+                content=content if first else None,
                 by=user_of(by),
                 feed=Feed(work.table.pk, work.table.position),
                 at=at,
@@ -282,7 +290,7 @@ class Unit:
             out[table_id] = recorded
             _written(work, recorded)
         if first and command_id is not None:
-            append([], command_id=command_id, answer=answer, by=user_of(by), at=at)
+            append([], command_id=command_id, answer=answer, content=content, by=user_of(by), at=at)
         return out
 
 
@@ -310,6 +318,14 @@ def passive_action(actions: Sequence[Action]) -> Action:
     return actions[0]
 
 
+@dataclass(frozen=True)
+class Key:
+    """A command's id and the digest of its content, stored together."""
+
+    id: uuid.UUID | None
+    content: str | None
+
+
 def run(
     table_id: int,
     *,
@@ -317,6 +333,8 @@ def run(
     command_id: uuid.UUID | None,
     do: Callable[[Work], None],
     answer: Callable[[Work], dict[str, Any]],
+    kind: str,
+    body: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Carry out one command on a table: all of it, once, or nothing.
 
@@ -324,22 +342,26 @@ def run(
     commands that are new: a retry that the state now refuses (the hand has
     moved on) looks its id up before refusing, and one that would succeed
     again collides with its first run's Command row and rolls back.  Both
-    happen under the table lock, after the first run committed.
+    happen under the table lock, after the first run committed.  The id is
+    stored with the digest of the command's ``kind``, table and ``body``
+    (what it asks, without the id): the same id with other content is
+    another command, refused (``command_id_reused``) rather than answered.
 
     At a tournament table the command first runs with the tournament row
     shared; one that turns out to need it alone runs again (nothing of the
     first run is kept: its transaction rolled back).
     """
+    key = Key(command_id, None if command_id is None else digest(kind, table_id, body or {}))
     try:
-        return _attempt(table_id, by, command_id, do, answer, shared=True)
+        return _attempt(table_id, by, key, do, answer, shared=True)
     except TournamentLockNeeded:
-        return _attempt(table_id, by, command_id, do, answer, shared=False)
+        return _attempt(table_id, by, key, do, answer, shared=False)
 
 
 def _attempt(
     table_id: int,
     by: Any,
-    command_id: uuid.UUID | None,
+    key: Key,
     do: Callable[[Work], None],
     answer: Callable[[Work], dict[str, Any]],
     shared: bool,
@@ -365,32 +387,41 @@ def _attempt(
                 except EngineError as error:
                     raise refusal(error) from error
             except ApiError:
-                done = command_done(command_id, by)
+                done = command_done(key.id, by, key.content)
                 if done is None:
                     raise
                 return _first_answer(done, by)
             reply = answer(work)
             if work.unit is not None and len(work.unit.works) > 1:
-                others = {k: w for k, w in work.unit.works.items() if k != work.table.pk}
-                work.unit.works = {work.table.pk: work, **others}  # this table's first
-                work.unit.append(command_id=command_id, answer=receipt(work), by=by, at=work.now)
+                _append_unit(work, key, by)
                 return reply
             recorded = append(
                 work.batches(),
-                command_id=command_id,
+                command_id=key.id,
                 answer=receipt(work),
+                content=key.content,
                 by=user_of(by),
                 feed=Feed(work.table.pk, work.table.position),
                 at=work.now,
             )
             _written(work, recorded)
     except IntegrityError as error:
-        if isinstance(classify(error, command_id), AlreadyDone):
-            done = command_done(command_id, by)
+        if isinstance(classify(error, key.id), AlreadyDone):
+            done = command_done(key.id, by, key.content)
             assert done is not None
             return _first_answer(done, by)
         raise Busy() from error
     return reply
+
+
+def _append_unit(work: Work, key: Key, by: Any) -> None:
+    """Append a command that wrote at several tables, this table's first."""
+    assert work.unit is not None
+    others = {k: w for k, w in work.unit.works.items() if k != work.table.pk}
+    work.unit.works = {work.table.pk: work, **others}
+    work.unit.append(
+        command_id=key.id, answer=receipt(work), by=by, at=work.now, content=key.content
+    )
 
 
 def _written(work: Work, recorded: list[Any]) -> None:
@@ -418,9 +449,13 @@ def receipt(work: Work) -> dict[str, Any]:
     }
 
 
-def command_done(command_id: uuid.UUID | None, by: Any) -> CommandRow | None:
+def command_done(
+    command_id: uuid.UUID | None, by: Any, content: str | None = None
+) -> CommandRow | None:
     """The command carried out before under ``command_id``, if any; refused
-    (``command_id_taken``) when another sender carried it out."""
+    when another sender carried it out (``command_id_taken``) or when it
+    asked something else (``command_id_reused``: its stored digest is not
+    ``content``; a row stored without one is taken for the same command)."""
     if command_id is None:
         return None
     done = CommandRow.objects.filter(id=command_id).first()
@@ -428,14 +463,19 @@ def command_done(command_id: uuid.UUID | None, by: Any) -> CommandRow | None:
         user = user_of(by)
         if user is None or user.pk != done.by_id:
             raise CommandIdTaken()
+    if done is not None and None not in (done.digest, content) and done.digest != content:
+        raise CommandIdReused()
     return done
 
 
 def _first_answer(done: CommandRow, by: Any) -> dict[str, Any]:
     """The answer of a command carried out before (to its own sender:
-    ``command_done`` checked)."""
+    ``command_done`` checked).  An id a tournament command took, stored
+    before digests were, has no table view to show: another command."""
     from poker.selectors import view_at
 
+    if "table" not in done.answer:
+        raise CommandIdReused()
     return view_at(done.answer, user_of(by))
 
 

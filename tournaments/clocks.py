@@ -142,8 +142,7 @@ def start_due(*, tournament_id: int, starts_at: int) -> Outcome | None:
             return Cancel(TOO_FEW)
         return Start(now, secrets.randbits(64))
 
-    stream = Tournament(pk=tournament_id).stream
-    return _fire(tournament_id, timer_id(stream, "start"), decide)
+    return _fire(tournament_id, ("start",), decide)
 
 
 def clock_due(*, tournament_id: int, period: int, due: int) -> Outcome | None:
@@ -157,8 +156,7 @@ def clock_due(*, tournament_id: int, period: int, due: int) -> Outcome | None:
             raise ClockEarly(due)
         return Tick(now, secrets.randbits(64))
 
-    stream = Tournament(pk=tournament_id).stream
-    return _fire(tournament_id, timer_id(stream, period, due), decide)
+    return _fire(tournament_id, (period, due), decide)
 
 
 def rebuy_due(*, tournament_id: int, player: str, until: int) -> Outcome | None:
@@ -173,12 +171,18 @@ def rebuy_due(*, tournament_id: int, player: str, until: int) -> Outcome | None:
             raise ClockEarly(until)
         return RebuyTimeout(player, now, secrets.randbits(64))
 
+    return _fire(tournament_id, ("rebuy", player, until), decide)
+
+
+def _fire(tournament_id: int, key: tuple[object, ...], decide: Any) -> Outcome | None:
+    """Run a timer's command under the id its ``key`` makes, and with the
+    key as its content: a timer that fires twice is the same command."""
     stream = Tournament(pk=tournament_id).stream
-    return _fire(tournament_id, timer_id(stream, "rebuy", player, until), decide)
-
-
-def _fire(tournament_id: int, command_id: uuid.UUID, decide: Any) -> Outcome | None:
-    outcome = run(tournament_id, by=None, command_id=command_id, decide=decide)
+    body = {"key": [str(part) for part in key]}
+    command_id = timer_id(stream, *key)
+    outcome = run(
+        tournament_id, by=None, command_id=command_id, decide=decide, kind="timer", body=body
+    )
     if outcome is None:
         raise ClockMoved()  # the same timer already acted
     return outcome

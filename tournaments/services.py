@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -83,10 +84,21 @@ def _command(
     by: Any,
     command_id: uuid.UUID | None,
     decide: Decide,
+    kind: str,
+    body: Mapping[str, Any] | None = None,
     ticket: bool | None = None,
 ) -> dict[str, Any]:
-    """Run one command and answer with the tournament as ``by`` sees it."""
-    outcome = run(tournament_id, by=by, command_id=command_id, decide=decide, ticket=ticket)
+    """Run one command and answer with the tournament as ``by`` sees it;
+    ``kind`` and ``body``: what it asks (stored as a digest with its id)."""
+    outcome = run(
+        tournament_id,
+        by=by,
+        command_id=command_id,
+        decide=decide,
+        kind=kind,
+        body=body,
+        ticket=ticket,
+    )
     viewer = user_of(by)
     if outcome is None:  # carried out before: the tournament as it stands now
         row = Tournament.objects.get(pk=tournament_id)
@@ -159,7 +171,8 @@ def tournament_register(
     None), with it only (True) or with cash only (False)."""
     player = _player(by)
     decide: Decide = lambda s, now: Register(player, now, secrets.randbits(64))  # noqa: E731
-    return _command(tournament_id, by, command_id, decide, ticket=ticket)
+    body = {"ticket": ticket}
+    return _command(tournament_id, by, command_id, decide, "tournament.register", body, ticket)
 
 
 def tournament_unregister(
@@ -167,7 +180,8 @@ def tournament_unregister(
 ) -> dict[str, Any]:
     """Withdraw before the start: the buy-in and fee back (or the ticket)."""
     player = _player(by)
-    return _command(tournament_id, by, command_id, lambda s, now: Unregister(player))
+    decide: Decide = lambda s, now: Unregister(player)  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, "tournament.unregister")
 
 
 def tournament_rebuy(
@@ -176,7 +190,8 @@ def tournament_rebuy(
     """Rebuy while the window is open and the stack is at or below the
     threshold, between hands (or during one he is not in)."""
     player = _player(by)
-    return _command(tournament_id, by, command_id, lambda s, now: Rebuy(player))
+    decide: Decide = lambda s, now: Rebuy(player)  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, "tournament.rebuy")
 
 
 def tournament_add_on(
@@ -184,7 +199,8 @@ def tournament_add_on(
 ) -> dict[str, Any]:
     """Take the add-on at the end of the rebuy window, once per entry."""
     player = _player(by)
-    return _command(tournament_id, by, command_id, lambda s, now: AddOn(player))
+    decide: Decide = lambda s, now: AddOn(player)  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, "tournament.add_on")
 
 
 def tournament_decline_rebuy(
@@ -193,7 +209,7 @@ def tournament_decline_rebuy(
     """Out of chips and not rebuying: out of the tournament now."""
     player = _player(by)
     decide: Decide = lambda s, now: DeclineRebuy(player, secrets.randbits(64))  # noqa: E731
-    return _command(tournament_id, by, command_id, decide)
+    return _command(tournament_id, by, command_id, decide, "tournament.decline_rebuy")
 
 
 # --------------------------------------------------------------------------
@@ -201,31 +217,39 @@ def tournament_decline_rebuy(
 
 
 def _staff(
-    by: Any, tournament_id: int, command_id: uuid.UUID | None, decide: Decide
+    by: Any,
+    tournament_id: int,
+    command_id: uuid.UUID | None,
+    decide: Decide,
+    kind: str,
+    body: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     ensure_director(by)
-    return _command(tournament_id, by, command_id, decide)
+    return _command(tournament_id, by, command_id, decide, kind, body)
 
 
 def tournament_pause(
     *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Stop the clock (levels stop; tables deal on unless staff halt them)."""
-    return _staff(by, tournament_id, command_id, lambda s, now: Pause(now))
+    return _staff(by, tournament_id, command_id, lambda s, now: Pause(now), "tournament.pause")
 
 
 def tournament_resume(
     *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Restart the clock: the level's timer is set again for its new end."""
-    return _staff(by, tournament_id, command_id, lambda s, now: Resume(now))
+    return _staff(by, tournament_id, command_id, lambda s, now: Resume(now), "tournament.resume")
 
 
 def tournament_add_time(
     *, by: Any, tournament_id: int, seconds: int, command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Lengthen the level or break in force by ``seconds``."""
-    return _staff(by, tournament_id, command_id, lambda s, now: AddTime(seconds))
+    decide: Decide = lambda s, now: AddTime(seconds)  # noqa: E731
+    return _staff(
+        by, tournament_id, command_id, decide, "tournament.add_time", {"seconds": seconds}
+    )
 
 
 def tournament_move(
@@ -239,7 +263,8 @@ def tournament_move(
 ) -> dict[str, Any]:
     """Move a player not in a hand to an empty seat of a table in play."""
     decide: Decide = lambda s, now: MovePlayer(str(player), table, seat)  # noqa: E731
-    return _staff(by, tournament_id, command_id, decide)
+    body = {"player": player, "table": table, "seat": seat}
+    return _staff(by, tournament_id, command_id, decide, "tournament.move", body)
 
 
 def tournament_disqualify(
@@ -248,11 +273,13 @@ def tournament_disqualify(
     """Disqualify a player: unplaced, his chips leave play (at the end of a
     hand he is in), his money stays in the pool."""
     decide: Decide = lambda s, now: Disqualify(str(player), secrets.randbits(64))  # noqa: E731
-    return _staff(by, tournament_id, command_id, decide)
+    body = {"player": player}
+    return _staff(by, tournament_id, command_id, decide, "tournament.disqualify", body)
 
 
 def tournament_cancel(
     *, by: Any, tournament_id: int, reason: str = "", command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Call the tournament off: everybody gets back all he paid."""
-    return _staff(by, tournament_id, command_id, lambda s, now: Cancel(reason))
+    decide: Decide = lambda s, now: Cancel(reason)  # noqa: E731
+    return _staff(by, tournament_id, command_id, decide, "tournament.cancel", {"reason": reason})

@@ -3,12 +3,14 @@
 The tables are the service itself (no caller to check): the table side
 calls these in its own command, after the hand engine has dealt or
 settled the hand, with a command id derived from the hand (so a retried
-report is answered once).  Each is a tournament command like any other
-(``work.run``): busts, balancing, table breaks, hand-for-hand and the end
-of play follow by the rules, and a finished tournament pays its prizes in
-the same transaction.  What the rules decided (``PlayerMoved``,
-``TableBroken``, ``FinalTableDrawn``, ``Eliminated``, ...) is in the
-returned ``Outcome.events`` for the tables to carry out.
+report is answered once); its content, for the digest stored with the
+id, is its kind and table: all else follows from the hand the id names.
+Each is a tournament command like any other (``work.run``): busts,
+balancing, table breaks, hand-for-hand and the end of play follow by the
+rules, and a finished tournament pays its prizes in the same transaction.
+What the rules decided (``PlayerMoved``, ``TableBroken``,
+``FinalTableDrawn``, ``Eliminated``, ...) is in the returned
+``Outcome.events`` for the tables to carry out.
 """
 
 from __future__ import annotations
@@ -37,7 +39,15 @@ def tournament_hand_start(
     hand-for-hand while the table waits, or with fewer than two players
     with chips); None: this command id reported it before."""
     decide: Decide = lambda s, now: StartHand(table, big_blind, over_blind, seats)  # noqa: E731
-    return run(tournament_id, by=None, command_id=command_id, decide=decide, unit=unit)
+    return run(
+        tournament_id,
+        by=None,
+        command_id=command_id,
+        decide=decide,
+        unit=unit,
+        kind="tournament.hand_start",
+        body={"table": table},  # the rest follows from the hand its id names
+    )
 
 
 def tournament_hand_finish(
@@ -54,4 +64,12 @@ def tournament_hand_finish(
     command's tables, which carry out what follows."""
     final = {str(player): chips for player, chips in stacks.items()}
     decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64), now)  # noqa: E731
-    return run(tournament_id, by=None, command_id=command_id, decide=decide, unit=unit)
+    return run(
+        tournament_id,
+        by=None,
+        command_id=command_id,
+        decide=decide,
+        unit=unit,
+        kind="tournament.hand_finish",
+        body={"table": table},  # the rest follows from the hand its id names
+    )

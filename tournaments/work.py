@@ -13,20 +13,22 @@ the cache warmed and the frames sent.
 A command id seen before gets the tournament as it stands now, to its own
 sender only, and writes nothing: a retry that the state now refuses looks
 its id up before refusing, and one that would succeed again collides with
-the first run's ``Command`` row and rolls back.
+the first run's ``Command`` row and rolls back.  The id is stored with the
+digest of what the command asks (``eventstore.digest``): the same id with
+other content is refused (``command_id_reused``), not taken for a retry.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from config.api_errors import ApiError
-from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify
+from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify, digest
 from poker.streams import Folds
 from poker.work import Unit, command_done, user_of
 from tournaments import payments, projections, selectors, timing
@@ -73,14 +75,19 @@ def run(
     by: Any,
     command_id: uuid.UUID | None,
     decide: Decide,
+    kind: str,
+    body: Mapping[str, Any] | None = None,
     ticket: bool | None = None,
     unit: Unit | None = None,
 ) -> Outcome | None:
     """Carry out one command: all of it, once, or nothing.  None when the
     command id was carried out before (the caller shows the tournament as
     it stands); ``follow_up`` runs in the transaction once the rows are
-    written.  ``unit``: the tables' work of the table command this one
-    reports to (a hand dealt or over), which carries out its decisions."""
+    written.  ``kind`` and ``body``: what the command asks, whose digest is
+    stored with its id.  ``unit``: the tables' work of the table command
+    this one reports to (a hand dealt or over), which carries out its
+    decisions."""
+    content = None if command_id is None else digest(kind, tournament_id, body or {})
     try:
         with transaction.atomic():
             row = _lock(tournament_id)
@@ -92,15 +99,17 @@ def run(
                 except TournamentError as error:
                     raise refusal(error) from error
             except ApiError:
-                if command_done(command_id, by):
+                if command_done(command_id, by, content):
                     return None
                 raise
             line = selectors.tournament_summary(row)
-            outcome = _write(row, state, new, events, command_id, by, ticket, now)
+            key = (command_id, content)
+            outcome = _write(row, state, new, events, key, by, ticket, now)
             outcome.line_before = line
             follow_up(outcome, unit)
     except IntegrityError as error:
-        if isinstance(classify(error, command_id), AlreadyDone) and command_done(command_id, by):
+        retried = isinstance(classify(error, command_id), AlreadyDone)
+        if retried and command_done(command_id, by, content):
             return None
         raise Busy() from error
     return outcome
@@ -149,12 +158,13 @@ def _write(
     state: TournamentState,
     new: TournamentState,
     events: list[TournamentEvent],
-    command_id: uuid.UUID | None,
+    key: tuple[uuid.UUID | None, str | None],
     by: Any,
     ticket: bool | None,
     now: Any,
 ) -> Outcome:
-    """Pay, append, project (nothing to write: an empty outcome)."""
+    """Pay, append, project (nothing to write: an empty outcome); ``key``:
+    the command id and its content's digest."""
     recorded: list[Recorded] = []
     if events:
         payments.post(
@@ -162,7 +172,10 @@ def _write(
         )
         batch = Batch(row.stream, state.version, projections.encode(events))
         receipt = {"tournament": row.pk, "version": new.version}
-        recorded = append([batch], command_id=command_id, answer=receipt, by=user_of(by), at=now)
+        command_id, content = key
+        recorded = append(
+            [batch], command_id=command_id, answer=receipt, content=content, by=user_of(by), at=now
+        )
         projections.write_tournament(row, new, before=state)
         stream, version = row.stream, new.version
         transaction.on_commit(lambda: folds.remember(stream, version, new))

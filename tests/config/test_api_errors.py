@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import IsAuthenticated
@@ -31,6 +32,7 @@ def render(exc):
         (exceptions.NotAcceptable(), 406, "not_acceptable"),
         (exceptions.UnsupportedMediaType("text/plain"), 415, "unsupported_media_type"),
         (exceptions.Throttled(wait=3), 429, "throttled"),
+        (RequestDataTooBig(), 413, "too_large"),
     ],
 )
 def test_drf_and_django_exceptions_map_to_status_and_code(exc, status, code):

@@ -313,8 +313,8 @@ def test_a_retried_action_returns_the_first_answer_and_writes_nothing(room):
     first = ok(post(bob, actions_path(r), body))
     with unchanged(r.table, bob):
         assert ok(post(bob, actions_path(r), body)) == first
-        changed = body | {"action": "raise", "amount": 10}
-        assert ok(post(bob, actions_path(r), changed)) == first
+        changed = body | {"action": "raise", "amount": 10}  # another command: test_api_command_ids
+        refused(post(bob, actions_path(r), changed), 409, "command_id_reused")
     ok(post(r.client("ann"), actions_path(r), action_body(r.view("ann"), "check")))
     with unchanged(r.table, bob):  # the hand has moved on: still the first answer
         assert ok(post(bob, actions_path(r), body)) == first

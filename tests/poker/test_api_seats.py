@@ -520,8 +520,7 @@ def test_a_retried_seat_command_returns_the_first_answer_and_writes_nothing(room
     first = ok(command(r.client("ann"), r.table, "top-up", amount=10, command_id=cid))
     with unchanged(r.table, r.client("ann")):
         again = ok(command(r.client("ann"), r.table, "top-up", amount=10, command_id=cid))
-        other = ok(command(r.client("ann"), r.table, "top-up", amount=30, command_id=cid))
-    assert again == first == other
+    assert again == first
     assert r.seat_of("ann")["stack"] == 110
 
 
