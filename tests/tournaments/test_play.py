@@ -5,6 +5,7 @@ drawn, prizes paid."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from typing import Any
@@ -46,6 +47,10 @@ def _open_chips(tournament_id: int) -> int:
     return total
 
 
+_turns = itertools.count()
+"""Where ``_act_once`` starts looking: the next table each time."""
+
+
 def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> bool:
     """One bot action at some running hand; whether any was made.  With
     nobody to act anywhere the deal timer fires first, as it would (a hand
@@ -54,7 +59,9 @@ def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> 
     from tournaments import play
 
     for _ in range(2):
-        for table in tournament_tables(tournament_id):
+        tables = tournament_tables(tournament_id)
+        start = next(_turns) % max(len(tables), 1)  # each table in turn, as hands run side by side
+        for table in tables[start:] + tables[:start]:
             act = bot_act(table, users, rng)
             if act is not None:
                 _bet_in_time(act, lambda t=table: bot_act(t, users, Passive()))
