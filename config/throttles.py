@@ -99,26 +99,30 @@ class PasswordAddressThrottle(AddressThrottle):
     scope = "password_address"
 
 
-class PasswordAccountThrottle(Throttle):
-    """Password changes of one logged-in player, from any address."""
-
-    scope = "password_account"
+class PlayerThrottle(Throttle):
+    """Per logged-in player, from any address (anonymous requests are not
+    counted); subclasses name the scope."""
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         user = request.user
         return self.key_of(user.pk) if user is not None and user.is_authenticated else None
 
 
-class CommandThrottle(Throttle):
+class PasswordAccountThrottle(PlayerThrottle):
+    """Password changes of one logged-in player, from any address."""
+
+    scope = "password_account"
+
+
+class CommandThrottle(PlayerThrottle):
     """Commands (unsafe requests) of one logged-in player; reads are free."""
 
     scope = "command"
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
-        user = request.user
-        if request.method in SAFE_METHODS or user is None or not user.is_authenticated:
+        if request.method in SAFE_METHODS:
             return None
-        return self.key_of(user.pk)
+        return super().get_cache_key(request, view)
 
 
 def command_wait(user: Any) -> int | None:

@@ -39,15 +39,7 @@ def tournament_hand_start(
     hand-for-hand while the table waits, or with fewer than two players
     with chips); None: this command id reported it before."""
     decide: Decide = lambda s, now: StartHand(table, big_blind, over_blind, seats)  # noqa: E731
-    return run(
-        tournament_id,
-        by=None,
-        command_id=command_id,
-        decide=decide,
-        unit=unit,
-        kind="tournament.hand_start",
-        body={"table": table},  # the rest follows from the hand its id names
-    )
+    return _report(tournament_id, table, command_id, unit, "tournament.hand_start", decide)
 
 
 def tournament_hand_finish(
@@ -64,12 +56,26 @@ def tournament_hand_finish(
     command's tables, which carry out what follows."""
     final = {str(player): chips for player, chips in stacks.items()}
     decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64), now)  # noqa: E731
+    return _report(tournament_id, table, command_id, unit, "tournament.hand_finish", decide)
+
+
+def _report(
+    tournament_id: int,
+    table: int,
+    command_id: uuid.UUID | None,
+    unit: Unit | None,
+    kind: str,
+    decide: Decide,
+) -> Outcome | None:
+    """A table's report about its hand, as a tournament command of nobody's;
+    its digest is the table alone (the rest follows from the hand its id
+    names)."""
     return run(
         tournament_id,
         by=None,
         command_id=command_id,
         decide=decide,
         unit=unit,
-        kind="tournament.hand_finish",
-        body={"table": table},  # the rest follows from the hand its id names
+        kind=kind,
+        body={"table": table},
     )
