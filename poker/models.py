@@ -52,7 +52,7 @@ class Event(models.Model):
     type = models.CharField(max_length=40)
     """The event's stored name (``hand.cards_dealt``; a class name in schema 1)."""
     data = models.JSONField()
-    schema = models.PositiveSmallIntegerField(default=2)
+    schema = models.PositiveSmallIntegerField(default=3)
     """The shape ``type`` and ``data`` were written in (``poker.upcast``):
     rows of an older schema are read through the upcasters."""
     recorded_at = models.DateTimeField(default=timezone.now)
@@ -201,8 +201,8 @@ class Seat(models.Model):
 
 class Hand(models.Model):
     """One hand at a table: where its stream stands and its public summary
-    (projection).  The deck order stays in the stream; only its commitment
-    is here until the hand ends."""
+    (projection).  The deck order stays in the stream, secret for good; only
+    its commitment is here."""
 
     id = models.CharField(primary_key=True, max_length=24)
     """``<table id>-<number>``: fixed by the events, so a rebuild keeps it."""
@@ -215,7 +215,9 @@ class Hand(models.Model):
     to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     pot = models.PositiveBigIntegerField(default=0)
     deck_commitment = models.CharField(max_length=64)
-    """SHA-256 (hex) of the salt and the deck order, recorded at the deal."""
+    """The deck's commitment published at the deal (``HandStarted.root``):
+    the Merkle root of its salted positions (docs/fair-deal.md), or for
+    hands dealt before issue 13 the SHA-256 of the seed and deck order."""
     started_at = models.DateTimeField()
     turn_started_at = models.DateTimeField(null=True, blank=True)
     """When the turn in progress began (``engine.table.clock.turn``): the

@@ -151,7 +151,7 @@ def write_hand(
         changes["turn_started_at"] = turn_started
     if started is not None:
         changes["started_at"] = started
-        changes["deck_commitment"] = streams.deck_commitment(state.seed, state.deck)
+        changes["deck_commitment"] = state.roots[0]
     if state.complete:
         changes["ended_at"] = at
         changes["result"] = hand_result(state, row.seats)

@@ -4,7 +4,9 @@ Every event of a table's feed becomes one public frame, sent to the
 table's group, with every hidden card left out (``engine.view.redact`` for
 a spectator).  An event that hides cards from all but their owner (the
 deal, a discard, a draw) also becomes a private frame for that owner alone,
-sent to his own group.  Frames carry the feed position, so a client sees
+sent to his own group; the frames of a deal or a draw carry the openings
+of the owner's new cards, and the public frame of a shown hand those of
+its cards (docs/fair-deal.md).  Frames carry the feed position, so a client sees
 every position once and in order, and after a reconnect asks for what came
 after the last one it saw (``replay``).
 
@@ -21,9 +23,10 @@ from accounts.frames import player_group
 from config.layer import send_all
 from poker import streams
 from poker.engine.codec import name_of
-from poker.engine.events import CardsDealt, CardsDrawn, Discarded, HandStarted
+from poker.engine.events import CardsDealt, CardsDrawn, Discarded
 from poker.engine.events import Event as HandEvent
 from poker.engine.evolve import evolve
+from poker.engine.fairdeal import Opening, event_openings
 from poker.engine.state import HandState
 from poker.engine.table import (
     TABLE_EVENT_TYPES,
@@ -38,7 +41,7 @@ from poker.engine.table import (
 )
 from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
-from poker.eventstore import Recorded, load, load_feed, recorded
+from poker.eventstore import Recorded, load_feed, recorded
 from poker.upcast import TABLES
 
 HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
@@ -62,18 +65,27 @@ def _owners(event: HandEvent) -> Sequence[int]:
     return ()
 
 
+def _with_openings(frame: dict[str, Any], opened: list[Opening]) -> dict[str, Any]:
+    """``frame`` with the openings of the cards it names (if any)."""
+    if opened:
+        frame["openings"] = [o.to_json() for o in opened]
+    return frame
+
+
 def frames(
     table: int,
     rows: Iterable[Recorded],
-    names: dict[str, list[str]],
+    hands: dict[str, HandState],
     clock: dict[str, Any] | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
     """(group, frame) for each recorded event, public frames first per event.
 
-    ``names`` gives each hand stream's player ids by position (as dealt),
-    to address private frames; a hand started among ``rows`` adds its own.
-    ``clock`` is the clock running once these events are in (its deadlines
-    let clients draw a countdown).
+    ``hands`` gives the state of each hand stream among ``rows`` at their
+    last version or later: its players' ids by position (as dealt) address
+    the private frames, and its commitments open the cards a frame deals,
+    draws or turns up (``engine.fairdeal.event_openings``: to their owner,
+    or to all for a shown hand).  ``clock`` is the clock running once these
+    events are in (its deadlines let clients draw a countdown).
     """
     out: list[tuple[str, dict[str, Any]]] = []
     for row in rows:
@@ -93,25 +105,29 @@ def frames(
             )
             continue
         event = streams.decode_hand(row)
-        if isinstance(event, HandStarted):
-            names[row.stream] = [e.name for e in event.players]
-        owners = [int(names[row.stream][position]) for position in _owners(event)]
+        state = hands[row.stream]
+        owners = [int(state.players[position].name) for position in _owners(event)]
         public = {"type": "event", **head, "event": redact(event, None)}
         if owners:
             # Who gets a private frame for this event is no secret (who was
             # dealt, who drew); clients and consumers use it to wait for it.
             public["private_for"] = owners
-        out.append((table_group(table), public))
+        opened = event_openings(state, row.version, event, None)
+        out.append((table_group(table), _with_openings(public, opened)))
         for position, owner in zip(_owners(event), owners, strict=True):
             frame = {"type": "private", **head, "event": redact(event, position)}
-            out.append((player_group(owner), frame))
+            opened = event_openings(state, row.version, event, position)
+            out.append((player_group(owner), _with_openings(frame, opened)))
     return out
 
 
-def hand_names(stream: str) -> list[str]:
-    """A hand's player ids by position, from its first event."""
-    first = load(stream)[:1]
-    return [p["name"] for p in first[0].data["players"]] if first else []
+def hand_states(rows: Iterable[Recorded]) -> dict[str, HandState]:
+    """The state of each hand stream among ``rows``, at its last version there."""
+    last: dict[str, int] = {}
+    for row in rows:
+        if row.stream.startswith("hand-"):
+            last[row.stream] = max(row.version, last.get(row.stream, 0))
+    return {stream: streams.hands.state(stream, version) for stream, version in last.items()}
 
 
 LOBBY_GROUP = "lobby"
@@ -146,13 +162,14 @@ def seat_frames(
 def publish(
     table: int,
     rows: Sequence[Recorded],
-    names: dict[str, list[str]],
+    hands: dict[str, HandState],
     seated: dict[int, str] | None = None,
     clock: dict[str, Any] | None = None,
 ) -> None:
     """Send the frames of committed events to their groups, the seat frames
-    to their players, and the table's new lobby line when it changed."""
-    messages = frames(table, rows, names, clock) + seat_frames(table, rows, seated or {})
+    to their players, and the table's new lobby line when it changed;
+    ``hands``: the states the command left its hands in (see ``frames``)."""
+    messages = frames(table, rows, hands, clock) + seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table)
         if line is not None:
@@ -174,15 +191,13 @@ def replay(table: int, after: int, viewer: int | None) -> list[dict[str, Any]]:
     (a user id or None) sees them on the table stream: public frames, plus
     his private ones, each with the clock running now."""
     rows = load_feed(table, after=after, limit=REPLAY_LIMIT)
-    names: dict[str, list[str]] = {}
-    for stream in {r.stream for r in rows if r.stream.startswith("hand-")}:
-        names[stream] = hand_names(stream)
+    hands = hand_states(rows)
     wanted = {table_group(table)} | ({player_group(viewer)} if viewer is not None else set())
     clocks = feed_clocks(table, rows)
     return [
         frame
         for row in rows
-        for group, frame in frames(table, [row], names, clocks[row.position])
+        for group, frame in frames(table, [row], hands, clocks[row.position])
         if group in wanted
     ]
 

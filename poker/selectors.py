@@ -3,8 +3,10 @@
 Every hand view goes through ``engine.view`` / ``engine.view.redact``, the
 one gate for hidden cards: a seated player sees his own cards, everyone
 sees shown hands, nobody sees the deck or another player's cards.  The deck
-order and seed are revealed only once a hand has ended (with its
-commitment, to check that it was fixed before the first action).
+order and seed are never revealed, not even once the hand is over: each
+viewer gets the roots the deck was committed to and the openings of the
+cards he may see, which prove them against those roots one card at a time
+(docs/fair-deal.md).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from poker import clocks, streams
-from poker.engine.cards import codes
+from poker.engine.fairdeal import openings
 from poker.engine.history import to_phh
 from poker.engine.state import HandState
 from poker.engine.table import SeatState, TableState
@@ -150,17 +152,9 @@ def _hand(row: Hand, state: HandState, version: int, viewer: Any) -> dict[str, A
         version=version,
         seats=seats,
         your_position=position,
-        commitment=streams.deck_commitment(state.seed, state.deck),
-        reveal=_reveal(state),
+        commitment=state.roots[0],
     )
     return seen
-
-
-def _reveal(state: HandState) -> dict[str, Any] | None:
-    """Deck order and seed, once the hand is over (None before)."""
-    if not state.complete:
-        return None
-    return {"deck": codes(state.deck), "seed": str(state.seed)}
 
 
 @lru_cache(maxsize=4096)
@@ -207,7 +201,8 @@ def hand_position(state: HandState, viewer: Any) -> int | None:
 
 
 def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
-    """A hand's history as ``viewer`` may see it: every event, redacted."""
+    """A hand's history as ``viewer`` may see it: every event, redacted, and
+    the openings of the cards he may see (what ``verify_hand`` checks)."""
     state = streams.hands.state(hand.stream, hand.version)
     position = hand_position(state, viewer)
     events = [redact(streams.decode_hand(r), position) for r in load(hand.stream)]
@@ -222,7 +217,8 @@ def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
         "started_at": hand.started_at,
         "ended_at": hand.ended_at,
         "commitment": hand.deck_commitment,
-        "reveal": _reveal(state),
+        "roots": list(state.roots),
+        "openings": [o.to_json() for o in openings(state, position)],
         "result": hand.result,
         "events": events,
     }

@@ -10,7 +10,6 @@ lock, and anything older is folded on from the store.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -19,7 +18,6 @@ from typing import Any, Generic, TypeVar
 
 from poker.engine import events as hand_events
 from poker.engine import table as table_events
-from poker.engine.cards import Card, codes
 from poker.engine.evolve import evolve
 from poker.engine.state import HandState
 from poker.engine.table import TableState, evolve_table
@@ -120,18 +118,6 @@ class Folds(Generic[S]):
 
 hands: Folds[HandState] = Folds(decode_hand, evolve)
 tables: Folds[TableState] = Folds(decode_table, evolve_table)
-
-
-def deck_commitment(seed: int, deck: Sequence[Card]) -> str:
-    """SHA-256 of the hand's secret seed and deck order, published at the deal.
-
-    ``sha256("<seed>:<card> <card> ...")`` in hex, the seed in decimal and the
-    cards as codes, top card first.  Deck and seed are revealed when the hand
-    ends, so anyone can check the order was fixed before the first action
-    (and, with the seed, every reshuffle of discards).
-    """
-    text = f"{seed}:{' '.join(codes(deck))}"
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def stored_hand_events(stream: str, upto: int, using: str = "default") -> list[hand_events.Event]:

@@ -10,8 +10,10 @@ only ever see the current names and fields; the rows themselves are never
 rewritten (events are append-only).
 
 Schema 1 is what the code up to issue 11 wrote: the Python class name as
-the type.  Schema 2 (today) writes the stable ``<kind>.<fact>`` names
-declared beside each event union.  To change an event's shape later, bump
+the type.  Schema 2 writes the stable ``<kind>.<fact>`` names declared
+beside each event union.  Schema 3 (today, issue 13) commits to each card
+position of a hand's deck and reshuffles (``HandStarted.root``,
+``MuckReshuffled.root``, docs/fair-deal.md).  To change an event's shape later, bump
 ``SCHEMA`` and give each kind of stream a step for the old number: renamed
 types in ``Step.types``, renamed fields in ``Step.fields`` (keyed by the
 type's name after the step), anything else in ``Step.convert``.
@@ -22,11 +24,12 @@ its hands and tables here, tournaments its streams when it is ready.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA = 2
+SCHEMA = 3
 """The schema new events are written under."""
 
 Row = tuple[str, dict[str, Any]]
@@ -158,7 +161,28 @@ TABLE_V1 = Step(
     }
 )
 
-HANDS = Upcaster({1: HAND_V1})
+
+def _deck_hash(seed: int, deck: list[str]) -> str:
+    """The one commitment of a hand dealt before schema 3, as published then:
+    ``sha256("<seed>:<card> <card> ...")`` in hex."""
+    return hashlib.sha256(f"{seed}:{' '.join(deck)}".encode()).hexdigest()
+
+
+def _whole_deck_commitments(type: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 hands committed to the deck as a whole: their ``root`` is
+    that hash (what their hand row shows), marked so that nothing opens
+    against it; their reshuffles published no commitment."""
+    if type == "hand.started":
+        root = _deck_hash(data["seed"], data["deck"])
+        return {**data, "root": root, "commitment": "deck-hash"}
+    if type == "hand.muck_reshuffled":
+        return {**data, "root": ""}
+    return data
+
+
+HAND_V2 = Step(convert=_whole_deck_commitments)
+
+HANDS = Upcaster({1: HAND_V1, 2: HAND_V2})
 TABLES = Upcaster({1: TABLE_V1})
 
 register("hand-", HANDS)

@@ -429,12 +429,12 @@ def _written(work: Work, recorded: list[Any]) -> None:
     once the transaction commits, its frames."""
     projections.write(work, recorded)
     clocks.schedule(work)
-    names = {h.row.stream: [p.name for p in h.state.players] for h in work.hands}
+    hands = {h.row.stream: h.state for h in work.hands}
     seated = {n: s.player for n, s in work.table_start.seats.items()}
     seated |= {n: s.player for n, s in work.table_state.seats.items()}
     clock = clocks.as_json(clocks.work_clock(work))
     table = work.table.pk
-    transaction.on_commit(lambda: publish(table, recorded, names, seated, clock))
+    transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock))
 
 
 def receipt(work: Work) -> dict[str, Any]:

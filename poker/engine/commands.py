@@ -100,7 +100,8 @@ class Deal:
 
     ``players`` are ``(name, stack)`` in clockwise seat order and are all dealt
     in; ``deck`` is the complete order of the game's deck, top card first,
-    shuffled outside the engine; ``seed`` drives reshuffles of discards.
+    shuffled outside the engine; ``seed`` (secret, from a secure source)
+    drives reshuffles of discards and the salts of the deck's commitment.
     """
 
     rules: Rules

@@ -14,6 +14,7 @@ from poker.engine.events import (
     Event,
     HandStarted,
 )
+from poker.engine.fairdeal import commit
 from poker.engine.rules import AnteBy
 from poker.engine.state import HAND_SIZE
 
@@ -24,7 +25,15 @@ def opening_events(deal: Deal) -> list[Event]:
     n = len(deal.players)
     entrants = tuple(Entrant(name, stack) for name, stack in deal.players)
     opening: list[Event] = [
-        HandStarted(deal.rules, entrants, deal.button, deal.deck, deal.seed, deal.button_dead)
+        HandStarted(
+            deal.rules,
+            entrants,
+            deal.button,
+            deal.deck,
+            deal.seed,
+            root=commit(deal.deck, deal.seed, 0),
+            button_dead=deal.button_dead,
+        )
     ]
     stacks = [stack for _, stack in deal.players]
     opening += antes_and_blinds(deal, stacks)

@@ -35,6 +35,18 @@ class Blind(StrEnum):
     """A post by a new or returning player (cash tables), live unless dead."""
 
 
+@unique
+class Commitment(StrEnum):
+    """How a hand committed to its deck when it was dealt (docs/fair-deal.md)."""
+
+    MERKLE = "merkle"
+    """Every card position on its own: ``root`` is the Merkle root over the
+    salted (position, card) leaves, and each card opens alone."""
+    DECK_HASH = "deck-hash"
+    """Hands dealt before issue 13: ``root`` is one SHA-256 of the seed and
+    the whole deck order, which opens only all at once (nothing opens now)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A player as dealt in: a display name and the chips he starts with."""
@@ -55,10 +67,13 @@ class Share:
 class HandStarted:
     """A hand began: who plays, where the button is, and the deck order.
 
-    ``deck`` and ``seed`` are secret until the hand ends; ``seed`` drives any
-    reshuffle of discards, keeping the engine deterministic.  With
-    ``button_dead`` the button sits on an empty seat just after player
-    ``button`` (TDA dead button), so nobody present holds it.
+    ``deck`` and ``seed`` stay secret for good; ``seed`` drives any reshuffle
+    of discards, keeping the engine deterministic, and the salts of the
+    deck's commitment.  ``root`` is that commitment, public from the deal:
+    the Merkle root over every (position, card) of ``deck``
+    (``engine.fairdeal``).  With ``button_dead`` the button sits on an empty
+    seat just after player ``button`` (TDA dead button), so nobody present
+    holds it.
     """
 
     rules: Rules
@@ -66,7 +81,9 @@ class HandStarted:
     button: int
     deck: tuple[Card, ...]
     seed: int
+    root: str
     button_dead: bool = False
+    commitment: Commitment = Commitment.MERKLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +192,14 @@ class Discarded:
 
 @dataclass(frozen=True, slots=True)
 class MuckReshuffled:
-    """The stub ran out: discards and folded hands became the new stub."""
+    """The stub ran out: discards and folded hands became the new stub.
+
+    ``cards`` (the new stub's order) are secret; ``root`` commits to them
+    like ``HandStarted.root`` to the deck, published before any is drawn.
+    """
 
     cards: tuple[Card, ...]
+    root: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ from poker.engine.events import (
     ShowdownStarted,
 )
 from poker.engine.rules import AnteBy
-from poker.engine.state import HAND_SIZE, HandState, Phase, Player, evolved
+from poker.engine.state import HAND_SIZE, HandState, Phase, Player, Receipt, evolved
 
 
 def evolve(state: HandState | None, event: Event) -> HandState:
@@ -76,6 +76,9 @@ def _started(event: HandStarted) -> HandState:
         deck=event.deck,
         seed=event.seed,
         stub=event.deck,
+        commitment=event.commitment,
+        roots=(event.root,),
+        trees=(event.deck,),
         version=1,
     )
 
@@ -124,7 +127,17 @@ def _nominal_blind(state: HandState, blind: Blind) -> int:
 def _dealt(state: HandState, e: CardsDealt) -> HandState:
     players = tuple(evolved(p, cards=hand) for p, hand in zip(state.players, e.hands, strict=True))
     gone = {c for hand in e.hands for c in hand}
-    return evolved(state, players=players, stub=tuple(c for c in state.stub if c not in gone))
+    where = {c: k for k, c in enumerate(state.deck)}
+    version = state.version + 1
+    receipts = tuple(
+        Receipt(i, version, 0, where[c]) for i, hand in enumerate(e.hands) for c in hand
+    )
+    return evolved(
+        state,
+        players=players,
+        stub=tuple(c for c in state.stub if c not in gone),
+        receipts=state.receipts + receipts,
+    )
 
 
 def _betting_started(state: HandState, e: BettingStarted) -> HandState:
@@ -276,6 +289,8 @@ def _reshuffled(state: HandState, e: MuckReshuffled) -> HandState:
         stub=state.stub + e.cards,
         muck=tuple(c for c in state.muck if c not in taken),
         reshuffles=state.reshuffles + 1,
+        roots=(*state.roots, e.root),
+        trees=(*state.trees, e.cards),
     )
 
 
@@ -284,7 +299,17 @@ def _drawn(state: HandState, e: CardsDrawn) -> HandState:
     cards = p.cards + e.cards
     done = len(cards) == HAND_SIZE
     players = _update(state, e.player, cards=cards, acted=done)
-    state = evolved(state, players=players, stub=state.stub[len(e.cards) :])
+    # The stub is always what is left of the latest tree, taken from the top.
+    tree = len(state.trees) - 1
+    first = len(state.trees[tree]) - len(state.stub)
+    version = state.version + 1
+    receipts = tuple(Receipt(e.player, version, tree, first + k) for k in range(len(e.cards)))
+    state = evolved(
+        state,
+        players=players,
+        stub=state.stub[len(e.cards) :],
+        receipts=state.receipts + receipts,
+    )
     return evolved(state, to_act=_next_drawer(state, e.player)) if done else state
 
 

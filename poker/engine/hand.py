@@ -41,6 +41,7 @@ from poker.engine.events import (
     ShowdownStarted,
 )
 from poker.engine.evolve import evolve, replay
+from poker.engine.fairdeal import commit
 from poker.engine.showdown import all_turned_up, showdown_awards, showdown_order, split_awards
 from poker.engine.state import HandState, Phase
 
@@ -167,7 +168,9 @@ def _draw(state: HandState, i: int, thrown: tuple[Card, ...], legal: Legal) -> l
         # The player's own discards of this draw are not in state.muck yet:
         # he can never be dealt them back.
         reshuffled = seeded_shuffle(sorted(state.muck), state.seed, state.reshuffles)
-        events.append(MuckReshuffled(reshuffled))
+        # Committed (and published) before the first card of it is drawn.
+        root = commit(reshuffled, state.seed, state.reshuffles + 1)
+        events.append(MuckReshuffled(reshuffled, root))
         events.append(CardsDrawn(i, reshuffled[:missing]))
     return events
 

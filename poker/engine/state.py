@@ -11,7 +11,7 @@ from enum import StrEnum, unique
 from typing import Any, TypeVar
 
 from poker.engine.cards import Card
-from poker.engine.events import PotAwarded
+from poker.engine.events import Commitment, PotAwarded
 from poker.engine.rules import Rules, Variant
 
 T = TypeVar("T")
@@ -104,6 +104,18 @@ class Player:
         return not self.folded and self.stack == 0
 
 
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """A card a player got: by which event (its version) and from where in
+    the committed orders (``tree`` 0 is the deck, ``n`` the n-th reshuffle;
+    ``position`` from its top)."""
+
+    player: int
+    version: int
+    tree: int
+    position: int
+
+
 @dataclass(frozen=True)
 class HandState:
     """Everything about a hand, hidden parts included (see ``view``)."""
@@ -145,6 +157,13 @@ class HandState:
     parole_agreed: bool = False
     """Everyone accepted: the pots are split without a showdown."""
     reshuffles: int = 0
+    commitment: Commitment = Commitment.MERKLE
+    roots: tuple[str, ...] = ()
+    """The published commitments, one per tree: the deck, then each reshuffle."""
+    trees: tuple[tuple[Card, ...], ...] = ()
+    """The committed orders (secret): the deck, then each reshuffle's stub."""
+    receipts: tuple[Receipt, ...] = ()
+    """Every card dealt or drawn, in order (secret but to its owner)."""
     showdown_order: tuple[int, ...] = ()
     awards: tuple[PotAwarded, ...] = ()
     version: int = 0

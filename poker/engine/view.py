@@ -2,8 +2,11 @@
 
 The single gate between the hand's full state and anything that leaves the
 server: a player sees his own cards, other players' cards only once shown;
-nobody sees the stub, the muck, the deck order or the seed.  ``redact`` does
-the same for one event, for streams and histories.
+nobody sees the stub, the muck, the deck order or the seed, ever.  Everyone
+sees the roots the deck and each reshuffle were committed to, and the
+openings (``engine.fairdeal``) of the cards he may see: a player those of
+every card he was dealt or drew, everyone those of the cards turned up.
+``redact`` does the same for one event, for streams and histories.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from poker.engine.events import (
     MuckReshuffled,
     to_json,
 )
+from poker.engine.fairdeal import openings
 from poker.engine.showdown import pots
 from poker.engine.state import HandState
 
@@ -51,6 +55,8 @@ def view(state: HandState, viewer: int | None) -> dict[str, Any]:
         "parole_by": state.parole_by,
         "showdown_order": list(state.showdown_order),
         "awards": [to_json(a) for a in state.awards],
+        "roots": list(state.roots),
+        "openings": [o.to_json() for o in openings(state, viewer)],
         "version": state.version,
     }
 

@@ -1,11 +1,10 @@
-"""Hands through the API: histories per viewer, the deck commitment and its
-reveal, the PHH export, and the rule that no hidden card ever leaves the
+"""Hands through the API: histories per viewer, the deck commitment (never
+a reveal: docs/fair-deal.md), the PHH export, and the rule that no hidden card ever leaves the
 server (RULES.md 1): a player sees his own cards and shown hands, a
 spectator only shown hands, in every response."""
 
 from __future__ import annotations
 
-import hashlib
 import random
 import tomllib
 import warnings
@@ -36,6 +35,7 @@ from tests.poker.api_support import (
     seed_decks,
     visible_cards,
 )
+from tests.poker.ws_support import keys_in
 
 DECK_32 = {r + s for r in "789TJQKA" for s in "hdcs"}
 ON_POSTGRESQL = "postgresql" in settings.DATABASES["default"]["ENGINE"]
@@ -151,37 +151,28 @@ def test_hand_events_are_redacted_per_viewer(room):
 # The deck commitment
 
 
-def test_the_reveal_is_absent_while_the_hand_runs(room, make_user, client_for):
+def test_the_commitment_is_the_root_published_with_the_deal(room):
     r = room()
-    carl = add_user(r, make_user, client_for, "carl")
-    hand_id = r.view()["hand"]["id"]
-    for client in (APIClient(), r.client("ann"), r.client("bob"), carl):
-        assert ok(client.get(f"/api/tables/{r.table}/"))["hand"]["reveal"] is None
-        assert detail(client, hand_id)["reveal"] is None
-    assert len(r.view()["hand"]["commitment"]) == 64
+    hand = r.view()["hand"]
+    (started,) = [e for e in detail(APIClient(), hand["id"])["events"]
+                  if e["type"] == "hand.started"]  # fmt: skip
+    assert len(hand["commitment"]) == 64
+    assert hand["commitment"] == started["root"] == hand["roots"][0]
+    assert started["commitment"] == "merkle"
 
 
-def test_the_revealed_deck_matches_the_commitment_shown_at_the_start(room):
+def test_the_deck_order_and_seed_never_leave_the_server_even_after_the_hand(
+    room, make_user, client_for
+):
     r = room(("ann", "bob", "cy"))
-    r.play_until(lambda v: len(v["hand"]["seats"]) == 3)
+    carl = add_user(r, make_user, client_for, "carl")
     start = r.view()["hand"]
     r.finish_hand()
-    ended = detail(APIClient(), start["id"])
-    reveal = ended["reveal"]
-    text = f"{reveal['seed']}:{' '.join(reveal['deck'])}"
-    assert hashlib.sha256(text.encode()).hexdigest() == start["commitment"]
-    assert ended["commitment"] == start["commitment"]
-    assert sorted(reveal["deck"]) == sorted(DECK_32) and reveal["seed"].isdigit()
-    # The revealed deck is the one dealt: one card at a time from the
-    # player left of the button.
-    n, button = len(start["players"]), start["button"]
-    order = [(button + 1 + k) % n for k in range(n)]
-    for name in ("ann", "bob", "cy"):
-        position = position_of(start["id"], r.users[name])
-        (dealt,) = [e for e in detail(r.client(name), start["id"])["events"]
-                    if e["type"] == "hand.cards_dealt"]  # fmt: skip
-        k = order.index(position)
-        assert dealt["hands"][position] == reveal["deck"][k : 5 * n : n]
+    for client in (APIClient(), r.client("ann"), r.client("bob"), r.client("cy"), carl):
+        ended = detail(client, start["id"])
+        assert ended["phase"] == "complete" and ended["commitment"] == start["commitment"]
+        for body in (ended, ok(client.get(f"/api/tables/{r.table}/"))):
+            assert not keys_in(body) & {"deck", "seed", "reveal"}
 
 
 # --------------------------------------------------------------------------
@@ -217,12 +208,11 @@ class Watch:
         if hand is None:
             assert cards_in(body) == set()
             return
-        if hand["phase"] != "complete":
-            assert hand["reveal"] is None
+        assert not keys_in(body) & {"deck", "seed", "reveal"}
         position = self.position(hand["id"], user)
         assert hand["your_position"] == position
         allowed = self.visible(hand["id"], hand["version"], position)
-        leaked = cards_in(body, skip=frozenset({"reveal"})) - allowed
+        leaked = cards_in(body) - allowed
         assert not leaked, (user, hand["id"], hand["version"], leaked)
         for player in hand["players"]:
             if player["position"] == position:
@@ -237,10 +227,9 @@ class Watch:
         self.checked += 1
         position = self.position(body["id"], user)
         assert body["your_position"] == position
-        if body["phase"] != "complete":
-            assert body["reveal"] is None
+        assert not keys_in(body) & {"deck", "seed", "reveal"}
         allowed = self.visible(body["id"], body["version"], position)
-        leaked = cards_in(body, skip=frozenset({"reveal"})) - allowed
+        leaked = cards_in(body) - allowed
         assert not leaked, (user, body["id"], body["version"], leaked)
 
     def history(self, text: str, hand_id: str, user: Any) -> None:

@@ -13,7 +13,8 @@ from tournaments.upcast import TOURNAMENTS
 def test_schema_1_class_names_read_as_the_stable_names_of_their_stream() -> None:
     assert TABLES("HandFinished", {"number": 3}, 1) == ("table.hand_finished", {"number": 3})
     assert TOURNAMENTS("HandFinished", {}, 1)[0] == "tournament.hand_finished"
-    assert current("hand-1-2", "HandStarted", {}, 1)[0] == "hand.started"
+    started = {"seed": 1, "deck": ["Ah", "Kd"]}
+    assert current("hand-1-2", "HandStarted", started, 1)[0] == "hand.started"
     assert current("tournament-4", "HandStarted", {}, 1)[0] == "tournament.hand_started"
 
 

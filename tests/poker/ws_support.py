@@ -377,31 +377,23 @@ def keys_in(value: Any) -> set[str]:
 
 def named_cards(frame: dict[str, Any]) -> set[str]:
     """Every card code in a frame's JSON text, leaving out the command id and
-    a wallet entry's transfer id (a UUID may spell ``9c3d``) and the deck
-    reveal of an ended hand (public once the hand is over; checked apart)."""
+    a wallet entry's transfer id (a UUID may spell ``9c3d``)."""
     frame = json.loads(json.dumps(frame))
     frame.pop("command_id", None)
     if frame["type"] == "wallet" and frame["entry"] is not None:
         frame["entry"].pop("transfer")  # a UUID too
-    view = _view_in(frame)
-    if view is not None and view.get("hand") is not None:
-        view["hand"].pop("reveal", None)
     return card_codes(json.dumps(frame))
 
 
 def leaks(store: Store, client: Client) -> list[tuple[dict[str, Any], set[str]]]:
     """Frames of ``client`` that name cards it may not see, with those cards;
-    also any frame carrying a deck or seed it may not have (an event frame
-    at all, a view of a hand still running)."""
+    also any frame carrying a deck, a seed or a reveal (nobody may have
+    them, during the hand or after it)."""
     out = []
     for frame in client.frames:
         bad = named_cards(frame) - store.allowed(frame, client.viewer)
-        if frame["type"] in ("event", "private") and keys_in(frame) & {"deck", "seed"}:
-            bad.add("<deck/seed>")
-        view = _view_in(frame)
-        hand = None if view is None else view.get("hand")
-        if hand is not None and hand["reveal"] is not None and hand["phase"] != "complete":
-            bad.add("<reveal of a running hand>")
+        if keys_in(frame) & {"deck", "seed", "reveal"}:
+            bad.add("<deck/seed/reveal>")
         if bad:
             out.append((frame, bad))
     return out
