@@ -57,11 +57,20 @@ def leaf(position: int, card: Card, salt: bytes) -> bytes:
     return merkle.leaf_hash(f"{position}:{card}:".encode() + salt)
 
 
-@lru_cache(maxsize=512)
 def _leaves(seed: int, tree: int, order: tuple[Card, ...]) -> tuple[bytes, ...]:
-    """The leaf hashes of one committed order (kept: every view of a hand
-    opens cards of the same few trees)."""
+    """The leaf hashes of one committed order, top card first."""
     return tuple(leaf(k, c, salt(seed, tree, k)) for k, c in enumerate(order))
+
+
+@lru_cache(maxsize=512)
+def _openers(seed: int, tree: int, order: tuple[Card, ...]) -> tuple[tuple[str, ...], ...]:
+    """Each position's salt then audit path, hex: kept, since every view of
+    a hand opens cards of the same few trees."""
+    leaves = _leaves(seed, tree, order)
+    paths = merkle.audit_paths(leaves)
+    return tuple(
+        (salt(seed, tree, k).hex(), *(h.hex() for h in paths[k])) for k in range(len(order))
+    )
 
 
 def commit(order: Sequence[Card], seed: int, tree: int) -> str:
@@ -119,14 +128,8 @@ class Opening:
 
 def _open(state: HandState, receipt: Receipt) -> Opening:
     order = state.trees[receipt.tree]
-    leaves = _leaves(state.seed, receipt.tree, order)
-    return Opening(
-        receipt.tree,
-        receipt.position,
-        order[receipt.position],
-        salt(state.seed, receipt.tree, receipt.position).hex(),
-        tuple(h.hex() for h in merkle.audit_path(leaves, receipt.position)),
-    )
+    secret, *path = _openers(state.seed, receipt.tree, order)[receipt.position]
+    return Opening(receipt.tree, receipt.position, order[receipt.position], secret, tuple(path))
 
 
 def _shown(state: HandState, player: int) -> list[Receipt]:

@@ -48,16 +48,30 @@ def root(leaves: Sequence[bytes]) -> bytes:
     return node_hash(root(leaves[:k]), root(leaves[k:]))
 
 
+def audit_paths(leaves: Sequence[bytes]) -> tuple[tuple[bytes, ...], ...]:
+    """The audit path of every leaf of ``leaves``, in leaf order, each from
+    the leaf level up: one pass over the tree, n - 1 hashes in all."""
+    return _build(leaves)[1]
+
+
 def audit_path(leaves: Sequence[bytes], index: int) -> tuple[bytes, ...]:
     """The siblings that prove leaf ``index`` of ``leaves``, leaf level first."""
     if not 0 <= index < len(leaves):
         raise IndexError(f"no leaf {index} in a tree of {len(leaves)}")
+    return audit_paths(leaves)[index]
+
+
+def _build(leaves: Sequence[bytes]) -> tuple[bytes, tuple[tuple[bytes, ...], ...]]:
+    """The root of ``leaves`` and every leaf's audit path."""
+    if not leaves:
+        raise ValueError("a tree needs a leaf")
     if len(leaves) == 1:
-        return ()
+        return leaves[0], ((),)
     k = _split(len(leaves))
-    if index < k:
-        return (*audit_path(leaves[:k], index), root(leaves[k:]))
-    return (*audit_path(leaves[k:], index - k), root(leaves[:k]))
+    left, left_paths = _build(leaves[:k])
+    right, right_paths = _build(leaves[k:])
+    paths = tuple((*p, right) for p in left_paths) + tuple((*p, left) for p in right_paths)
+    return node_hash(left, right), paths
 
 
 def verify(leaf: bytes, index: int, size: int, path: Sequence[bytes], expected: bytes) -> bool:
