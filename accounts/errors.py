@@ -21,6 +21,15 @@ class DuplicateTransfer(ApiError):
     message = "This transfer id was used for a different transfer."
 
 
+class ReservedTransferId(ApiError):
+    """A client chose a transfer id of the kind the room derives for its
+    own movements (UUID version 8): those are never a client's."""
+
+    status = 400
+    code = "reserved_transfer_id"
+    message = "Transfer ids of UUID version 8 are the room's own: pick another (a UUID4)."
+
+
 class UnknownAccount(ApiError):
     """No such player (or account) to move money for."""
 

@@ -14,27 +14,45 @@ caller's transaction (under a savepoint of its own).  It
   the same movement returns the first transfer and moves nothing; the same
   id for a different movement is ``DuplicateTransfer``.
 
+Ids come from two places that never meet.  The room derives the ids of its
+own movements (a table's or a tournament's money) from names its logs make
+unique (``transfer_id_for``), keyed by a secret so nobody can guess one,
+and always as UUID version 8.  Ids chosen by a client (a cashier's deposit
+or withdrawal) may be anything else: ``client_transfer_id`` refuses version
+8, so a client can never take an id the room will need, and a table or
+tournament can never be blocked by a clash.
+
 Accounts come into being on first use; an account of a player who does
 not exist is ``UnknownAccount``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from accounts import frames
-from accounts.errors import BadAmount, DuplicateTransfer, InsufficientFunds, UnknownAccount
+from accounts.errors import (
+    BadAmount,
+    DuplicateTransfer,
+    InsufficientFunds,
+    ReservedTransferId,
+    UnknownAccount,
+)
 from accounts.models import Account, Entry, Transfer
 
 CHIPS = "chips"
-NAMESPACE = uuid.UUID("6f1f4d8e-8a43-4c1e-9a55-3c1d2b0e7a10")
-"""Namespace of the transfer ids derived from names (``transfer_id_for``)."""
+SYSTEM_VERSION = 8
+"""The UUID version of the ids the room derives for itself (RFC 9562's
+version 8, "custom"): no client-chosen id may have it."""
 
 Kind = Account.Kind
 
@@ -112,9 +130,32 @@ class Move:
 
 
 def transfer_id_for(name: str) -> uuid.UUID:
-    """A transfer id derived from a name, for callers whose own log already
-    identifies the movement (``table-7@12``): the same name, the same id."""
-    return uuid.uuid5(NAMESPACE, name)
+    """The room's transfer id for a movement its own log names uniquely
+    (``table-7@12``): the same name, the same id, so a replay finds it.
+
+    HMAC-SHA256 of the name keyed by ``settings.SECRET_KEY``, cut to a
+    UUID of version ``SYSTEM_VERSION``: nobody without the key can tell
+    which id a table will use next, and no client id can be one.
+    """
+    key = settings.SECRET_KEY.encode()
+    digest = hmac.new(key, f"ledger transfer {name}".encode(), hashlib.sha256).digest()
+    value = int.from_bytes(digest[:16], "big")
+    value &= ~(0xF000 << 64) & ~(0xC000 << 48)  # clear the version and variant bits
+    value |= SYSTEM_VERSION << 76 | 0x8000 << 48  # version 8, RFC variant
+    return uuid.UUID(int=value)
+
+
+def is_system_id(transfer_id: uuid.UUID) -> bool:
+    """Whether ``transfer_id`` has the shape of the room's own ids."""
+    return transfer_id.variant == uuid.RFC_4122 and transfer_id.version == SYSTEM_VERSION
+
+
+def client_transfer_id(transfer_id: uuid.UUID) -> uuid.UUID:
+    """``transfer_id`` as chosen by a client, refused (``ReservedTransferId``)
+    if it is of the kind the room keeps for itself."""
+    if is_system_id(transfer_id):
+        raise ReservedTransferId(extra={"transfer_id": str(transfer_id)})
+    return transfer_id
 
 
 def net_of(moves: Iterable[Move]) -> dict[AccountRef, int]:

@@ -3,7 +3,9 @@
 Every money operation is one ledger transfer under the caller's
 ``transfer_id`` (a UUID; ``ledger.transfer_id_for(name)`` derives one from a
 name your own log already makes unique): a retry with the same id returns
-the first transfer and moves nothing again.  They run in the caller's
+the first transfer and moves nothing again.  The cashier's operations take
+a client's id and refuse one of the room's own kind
+(``ledger.client_transfer_id``).  They run in the caller's
 transaction if there is one.
 
 ``by`` is the member of staff acting, checked for the permission the
@@ -60,6 +62,7 @@ def wallet_deposit(
     """Money paid in at the cashier: from outside the room to the player's cash."""
     _allowed(by, "accounts.move_cash")
     _positive(amount)
+    transfer_id = ledger.client_transfer_id(transfer_id)
     move = Move(ledger.external(), ledger.cash(user_id), amount)
     return _post(transfer_id, Kind.DEPOSIT, [move], by=by, memo=memo, using=using)
 
@@ -76,6 +79,7 @@ def wallet_withdraw(
     """Money paid out at the cashier: never more than the player's cash."""
     _allowed(by, "accounts.move_cash")
     _positive(amount)
+    transfer_id = ledger.client_transfer_id(transfer_id)
     move = Move(ledger.cash(user_id), ledger.external(), amount)
     return _post(transfer_id, Kind.WITHDRAWAL, [move], by=by, memo=memo, using=using)
 

@@ -10,7 +10,13 @@ import pytest
 from django.db import IntegrityError, connections, transaction
 
 from accounts import ledger
-from accounts.errors import BadAmount, DuplicateTransfer, InsufficientFunds, UnknownAccount
+from accounts.errors import (
+    BadAmount,
+    DuplicateTransfer,
+    InsufficientFunds,
+    ReservedTransferId,
+    UnknownAccount,
+)
 from accounts.ledger import Move
 from accounts.models import Account, AppendOnly, Entry, Transfer
 from tests.accounts.conftest import assert_sound, balance
@@ -168,6 +174,26 @@ def test_the_same_id_for_a_different_transfer_is_refused(ann, bob, change):
 def test_transfer_ids_derived_from_one_name_are_one_id():
     assert ledger.transfer_id_for("table-1@2") == ledger.transfer_id_for("table-1@2")
     assert ledger.transfer_id_for("table-1@2") != ledger.transfer_id_for("table-1@3")
+
+
+def test_the_room_s_transfer_ids_are_version_8_and_keyed_by_the_secret(settings):
+    derived = ledger.transfer_id_for("table-1@2")
+    assert (derived.version, derived.variant) == (8, uuid.RFC_4122)
+    assert ledger.is_system_id(derived)
+    settings.SECRET_KEY = "another secret"
+    assert ledger.transfer_id_for("table-1@2") != derived
+    # Not the public uuid5 of the old scheme, which anyone could compute.
+    old_namespace = uuid.UUID("6f1f4d8e-8a43-4c1e-9a55-3c1d2b0e7a10")
+    assert derived != uuid.uuid5(old_namespace, "table-1@2")
+
+
+def test_a_client_may_not_choose_an_id_of_the_room_s_kind():
+    derived = ledger.transfer_id_for("table-1@2")
+    with pytest.raises(ReservedTransferId) as refused:
+        ledger.client_transfer_id(derived)
+    assert (refused.value.status, refused.value.code) == (400, "reserved_transfer_id")
+    mine = uuid.uuid4()
+    assert ledger.client_transfer_id(mine) == mine and not ledger.is_system_id(mine)
 
 
 # --------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from accounts.tables import table_money_plan
 from config.api_errors import ApiError
 from poker import selectors, services
 from poker.engine.table import FinishHand, Leave, Sit, TopUp, play_table
-from poker.models import Event, Table
+from poker.models import Event, Hand, Table
 from tests.accounts.conftest import assert_sound
 from tests.engine.table_support import FIVE, deal, table
 from tests.funds import cash_of, escrow
@@ -192,6 +192,45 @@ def finish_hand(table_id, users):
             action=passive(mine["legal"]["actions"]),
             command_id=uuid.uuid4(),
         )
+
+
+OLD_NAMESPACE = uuid.UUID("6f1f4d8e-8a43-4c1e-9a55-3c1d2b0e7a10")
+"""The public namespace the table's transfer ids once came from (uuid5)."""
+
+
+def test_a_cashier_s_deposits_under_a_table_s_ids_never_block_it(
+    make_user, new_table, cashier, client_for
+):
+    ann, bob = make_user("ann", cash=300), make_user("bob", cash=300)
+    table_id = new_table()
+    cash = client_for(cashier)
+    url = f"/api/wallets/{ann.pk}/deposit/"
+    names = [f"table-{table_id}@{version}" for version in range(1, 40)]
+    for name in names:  # every id the old scheme would give the table
+        body = {"transfer_id": str(uuid.uuid5(OLD_NAMESPACE, name)), "amount": 1}
+        assert cash.post(url, body, format="json").status_code == 200
+    for name in names[:3]:  # the ids the table will use: refused, never taken
+        body = {"transfer_id": str(ledger.transfer_id_for(name)), "amount": 1}
+        refused = cash.post(url, body, format="json")
+        assert refused.status_code == 400
+        assert refused.json()["code"] == "reserved_transfer_id" and refused.json()["message"]
+    assert cash_of(ann) == 300 + len(names)
+    sit(ann, table_id, 1, 100)
+    sit(bob, table_id, 2, 100)
+    for _ in range(3):  # hands follow each other at once here (no pause)
+        table = Table.objects.get(pk=table_id)
+        hand = selectors.table_view(table, None)["hand"]
+        user = {1: ann, 2: bob}[hand["to_act_seat"]]
+        services.hand_act(
+            by=user, table_id=table_id, hand=hand["id"], version=hand["version"],
+            action="fold", command_id=uuid.uuid4(),
+        )  # fmt: skip
+    assert Hand.objects.filter(table_id=table_id, phase="complete").count() == 3
+    services.seat_leave(by=ann, table_id=table_id, command_id=uuid.uuid4())  # in a hand
+    services.seat_leave(by=bob, table_id=table_id, command_id=uuid.uuid4())
+    assert cash_of(ann) + cash_of(bob) == 600 + len(names)
+    assert Transfer.objects.filter(kind="cash_out").count() == 2
+    assert_sound()
 
 
 def test_a_queued_top_up_is_paid_when_asked_for(make_user, new_table):
