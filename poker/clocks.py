@@ -196,7 +196,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     the player to act times out (after his time bank), or the next hand is
     dealt.  Raises ``ClockMoved`` when there is nothing to do and
     ``ClockEarly`` when it fired before its time."""
-    from poker.work import run
+    from poker.commands import run
 
     def do(work: Work) -> None:
         if stream.startswith("hand-"):

@@ -26,11 +26,11 @@ from django.db import transaction
 from poker.consumers import JsonFrames, query_after, scope_user
 from poker.eventstore import load
 from poker.publish import LOBBY_GROUP
-from poker.work import lock_tournament
 from tournaments import selectors, timing
 from tournaments.models import Tournament
 from tournaments.publish import events_frame, tournament_group
 from tournaments.timing import seconds
+from tournaments.work import lock
 
 
 class TournamentConsumer(JsonFrames):
@@ -112,7 +112,7 @@ class TournamentLobbyConsumer(JsonFrames):
 def snapshot(tournament: int, viewer: Any) -> dict[str, Any]:
     """The tournament as ``viewer`` sees it, at exactly one version."""
     with transaction.atomic():
-        lock_tournament(tournament, shared=True)  # no tournament command commits meanwhile
+        lock(tournament, shared=True)  # no tournament command commits meanwhile
         row = Tournament.objects.get(pk=tournament)
         state = selectors.state_of(row)
         detail = selectors.tournament_detail(row, viewer, state)
@@ -135,7 +135,7 @@ def catch_up(tournament: int, after: int) -> dict[str, Any] | None:
     the tournament as it now stands; None when ``after`` is not a version
     of the stream or is too far behind."""
     with transaction.atomic():
-        lock_tournament(tournament, shared=True)
+        lock(tournament, shared=True)
         row = Tournament.objects.get(pk=tournament)
         if not 0 < after <= row.version or row.version - after > MAX_CATCH_UP:
             return None
