@@ -17,7 +17,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from config.asgi import application
 from poker import selectors, services
@@ -181,7 +181,8 @@ def make_users(*names: str) -> list[Any]:
 
 @database_sync_to_async
 def token_for(user: Any) -> str:
-    return str(Token.objects.get_or_create(user=user)[0].key)
+    """A new API token of ``user`` (as a login makes one)."""
+    return str(AuthToken.objects.create(user=user)[1])
 
 
 @database_sync_to_async
