@@ -53,6 +53,16 @@ class Client:
     async def close(self) -> None:
         await self.comm.disconnect()
 
+    async def refusal(self) -> tuple[int, str, dict[str, Any]]:
+        """Open a socket the server refuses: it is accepted, gets one error
+        frame and is closed at once.  (close code, close reason, frame)."""
+        accepted, _ = await self.open()
+        assert accepted, f"{self.path}: refused before acceptance, so no client learns why"
+        frame = await self.next()
+        closing = await self.comm.receive_output(5)
+        assert closing["type"] == "websocket.close", closing
+        return closing["code"], closing.get("reason", ""), frame
+
     def _take(self, message: dict[str, Any]) -> dict[str, Any] | None:
         if message["type"] == "websocket.close":
             self.closed = message.get("code", 1000)
