@@ -1,7 +1,9 @@
 """Who a WebSocket client is: an API token in the query string or the
 session cookie; a wrong token is nobody; anonymous clients may watch public
 tables but not act nor open a player's own stream, which only ever carries
-its player's frames; unknown tables and foreign origins are refused."""
+its player's frames; unknown tables are refused, and so are foreign
+origins unless the client brings a token (the Origin check guards the
+session cookie).  A refusal is an error frame and a close code and reason."""
 
 from __future__ import annotations
 
