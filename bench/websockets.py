@@ -165,7 +165,7 @@ def seed(count: int) -> None:
 
     django.setup()
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     from accounts import money
     from poker import services
@@ -188,7 +188,7 @@ def seed(count: int) -> None:
         players = []
         for seat in range(1, PLAYERS + 1):
             user = users.objects.create_user(f"ws{t}s{seat}")
-            token = Token.objects.create(user=user).key
+            _, token = AuthToken.objects.create(user=user)
             money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=user.pk, amount=STACK)
             services.seat_sit(
                 by=user, table_id=table.pk, seat=seat, buy_in=STACK, command_id=uuid.uuid4()

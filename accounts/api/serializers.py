@@ -7,15 +7,17 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from accounts.models import Transfer
+from accounts.names import MAX_LENGTH
 from config.api import chips
 
 # --------------------------------------------------------------------------
 # In
 
 
-def _screen_name(**options: object) -> serializers.RegexField:
-    """1 to 30 printable characters, no spaces at either end."""
-    return serializers.RegexField(r"^\S(?:[^\x00-\x1f\x7f]{0,28}\S)?$", max_length=30, **options)
+def _screen_name(**options: object) -> serializers.CharField:
+    """Text of a bounded size: ``accounts.names`` normalizes it and says
+    what it refuses (``bad_screen_name``, ``screen_name_reserved``)."""
+    return serializers.CharField(max_length=4 * MAX_LENGTH, **options)
 
 
 class RegisterIn(serializers.Serializer[dict[str, object]]):
@@ -79,10 +81,14 @@ class MeOut(serializers.Serializer[dict[str, object]]):
 class SessionOut(serializers.Serializer[dict[str, object]]):
     user = MeOut()
     token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
 
 
 class TokenOut(serializers.Serializer[dict[str, object]]):
+    """A new API token for one device (shown only once) and when it expires."""
+
     token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
 
 
 class TicketOut(serializers.Serializer[dict[str, object]]):
