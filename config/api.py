@@ -3,6 +3,7 @@ view of one command on the resource a URL names."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -30,6 +31,13 @@ def chips(**options: Any) -> StrictInteger:
     return StrictInteger(max_value=MAX_CHIPS, **options)
 
 
+def choice(enum: type[Enum], **options: Any) -> serializers.ChoiceField:
+    """One of ``enum``'s values, in or out.  The choices are listed as
+    drf-spectacular lists an enumeration's (value, name), so every field of
+    one enumeration shares one named enum in the schema."""
+    return serializers.ChoiceField(choices=[(m.value, m.name) for m in enum], **options)
+
+
 def viewer(request: Request) -> Any:
     """The logged-in user, or None for an anonymous request."""
     return request.user if request.user.is_authenticated else None
@@ -43,14 +51,15 @@ def validated(serializer_class: type[Any], data: Any) -> dict[str, Any]:
 
 
 def command_view(
-    service: Any, body: type[Any], *, class_name: str, operation_id: str
+    service: Any, body: type[Any], answer: type[Any], *, class_name: str, operation_id: str
 ) -> type[APIView]:
     """A view posting ``body`` to ``service`` for the logged-in user: the
     ids the URL names (``table_id``, ``tournament_id``) go to the service
-    under the same names, and its answer is the response."""
+    under the same names, and its answer (shaped as ``answer`` declares)
+    is the response."""
 
     class CommandView(APIView):
-        @extend_schema(request=body, responses={200: dict}, operation_id=operation_id)
+        @extend_schema(request=body, responses={200: answer}, operation_id=operation_id)
         def post(self, request: Request, **ids: int) -> Response:
             data = validated(body, request.data)
             return Response(service(by=request.user, **ids, **data))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import permissions
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -108,10 +108,12 @@ class PasswordView(APIView):
         return Response(s.TokenOut({"token": key}).data)
 
 
+@extend_schema_view(post=extend_schema(request=s.LoginIn, responses={200: s.TokenOut}))
 class TokenView(ObtainAuthToken):
     """``username`` and ``password`` -> an API token (DRF's view, which
     throttles nothing by itself), counted with the logins."""
 
+    permission_classes = [permissions.AllowAny]
     throttle_classes = LOGIN_THROTTLES
 
 
@@ -163,6 +165,8 @@ class MyWalletView(APIView):
 class MyLedgerView(APIView):
     """The logged-in player's ledger history, newest first, by pages."""
 
+    pagination_class = HistoryPages
+
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
         responses={200: s.EntryOut(many=True)},
@@ -189,6 +193,8 @@ class WalletView(APIView):
 
 class WalletLedgerView(APIView):
     """Any player's ledger history (staff with ``accounts.view_wallets``)."""
+
+    pagination_class = HistoryPages
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,

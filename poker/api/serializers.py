@@ -7,7 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import StrictInteger, chips
+from config.api import StrictInteger, chips, choice
+from poker.engine.cards import CARD_PATTERN
 from poker.engine.commands import Action
 from poker.engine.settings import Setting
 from poker.engine.table.config import SETTINGS
@@ -31,7 +32,7 @@ def setting_field(setting: Setting, *, required: bool = False) -> serializers.Fi
 def _typed_field(setting: Setting, options: dict[str, Any]) -> serializers.Field:
     low, high = setting.bounds.low, setting.bounds.high
     if setting.is_enum:
-        return serializers.ChoiceField(choices=[m.value for m in setting.kind], **options)
+        return choice(setting.kind, **options)
     if setting.kind is str:
         return serializers.CharField(max_length=high, **options)
     if setting.bounds.chips:
@@ -92,8 +93,8 @@ class ActIn(serializers.Serializer[dict[str, object]]):
     hand = serializers.RegexField(r"^[0-9]+-[0-9]+$", max_length=24)
     version = StrictInteger(min_value=0, max_value=2**31 - 1)
     command_id = serializers.UUIDField()
-    action = serializers.ChoiceField(choices=[a.value for a in Action])
+    action = choice(Action)
     amount = chips(min_value=0, required=False, allow_null=True)
     cards = serializers.ListField(
-        child=serializers.CharField(max_length=3), max_length=5, required=False, default=list
+        child=serializers.RegexField(CARD_PATTERN), max_length=5, required=False, default=list
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import StrictInteger
+from config.api import StrictInteger, choice
 from config.api import chips as amount
 from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
@@ -82,8 +82,8 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     name = serializers.CharField(max_length=80)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     """The scheduled start; none for a sit-and-go."""
-    game = serializers.ChoiceField(choices=[g.value for g in Game])
-    betting = serializers.ChoiceField(choices=[b.value for b in Betting])
+    game = choice(Game)
+    betting = choice(Betting)
     structure = StructureIn()
     starting_stack = amount(min_value=1)
     buy_in = amount(min_value=0)
@@ -98,8 +98,8 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     satellite = SatelliteIn(required=False, allow_null=True, default=None)
     payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None)
     sit_and_go = serializers.BooleanField(default=False)
-    ante_by = serializers.ChoiceField(choices=[a.value for a in AnteBy], default="all")
-    tie_break = serializers.ChoiceField(choices=[t.value for t in TieBreak], default="suit")
+    ante_by = choice(AnteBy, default="all")
+    tie_break = choice(TieBreak, default="suit")
 
 
 class EntryIn(CommandIn):
