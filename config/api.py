@@ -26,6 +26,52 @@ class StrictInteger(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
+class _StringsOnly(serializers.Field):
+    """JSON strings only: DRF's text fields take a number and turn it into
+    text, which the schema (``type: string``) says is refused."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class Text(_StringsOnly, serializers.CharField):
+    """A JSON string."""
+
+
+class Pattern(_StringsOnly, serializers.RegexField):
+    """A JSON string matching a regular expression."""
+
+
+class Email(_StringsOnly, serializers.EmailField):
+    """A JSON string holding an email address."""
+
+
+class StrictUUID(_StringsOnly, serializers.UUIDField):
+    """A UUID as a JSON string (not as a number)."""
+
+
+class StrictBoolean(serializers.BooleanField):
+    """``true`` or ``false`` only: no ``"yes"``, ``1`` or ``"true"``."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
+class Query(serializers.Serializer[dict[str, object]]):
+    """Query parameters.  One given empty (``?kind=``) is refused like any
+    other bad value, where DRF's form handling would take it as left out."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        blank = [name for name in self.fields if data.get(name) == ""]
+        if blank:
+            raise serializers.ValidationError({name: ["May not be empty."] for name in blank})
+        return super().to_internal_value(data)
+
+
 def chips(**options: Any) -> StrictInteger:
     """A chip amount field."""
     return StrictInteger(max_value=MAX_CHIPS, **options)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -24,7 +24,6 @@ from rest_framework.views import APIView
 from accounts import money, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
-from accounts.models import Transfer
 from config.api import validated
 from config.api_errors import ApiError
 from config.throttles import (
@@ -147,11 +146,7 @@ def _history(view: APIView, request: Request, user_id: int) -> Response:
     )
 
 
-HISTORY_PARAMETERS = [
-    OpenApiParameter("kind", str, enum=[k for k, _ in Transfer.Kind.choices]),
-    OpenApiParameter("page", int),
-    OpenApiParameter("page_size", int),
-]
+HISTORY_PARAMETERS = [s.HistoryQuery]
 
 
 class MyWalletView(APIView):

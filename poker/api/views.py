@@ -102,13 +102,17 @@ class ActionsView(APIView):
         return Response(services.hand_act(by=request.user, table_id=table_id, **data))
 
 
+TABLE_ID = {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
+"""A table id in a query (the 18 digits the URLs take)."""
+
+
 class HandsView(APIView):
     """Hand histories of a table, newest first."""
 
     permission_classes = [ReadOpen]
 
     @extend_schema(
-        parameters=[OpenApiParameter("table", int, required=True)],
+        parameters=[OpenApiParameter("table", TABLE_ID, required=True)],
         responses={200: out.HandSummaryOut(many=True)},
         operation_id="hands_list",
     )

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -37,15 +37,13 @@ class TournamentsView(APIView):
     permission_classes = [ReadOpen]
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values)],
+        parameters=[s.LobbyQuery],
         responses={200: out.TournamentOut(many=True)},
         operation_id="tournaments_list",
     )
     def get(self, request: Request) -> Response:
-        status = request.query_params.get("status")
-        if status is not None and status not in Tournament.Status.values:
-            status = "-"  # no such status: an empty lobby, not everything
-        rows = selectors.tournament_list(status=status)
+        query = validated(s.LobbyQuery, request.query_params)
+        rows = selectors.tournament_list(status=query.get("status"))
         return Response([selectors.tournament_summary(t) for t in rows])
 
     @extend_schema(
