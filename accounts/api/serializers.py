@@ -23,8 +23,8 @@ class RegisterIn(serializers.Serializer[dict[str, object]]):
 
     username = Text(max_length=150, validators=[UnicodeUsernameValidator()])
     password = Text(max_length=128, trim_whitespace=False)
-    email = Email(required=False, default="")
-    screen_name = _screen_name(required=False, default="")
+    email = Email(required=False)
+    screen_name = _screen_name(required=False)
 
 
 class LoginIn(serializers.Serializer[dict[str, object]]):

@@ -321,6 +321,7 @@ class HandSummaryOut(serializers.Serializer[dict[str, object]]):
 class HandDetailOut(HandSummaryOut):
     """A hand's history as the viewer may see it: every event, redacted."""
 
+    pot = None  # the summary's running pot: the events tell it here
     table = serializers.IntegerField()
     version = serializers.IntegerField()
     your_position = serializers.IntegerField(allow_null=True)
