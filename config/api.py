@@ -78,10 +78,9 @@ def chips(**options: Any) -> StrictInteger:
 
 
 def choice(enum: type[Enum], **options: Any) -> serializers.ChoiceField:
-    """One of ``enum``'s values, in or out.  The choices are listed as
-    drf-spectacular lists an enumeration's (value, name), so every field of
-    one enumeration shares one named enum in the schema."""
-    return serializers.ChoiceField(choices=[(m.value, m.name) for m in enum], **options)
+    """One of ``enum``'s values, in or out (every field of one enumeration
+    shares one named enum in the schema: ``ENUM_NAME_OVERRIDES``)."""
+    return serializers.ChoiceField(choices=[m.value for m in enum], **options)
 
 
 def viewer(request: Request) -> Any:

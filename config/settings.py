@@ -279,8 +279,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # One name per set of choices that several fields share.
     "ENUM_NAME_OVERRIDES": {
-        "ActionEnum": "poker.engine.commands.Action",
-        "BlindEnum": "poker.engine.events.Blind",
+        "ActionEnum": "poker.api.responses.ACTIONS",
+        "BlindEnum": "poker.api.responses.BLINDS",
         "TableStatusEnum": "poker.models.Table.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",

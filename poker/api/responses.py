@@ -31,6 +31,10 @@ from poker.engine.table.clock import ClockKind
 from poker.engine.table.config import SETTINGS
 from poker.models import Table
 
+ACTIONS = [a.value for a in Action]
+BLINDS = [b.value for b in Blind]
+"""Choices two fields share, named once in the schema (``ENUM_NAME_OVERRIDES``)."""
+
 HAND_ID = r"^[0-9]{1,18}-[0-9]{1,9}$"
 """A hand's id: ``<table id>-<number>``."""
 
