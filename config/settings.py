@@ -232,7 +232,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON with limits: too deep a body is malformed, too large a one too_large.
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     # Every unsafe request of a logged-in player counts against his commands;
     # the login, token, registration and password views set their own.
@@ -286,6 +286,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per set of choices that several fields share.
+    "ENUM_NAME_OVERRIDES": {
+        "ActionEnum": "poker.api.responses.ACTIONS",
+        "BlindEnum": "poker.api.responses.BLINDS",
+        "TableStatusEnum": "poker.models.Table.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "EntrantStatusEnum": "tournaments.models.Entrant.Status",
+    },
 }
 
 # --- I18n, static files ------------------------------------------------------

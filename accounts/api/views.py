@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import permissions
 from rest_framework.pagination import PageNumberPagination
@@ -23,7 +23,6 @@ from rest_framework.views import APIView
 from accounts import money, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
-from accounts.models import Transfer
 from config.api import validated
 from config.api_errors import ApiError
 from config.throttles import (
@@ -168,11 +167,7 @@ def _history(view: APIView, request: Request, user_id: int) -> Response:
     )
 
 
-HISTORY_PARAMETERS = [
-    OpenApiParameter("kind", str, enum=[k for k, _ in Transfer.Kind.choices]),
-    OpenApiParameter("page", int),
-    OpenApiParameter("page_size", int),
-]
+HISTORY_PARAMETERS = [s.HistoryQuery]
 
 
 class MyWalletView(APIView):
@@ -185,6 +180,8 @@ class MyWalletView(APIView):
 
 class MyLedgerView(APIView):
     """The logged-in player's ledger history, newest first, by pages."""
+
+    pagination_class = HistoryPages
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
@@ -212,6 +209,8 @@ class WalletView(APIView):
 
 class WalletLedgerView(APIView):
     """Any player's ledger history (staff with ``accounts.view_wallets``)."""
+
+    pagination_class = HistoryPages
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
