@@ -176,7 +176,7 @@ def measure(url: str, redis: str | None, *, migrate: bool) -> Report:
             with raw_table(url):
                 streams = [[f"raw-{n}-{s.table_id}" for s in share] for share in shares]
                 raw.append(Run(f"raw, {n} tables", n, *workers.run("raw", streams)))
-        cost = workers.call("cost", tables[0])
+        cost = workers.call("cost", tables[0], ACTIONS)
     finally:
         workers.close()
         if redis:
@@ -647,18 +647,18 @@ def insert_rows(
 # One action's cost
 
 
-def one_action_cost(seated: Seated) -> dict[str, Any]:
-    """CPU, statements and the step profile of ``ACTIONS`` actions each at
-    one table (after 50 unmeasured)."""
+def one_action_cost(seated: Seated, actions: int) -> dict[str, Any]:
+    """CPU, statements and the step profile of ``actions`` actions each at
+    one table (after as many, at most 50, unmeasured)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     driver = Driver(seated, random.Random(SEED))
-    for _ in range(50):
+    for _ in range(min(50, actions)):
         driver.act(*driver.next())
 
     cpu = wall = 0.0
-    for _ in range(ACTIONS):
+    for _ in range(actions):
         user, hand, move = driver.next()
         c0, w0 = time.process_time(), time.perf_counter()
         driver.act(user, hand, move)
@@ -667,7 +667,7 @@ def one_action_cost(seated: Seated) -> dict[str, Any]:
 
     kinds: Counter[str] = Counter()
     totals: Counter[int] = Counter()
-    for _ in range(ACTIONS):
+    for _ in range(actions):
         user, hand, move = driver.next()
         with CaptureQueriesContext(connection) as captured:
             driver.act(user, hand, move)
@@ -676,15 +676,15 @@ def one_action_cost(seated: Seated) -> dict[str, Any]:
 
     profiler = StepProfiler()
     with profiler:
-        for _ in range(ACTIONS):
+        for _ in range(actions):
             user, hand, move = driver.next()
             with profiler.inside():
                 driver.act(user, hand, move)
     return {
-        "actions": ACTIONS,
-        "cpu_ms": 1000 * cpu / ACTIONS,
-        "wall_ms": 1000 * wall / ACTIONS,
-        "statements": {k: n / ACTIONS for k, n in kinds.most_common()},
+        "actions": actions,
+        "cpu_ms": 1000 * cpu / actions,
+        "wall_ms": 1000 * wall / actions,
+        "statements": {k: n / actions for k, n in kinds.most_common()},
         "statement_counts": dict(sorted(totals.items())),
         "steps": dict(profiler.cpu),
         "samples": profiler.samples,
