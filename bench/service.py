@@ -241,7 +241,7 @@ def forget_keys(url: str, prefix: str) -> None:
 
     client = redis.Redis.from_url(url, socket_timeout=5)
     try:
-        keys = [*client.scan_iter(f"{prefix}*"), f"_kombu.binding.{prefix}"]
+        keys = [*client.scan_iter(f"{prefix}*"), *client.scan_iter(f"_kombu.binding*.{prefix}")]
         client.delete(*keys)
     finally:
         client.close()

@@ -640,6 +640,17 @@ class Bench:
         self.failures: list[str] = []
         self.lags: list[float] = []
 
+    async def trailing_frames(self, most: float) -> None:
+        """Wait (at most ``most`` s) until every measured action's frame
+        reached all its table's sockets."""
+        deadline = time.perf_counter() + most
+        tables = {t.id: t for t in self.tables}
+        while time.perf_counter() < deadline and any(
+            tables[table].arrivals.get(seq, 0) < len(tables[table].clients)
+            for table, seq in self.acts_sent
+        ):
+            await asyncio.sleep(0.05)
+
     def server_cpu(self) -> float:
         return sum(s.cpu_seconds() for s in self.servers)
 
@@ -659,7 +670,7 @@ class Bench:
                 self.lags.append(late)
 
     async def run(self) -> Result:
-        result = Result(len(self.tables))
+        result = Result(len(self.tables), seconds=DURATION)
         clients = [c for t in self.tables for c in t.clients]
         result.sockets = len(clients)
         gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
@@ -692,7 +703,7 @@ class Bench:
         await asyncio.gather(*(t.run(self.t1) for t in live))
         await monitor
         cpu1, own1 = self.server_cpu(), time.process_time()
-        await asyncio.sleep(2.0)  # trailing frames
+        await self.trailing_frames(2.0)
         result.server_crashes_run = self.crashes()
         self.closing = True
         await asyncio.gather(*(c.close() for c in clients))
