@@ -58,6 +58,7 @@ import multiprocessing
 import os
 import queue
 import random
+import re
 import signal
 import threading
 import time
@@ -692,9 +693,14 @@ def one_action_cost(seated: Seated, actions: int) -> dict[str, Any]:
 
 
 def statement_kind(sql: str) -> str:
-    """``SELECT poker_table FOR UPDATE``, ``INSERT poker_event``, ..."""
+    """``SELECT poker_table FOR UPDATE``, ``INSERT poker_event``, and for a
+    statement of several writes (``WITH w0 AS (INSERT ...) ...``) each:
+    ``WITH INSERT poker_command + INSERT poker_event``."""
     words = sql.split()
     verb = words[0].upper()
+    if verb == "WITH":
+        parts = re.findall(r'\b(INSERT INTO|UPDATE|DELETE FROM)\s+"?(\w+)', sql, re.IGNORECASE)
+        return "WITH " + " + ".join(f"{v.split()[0].upper()} {t}" for v, t in parts)
     table = ""
     key = {"SELECT": "FROM", "INSERT": "INTO", "UPDATE": "UPDATE", "DELETE": "FROM"}.get(verb)
     if key is not None and key in words:

@@ -91,3 +91,11 @@ def test_the_tournament_bench_prints_the_fields_ratio_against_the_goal(
         "hands/s of 1000 players / hands/s of 100: 0.80x (goal >= 0.9x: NOT met)",
         "hands/s of 1000 players / hands/s of 100: 0.95x (goal >= 0.9x: met)",
     ]
+
+
+def test_the_service_bench_names_each_write_of_a_statement_of_several() -> None:
+    several = 'WITH w0 AS (INSERT INTO "poker_command" ("id") VALUES (1)) INSERT INTO "poker_event"'
+    locked = 'SELECT "poker_table"."id" FROM "poker_table" WHERE "id" = %s FOR UPDATE'
+    assert service.statement_kind(several) == "WITH INSERT poker_command + INSERT poker_event"
+    assert service.statement_kind(locked) == "SELECT poker_table FOR UPDATE"
+    assert service.statement_kind("COMMIT") == "COMMIT"
