@@ -64,8 +64,7 @@ def write(work: Work, recorded: list[Recorded]) -> None:
             streams.tables, work.table.stream, work.table_state.version, work.table_state
         )
     else:  # an action inside a hand: the table moves only its feed position
-        table = Table.objects.filter(pk=work.table.pk)
-        updates.append(statements.update(table, position=work.table.position))
+        updates.append(statements.update(Table, work.table.pk, position=work.table.position))
     statements.execute(updates)  # one round trip on PostgreSQL
 
 
@@ -166,7 +165,7 @@ def write_hand(
     if started is not None:
         row.save(force_insert=True)
         return None
-    return statements.update(Hand.objects.filter(pk=row.pk), **changes)
+    return statements.update(Hand, row.pk, **changes)
 
 
 def hand_result(state: HandState, seats: list[int]) -> dict[str, Any]:

@@ -22,10 +22,9 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from poker import clocks, projections, streams
+from poker import clocks, projections, statements, streams
 from poker.engine.betting import legal_actions
 from poker.engine.cards import shuffled
 from poker.engine.commands import Act, Action, Command
@@ -277,12 +276,7 @@ def load(table_id: int) -> Work:
     and so does a table between hands or never dealt: then the table is
     locked alone and its hand read after.
     """
-    both = (
-        Table.objects.select_related("current_hand")
-        .select_for_update(of=("self", "current_hand"))
-        .filter(pk=table_id, current_hand__table_id=F("id"))  # an inner join: both lockable
-        .first()
-    )
+    both = statements.lock_pair(Table, table_id, "current_hand")
     table = both or _lock_table(table_id)
     return _fold(table, table.current_hand if both is not None else None)
 

@@ -411,7 +411,7 @@ async def test_refusals_over_the_socket_have_the_rest_codes_and_change_nothing()
         ("not_seated", stranger, act_frame(hand, action="check")),
         ("not_found", user, {**act_frame(hand, action="check"), "hand": f"{tid}-99"}),
         ("malformed", user, act_frame(hand, action="check", amount=4)),
-        ("malformed", user, act_frame(hand, action="check", cards=["Zz"])),
+        ("invalid", user, act_frame(hand, action="check", cards=["Zz"])),  # not a card: the pattern
         ("invalid", user, act_frame(hand, action="dance")),
         ("invalid", user, {**act_frame(hand, action="check"), "version": -1}),
         ("invalid", user, {**act_frame(hand, action="check"), "version": "3"}),
