@@ -298,8 +298,8 @@ async def test_frames_the_channel_layer_lost_are_recovered_from_the_store(monkey
     for client in watchers:
         await client.quiet()
     # Among the lost messages were some with hidden cards (a deal, a draw).
-    lost = [row for m in dropped if m["frame"]["type"] == publish.ROWS for row in m["frame"]["rows"]]
-    assert any(row[3] in publish.HIDING for row in lost)
+    lost = [m["frame"] for m in dropped if m["frame"]["type"] == publish.ROWS]
+    assert any(row[3] in publish.HIDING for message in lost for row in message["rows"])
 
     for client in watchers:
         start = client.frames[0]["position"]
