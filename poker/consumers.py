@@ -235,8 +235,12 @@ class PlayerConsumer(JsonFrames):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def frame(self, message: dict[str, Any]) -> None:
-        if message["frame"]["type"] in ("private", "seat", "wallet"):
-            await self.send_json(message["frame"])
+        frame = message["frame"]
+        if frame["type"] == publish.PRIVATES:
+            for private in frame["frames"]:
+                await self.send_json(private)
+        elif frame["type"] in ("seat", "wallet"):
+            await self.send_json(frame)
 
 
 async def _error(consumer: Any, code: str, message: str, command_id: Any = None) -> None:

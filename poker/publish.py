@@ -13,8 +13,9 @@ client is only what was cut for it.  Frames carry the feed position, so a
 client sees every position once and in order, and after a reconnect asks
 for what came after the last one it saw (``replay``).
 
-A player's own stream (``ws/me/``) gets his private frames (deals and draws
-only), his seat frames and the lobby its lines, each to its own group.
+A player's own stream (``ws/me/``) gets his private frames of a command in
+one message to his own group (deals and draws only), and his seat frames;
+the lobby gets its lines.
 
 The channel layer may drop messages; the event store is the truth.  Only
 committed events are published (``transaction.on_commit``).
@@ -65,6 +66,13 @@ ROWS = "rows"
 HIDING = frozenset(name_of(HAND_EVENT_TYPES, kind) for kind in (CardsDealt, CardsDrawn, Discarded))
 """Stored names of the events that may have a private frame."""
 
+HAND_STARTED = name_of(HAND_EVENT_TYPES, HandStarted)
+
+UNDEALT = {"deck": [], "seed": 0}
+"""The deck and seed a message leaves out of a hand's first event (they
+stay in the command's process; no frame shows them), put back as nothing
+so that the event decodes."""
+
 Frame = dict[str, Any]
 T = TypeVar("T")
 
@@ -99,10 +107,17 @@ def pack(
         "type": ROWS,
         "id": uuid.uuid4().hex,
         "table": table,
-        "rows": [(r.stream, r.version, r.position, r.type, r.data) for r in rows],
+        "rows": [(r.stream, r.version, r.position, r.type, _shown(r)) for r in rows],
         "names": {stream: names[stream] for stream in hands},
         "clock": clock,
     }
+
+
+def _shown(row: Recorded) -> dict[str, Any]:
+    """A row's data but a hand's deck and seed (``UNDEALT``)."""
+    if row.type != HAND_STARTED:
+        return row.data
+    return {k: v for k, v in row.data.items() if k not in UNDEALT}
 
 
 class Cut(NamedTuple):
@@ -147,7 +162,7 @@ def cut_rows(
         if row.stream.startswith("table-"):
             out.append(Cut({"type": "event", **head, "event": {"type": row.type, **row.data}}, {}))
             continue
-        event = from_json({"type": row.type, **row.data})
+        event = from_json({"type": row.type, **UNDEALT, **row.data})
         if isinstance(event, HandStarted):
             names[row.stream] = [e.name for e in event.players]
         positions = _owners(event)
@@ -216,22 +231,30 @@ def _shared(frame: Frame) -> Shared:
     return Shared(frame, json.dumps(frame))
 
 
+PRIVATES = "privates"
+"""The ``type`` of a player's message of his private frames of a command."""
+
+
 def private_frames(
     table: int,
     rows: Iterable[Recorded],
     names: dict[str, list[str]],
     clock: dict[str, Any] | None = None,
 ) -> list[tuple[str, Frame]]:
-    """Each owner's private frames, to his own group (his ``ws/me/``): cut
-    only from the rows that may hide cards (a deal, a draw), so a command
-    without them spends nothing here."""
+    """One message to each owner's own group (his ``ws/me/``) with his
+    private frames of the command, in feed order: cut only from the rows
+    that may hide cards (a deal, a draw), so that a command without them
+    spends nothing here."""
     hiding = [_row(r) for r in rows if r.type in HIDING]
     if not hiding:
         return []
+    mine: dict[int, list[Frame]] = {}
+    for _, private in cut_rows(table, hiding, names, clock):
+        for owner, frame in private.items():
+            mine.setdefault(owner, []).append(frame)
     return [
-        (player_group(owner), frame)
-        for _, private in cut_rows(table, hiding, names, clock)
-        for owner, frame in private.items()
+        (player_group(owner), {"type": PRIVATES, "frames": frames})
+        for owner, frames in mine.items()
     ]
 
 
@@ -286,7 +309,7 @@ def publish(
     frame of its sockets is cut from it there), each owner's private frames
     and the seat frames to the players' own streams, and the table's new
     lobby line when it changed.  A player's action inside a hand sends the
-    table's message alone (a draw adds the drawer's private frame)."""
+    table's message alone (a draw adds one to the drawer's own stream)."""
     messages = [(table_group(table), pack(table, rows, names, clock))]
     messages += private_frames(table, rows, names, clock)
     messages += seat_frames(table, rows, seated or {})
