@@ -26,12 +26,15 @@ from django.db import transaction
 from accounts.frames import player_group, wallet_frame
 from config.api_errors import ApiError
 from config.throttles import command_wait
+from config.ws_auth import NOT_AUTHENTICATED, Refusal, refuse
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.models import Table
 
 MAX_FRAME = 16 * 1024
 """Bytes a client frame may have."""
+
+NO_TABLE = Refusal(4404, "not_found", "no such table")
 
 
 def scope_user(scope: dict[str, Any]) -> Any:
@@ -75,7 +78,7 @@ class TableConsumer(JsonFrames):
         self.owed = False
         """The last public frame has a private one for this viewer, not yet sent."""
         if not await database_sync_to_async(Table.objects.filter(pk=self.table).exists)():
-            await self.close(code=4404)
+            await refuse(self, NO_TABLE)
             return
         await self.accept()
         await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
@@ -223,7 +226,7 @@ class PlayerConsumer(JsonFrames):
     async def connect(self) -> None:
         self.viewer = scope_user(self.scope)
         if self.viewer is None:
-            await self.close(code=4401)
+            await refuse(self, NOT_AUTHENTICATED)
             return
         await self.accept()
         await self.channel_layer.group_add(player_group(self.viewer.pk), self.channel_name)

@@ -122,7 +122,6 @@ def _seat(number: int, seat: SeatState) -> dict[str, Any]:
     return {
         "seat": number,
         "player": int(seat.player),
-        "username": username(int(seat.player)),
         "screen_name": screen_name(int(seat.player)),
         "stack": seat.stack,
         "sitting_out": seat.sitting_out,
@@ -143,6 +142,7 @@ def _hand(row: Hand, state: HandState, version: int, viewer: Any) -> dict[str, A
     seen = view(state, position)
     for player in seen["players"]:
         player["seat"] = seats[player["position"]]
+        player["screen_name"] = screen_name(int(player["name"]))
     seen["to_act_seat"] = None if state.to_act is None else seats[state.to_act]
     seen.update(
         id=row.pk,
@@ -164,19 +164,11 @@ def _reveal(state: HandState) -> dict[str, Any] | None:
 
 
 @lru_cache(maxsize=4096)
-def username(user_id: int) -> str:
-    """A player's display name (cached: names change rarely, and a stale one
-    only shows an old name)."""
-    user = get_user_model().objects.filter(pk=user_id).only("username").first()
-    return "" if user is None else str(user.username)
-
-
-@lru_cache(maxsize=4096)
 def screen_name(user_id: int) -> str:
-    """The name a player chose to be shown at tables, else his username
-    (cached like ``username``)."""
-    user = get_user_model().objects.filter(pk=user_id).only("username", "screen_name").first()
-    return "" if user is None else str(user.display_name)
+    """The name a player is shown by at tables, never his login name
+    (cached: names change rarely, and a stale one only shows an old name)."""
+    user = get_user_model().objects.filter(pk=user_id).only("screen_name").first()
+    return "" if user is None else str(user.screen_name)
 
 
 def forget_screen_name(update_fields: Any = None, **_: Any) -> None:
@@ -229,7 +221,11 @@ def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
 
 
 def hand_phh(hand: Hand, viewer: Any) -> str:
-    """The hand in PokerKit's PHH format, as ``viewer`` may see it."""
-    position = hand_position(streams.hands.state(hand.stream, hand.version), viewer)
+    """The hand in PokerKit's PHH format, as ``viewer`` may see it; its
+    players by their screen names."""
+    state = streams.hands.state(hand.stream, hand.version)
+    names = {p.name: screen_name(int(p.name)) for p in state.players}
     events = [streams.decode_hand(r) for r in load(hand.stream)]
-    return to_phh(events, position, hand_id=hand.pk, table=str(hand.table_id))
+    return to_phh(
+        events, hand_position(state, viewer), hand_id=hand.pk, table=str(hand.table_id), names=names
+    )

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from poker import clocks, projections, streams
@@ -266,14 +267,24 @@ def written(work: Work, recorded: list[Recorded]) -> None:
 
 
 def load(table_id: int) -> Work:
-    """Lock the table row, then fold its streams as of the versions read.
+    """Lock the table row and its current hand's row in one statement, then
+    fold their streams as of the versions read.
 
-    The hand row is read in a statement of its own after the lock is held:
-    a join in the locking statement would show it as it was before the
-    command this one queued behind committed (READ COMMITTED re-reads only
-    the locked row).
+    Both rows are locked (``FOR UPDATE OF`` both): after waiting for the
+    command ahead of it, PostgreSQL re-reads every locked row at its newest
+    version and checks the join again, so neither row can be stale.  When
+    that command moved the table to another hand the join finds nothing,
+    and so does a table between hands or never dealt: then the table is
+    locked alone and its hand read after.
     """
-    return _fold(_lock_table(table_id))
+    both = (
+        Table.objects.select_related("current_hand")
+        .select_for_update(of=("self", "current_hand"))
+        .filter(pk=table_id, current_hand__table_id=F("id"))  # an inner join: both lockable
+        .first()
+    )
+    table = both or _lock_table(table_id)
+    return _fold(table, table.current_hand if both is not None else None)
 
 
 def _lock_table(table_id: int) -> Table:
@@ -283,11 +294,14 @@ def _lock_table(table_id: int) -> Table:
         raise NotFound() from None
 
 
-def _fold(table: Table) -> Work:
+def _fold(table: Table, current: Hand | None) -> Work:
+    """The work at ``table`` (``current``: its current hand's row, if read)."""
     table_state = streams.tables.state(table.stream, table.version)
     hand = None
     if table_state.hand_running:
-        row = Hand.objects.get(pk=hand_id(table.pk, table_state.hand_number))
+        number = hand_id(table.pk, table_state.hand_number)
+        row = current if current is not None and current.pk == number else None
+        row = row or Hand.objects.get(pk=number)
         state = streams.hands.state(row.stream, row.version)
         hand = HandWork(row, row.version, state, turn_read=turn(state))
     return Work(table, table_state, hand)

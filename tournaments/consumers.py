@@ -23,6 +23,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.db import transaction
 
+from config.ws_auth import Refusal, refuse
 from poker.consumers import JsonFrames, query_after, scope_user
 from poker.eventstore import load
 from poker.publish import LOBBY_GROUP
@@ -31,6 +32,8 @@ from tournaments.models import Tournament
 from tournaments.publish import events_frame, tournament_group
 from tournaments.timing import seconds
 from tournaments.work import lock
+
+NO_TOURNAMENT = Refusal(4404, "not_found", "no such tournament")
 
 
 class TournamentConsumer(JsonFrames):
@@ -42,7 +45,7 @@ class TournamentConsumer(JsonFrames):
         self.version = 0
         exists = Tournament.objects.filter(pk=self.tournament).exists
         if not await database_sync_to_async(exists)():
-            await self.close(code=4404)
+            await refuse(self, NO_TOURNAMENT)
             return
         await self.accept()
         await self.channel_layer.group_add(tournament_group(self.tournament), self.channel_name)

@@ -124,6 +124,7 @@ def to_phh(
     *,
     hand_id: str | None = None,
     table: str | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     """The hand as PHH text for ``viewer`` (a position), or the public
     history (``None``): the viewer's own cards and the cards shown at
@@ -131,11 +132,14 @@ def to_phh(
 
     ``events`` are the engine's events of one hand from ``HandStarted``
     on (objects or their ``to_json`` form); the hand may still be running.
-    ``hand_id`` and ``table`` fill PHH's ``hand`` and ``table`` fields.
+    ``hand_id`` and ``table`` fill PHH's ``hand`` and ``table`` fields;
+    ``names``, if given, maps each engine player name to the one the
+    ``players`` field shows (the service's engine names are player ids,
+    which a public history never shows).
     """
     if viewer is not None and (type(viewer) is not int or viewer < 0):
         raise Malformed(f"a viewer is a position, not {viewer!r}")
-    return _export(_decode(events), viewer, False, hand_id, table)
+    return _export(_decode(events), viewer, False, hand_id, table, names)
 
 
 def to_phh_unredacted(
@@ -214,6 +218,7 @@ def _export(
     reveal_all: bool,
     hand_id: str | None,
     table: str | None,
+    names: Mapping[str, str] | None = None,
 ) -> str:
     if not events or not isinstance(events[0], HandStarted):
         raise Malformed("a hand history starts with HandStarted")
@@ -232,7 +237,7 @@ def _export(
         else:
             _write(writer, event)
     writer.flush_draws()
-    return _render(writer, events, posts, hand_id, table)
+    return _render(writer, events, posts, hand_id, table, names)
 
 
 def _write(w: _Writer, event: Event) -> None:
@@ -332,7 +337,12 @@ class _Posts:
 
 
 def _render(
-    w: _Writer, events: list[Event], posts: _Posts, hand_id: str | None, table: str | None
+    w: _Writer,
+    events: list[Event],
+    posts: _Posts,
+    hand_id: str | None,
+    table: str | None,
+    names: Mapping[str, str] | None,
 ) -> str:
     start, rules = w.start, w.start.rules
     order = w.order()
@@ -361,7 +371,10 @@ def _render(
         fields.append(("hand", hand_id))
     if table is not None:
         fields.append(("table", table))
-    fields.append(("players", [start.players[i].name for i in order]))
+    players = [start.players[i].name for i in order]
+    if names is not None:
+        players = [names.get(p, "") for p in players]
+    fields.append(("players", players))
     if isinstance(events[-1], HandEnded):
         state = replay(events)
         won = [0] * w.n

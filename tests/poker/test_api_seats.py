@@ -48,7 +48,8 @@ def test_sitting_down_takes_the_seat_with_the_buy_in(room):
     view = r.view("ann")
     assert view["you"] == {"seat": 1}
     (seat,) = view["seats"]
-    assert (seat["seat"], seat["username"], seat["stack"]) == (1, "ann", 150)
+    assert (seat["seat"], seat["screen_name"], seat["stack"]) == (1, "ann", 150)
+    assert "username" not in seat
     assert (seat["in_hand"], seat["sitting_out"], seat["leaving"]) == (False, False, False)
     (seated,) = table_events(r.table, "table.player_seated")
     assert (seated.data["seat"], seated.data["buy_in"]) == (1, 150)

@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from config.asgi import application
 from poker import services
@@ -69,8 +69,10 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
         await database_sync_to_async(services.seat_sit)(
             by=player, table_id=tid, seat=seat, buy_in=100
         )
-    tokens = [await database_sync_to_async(Token.objects.create)(user=p) for p in players[:2]]
-    sockets = [connect(f"/ws/tables/{tid}/?after=0&token={t.key}") for t in tokens]
+    tokens = [
+        (await database_sync_to_async(AuthToken.objects.create)(user=p))[1] for p in players[:2]
+    ]
+    sockets = [connect(f"/ws/tables/{tid}/?after=0&token={t}") for t in tokens]
     for s in sockets:
         assert (await s.connect())[0]
     frames = await frames_until(sockets[0], lambda f: f["type"] == "private")

@@ -17,7 +17,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from config.asgi import application
 from poker import selectors, services
@@ -52,6 +52,16 @@ class Client:
 
     async def close(self) -> None:
         await self.comm.disconnect()
+
+    async def refusal(self) -> tuple[int, str, dict[str, Any]]:
+        """Open a socket the server refuses: it is accepted, gets one error
+        frame and is closed at once.  (close code, close reason, frame)."""
+        accepted, _ = await self.open()
+        assert accepted, f"{self.path}: refused before acceptance, so no client learns why"
+        frame = await self.next()
+        closing = await self.comm.receive_output(5)
+        assert closing["type"] == "websocket.close", closing
+        return closing["code"], closing.get("reason", ""), frame
 
     def _take(self, message: dict[str, Any]) -> dict[str, Any] | None:
         if message["type"] == "websocket.close":
@@ -181,7 +191,8 @@ def make_users(*names: str) -> list[Any]:
 
 @database_sync_to_async
 def token_for(user: Any) -> str:
-    return str(Token.objects.get_or_create(user=user)[0].key)
+    """A new API token of ``user`` (as a login makes one)."""
+    return str(AuthToken.objects.create(user=user)[1])
 
 
 @database_sync_to_async
