@@ -1,12 +1,21 @@
 """Frames for WebSocket clients, and their publication after each commit.
 
-Every event of a table's feed becomes one public frame, sent to the
-table's group, with every hidden card left out (``engine.view.redact`` for
-a spectator).  An event that hides cards from all but their owner (the
-deal, a discard, a draw) also becomes a private frame for that owner alone,
-sent to his own group.  Frames carry the feed position, so a client sees
-every position once and in order, and after a reconnect asks for what came
-after the last one it saw (``replay``).
+After a command commits, one message goes to its table's group: the
+command's recorded rows, packed as they are (``pack``), with the hands'
+players by position and the clock.  Each socket of the table cuts its own
+frames from it (``cut``, done once per message in each process and shared
+by its sockets): every event becomes one public frame, with every hidden
+card left out (``engine.view.redact`` for a spectator), and an event that
+hides cards from all but their owner (the deal, a discard, a draw) also a
+private frame for that owner alone.  The message holds the hidden cards,
+so it travels only between servers (the channel layer); what reaches a
+client is only what was cut for it.  Frames carry the feed position, so a
+client sees every position once and in order, and after a reconnect asks
+for what came after the last one it saw (``replay``).
+
+A player's own stream (``ws/me/``) gets his private frames of a command in
+one message to his own group (deals and draws only), and his seat frames;
+the lobby gets its lines.
 
 The channel layer may drop messages; the event store is the truth.  Only
 committed events are published (``transaction.on_commit``).
@@ -14,14 +23,18 @@ committed events are published (``transaction.on_commit``).
 
 from __future__ import annotations
 
+import json
+import uuid
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from accounts.frames import player_group
 from config.layer import send_all
 from poker import streams
 from poker.engine.codec import name_of
-from poker.engine.events import CardsDealt, CardsDrawn, Discarded, HandStarted
+from poker.engine.events import EVENT_TYPES as HAND_EVENT_TYPES
+from poker.engine.events import CardsDealt, CardsDrawn, Discarded, HandStarted, from_json
 from poker.engine.events import Event as HandEvent
 from poker.engine.evolve import evolve
 from poker.engine.state import HandState
@@ -47,10 +60,72 @@ REPLAY_LIMIT = 500
 """Frames sent on a reconnect; further behind, the client starts over from
 the table's current view (its snapshot) and the frames after it."""
 
+ROWS = "rows"
+"""The ``type`` of a table's message: a command's rows, to cut frames from."""
+
+HIDING = frozenset(name_of(HAND_EVENT_TYPES, kind) for kind in (CardsDealt, CardsDrawn, Discarded))
+"""Stored names of the events that may have a private frame."""
+
+HAND_STARTED = name_of(HAND_EVENT_TYPES, HandStarted)
+
+UNDEALT = {"deck": [], "seed": 0}
+"""The deck and seed a message leaves out of a hand's first event (they
+stay in the command's process; no frame shows them), put back as nothing
+so that the event decodes."""
+
+Frame = dict[str, Any]
+T = TypeVar("T")
+
 
 def table_group(table: int) -> str:
     """The group of everyone watching a table."""
     return f"table.{table}"
+
+
+class Row(NamedTuple):
+    """A recorded event as a table's message carries it: what frames need."""
+
+    stream: str
+    version: int
+    position: int
+    type: str
+    data: dict[str, Any]
+
+
+def pack(
+    table: int,
+    rows: Sequence[Recorded],
+    names: dict[str, list[str]],
+    clock: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A command's rows as its table's one message: each row as it is, the
+    hands' player ids by position (``names``) and the clock once they are
+    in.  No frame is built here: the command only packs, the receivers cut.
+    ``id`` tells one message from another, so that a process cuts each once."""
+    hands = {r.stream for r in rows if r.stream in names}
+    return {
+        "type": ROWS,
+        "id": uuid.uuid4().hex,
+        "table": table,
+        "rows": [(r.stream, r.version, r.position, r.type, _shown(r)) for r in rows],
+        "names": {stream: names[stream] for stream in hands},
+        "clock": clock,
+    }
+
+
+def _shown(row: Recorded) -> dict[str, Any]:
+    """A row's data but a hand's deck and seed (``UNDEALT``)."""
+    if row.type != HAND_STARTED:
+        return row.data
+    return {k: v for k, v in row.data.items() if k not in UNDEALT}
+
+
+class Cut(NamedTuple):
+    """One event's frames: the public one, and the private one of each
+    owner (by user id) of a hidden card in it."""
+
+    public: Frame
+    private: dict[int, Frame]
 
 
 def _owners(event: HandEvent) -> Sequence[int]:
@@ -62,20 +137,20 @@ def _owners(event: HandEvent) -> Sequence[int]:
     return ()
 
 
-def frames(
+def cut_rows(
     table: int,
-    rows: Iterable[Recorded],
+    rows: Iterable[Row],
     names: dict[str, list[str]],
     clock: dict[str, Any] | None = None,
-) -> list[tuple[str, dict[str, Any]]]:
-    """(group, frame) for each recorded event, public frames first per event.
+) -> list[Cut]:
+    """The frames of each event, in feed order.
 
     ``names`` gives each hand stream's player ids by position (as dealt),
     to address private frames; a hand started among ``rows`` adds its own.
     ``clock`` is the clock running once these events are in (its deadlines
     let clients draw a countdown).
     """
-    out: list[tuple[str, dict[str, Any]]] = []
+    out: list[Cut] = []
     for row in rows:
         head = {
             "table": table,
@@ -85,27 +160,107 @@ def frames(
             "clock": clock,
         }
         if row.stream.startswith("table-"):
-            out.append(
-                (
-                    table_group(table),
-                    {"type": "event", **head, "event": {"type": row.type, **row.data}},
-                )
-            )
+            out.append(Cut({"type": "event", **head, "event": {"type": row.type, **row.data}}, {}))
             continue
-        event = streams.decode_hand(row)
+        event = from_json({"type": row.type, **UNDEALT, **row.data})
         if isinstance(event, HandStarted):
             names[row.stream] = [e.name for e in event.players]
-        owners = [int(names[row.stream][position]) for position in _owners(event)]
+        positions = _owners(event)
+        owners = [int(names[row.stream][position]) for position in positions]
         public = {"type": "event", **head, "event": redact(event, None)}
         if owners:
             # Who gets a private frame for this event is no secret (who was
             # dealt, who drew); clients and consumers use it to wait for it.
             public["private_for"] = owners
-        out.append((table_group(table), public))
-        for position, owner in zip(_owners(event), owners, strict=True):
-            frame = {"type": "private", **head, "event": redact(event, position)}
-            out.append((player_group(owner), frame))
+        private = {
+            owner: {"type": "private", **head, "event": redact(event, position)}
+            for position, owner in zip(positions, owners, strict=True)
+        }
+        out.append(Cut(public, private))
     return out
+
+
+def frames_for(cuts: Iterable[tuple[T, dict[int, T]]], viewer: int | None) -> list[T]:
+    """What ``viewer`` (a user id, or None) sees of ``cuts``: each public
+    frame, and his private frame right after it."""
+    out: list[T] = []
+    for public, private in cuts:
+        out.append(public)
+        if viewer in private:
+            out.append(private[viewer])
+    return out
+
+
+class Shared(NamedTuple):
+    """A frame and its JSON text, encoded once for every socket sending it."""
+
+    frame: Frame
+    text: str
+
+
+CUTS_KEPT = 256
+"""Messages whose cuts a process keeps: its sockets of a table receive
+the same message within moments of each other."""
+
+_cuts: OrderedDict[str, list[tuple[Shared, dict[int, Shared]]]] = OrderedDict()
+
+
+def cut(message: dict[str, Any], viewer: int | None) -> list[Shared]:
+    """The frames ``viewer`` sees of a table's message (``pack``), in order.
+
+    The events are decoded and the frames cut and encoded once per message
+    in a process, whichever of its sockets gets the message first; the
+    others take theirs from what it left (consumers run in one event loop).
+    """
+    key = message["id"]
+    shared = _cuts.get(key)
+    if shared is None:
+        rows = [Row(*row) for row in message["rows"]]
+        cuts = cut_rows(message["table"], rows, dict(message["names"]), message["clock"])
+        shared = [
+            (_shared(public), {owner: _shared(f) for owner, f in private.items()})
+            for public, private in cuts
+        ]
+        _cuts[key] = shared
+        while len(_cuts) > CUTS_KEPT:
+            _cuts.popitem(last=False)
+    return frames_for(shared, viewer)
+
+
+def _shared(frame: Frame) -> Shared:
+    return Shared(frame, json.dumps(frame))
+
+
+PRIVATES = "privates"
+"""The ``type`` of a player's message of his private frames of a command."""
+
+
+def private_frames(
+    table: int,
+    rows: Iterable[Recorded],
+    names: dict[str, list[str]],
+    clock: dict[str, Any] | None = None,
+) -> list[tuple[str, Frame]]:
+    """One message to each owner's own group (his ``ws/me/``) with his
+    private frames of the command, in feed order: cut only from the rows
+    that may hide cards (a deal, a draw), so that a command without them
+    spends nothing here."""
+    hiding = [_row(r) for r in rows if r.type in HIDING]
+    if not hiding:
+        return []
+    mine: dict[int, list[Frame]] = {}
+    for _, private in cut_rows(table, hiding, names, clock):
+        for owner, frame in private.items():
+            mine.setdefault(owner, []).append(frame)
+    return [
+        (player_group(owner), {"type": PRIVATES, "frames": frames})
+        for owner, frames in mine.items()
+    ]
+
+
+def _row(row: Recorded) -> Row:
+    assert row.position is not None
+    return Row(row.stream, row.version, row.position, row.type, row.data)
 
 
 def hand_names(stream: str) -> list[str]:
@@ -150,9 +305,14 @@ def publish(
     seated: dict[int, str] | None = None,
     clock: dict[str, Any] | None = None,
 ) -> None:
-    """Send the frames of committed events to their groups, the seat frames
-    to their players, and the table's new lobby line when it changed."""
-    messages = frames(table, rows, names, clock) + seat_frames(table, rows, seated or {})
+    """Send committed events: the table's one message to its group (every
+    frame of its sockets is cut from it there), each owner's private frames
+    and the seat frames to the players' own streams, and the table's new
+    lobby line when it changed.  A player's action inside a hand sends the
+    table's message alone (a draw adds one to the drawer's own stream)."""
+    messages = [(table_group(table), pack(table, rows, names, clock))]
+    messages += private_frames(table, rows, names, clock)
+    messages += seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table)
         if line is not None:
@@ -169,7 +329,7 @@ def lobby_line(table: int) -> dict[str, Any] | None:
     return None if row is None else {"type": "lobby", "table": table_summary(row)}
 
 
-def replay(table: int, after: int, viewer: int | None) -> list[dict[str, Any]]:
+def replay(table: int, after: int, viewer: int | None) -> list[Frame]:
     """The frames of a table's feed after position ``after`` as ``viewer``
     (a user id or None) sees them on the table stream: public frames, plus
     his private ones, each with the clock running now."""
@@ -177,14 +337,9 @@ def replay(table: int, after: int, viewer: int | None) -> list[dict[str, Any]]:
     names: dict[str, list[str]] = {}
     for stream in {r.stream for r in rows if r.stream.startswith("hand-")}:
         names[stream] = hand_names(stream)
-    wanted = {table_group(table)} | ({player_group(viewer)} if viewer is not None else set())
     clocks = feed_clocks(table, rows)
-    return [
-        frame
-        for row in rows
-        for group, frame in frames(table, [row], names, clocks[row.position])
-        if group in wanted
-    ]
+    cuts = [c for row in rows for c in cut_rows(table, [_row(row)], names, clocks[row.position])]
+    return frames_for(cuts, viewer)
 
 
 def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[str, Any] | None]:
