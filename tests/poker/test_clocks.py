@@ -1,18 +1,24 @@
 """The table clocks on a real Celery worker (RULES.md 1; clocks in seconds
 here so the tests run quickly): every timer is a task on Redis with an ETA,
-run by a separate worker process on the test's PostgreSQL database."""
+sent by the process's timer dispatcher (``config.timers``) off the
+command's thread, run by a separate worker process on the test's
+PostgreSQL database."""
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from celery.signals import before_task_publish
 from django.conf import settings
 
+from config import timers
 from config.api_errors import ApiError
+from config.celery import app, use_broker
 from poker import clocks, selectors, services
 from poker.errors import ClockMoved
 from poker.models import Command, Event, Hand, Seat, Table
@@ -277,3 +283,49 @@ def test_timers_survive_a_worker_killed_with_them_pending(start_worker, make_use
         assert [f.data["timed_out"] for f in folds] == [True]  # once
         fired = Command.objects.filter(id=clocks.timer_id(hand.stream, hand.version))
         assert fired.count() == 1
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_a_command_hands_its_timer_over_and_the_dispatcher_sends_it(start_worker, make_user, staff):
+    """No broker call on the command's thread: every timer is published by
+    the dispatcher's thread, and still acts once."""
+    published: list[tuple[str, str]] = []
+
+    def seen(sender: str, **_: Any) -> None:
+        published.append((sender, threading.current_thread().name))
+
+    before_task_publish.connect(seen, weak=False)
+    try:
+        start_worker()
+        players = [make_user("ann"), make_user("bob")]
+        table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
+        hand = Hand.objects.get(table=table, number=1)
+        done = until(lambda: ended(hand), 20, "the clock to fold the idle player")
+    finally:
+        before_task_publish.disconnect(seen)
+    assert published == [(clock_expired.name, timers.THREAD_NAME)]
+    assert [e.data["timed_out"] for e in hand_events(done) if e.type == "hand.folded"] == [True]
+    assert Command.objects.filter(id=clocks.timer_id(hand.stream, hand.version)).count() == 1
+
+
+@pytest.mark.redis
+def test_a_command_answers_with_the_broker_down_and_the_sweep_fires_its_clock(
+    make_user, staff, settings
+):
+    """The broker's trouble is the dispatcher's, never the command's: the
+    timer it could not send is a lost timer, fired by the sweep."""
+    settings.CLOCKS_ENABLED = True
+    broker = app.conf.broker_url
+    use_broker("redis://127.0.0.1:1/0")  # nothing listens there
+    try:
+        players = [make_user("ann"), make_user("bob")]
+        table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
+        assert timers.flush(30)  # the send failed, and was given up
+    finally:
+        use_broker(broker)
+    hand = Hand.objects.get(table=table, number=1)
+    assert hand.ended_at is None
+    time.sleep(1 + clocks.SWEEP_GRACE_SECONDS + 0.1)
+    assert clocks.clock_sweep() == 1
+    assert ended(hand) is not None
