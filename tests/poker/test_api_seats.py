@@ -322,6 +322,21 @@ def test_sitting_down_without_the_buy_in_in_the_wallet_is_409_and_changes_nothin
     ok(command(ann, table, "sit", seat=1, buy_in=99))
 
 
+def test_a_buy_in_beyond_the_wallet_says_what_is_missing_and_how_to_get_chips(
+    open_table, make_user, client_for
+):
+    table = open_table()["table"]["id"]
+    ann = make_user("ann", cash=30)
+    body = refused(
+        command(client_for(ann), table, "sit", seat=1, buy_in=100), 409, "insufficient_funds"
+    )
+    deposit, wallet = f"/api/wallets/{ann.pk}/deposit/", f"/api/wallets/{ann.pk}/"
+    assert (body["balance"], body["needed"], body["short"]) == (30, 100, 70)
+    assert (body["deposit"], body["wallet"]) == (deposit, wallet)
+    for said in ("30", "100", "70 more", "cashier", f"POST {deposit}", f"GET {wallet}"):
+        assert said in body["message"], body["message"]
+
+
 def test_a_top_up_between_hands_beyond_the_wallet_is_409_and_changes_nothing(
     open_table, make_user, client_for
 ):
