@@ -139,6 +139,14 @@ def as_json(clock: Clock | None) -> dict[str, Any] | None:
     return out
 
 
+def bet_until(clock: dict[str, Any] | None) -> float | None:
+    """When the bet window of a clock as clients see it (``as_json``)
+    closes; None: no window running."""
+    if clock is None or clock["bet_until"] is None:
+        return None
+    return stamp(datetime.fromisoformat(clock["bet_until"]))
+
+
 def charge(work: Work, seat: int, action: Action) -> None:
     """Judge an action made now by the clock: refuse a late bet or raise,
     and take the time bank it used off the player's bank."""

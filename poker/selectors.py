@@ -9,17 +9,21 @@ commitment, to check that it was fixed before the first action).
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from poker import clocks, streams
+from poker.engine.betting import legal_actions
 from poker.engine.cards import codes
 from poker.engine.history import to_phh
 from poker.engine.state import HandState
 from poker.engine.table import SeatState, TableState
+from poker.engine.table.clock import legal_at
 from poker.engine.table.config import SETTINGS
 from poker.engine.view import redact, view
 from poker.eventstore import load
@@ -48,7 +52,7 @@ def table_summary(table: Table) -> dict[str, Any]:
 def table_view(table: Table, viewer: Any) -> dict[str, Any]:
     """Everything about a table that ``viewer`` (a user or None) may see."""
     state, hand = table_now(table)
-    return _view(table, state, hand, viewer, table_clock(table, state, hand))
+    return _view(table, state, hand, viewer, table_clock(table, state, hand), timezone.now())
 
 
 def table_now(table: Table) -> tuple[TableState, tuple[Hand, HandState, int] | None]:
@@ -76,7 +80,7 @@ def table_clock(
 def work_view(work: Work, viewer: Any) -> dict[str, Any]:
     """The same view from a command's unit of work, before it commits."""
     clock = clocks.as_json(clocks.work_clock(work))
-    return _view(work.table, work.table_state, work.shown_hand(), viewer, clock)
+    return _view(work.table, work.table_state, work.shown_hand(), viewer, clock, work.now)
 
 
 def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
@@ -89,7 +93,7 @@ def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
         row = Hand.objects.get(pk=receipt["hand"])
         version = receipt["hand_version"]
         hand = (row, streams.hands.state(row.stream, version), version)
-    return _view(table, state, hand, viewer, receipt.get("clock"))
+    return _view(table, state, hand, viewer, receipt.get("clock"), timezone.now())
 
 
 def _view(
@@ -98,7 +102,9 @@ def _view(
     hand: tuple[Hand, HandState, int] | None,
     viewer: Any,
     clock: dict[str, Any] | None,
+    now: datetime,
 ) -> dict[str, Any]:
+    """The table view as of ``now`` (the legal actions follow the clock)."""
     player = str(viewer.pk) if viewer is not None else None
     you = state.seat_of(player) if player is not None else None
     summary = table_summary(table)
@@ -114,7 +120,7 @@ def _view(
         "seats": [_seat(n, s) for n, s in sorted(state.seats.items())],
         "you": {"seat": you},
         "clock": clock,
-        "hand": None if hand is None else _hand(*hand, viewer),
+        "hand": None if hand is None else _hand(*hand, viewer, clocks.bet_until(clock), now),
     }
 
 
@@ -134,12 +140,24 @@ def _seat(number: int, seat: SeatState) -> dict[str, Any]:
     }
 
 
-def _hand(row: Hand, state: HandState, version: int, viewer: Any) -> dict[str, Any]:
+def _hand(
+    row: Hand,
+    state: HandState,
+    version: int,
+    viewer: Any,
+    bet_until: float | None,
+    now: datetime,
+) -> dict[str, Any]:
     seats = list(row.seats)
     # By player, never by seat: whoever sits in a seat now may not see the
     # cards its earlier occupant held.
     position = hand_position(state, viewer)
-    seen = view(state, position)
+    # The menu as the clock allows it now: a bet or raise is not offered
+    # once the 32 Card Draw bet window has closed, as it would be refused.
+    legal = legal_actions(state)
+    if legal is not None:
+        legal = legal_at(legal, bet_until, clocks.stamp(now))
+    seen = view(state, position, legal)
     for player in seen["players"]:
         player["seat"] = seats[player["position"]]
         player["screen_name"] = screen_name(int(player["name"]))

@@ -83,11 +83,25 @@ def test_a_raise_is_accepted_in_the_bet_window_and_refused_after_it(make_user, s
     time.sleep(2.1)
     _, hand = turn(table, players)
     before = Event.objects.count()
-    with pytest.raises(ApiError) as refused:
-        act(table, players, "raise", amount=hand["legal"]["min_raise_to"])
+    with pytest.raises(ApiError) as refused:  # a full raise, but late (and no longer offered)
+        act(table, players, "raise", amount=2 * hand["current_bet"])
     assert (refused.value.code, refused.value.status) == ("bet_window_closed", 409)
     assert Event.objects.count() == before  # nothing written
     act(table, players, "call")  # check, call or fold still go
+
+
+def test_the_legal_actions_offer_a_bet_or_raise_only_while_the_bet_window_is_open(make_user, staff):
+    players = [make_user("ann"), make_user("bob")]
+    table = timed_table(staff, players, bet_seconds=1, action_seconds=30)
+    _, hand = turn(table, players)
+    assert "raise" in hand["legal"]["actions"] and "min_raise_to" in hand["legal"]
+    time.sleep(1.1)
+    _, hand = turn(table, players)
+    assert hand["legal"]["actions"] == ["fold", "call"]  # what would still be accepted
+    assert not {"min_raise_to", "max_raise_to"} & hand["legal"].keys()
+    act(table, players, "call")
+    _, hand = turn(table, players)  # the big blind's turn: a new clock, a new window
+    assert "raise" in hand["legal"]["actions"]
 
 
 def test_acting_after_the_clock_draws_on_the_time_bank(make_user, staff):
