@@ -22,7 +22,7 @@ from poker.engine.betting import legal_actions
 from poker.engine.cards import codes
 from poker.engine.history import to_phh
 from poker.engine.state import HandState
-from poker.engine.table import SeatState, TableState
+from poker.engine.table import DealtIn, SeatState, TableState, dealt_in
 from poker.engine.table.clock import legal_at
 from poker.engine.table.config import SETTINGS
 from poker.engine.view import redact, view
@@ -107,6 +107,7 @@ def _view(
     """The table view as of ``now`` (the legal actions follow the clock)."""
     player = str(viewer.pk) if viewer is not None else None
     you = state.seat_of(player) if player is not None else None
+    upcoming = dealt_in(state)
     summary = table_summary(table)
     summary.update(
         version=state.version,
@@ -117,14 +118,18 @@ def _view(
     )
     return {
         "table": summary,
-        "seats": [_seat(n, s) for n, s in sorted(state.seats.items())],
+        "seats": [_seat(n, s, upcoming.get(n)) for n, s in sorted(state.seats.items())],
         "you": {"seat": you},
         "clock": clock,
         "hand": None if hand is None else _hand(*hand, viewer, clocks.bet_until(clock), now),
     }
 
 
-def _seat(number: int, seat: SeatState) -> dict[str, Any]:
+def _seat(number: int, seat: SeatState, dealt: DealtIn | None) -> dict[str, Any]:
+    """One seat; ``dealt_in`` says when the rules will deal its player in
+    (a player who sat down mid-hand sees whether the next hand takes him,
+    or he waits for the big blind or for the button to pass), None while
+    he is not to be dealt in at all."""
     return {
         "seat": number,
         "player": int(seat.player),
@@ -137,6 +142,7 @@ def _seat(number: int, seat: SeatState) -> dict[str, Any]:
         "leaving": seat.leaving,
         "missed_blinds": sorted(b.value for b in seat.missed),
         "time_bank": seat.bank,
+        "dealt_in": None if dealt is None else dealt.value,
     }
 
 

@@ -526,6 +526,28 @@ def test_a_new_player_who_waits_for_the_big_blind_comes_in_on_it(room, make_user
     assert not r.seat_of("dee")["waiting_for_big_blind"]
 
 
+def test_players_seated_mid_hand_see_when_they_will_be_dealt_in(room, make_user, client_for):
+    r = room(("ann", "bob"), game="five-card-draw")
+    cy = add_user(r, make_user, client_for, "cy")
+    ok(command(cy, r.table, "sit", seat=4, buy_in=100))
+    r.play_until(lambda v: v["hand"]["seats"] == [1, 2, 4])
+    assert r.view()["table"]["button"] == 1  # the blinds on 2 and 4
+    for name, seat, waits in (("dee", 3, False), ("eve", 5, True), ("fay", 6, True)):
+        client = add_user(r, make_user, client_for, name)
+        ok(command(client, r.table, "sit", seat=seat, buy_in=100, wait_for_big_blind=waits))
+    told = {s["seat"]: s["dealt_in"] for s in r.view("dee")["seats"]}
+    assert told == {
+        1: "next_hand",
+        2: "next_hand",
+        3: "after_button",  # between the next button (2) and small blind (4)
+        4: "next_hand",
+        5: "next_hand",  # the big blind he waits for comes to him
+        6: "at_big_blind",
+    }
+    r.finish_hand()
+    assert r.view()["hand"]["seats"] == [s for s, when in told.items() if when == "next_hand"]
+
+
 # --------------------------------------------------------------------------
 # Retries
 
