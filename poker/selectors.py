@@ -28,6 +28,7 @@ from poker.engine.table.config import SETTINGS
 from poker.engine.view import redact, view
 from poker.eventstore import load
 from poker.models import Hand, Table
+from poker.present import event_by_seat, hand_by_seat
 
 if TYPE_CHECKING:
     from poker.services import Work
@@ -163,17 +164,13 @@ def _hand(
     legal = legal_actions(state)
     if legal is not None:
         legal = legal_at(legal, bet_until, clocks.stamp(now))
-    seen = view(state, position, legal)
-    for player in seen["players"]:
-        player["seat"] = seats[player["position"]]
-        player["screen_name"] = screen_name(int(player["name"]))
-    seen["to_act_seat"] = None if state.to_act is None else seats[state.to_act]
+    seen = hand_by_seat(view(state, position, legal), seats, player_name)
     seen.update(
         id=row.pk,
         number=row.number,
         version=version,
         seats=seats,
-        your_position=position,
+        your_seat=None if position is None else seats[position],
         commitment=streams.deck_commitment(state.seed, state.deck),
         reveal=_reveal(state),
     )
@@ -193,6 +190,11 @@ def screen_name(user_id: int) -> str:
     (cached: names change rarely, and a stale one only shows an old name)."""
     user = get_user_model().objects.filter(pk=user_id).only("screen_name").first()
     return "" if user is None else str(user.screen_name)
+
+
+def player_name(player: str) -> str:
+    """The screen name of the engine's player ``player`` (a user id)."""
+    return screen_name(int(player)) if player.isdecimal() else player
 
 
 def forget_screen_name(update_fields: Any = None, **_: Any) -> None:
@@ -226,13 +228,17 @@ def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
     """A hand's history as ``viewer`` may see it: every event, redacted."""
     state = streams.hands.state(hand.stream, hand.version)
     position = hand_position(state, viewer)
-    events = [redact(streams.decode_hand(r), position) for r in load(hand.stream)]
+    seats = hand.seats
+    events = [
+        event_by_seat(redact(streams.decode_hand(r), position), seats, player_name)
+        for r in load(hand.stream)
+    ]
     return {
         "id": hand.pk,
         "table": hand.table_id,
         "number": hand.number,
-        "seats": hand.seats,
-        "your_position": position,
+        "seats": seats,
+        "your_seat": None if position is None else seats[position],
         "version": hand.version,
         "phase": hand.phase,
         "started_at": hand.started_at,
@@ -245,11 +251,17 @@ def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
 
 
 def hand_phh(hand: Hand, viewer: Any) -> str:
-    """The hand in PokerKit's PHH format, as ``viewer`` may see it; its
-    players by their screen names."""
+    """The hand in PokerKit's PHH format, as ``viewer`` may see it: its
+    players by screen name, with their seats (PHH ``seats``)."""
     state = streams.hands.state(hand.stream, hand.version)
-    names = {p.name: screen_name(int(p.name)) for p in state.players}
+    position = hand_position(state, viewer)
     events = [streams.decode_hand(r) for r in load(hand.stream)]
     return to_phh(
-        events, hand_position(state, viewer), hand_id=hand.pk, table=str(hand.table_id), names=names
+        events,
+        position,
+        hand_id=hand.pk,
+        table=str(hand.table_id),
+        seats=hand.seats,
+        seat_count=hand.table.seats,
+        names=[player_name(p.name) for p in state.players],
     )

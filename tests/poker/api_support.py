@@ -162,6 +162,11 @@ class Room:
         raise AssertionError("never got there")
 
 
+def own(hand: dict[str, Any]) -> dict[str, Any]:
+    """The viewer's own player in a hand view (players are listed by seat)."""
+    return next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
+
+
 def passive(actions: list[str]) -> str:
     for action in ("fold", "check", "stand", "decline", "muck", "show"):
         if action in actions:
@@ -185,7 +190,7 @@ def random_action(
     elif action == "raise":
         more["amount"] = rng.randint(legal["min_raise_to"], legal["max_raise_to"])
     elif action == "discard":
-        mine = next(p for p in hand["players"] if p["position"] == hand["your_position"])
+        mine = own(hand)
         most = legal["max_discard"]
         count = most if rng.random() < draw_all else rng.randint(1, most)
         more["cards"] = rng.sample(mine["cards"], count)

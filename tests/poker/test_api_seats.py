@@ -19,6 +19,7 @@ from tests.poker.api_support import (
     command,
     hand_events,
     ok,
+    own,
     position_of,
     post,
     refused,
@@ -256,7 +257,7 @@ def test_a_top_up_during_his_hand_is_queued_and_applied_when_it_ends(room):
     seat = r.seat_of("ann")
     assert (seat["stack"], seat["top_up_queued"]) == (100, 50)
     mine = r.view("ann")["hand"]
-    assert mine["players"][mine["your_position"]]["stack"] < 100  # not added in the hand
+    assert own(mine)["stack"] < 100  # not added in the hand
     ended = r.finish_hand()
     final = ok(APIClient().get(f"/api/hands/{hand['id']}/"))["result"]["stacks"]["1"]
     seat = next(s for s in ended["seats"] if s["seat"] == 1)
@@ -381,7 +382,7 @@ def test_leaving_on_his_turn_folds_his_hand_and_he_leaves_with_his_chips(room):
     hand = ok(APIClient().get(f"/api/hands/{view['hand']['id']}/"))
     assert hand["phase"] == "complete"
     folded = [e for e in hand["events"] if e["type"] == "hand.folded"]
-    assert [e["player"] for e in folded] == [view["hand"]["your_position"]]
+    assert [e["seat"] for e in folded] == [view["hand"]["your_seat"]]
     (left,) = table_events(r.table, "table.player_left")
     assert left.data["cash_out"] == 99 == hand["result"]["stacks"][str(left.data["seat"])]
     assert [s["stack"] for s in answer["seats"]] == [101]
@@ -395,7 +396,7 @@ def test_leaving_during_the_hand_folds_it_and_he_leaves_when_it_ends(room):
     hand_id = view["hand"]["id"]
     leaver = next(n for n in ("ann", "bob", "carl") if n != acting)
     mine = r.view(leaver)["hand"]
-    me = mine["players"][mine["your_position"]]
+    me = own(mine)
     before = r.seat_of(leaver)["stack"]
 
     answer = ok(command(r.client(leaver), r.table, "leave"))
@@ -403,7 +404,7 @@ def test_leaving_during_the_hand_folds_it_and_he_leaves_when_it_ends(room):
     assert seat["leaving"] and seat["in_hand"]
     hand = answer["hand"]
     assert hand["id"] == hand_id and hand["phase"] != "complete"
-    assert hand["players"][mine["your_position"]]["folded"]
+    assert next(p for p in hand["players"] if p["seat"] == mine["your_seat"])["folded"]
     assert not table_events(r.table, "table.player_left")
 
     r.finish_hand()
@@ -455,7 +456,7 @@ def test_sitting_out_takes_effect_from_the_next_hand(room):
     answer = ok(command(r.client("ann"), r.table, "sit-out"))
     seat = next(s for s in answer["seats"] if s["seat"] == 1)
     assert seat["sitting_out"] and seat["in_hand"]
-    assert not answer["hand"]["players"][answer["hand"]["your_position"]]["folded"]
+    assert not own(answer["hand"])["folded"]
     ended = r.finish_hand()
     assert ended["table"]["hand_number"] == 1  # only bob is ready: no next hand
 
@@ -505,10 +506,10 @@ def test_a_returning_player_posts_the_blinds_he_missed(room):
     r.play_until(lambda v: 4 in v["hand"]["seats"], hands=3)
     hand = r.view("dee")["hand"]
     position = position_of(hand["id"], r.users["dee"])
-    assert hand["your_position"] == position
+    assert hand["your_seat"] == 4
     # RULES.md 1: missed the small and the big blind: a big blind live plus a dead small.
     assert posts_of(hand["id"], position) == [("extra", 2, False), ("extra", 1, True)]
-    me = hand["players"][position]
+    me = own(hand)
     assert (me["dead"], me["bet"]) == (1, 2)
     assert r.seat_of("dee")["missed_blinds"] == []
 

@@ -52,9 +52,9 @@ def session_cookie(user: Any) -> tuple[bytes, bytes]:
 def own_cards(frame: dict[str, Any]) -> list[str] | None:
     """The cards a snapshot shows of its viewer's hand (None: none)."""
     hand = frame["view"]["hand"]
-    if hand is None or hand["your_position"] is None:
+    if hand is None or hand["your_seat"] is None:
         return None
-    return hand["players"][hand["your_position"]]["cards"]
+    return next(p for p in hand["players"] if p["seat"] == hand["your_seat"])["cards"]
 
 
 async def first_frame(client: Client) -> dict[str, Any]:
@@ -100,7 +100,8 @@ async def test_a_session_cookie_logs_the_socket_in():
     snapshot = await first_frame(Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie]))
     assert snapshot["view"]["you"] == {"seat": 2}
     hand = snapshot["view"]["hand"]
-    assert own_cards(snapshot) == private["event"]["hands"][hand["your_position"]]
+    (dealt,) = [h for h in private["event"]["hands"] if h["seat"] == hand["your_seat"]]
+    assert own_cards(snapshot) == dealt["cards"]
     await client.close()
     await mine.close()
 

@@ -363,8 +363,9 @@ class Store:
             return frozenset()
         hand = view["hand"]
         stream = f"hand-{hand['id']}"
-        assert hand["your_position"] == self.seat_in(stream, viewer), (hand, viewer)
-        return self.visible(stream, hand["version"], hand["your_position"])
+        mine = None if hand["your_seat"] is None else hand["seats"].index(hand["your_seat"])
+        assert mine == self.seat_in(stream, viewer), (hand, viewer)
+        return self.visible(stream, hand["version"], mine)
 
 
 def _view_in(frame: dict[str, Any]) -> dict[str, Any] | None:
