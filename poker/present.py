@@ -6,8 +6,9 @@ views and stored events keep that.  Every view, frame and history that
 leaves the server numbers players one way, the way the table view does: by
 seat.  So each player reference of the engine's JSON goes through here:
 a ``player`` position becomes ``seat``, lists of positions become lists of
-seats, and a player's id becomes his ``screen_name``.  Only presentation
-changes; the stored events stay as they are.
+seats, and a player's name (the engine's, his user id) becomes his
+``player`` id, as in the table view's seats, with his ``screen_name`` to
+show.  Only presentation changes; the stored events stay as they are.
 """
 
 from __future__ import annotations
@@ -37,7 +38,13 @@ def hand_by_seat(seen: HandView, seats: Sequence[int], name: Callable[[str], str
 
 def _player(player: dict[str, Any], seats: Sequence[int], name: Callable[[str], str]) -> Any:
     rest = {k: v for k, v in player.items() if k not in ("position", "name")}
-    return {"seat": seats[player["position"]], "screen_name": name(player["name"]), **rest}
+    return {"seat": seats[player["position"]], **_who(player["name"], name), **rest}
+
+
+def _who(player: str, name: Callable[[str], str]) -> dict[str, Any]:
+    """A player as the table view's seats name him: his user id and his
+    screen name."""
+    return {"player": int(player) if player.isdecimal() else player, "screen_name": name(player)}
 
 
 def event_by_seat(event: dict[str, Any], seats: Sequence[int], name: Callable[[str], str]) -> Any:
@@ -51,7 +58,7 @@ def event_by_seat(event: dict[str, Any], seats: Sequence[int], name: Callable[[s
     if kind == "hand.started":
         out["button"] = seats[event["button"]]
         out["players"] = [
-            {"seat": seats[i], "screen_name": name(p["name"]), "stack": p["stack"]}
+            {"seat": seats[i], **_who(p["name"], name), "stack": p["stack"]}
             for i, p in enumerate(event["players"])
         ]
     elif kind == "hand.cards_dealt":

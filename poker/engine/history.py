@@ -400,13 +400,13 @@ def _render(w: _Writer, events: list[Event], posts: _Posts, header: Header) -> s
         fields.append(("_posts", posts.extra))
     if rules.game is Game.THIRTY_TWO_CARD_DRAW:
         fields += _thirty_two_fields(w, events)
-    header = [
+    comments = [
         "# Poker hand history (PHH, https://github.com/uoftcprg/phh-std).",
         "# p1 is the first player left of the button, then clockwise.",
     ]
     if variant_code(rules) not in POKERKIT_VARIANTS:
-        header.append("# Variant defined by this service: PokerKit cannot replay it.")
-    return "\n".join(header + [_toml_field(k, v) for k, v in fields]) + "\n"
+        comments.append("# Variant defined by this service: PokerKit cannot replay it.")
+    return "\n".join(comments + [_toml_field(k, v) for k, v in fields]) + "\n"
 
 
 def _thirty_two_fields(w: _Writer, events: list[Event]) -> list[tuple[str, object]]:

@@ -16,6 +16,7 @@ from django.conf import settings
 from pokerkit import HandHistory
 from rest_framework.test import APIClient
 
+from poker import publish
 from poker.models import Event, Hand
 from tests.poker.api_support import (
     Room,
@@ -429,3 +430,92 @@ def test_the_phh_export_shows_each_viewer_only_his_own_cards(room):
     assert card_codes(texts["ann"]) == set(cards["ann"])
     assert card_codes(texts["bob"]) == set(cards["bob"])
     assert tomllib.loads(texts["bob"])["_view"] != tomllib.loads(texts["ann"])["_view"]
+
+
+# --------------------------------------------------------------------------
+# One numbering: players by seat, named by screen name
+
+
+def keys_in(value: Any) -> set[str]:
+    """Every key anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return set(value).union(*(keys_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys_in(v) for v in value))
+    return set()
+
+
+@pytest.fixture
+def spread(open_table, make_user, client_for):
+    """Three players in seats 2, 4 and 5 (so no seat is its hand position)
+    with screen names of their own, dealt in together."""
+    r = Room(open_table()["table"]["id"])
+    for seat, name in ((2, "ann"), (4, "bob"), (5, "cy")):
+        add_user(r, make_user, client_for, name)
+        user = r.users[name]
+        user.screen_name = f"{name.title()} the Bold"
+        user.save(update_fields=["screen_name"])
+        ok(command(r.client(name), r.table, "sit", seat=seat, buy_in=100))
+    r.play_until(lambda v: v["hand"]["seats"] == [2, 4, 5])
+    return r
+
+
+def test_the_hand_view_numbers_players_by_seat(spread):
+    r = spread
+    view = r.view("bob")
+    hand = view["hand"]
+    assert [p["seat"] for p in hand["players"]] == hand["seats"] == [2, 4, 5]
+    assert hand["your_seat"] == 4 == view["you"]["seat"]
+    assert hand["button"] == view["table"]["button"]
+    assert hand["to_act"] == hand["to_act_seat"] == view["clock"]["seat"]
+    assert {s for pot in hand["pots"] for s in pot["eligible"]} <= {2, 4, 5}
+    assert not {"position", "your_position", "name"} & keys_in(hand)
+    seated = {s["seat"]: s["player"] for s in view["seats"]}
+    assert all(p["player"] == seated[p["seat"]] for p in hand["players"])
+    hand_id = hand["id"]
+    r.finish_hand()
+    shown = detail(r.client("bob"), hand_id)
+    assert shown["your_seat"] == 4 and "your_position" not in shown
+    events = shown["events"]
+    assert "position" not in keys_in(events)
+    # ``player`` is a user id only, in the roster of hand.started.
+    assert "player" not in keys_in([e for e in events if e["type"] != "hand.started"])
+    assert {e["seat"] for e in events if "seat" in e} <= {2, 4, 5}
+    (started,) = [e for e in events if e["type"] == "hand.started"]
+    assert [p["seat"] for p in started["players"]] == [2, 4, 5]
+    assert started["button"] in (2, 4, 5)
+    awards = [e for e in events if e["type"] == "hand.pot_awarded"]
+    assert awards and all(s["seat"] in (2, 4, 5) for e in awards for s in e["shares"])
+    # The WebSocket frames of the hand (as replayed, cut as live) say the same.
+    frames = [
+        f for f in publish.replay(r.table, 0, r.users["bob"].pk) if f["stream"] == f"hand-{hand_id}"
+    ]
+    assert [f["event"] for f in frames if f["type"] == "event"] == [
+        {**e, "hands": [{**h, "cards": None} for h in e["hands"]]}
+        if e["type"] == "hand.cards_dealt"
+        else e
+        for e in events
+    ]
+    (dealt,) = [f["event"] for f in frames if f["type"] == "private"][:1]
+    assert [h["seat"] for h in dealt["hands"] if h["cards"] is not None] == [4]
+
+
+def test_hand_views_and_refusals_name_players_by_screen_name(spread):
+    r = spread
+    names = {2: "Ann the Bold", 4: "Bob the Bold", 5: "Cy the Bold"}
+    hand = r.view()["hand"]
+    assert {p["seat"]: p["screen_name"] for p in hand["players"]} == names
+    (started,) = [
+        e for e in detail(APIClient(), hand["id"])["events"] if e["type"] == "hand.started"
+    ]
+    assert {p["seat"]: p["screen_name"] for p in started["players"]} == names
+    waiting = next(n for n in ("ann", "bob", "cy") if r.seat_of(n)["seat"] != hand["to_act"])
+    view = r.view(waiting)
+    body = refused(
+        post(r.client(waiting), f"/api/tables/{r.table}/actions/", action_body(view, "fold")),
+        409,
+        "out_of_turn",
+    )
+    mover, me = names[hand["to_act"]], names[r.seat_of(waiting)["seat"]]
+    assert body["message"] == f"it is {mover}'s turn, not {me}'s"
+    assert not any(str(u.pk) in body["message"] for u in r.users.values())

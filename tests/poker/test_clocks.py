@@ -39,9 +39,8 @@ def turn(table: int, players: list[Any]) -> tuple[Any, dict[str, Any]]:
     """The player to act and the hand as he sees it."""
     for player in players:
         hand = selectors.table_view(table_now(table), player)["hand"]
-        if hand and hand.get("legal") and hand["to_act"] is not None:
-            if hand["your_seat"] == hand["to_act"]:
-                return player, hand
+        if hand and hand.get("legal") and hand["your_seat"] == hand["to_act"] is not None:
+            return player, hand
     raise AssertionError("nobody is to act")
 
 
