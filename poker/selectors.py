@@ -84,9 +84,9 @@ def work_view(work: Work, viewer: Any) -> dict[str, Any]:
     return _view(work.table, work.table_state, work.shown_hand(), viewer, clock, work.now)
 
 
-def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
-    """The view a command answered with, from its receipt (the versions it
-    showed), for its retries."""
+def view_at(receipt: dict[str, Any], viewer: Any, at: datetime) -> dict[str, Any]:
+    """The view a command answered with at ``at``, from its receipt (the
+    versions it showed), for its retries."""
     table = Table.objects.get(pk=receipt["table"])
     state = streams.tables.state(table.stream, receipt["table_version"])
     hand = None
@@ -94,7 +94,7 @@ def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
         row = Hand.objects.get(pk=receipt["hand"])
         version = receipt["hand_version"]
         hand = (row, streams.hands.state(row.stream, version), version)
-    return _view(table, state, hand, viewer, receipt.get("clock"), timezone.now())
+    return _view(table, state, hand, viewer, receipt.get("clock"), at)
 
 
 def _view(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -100,6 +101,22 @@ def test_the_legal_actions_offer_a_bet_or_raise_only_while_the_bet_window_is_ope
     act(table, players, "call")
     _, hand = turn(table, players)  # the big blind's turn: a new clock, a new window
     assert "raise" in hand["legal"]["actions"]
+
+
+def test_a_retry_after_the_bet_window_closed_gets_the_first_answer(make_user, staff):
+    players = [make_user("ann"), make_user("bob")]
+    table = timed_table(staff, players, bet_seconds=1, action_seconds=30)
+    player, _ = turn(table, players)
+    command_id = uuid.uuid4()
+
+    def top_up() -> dict[str, Any]:  # his turn goes on: his answer shows his menu
+        return services.seat_top_up(by=player, table_id=table, amount=1, command_id=command_id)
+
+    first = top_up()
+    assert "raise" in first["hand"]["legal"]["actions"]
+    time.sleep(1.1)
+    assert top_up() == first  # the menu as it was then, not as it is now
+    assert "raise" not in turn(table, players)[1]["legal"]["actions"]
 
 
 def test_acting_after_the_clock_draws_on_the_time_bank(make_user, staff):
