@@ -203,7 +203,9 @@ def random_action(
 RANKS = "23456789TJQKA"
 SUITS = "hdcs"
 ALL_CARDS = frozenset(r + s for r in RANKS for s in SUITS)
-_CARD = re.compile(r"[2-9TJQKA][hdcs]|\?\?")
+_CARDS = re.compile(r"(?:[2-9TJQKA][hdcs]|\?\?)+")
+"""A word of nothing but two-letter card codes: each alternative is two
+characters long, so a match is cut into codes at every second character."""
 _TOKEN = re.compile(r"[0-9A-Za-z?]+")
 
 
@@ -212,9 +214,9 @@ def card_codes(text: str) -> set[str]:
     card codes (``Ah``, ``AhKd``, PHH's ``??`` for a hidden card)."""
     found: set[str] = set()
     for token in _TOKEN.findall(text):
-        chunks = [token[i : i + 2] for i in range(0, len(token), 2)]
-        if len(token) % 2 == 0 and all(_CARD.fullmatch(c) for c in chunks):
-            found.update(c for c in chunks if c != "??")
+        if _CARDS.fullmatch(token):
+            found.update(token[i : i + 2] for i in range(0, len(token), 2))
+    found.discard("??")
     return found
 
 

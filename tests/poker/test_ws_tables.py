@@ -30,6 +30,7 @@ from tests.poker.ws_support import (
     open_table,
     play,
     position_of_table,
+    quiet_all,
     seat_all,
     table_client,
     view_of,
@@ -118,8 +119,9 @@ async def test_many_hands_played_over_sockets_nobody_gets_a_card_he_may_not_see(
     end = await position_of_table(tid)
     for client in tables:
         await client.until_position(end)
-    for client in (*tables, *mine.values()):
-        await client.quiet()
+    for user in users:  # his own stream caught up with his private frames
+        await mine[user.pk].has(players[user.pk].of("private")[-1])
+    await quiet_all((*tables, *mine.values()))
     store = await database_sync_to_async(Store)(tid)
     assert store.last == end and acts > 200
 
