@@ -61,9 +61,34 @@ class UsernameTaken(ApiError):
 
 
 class ScreenNameTaken(ApiError):
+    """Another player's name, or one confusable with it (Unicode TR39)."""
+
     status = 409
     code = "screen_name_taken"
     message = "That screen name is taken."
+
+
+class BadScreenName(ApiError):
+    """A screen name with what a reader cannot see (controls, bidi or
+    zero-width characters), too long, or without a letter or digit; the
+    message says which."""
+
+    status = 400
+    code = "bad_screen_name"
+    message = "That screen name is not allowed."
+
+    def __init__(self, message: str | None = None) -> None:
+        text = message or type(self).message
+        super().__init__(text, extra={"fields": {"screen_name": [text]}})
+
+
+class ScreenNameReserved(ApiError):
+    """A name the room keeps for itself (admin, staff, dealer, house,
+    system) or one confusable with it."""
+
+    status = 400
+    code = "screen_name_reserved"
+    message = "That screen name is reserved."
 
 
 class WrongPassword(ApiError):

@@ -10,14 +10,19 @@ them and checked against them by ``manage.py audit_ledger``.  Only
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.core.exceptions import ValidationError
+from django.db import models, router
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.utils import timezone
+
+from accounts import names
+from accounts.errors import ScreenNameTaken
+from config.api_errors import ApiError
 
 
 class User(AbstractUser):
@@ -25,23 +30,44 @@ class User(AbstractUser):
     the cashier and tournament director roles are groups of permissions,
     see ``accounts.roles``)."""
 
-    screen_name = models.CharField(max_length=30, blank=True, default="")
-    """The name shown at tables (the username when blank)."""
+    screen_name = models.CharField(max_length=names.MAX_LENGTH)
+    """The only name other players see (``accounts.names``): every user has
+    one, derived from his username when he chose none (``save``)."""
+    screen_name_key = models.CharField(max_length=200, unique=True, editable=False)
+    """The screen name's TR39 skeleton: its unique index refuses a name
+    confusable with another player's, even under a race."""
 
     class Meta:
         db_table = "accounts_user"
-        constraints = [
-            models.UniqueConstraint(
-                Lower("screen_name"),
-                condition=~Q(screen_name=""),
-                name="user_screen_name_unique",
-            )
-        ]
 
-    @property
-    def display_name(self) -> str:
-        """What other players see."""
-        return self.screen_name or self.username
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Every path that makes or changes a user (registration,
+        ``createsuperuser``, the admin) gets a name and its skeleton here."""
+        if not self.screen_name:
+            using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
+            taken = partial(self._name_taken, using=using)
+            self.screen_name = names.screen_name_free(self.username, taken=taken)
+        self.screen_name_key = names.skeleton(self.screen_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "screen_name" in fields:
+            kwargs["update_fields"] = {*fields, "screen_name_key"}
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        """The admin's form checks: a valid, unreserved, untaken name."""
+        super().clean()
+        if not self.screen_name:
+            return  # save() derives one
+        try:
+            self.screen_name, key = names.screen_name_check(self.screen_name)
+        except ApiError as error:
+            raise ValidationError({"screen_name": error.message}) from error
+        if self._name_taken(key):
+            raise ValidationError({"screen_name": ScreenNameTaken.message})
+
+    def _name_taken(self, key: str, using: str | None = None) -> bool:
+        others = type(self)._default_manager.db_manager(using).filter(screen_name_key=key)
+        return others.exclude(pk=self.pk).exists() if self.pk else others.exists()
 
 
 class AppendOnly(Exception):

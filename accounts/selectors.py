@@ -26,7 +26,7 @@ def me_view(user: User) -> dict[str, Any]:
     return {
         "id": user.pk,
         "username": user.username,
-        "screen_name": user.display_name,
+        "screen_name": user.screen_name,
         "email": user.email,
         "roles": user_roles(user),
         "is_staff": user.is_staff,

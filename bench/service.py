@@ -1,66 +1,91 @@
 """Service throughput: actions through ``poker.services.hand_act`` on
-PostgreSQL, against raw inserts at the same concurrency.
+PostgreSQL from several processes, against raw inserts made the same way;
+and what one action costs: its SQL statements, its CPU, step by step.
 
 Why: every action is one transaction (lock the table row, fold the streams,
-decide, append the command and its events, rewrite the projections), so the
-database round trips and the Python around them cap how many actions a
-process serves.  The reference point is the cheapest write the store could
-make: one event-sized row per transaction.  The goal: the service within
-``GOAL`` x of the raw insert rate at every concurrency.
+decide, append the command and its events, rewrite the projections), then
+its timer and frames go out.  The database round trips and the Python
+around them cap how many actions a server process serves, and a room runs
+several server processes side by side.  The reference point is the
+cheapest write the store could make: one event-sized row per transaction.
+Goals (issue 12): the service within ``GOAL`` x of the raw insert rate at
+every concurrency; an action in ``GOAL_STATEMENTS`` statements and
+``GOAL_CPU_MS`` ms of CPU.
 
-The work, per concurrency (1, 8 and 32 tables in play at once):
+The processes: ``PROCESSES`` workers started with ``spawn`` (as several
+ASGI servers would be), each with Django set up on its own and one
+database connection.  An ASGI server runs its database work in one thread
+(``database_sync_to_async`` and sync views are thread-sensitive), so each
+worker serves its tables one action after another.  Each run's tables (1,
+8, 32: ``TABLES``) are dealt out among the workers (``tables[i::P]``); a
+worker with none sits the run out.  Every worker waits at a barrier until
+all are ready; the window (``WARMUP`` s unrecorded, then ``DURATION`` s)
+is fixed on ``time.monotonic``, one clock for every process.
 
-- service: one client thread per table, each with its own Django connection
-  (closed at the end).  Each loops: keep the answer of its previous action
-  when it shows the player to act his menu, else fetch the view as the player
-  to act (``selectors.table_view``, as ``GET /api/tables/<id>/`` does), pick a
-  random legal action from ``legal`` (leaning to call and check so hands go
-  on; min-sized bets and raises), and call ``hand_act`` with a fresh command
-  id, as the REST view does.  Only ``hand_act`` is inside the latency;
-  actions/s counts the whole loop (view fetches included).  Tables are 32
-  Card Draw, no limit 1/2, 4 or 5 players seated with ``seat_sit`` on deep
-  stacks; the services deal new hands by themselves.
-- raw psycopg: one thread and connection per client, autocommit off, each
-  transaction one INSERT of an event-sized row (stream, version, type, JSON
-  data of ~200 bytes, timestamp) and a COMMIT, into a scratch copy of
-  ``poker_event`` (``LIKE ... INCLUDING ALL``: same columns, unique
-  (stream, version)); every client writes its own stream.
-- ORM, concurrency 1 only: ``Event.objects.create`` in autocommit, one row
-  per transaction, for reference.
+- service: per table, keep the answer of its previous action when it shows
+  the player to act his menu, else fetch the view as the player to act
+  (``selectors.table_view``, as ``GET /api/tables/<id>/`` does); pick a
+  random legal action (leaning to call and check so hands go on; min-sized
+  bets and raises) and call ``hand_act`` with a fresh command id, as the
+  REST view does.  Only ``hand_act`` is inside the latency; actions/s
+  counts the whole loop (view fetches included).  Tables are 32 Card Draw,
+  no limit 1/2, 4 or 5 players on deep stacks; hands are dealt back to back.
+- raw: the same workers, each with one psycopg connection, autocommit off;
+  each transaction one INSERT of an event-sized row and a COMMIT, into a
+  scratch copy of ``poker_event`` (``LIKE ... INCLUDING ALL``), one stream
+  per table, the worker's tables in turn.
 
-Each configuration runs ``WARMUP`` s unrecorded, then ``DURATION`` s; what
-completes inside the window counts (``time.perf_counter``).  Latency
-percentiles are over every action or insert of the window.  Also printed:
-the SQL statements of one ``hand_act`` by kind (200 actions at one table
-under Django's ``CaptureQueriesContext``, which logs BEGIN and COMMIT too),
-i.e. the round trips an action costs.
+As deployed, the workers use Redis (``REDIS_URL``, when it answers) for
+the channel layer and the clock timers, under a key prefix and timer queue
+of the run's own, deleted at the end; without Redis, the in-memory ones.
 
-The database is never the developer's: ``BENCH_DATABASE_URL`` (default
-``postgres://postgres@127.0.0.1:5432/pokerroom_bench``) is dropped and
-created afresh, migrated, and filled through the services.  Django runs with
-``DEBUG`` off (no query log) and ``CONN_MAX_AGE`` set so threads keep their
-connections.  Without a reachable PostgreSQL the benchmark says so and skips.
+One action's cost, at one table in one worker: ``ACTIONS`` actions with
+``time.process_time`` around each ``hand_act`` (CPU per action); as many
+under Django's ``CaptureQueriesContext`` (statements per action, BEGIN and
+COMMIT included, as ``tests/poker/test_statement_budget.py`` counts them);
+and as many under a sampling profiler that charges the thread's CPU to the
+step on the stack (``STEPS``: found by module, so a function that moves
+between modules is still found).
+
+The database is never the developer's: ``BENCH_DATABASE_URL`` is dropped,
+created afresh and migrated.  Without a reachable PostgreSQL the benchmark
+says so and skips.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import queue
 import random
+import re
+import signal
 import threading
 import time
+import traceback
 import uuid
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from types import FrameType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_bench"
-CONCURRENCY = (1, 8, 32)
-WARMUP = 1.0
-DURATION = 4.0
+DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
+TABLES = tuple(int(n) for n in os.environ.get("BENCH_SERVICE_TABLES", "1,8,32").split(","))
+"""The concurrencies: tables in play at once."""
+PROCESSES = int(os.environ.get("BENCH_SERVICE_PROCESSES", "4"))
+WARMUP = float(os.environ.get("BENCH_SERVICE_WARMUP", "1"))
+DURATION = float(os.environ.get("BENCH_SERVICE_DURATION", "4"))
+ACTIONS = int(os.environ.get("BENCH_SERVICE_ACTIONS", "1000"))
+"""Actions of each pass of the one-action cost."""
 GOAL = 3.0
 """Raw insert rate over service action rate allowed at every concurrency."""
+GOAL_STATEMENTS = 5
+GOAL_CPU_MS = 1.5
 SEED = 20_240_603
 BLINDS = (1, 2)
 STACK = 100_000_000
@@ -79,29 +104,37 @@ PAYLOAD = {
     "pots": [{"amount": 4321, "eligible": [0, 1, 2, 3, 4]}],
     "note": "x" * 13,
 }
-"""A JSON event body of about 200 bytes for the raw peers."""
+"""A JSON event body of about 200 bytes for the raw peer."""
+STARTUP_SECONDS = 300.0
+"""How long a worker may take to be ready (Django set up, connected)."""
+
+
+def main() -> None:
+    """Set up the bench database, run every configuration, print the report."""
+    url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
+    problem = recreate_database(url)
+    if problem is not None:
+        print(f"skipped: {problem}")
+        return
+    print_report(measure(url, redis_url(), migrate=True))
 
 
 @dataclass
 class Run:
-    """One configuration's measured window."""
+    """One configuration's measured window, every worker's together."""
 
     name: str
-    concurrency: int
+    tables: int
+    processes: int
     count: int
     seconds: float
     latencies: list[float]
     errors: int = 0
-    extra: dict[str, int] = field(default_factory=dict)
+    extra: Counter[str] = field(default_factory=Counter)
 
     @property
     def rate(self) -> float:
         return self.count / self.seconds
-
-    @property
-    def busy(self) -> float:
-        """Share of the clients' time spent inside the timed call."""
-        return sum(self.latencies) / (self.seconds * self.concurrency)
 
     def percentile(self, p: float) -> float:
         """Latency at percentile ``p`` (0-100), in milliseconds."""
@@ -111,34 +144,49 @@ class Run:
         return 1000 * ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def main() -> None:
-    """Set up the bench database, run every configuration, print the table."""
-    url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
-    problem = recreate_database(url)
-    if problem is not None:
-        print(f"skipped: {problem}")
-        return
-    use_database(url)
-    from django.core.management import call_command
-    from django.db import connections
+@dataclass
+class Report:
+    service: list[Run]
+    raw: list[Run]
+    cost: dict[str, Any]
+    redis: str | None
 
-    call_command("migrate", verbosity=0)
-    tables = setup_tables(max(CONCURRENCY))
-    print(
-        f"PostgreSQL at {redact(url)}; {WARMUP:g} s warm-up + {DURATION:g} s per configuration; "
-        f"32 Card Draw NL {BLINDS[0]}/{BLINDS[1]}, {min(len(t.users) for t in tables)}-"
-        f"{max(len(t.users) for t in tables)} players a table"
-    )
-    service = [measure_service(tables[:n]) for n in CONCURRENCY]
-    raw = [measure_raw(url, n) for n in CONCURRENCY]
-    orm = measure_orm()
-    per_action = count_queries(tables[0])
-    connections.close_all()
-    print_table(service, raw, orm, per_action)
+
+def measure(url: str, redis: str | None, *, migrate: bool) -> Report:
+    """Every configuration on the database at ``url`` (migrated first if
+    ``migrate``), with workers on Redis at ``redis`` (None: in memory)."""
+    prefix = f"servicebench-{uuid.uuid4().hex[:8]}"
+    env = {
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": url,
+        "CONN_MAX_AGE": "600",
+        "REDIS_URL": redis or "",
+        "CHANNEL_LAYER_PREFIX": prefix,
+        "CACHE_KEY_PREFIX": prefix,
+        "CLOCK_QUEUE": prefix,
+        "CLOCKS_ENABLED": "true",
+        "EMBEDDED_WORKER": "false",
+    }
+    workers = Workers(min(PROCESSES, max(TABLES)), env)
+    try:
+        tables: list[Seated] = workers.call("setup", migrate, max(TABLES))
+        service, raw = [], []
+        for n in TABLES:
+            shares = [tables[:n][i :: workers.count] for i in range(workers.count)]
+            service.append(Run(f"service, {n} tables", n, *workers.run("service", shares)))
+            with raw_table(url):
+                streams = [[f"raw-{n}-{s.table_id}" for s in share] for share in shares]
+                raw.append(Run(f"raw, {n} tables", n, *workers.run("raw", streams)))
+        cost = workers.call("cost", tables[0], ACTIONS)
+    finally:
+        workers.close()
+        if redis:
+            forget_keys(redis, prefix)
+    return Report(service, raw, cost, redis)
 
 
 # --------------------------------------------------------------------------
-# The bench database and Django
+# The bench database, Redis and Django
 
 
 def redact(url: str) -> str:
@@ -175,6 +223,31 @@ def recreate_database(url: str) -> str | None:
     return f"PostgreSQL not usable at {redact(url)} ({'; '.join(errors)})"
 
 
+def redis_url() -> str | None:
+    """``REDIS_URL`` (or the local default) if it answers, else None."""
+    import redis
+
+    url = os.environ.get("REDIS_URL") or DEFAULT_REDIS
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).ping()
+    except redis.RedisError:
+        return None
+    return url
+
+
+def forget_keys(url: str, prefix: str) -> None:
+    """Delete the run's keys: its channel layer's and cache's, its timer
+    queue and the queue's binding."""
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        keys = [*client.scan_iter(f"{prefix}*"), *client.scan_iter(f"_kombu.binding*.{prefix}")]
+        client.delete(*keys)
+    finally:
+        client.close()
+
+
 def use_database(url: str) -> None:
     """Point Django's default database at ``url`` (before anything connects),
     with connections kept and the query log off."""
@@ -208,26 +281,176 @@ def use_database(url: str) -> None:
     settings.DEBUG = False  # as in production: no per-query log
 
 
+# --------------------------------------------------------------------------
+# The worker processes
+
+
+class Workers:
+    """Processes started with ``spawn``, each with Django set up once and a
+    task queue of its own; a run gives every worker a share (maybe empty)
+    and they start together."""
+
+    def __init__(self, count: int, env: dict[str, str]) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.count = count
+        self.barrier = ctx.Barrier(count + 1)
+        self.window = ctx.Array("d", 2)
+        self.results: Any = ctx.Queue()
+        self.inboxes: list[Any] = [ctx.Queue() for _ in range(count)]
+        self.processes = [
+            ctx.Process(
+                target=serve,
+                args=(i, env, self.inboxes[i], self.results, self.barrier, self.window),
+                name=f"service-bench-{i}",
+                daemon=True,
+            )
+            for i in range(count)
+        ]
+        for process in self.processes:
+            process.start()
+
+    def call(self, task: str, *args: Any) -> Any:
+        """Worker 0 does ``task`` alone."""
+        self.inboxes[0].put((task, args))
+        return self._collect(1)[0]
+
+    def run(
+        self, task: str, shares: list[list[Any]]
+    ) -> tuple[int, int, float, list[float], int, Counter[str]]:
+        """Every worker does ``task`` on its share in one window: (processes
+        with a share, count, seconds, latencies, errors, extra)."""
+        for inbox, share in zip(self.inboxes, shares, strict=True):
+            inbox.put((task, (share,)))
+        try:
+            self.barrier.wait(STARTUP_SECONDS)  # all connected and ready
+            t0 = time.monotonic() + WARMUP
+            self.window[0], self.window[1] = t0, t0 + DURATION
+            self.barrier.wait(STARTUP_SECONDS)  # the window is set: go
+        except threading.BrokenBarrierError:
+            self._collect(self.count)  # raises with the worker's error
+            raise
+        done = self._collect(self.count)
+        extra: Counter[str] = Counter()
+        for d in done:
+            extra.update(d["extra"])
+        latencies = [x for d in done for x in d["latencies"]]
+        busy = sum(1 for share in shares if share)
+        count, errors = sum(d["count"] for d in done), sum(d["errors"] for d in done)
+        return busy, count, DURATION, latencies, errors, extra
+
+    def _collect(self, n: int) -> list[Any]:
+        """``n`` results in worker order; a worker's failure is raised here."""
+        got: dict[int, Any] = {}
+        failures = []
+        while len(got) < n:
+            try:
+                index, ok, value = self.results.get(timeout=5)
+            except queue.Empty:
+                dead = [p.name for p in self.processes if not p.is_alive()]
+                if dead:
+                    raise RuntimeError(f"service bench workers died: {dead}") from None
+                continue
+            got[index] = value
+            if not ok:
+                failures.append(value)
+        if failures:
+            raise RuntimeError(f"a service bench worker failed:\n{failures[0]}")
+        return [got[i] for i in sorted(got)]
+
+    def close(self) -> None:
+        for inbox in self.inboxes:
+            inbox.put(None)
+        for process in self.processes:
+            process.join(30)
+            if process.is_alive():
+                process.terminate()
+                process.join(10)
+
+
+def serve(
+    index: int, env: dict[str, str], inbox: Any, results: Any, barrier: Any, window: Any
+) -> None:
+    """A worker: Django on the bench database, then tasks until None."""
+    os.environ.update(env)
+    use_database(env["DATABASE_URL"])
+
+    def start() -> tuple[float, float]:
+        barrier.wait(STARTUP_SECONDS)
+        barrier.wait(STARTUP_SECONDS)
+        return window[0], window[1]
+
+    tasks: dict[str, Callable[..., Any]] = {
+        "setup": setup_tables,
+        "service": lambda share: play_tables(share, index, start),
+        "raw": lambda streams: insert_rows(env["DATABASE_URL"], streams, start),
+        "cost": one_action_cost,
+    }
+    while (task := inbox.get()) is not None:
+        name, args = task
+        try:
+            results.put((index, True, tasks[name](*args)))
+        except BaseException:
+            barrier.abort()
+            results.put((index, False, traceback.format_exc()))
+    from django.db import connections
+
+    connections.close_all()
+
+
+@dataclass
+class Window:
+    """What one worker saw in the measured window."""
+
+    t0: float
+    t1: float
+    latencies: list[float] = field(default_factory=list)
+    count: int = 0
+    errors: int = 0
+    extra: Counter[str] = field(default_factory=Counter)
+
+    def record(self, started: float, ended: float) -> None:
+        if self.t0 <= started and ended <= self.t1:
+            self.count += 1
+            self.latencies.append(ended - started)
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "latencies": self.latencies,
+            "errors": self.errors,
+            "extra": dict(self.extra),
+        }
+
+
+# --------------------------------------------------------------------------
+# Tables and their players
+
+
 @dataclass
 class Seated:
-    """A table of the benchmark and its players by user id."""
+    """A table of the benchmark and its players' user ids."""
 
     table_id: int
-    users: dict[int, Any]
+    players: list[int]
     stack: int = STACK
     """The buy-in (``STACK`` unless the table caps it)."""
 
 
-def setup_tables(count: int) -> list[Seated]:
-    """Open ``count`` tables and seat 4 or 5 players at each via the services."""
+def setup_tables(migrate: bool, count: int) -> list[Seated]:
+    """Migrate if asked; open ``count`` tables and seat 4 or 5 players at
+    each via the services."""
     from django.contrib.auth import get_user_model
+    from django.core.management import call_command
 
     from accounts import money
     from poker import services
 
+    if migrate:
+        call_command("migrate", verbosity=0)
     rng = random.Random(SEED)
     User = get_user_model()
-    boss = User.objects.create_user("boss", is_staff=True)  # no password: no hashing cost
+    run = uuid.uuid4().hex[:6]  # names of this run's own
+    boss = User.objects.create_user(f"boss-{run}", is_staff=True)  # no password: no hashing
     out = []
     for t in range(count):
         table = services.table_create(
@@ -242,188 +465,94 @@ def setup_tables(count: int) -> list[Seated]:
             pause_seconds=0,  # hands back to back: the benchmark measures play
         )
         stack = STACK if table.max_buy_in is None else min(STACK, table.max_buy_in)
-        users = {}
+        players = []
         for seat in range(1, rng.choice((4, 5)) + 1):
-            user = User.objects.create_user(f"t{t}s{seat}")
+            user = User.objects.create_user(f"t{t}s{seat}-{run}")
             # Enough for the buy-in and every refill (top-up) the run makes.
             money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=user.pk, amount=stack * 10**4)
             services.seat_sit(
                 by=user, table_id=table.pk, seat=seat, buy_in=stack, command_id=uuid.uuid4()
             )
-            users[user.pk] = user
-        out.append(Seated(table.pk, users, stack))
+            players.append(user.pk)
+        out.append(Seated(table.pk, players, stack))
     return out
 
 
-# --------------------------------------------------------------------------
-# The service
+class Driver:
+    """One table's client: who acts next and how, then the action."""
 
+    def __init__(self, seated: Seated, rng: random.Random) -> None:
+        from django.contrib.auth import get_user_model
 
-def measure_service(tables: list[Seated]) -> Run:
-    """One client thread per table, ``hand_act`` in a loop."""
-    return run_threads(
-        f"service, {len(tables)} tables",
-        [lambda w, i=i: play(tables[i], random.Random(SEED + i), w) for i in range(len(tables))],
-    )
+        self.seated = seated
+        self.rng = rng
+        self.users = get_user_model().objects.in_bulk(seated.players)
+        self.answer: dict[str, Any] | None = None
+        self.actor: Any = None
+        self.refills = 0
 
+    def next(self) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+        """(player to act, the hand as he sees it, his move)."""
+        hand = self.answer["hand"] if self.answer is not None else None
+        if hand is None or hand["legal"] is None:
+            self.actor, self.answer = self._to_act()
+        assert self.answer is not None and self.answer["hand"] is not None
+        hand = self.answer["hand"]
+        return self.actor, hand, choose(self.rng, hand)
 
-@dataclass
-class Window:
-    """When a client thread starts measuring and stops; what it saw."""
+    def act(self, user: Any, hand: dict[str, Any], move: dict[str, Any]) -> bool:
+        """``hand_act`` as the REST view calls it; False if refused (next
+        time, the view afresh)."""
+        from config.api_errors import ApiError
+        from poker import services
 
-    start_barrier: threading.Barrier
-    t0: float = 0.0
-    t1: float = 0.0
-    latencies: list[float] = field(default_factory=list)
-    count: int = 0
-    errors: int = 0
-    extra: dict[str, int] = field(default_factory=dict)
-
-    def record(self, started: float, ended: float) -> None:
-        if self.t0 <= started and ended <= self.t1:
-            self.count += 1
-            self.latencies.append(ended - started)
-
-
-def run_threads(name: str, clients: list[Callable[[Window], None]]) -> Run:
-    """Start every client at once; gather the measured window."""
-    barrier = threading.Barrier(len(clients) + 1, timeout=120)
-    windows = [Window(barrier) for _ in clients]
-    failures: list[BaseException] = []
-
-    def guarded(client: Callable[[Window], None], window: Window) -> None:
         try:
-            client(window)
-        except BaseException as error:
-            failures.append(error)
-            barrier.abort()
-            raise
+            self.answer = services.hand_act(
+                by=user,
+                table_id=self.seated.table_id,
+                hand=hand["id"],
+                version=hand["version"],
+                command_id=uuid.uuid4(),
+                **move,
+            )
+        except ApiError:
+            self.answer = None
+            return False
+        return True
 
-    threads = [
-        threading.Thread(target=guarded, args=cw) for cw in zip(clients, windows, strict=True)
-    ]
-    for thread in threads:
-        thread.start()
-    try:
-        barrier.wait()  # every client connected and ready
-    except threading.BrokenBarrierError:
-        for thread in threads:
-            thread.join()
-        raise RuntimeError(f"{name}: a client failed before the start") from failures[0]
-    t0 = time.perf_counter() + WARMUP
-    for w in windows:
-        w.t0, w.t1 = t0, t0 + DURATION
-    start_gate.set()
-    for thread in threads:
-        thread.join()
-    start_gate.clear()
-    if failures:
-        raise RuntimeError(f"{name}: {len(failures)} client(s) failed") from failures[0]
-    latencies = [x for w in windows for x in w.latencies]
-    extra: dict[str, int] = {}
-    for w in windows:
-        for key, value in w.extra.items():
-            extra[key] = extra.get(key, 0) + value
-    return Run(
-        name,
-        len(clients),
-        sum(w.count for w in windows),
-        DURATION,
-        latencies,
-        sum(w.errors for w in windows),
-        extra,
-    )
+    def fetch(self, user: Any) -> dict[str, Any]:
+        """The table as ``user`` sees it (the GET view: table row, then the view)."""
+        from poker import selectors
+        from poker.models import Table
 
+        return selectors.table_view(Table.objects.get(pk=self.seated.table_id), user)
 
-start_gate = threading.Event()
-"""Set once the window's times are fixed: the clients go."""
-
-
-def ready(window: Window) -> None:
-    """Wait until every client is ready and the window is fixed."""
-    window.start_barrier.wait()
-    start_gate.wait()
-
-
-def play(seated: Seated, rng: random.Random, window: Window) -> None:
-    """A client thread: act at one table until the window closes."""
-    from django.db import connection
-
-    from config.api_errors import ApiError
-    from poker import services
-
-    try:
-        answer: dict[str, Any] | None = None
-        viewer_of_answer: Any = None
-        hands: set[str] = set()
-        fetch(seated, None)  # connect before the clock starts
-        ready(window)
-        while time.perf_counter() < window.t1:
-            hand = answer["hand"] if answer is not None else None
-            if hand is not None and hand["legal"] is not None:
-                user, view = viewer_of_answer, answer
-            else:
-                user, view = to_act(seated, answer, window)
-            assert view is not None and view["hand"] is not None
+    def _to_act(self) -> tuple[Any, dict[str, Any]]:
+        """The player to act and his view, topping up broke players if no
+        hand can be dealt."""
+        view = self.answer if self.answer is not None else self.fetch(None)
+        for _ in range(3):
             hand = view["hand"]
-            if time.perf_counter() >= window.t0:
-                hands.add(hand["id"])
-            move = choose(rng, hand)
-            started = time.perf_counter()
-            try:
-                answer = services.hand_act(
-                    by=user,
-                    table_id=seated.table_id,
-                    hand=hand["id"],
-                    version=hand["version"],
-                    command_id=uuid.uuid4(),
-                    **move,
+            if hand is not None and hand["to_act_seat"] is not None:
+                seat = next(s for s in view["seats"] if s["seat"] == hand["to_act_seat"])
+                user = self.users[seat["player"]]
+                mine = self.fetch(user)
+                if mine["hand"] is not None and mine["hand"]["legal"] is not None:
+                    return user, mine
+            self._refill(view)
+            view = self.fetch(None)
+        raise RuntimeError(f"table {self.seated.table_id} is stuck: {view}")
+
+    def _refill(self, view: dict[str, Any]) -> None:
+        from poker import services
+
+        self.refills += 1
+        for seat in view["seats"]:
+            if seat["stack"] < min(REFILL_BELOW, self.seated.stack // 2):
+                amount = self.seated.stack - seat["stack"]
+                services.seat_top_up(
+                    by=self.users[seat["player"]], table_id=self.seated.table_id, amount=amount
                 )
-            except ApiError:
-                window.errors += 1
-                answer = None
-                continue
-            window.record(started, time.perf_counter())
-            viewer_of_answer = user
-        window.extra["hands"] = len(hands)
-    finally:
-        connection.close()
-
-
-def fetch(seated: Seated, user: Any) -> dict[str, Any]:
-    """The table as ``user`` sees it (the GET view: table row, then the view)."""
-    from poker import selectors
-    from poker.models import Table
-
-    return selectors.table_view(Table.objects.get(pk=seated.table_id), user)
-
-
-def to_act(seated: Seated, answer: dict[str, Any] | None, window: Window) -> tuple[Any, Any]:
-    """The player to act and his view, topping up broke players if no hand
-    can be dealt."""
-    view = answer if answer is not None else fetch(seated, None)
-    for _ in range(3):
-        hand = view["hand"]
-        if hand is not None and hand["to_act_seat"] is not None:
-            seat = next(s for s in view["seats"] if s["seat"] == hand["to_act_seat"])
-            user = seated.users[seat["player"]]
-            mine = fetch(seated, user)
-            if mine["hand"] is not None and mine["hand"]["legal"] is not None:
-                return user, mine
-        refill(seated, view)
-        window.extra["refills"] = window.extra.get("refills", 0) + 1
-        view = fetch(seated, None)
-    raise RuntimeError(f"table {seated.table_id} is stuck: {view}")
-
-
-def refill(seated: Seated, view: dict[str, Any]) -> None:
-    from poker import services
-
-    for seat in view["seats"]:
-        if seat["stack"] < min(REFILL_BELOW, seated.stack // 2):
-            user = seated.users[seat["player"]]
-            amount = seated.stack - seat["stack"]
-            services.seat_top_up(by=user, table_id=seated.table_id, amount=amount)
 
 
 def choose(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
@@ -436,127 +565,142 @@ def choose(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
         low, high = legal[f"min_{action}_to"], legal[f"max_{action}_to"]
         move["amount"] = low if rng.random() < 0.9 else rng.randint(low, min(high, 3 * low))
     elif action == "discard":
-        mine = next(p for p in hand["players"] if p["position"] == hand["your_position"])
+        mine = next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
         move["cards"] = rng.sample(mine["cards"], rng.randint(1, legal["max_discard"]))
     return move
 
 
 # --------------------------------------------------------------------------
-# Raw peers
+# The runs
+
+
+def play_tables(
+    share: list[Seated], index: int, start: Callable[[], tuple[float, float]]
+) -> dict[str, Any]:
+    """A worker's share of a service run: its tables in turn, one action at
+    each, until the window closes."""
+    drivers = [Driver(s, random.Random(SEED + 1000 * index + i)) for i, s in enumerate(share)]
+    for driver in drivers:
+        driver.fetch(None)  # connected before the clock starts
+    window = Window(*start())
+    hands: set[str] = set()
+    while drivers and time.monotonic() < window.t1:
+        for driver in drivers:
+            user, hand, move = driver.next()
+            started = time.monotonic()
+            if started >= window.t0:
+                hands.add(hand["id"])
+            if driver.act(user, hand, move):
+                window.record(started, time.monotonic())
+            else:
+                window.errors += 1
+    window.extra["hands"] = len(hands)
+    window.extra["refills"] = sum(d.refills for d in drivers)
+    return window.result()
 
 
 RAW_TABLE = "bench_raw_event"
 RAW_INSERT = (
-    f"INSERT INTO {RAW_TABLE} (stream, version, type, data, recorded_at) "
-    "VALUES (%s, %s, %s, %s, %s)"
+    f"INSERT INTO {RAW_TABLE} (stream, version, type, data, schema, recorded_at) "
+    "VALUES (%s, %s, %s, %s, 2, %s)"
 )
 
 
-def measure_raw(url: str, clients: int) -> Run:
-    """``clients`` psycopg connections, one INSERT and COMMIT per transaction."""
+@contextmanager
+def raw_table(url: str) -> Iterator[None]:
+    """A scratch copy of ``poker_event`` for the raw peer, dropped after."""
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f"DROP TABLE IF EXISTS {RAW_TABLE}")
         conn.execute(f"CREATE TABLE {RAW_TABLE} (LIKE poker_event INCLUDING ALL)")
-    return run_threads(
-        f"raw psycopg, {clients} clients",
-        [lambda w, i=i: insert_rows(url, f"raw-{clients}-{i}", w) for i in range(clients)],
-    )
+    try:
+        yield
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP TABLE IF EXISTS {RAW_TABLE}")
 
 
-def insert_rows(url: str, stream: str, window: Window) -> None:
-    """A raw client: one event row per transaction until the window closes."""
+def insert_rows(
+    url: str, streams: list[str], start: Callable[[], tuple[float, float]]
+) -> dict[str, Any]:
+    """A worker's share of a raw run: one event row per transaction, its
+    streams in turn, until the window closes."""
     import psycopg
     from psycopg.types.json import Jsonb
 
     with psycopg.connect(url, autocommit=False) as conn:
         cur = conn.cursor()
-        version = 0
-        ready(window)
-        while time.perf_counter() < window.t1:
-            version += 1
-            started = time.perf_counter()
-            cur.execute(
-                RAW_INSERT, (stream, version, "hand.bet_placed", Jsonb(PAYLOAD), datetime.now(UTC))
-            )
-            conn.commit()
-            window.record(started, time.perf_counter())
-
-
-def measure_orm() -> Run:
-    """``Event.objects.create`` in autocommit, one client."""
-    return run_threads("ORM create, 1 client", [orm_rows])
-
-
-def orm_rows(window: Window) -> None:
-    from django.db import connection
-    from django.utils import timezone
-
-    from poker.models import Event
-
-    try:
-        connection.ensure_connection()
-        version = 0
-        ready(window)
-        while time.perf_counter() < window.t1:
-            version += 1
-            started = time.perf_counter()
-            Event.objects.create(
-                stream="orm-1",
-                version=version,
-                type="hand.bet_placed",
-                data=PAYLOAD,
-                recorded_at=timezone.now(),
-            )
-            window.record(started, time.perf_counter())
-    finally:
-        connection.close()
+        versions = dict.fromkeys(streams, 0)
+        window = Window(*start())
+        while streams and time.monotonic() < window.t1:
+            for stream in streams:
+                versions[stream] += 1
+                row = (stream, versions[stream], "hand.bet_placed", Jsonb(PAYLOAD))
+                started = time.monotonic()
+                cur.execute(RAW_INSERT, (*row, datetime.now(UTC)))
+                conn.commit()
+                window.record(started, time.monotonic())
+    return window.result()
 
 
 # --------------------------------------------------------------------------
-# Statements per action
+# One action's cost
 
 
-def count_queries(seated: Seated, actions: int = 200) -> dict[str, float]:
-    """SQL statements (round trips) per ``hand_act`` over ``actions`` actions
-    at one table, by kind (Django's query capture, which logs BEGIN and
-    COMMIT too)."""
+def one_action_cost(seated: Seated, actions: int) -> dict[str, Any]:
+    """CPU, statements and the step profile of ``actions`` actions each at
+    one table (after as many, at most 50, unmeasured)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from poker import services
+    driver = Driver(seated, random.Random(SEED))
+    for _ in range(min(50, actions)):
+        driver.act(*driver.next())
 
-    rng = random.Random(SEED)
-    window = Window(threading.Barrier(1))
-    kinds: dict[str, int] = {}
-    answer: dict[str, Any] | None = None
-    user: Any = None
+    cpu = wall = 0.0
     for _ in range(actions):
-        hand = answer["hand"] if answer is not None else None
-        if hand is None or hand["legal"] is None:
-            user, answer = to_act(seated, answer, window)
-        assert answer is not None
-        hand = answer["hand"]
+        user, hand, move = driver.next()
+        c0, w0 = time.process_time(), time.perf_counter()
+        driver.act(user, hand, move)
+        cpu += time.process_time() - c0
+        wall += time.perf_counter() - w0
+
+    kinds: Counter[str] = Counter()
+    totals: Counter[int] = Counter()
+    for _ in range(actions):
+        user, hand, move = driver.next()
         with CaptureQueriesContext(connection) as captured:
-            answer = services.hand_act(
-                by=user,
-                table_id=seated.table_id,
-                hand=hand["id"],
-                version=hand["version"],
-                command_id=uuid.uuid4(),
-                **choose(rng, hand),
-            )
-        for query in captured.captured_queries:
-            kind = statement_kind(query["sql"])
-            kinds[kind] = kinds.get(kind, 0) + 1
-    return {k: v / actions for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])}
+            driver.act(user, hand, move)
+        kinds.update(statement_kind(q["sql"]) for q in captured.captured_queries)
+        totals[len(captured.captured_queries)] += 1
+
+    profiler = StepProfiler()
+    with profiler:
+        for _ in range(actions):
+            user, hand, move = driver.next()
+            with profiler.inside():
+                driver.act(user, hand, move)
+    return {
+        "actions": actions,
+        "cpu_ms": 1000 * cpu / actions,
+        "wall_ms": 1000 * wall / actions,
+        "statements": {k: n / actions for k, n in kinds.most_common()},
+        "statement_counts": dict(sorted(totals.items())),
+        "steps": dict(profiler.cpu),
+        "samples": profiler.samples,
+    }
 
 
 def statement_kind(sql: str) -> str:
-    """``SELECT poker_table FOR UPDATE``, ``INSERT poker_event``, ..."""
+    """``SELECT poker_table FOR UPDATE``, ``INSERT poker_event``, and for a
+    statement of several writes (``WITH w0 AS (INSERT ...) ...``) each:
+    ``WITH INSERT poker_command + INSERT poker_event``."""
     words = sql.split()
     verb = words[0].upper()
+    if verb == "WITH":
+        parts = re.findall(r'\b(INSERT INTO|UPDATE|DELETE FROM)\s+"?(\w+)', sql, re.IGNORECASE)
+        return "WITH " + " + ".join(f"{v.split()[0].upper()} {t}" for v, t in parts)
     table = ""
     key = {"SELECT": "FROM", "INSERT": "INTO", "UPDATE": "UPDATE", "DELETE": "FROM"}.get(verb)
     if key is not None and key in words:
@@ -565,39 +709,176 @@ def statement_kind(sql: str) -> str:
     return f"{verb} {table}{lock}".strip()
 
 
+TRANSPARENT = "transparent"
+"""A frame that only carries the command on: the step is below it."""
+STEPS: list[tuple[str, frozenset[str] | None, str]] = [
+    ("poker.services", None, TRANSPARENT),
+    ("poker.commands", frozenset({"receipt"}), "answer (view, receipt)"),
+    ("poker.commands", None, TRANSPARENT),
+    ("poker.work", frozenset({"written", "<lambda>"}), TRANSPARENT),
+    ("django.db.transaction", None, TRANSPARENT),
+    ("poker.work", frozenset({"load", "_lock_table", "_fold"}), "lock and fold"),
+    ("poker.streams", None, "lock and fold"),
+    ("poker.work", frozenset({"batches"}), "append"),
+    ("poker.eventstore", None, "append"),
+    ("poker.work", None, "decide (engine)"),
+    ("poker.engine", None, "decide (engine)"),
+    ("accounts", None, "ledger"),
+    ("poker.projections", None, "projections"),
+    ("poker.clocks", None, "clock scheduling"),
+    ("poker.publish", None, "publish packing"),
+    ("poker.selectors", None, "answer (view, receipt)"),
+]
+"""(module, functions or None for all, step): the first that fits a frame
+names its step.  A frame of the project's code that none fits is a step
+named after its module."""
+SENDS = {
+    "config.layer": "publish: channel-layer send",
+    "celery": "clock scheduling: timer queued",
+}
+"""Where a step hands its work to Redis: charged apart from the step."""
+GLUE = "transaction and glue"
+"""Under ``hand_act`` with no step on the stack: BEGIN, COMMIT, the rest."""
+PROJECT = ("poker", "accounts", "tournaments", "config")
+
+
+def step_of(frame: FrameType) -> str | None:
+    """The step a frame is of (``TRANSPARENT``), or None (not the project's)."""
+    module = frame.f_globals.get("__name__", "")
+    name = frame.f_code.co_name
+    for prefix, functions, step in STEPS:
+        inside = module == prefix or module.startswith(prefix + ".")
+        if inside and (functions is None or name in functions):
+            return step
+    return module if module.startswith(PROJECT) else None
+
+
+class StepProfiler:
+    """Charges this thread's CPU to the step on the stack under
+    ``hand_act``: a timer samples the stack every ``interval`` s of wall
+    time and charges it the thread's CPU since the sample before.  Only
+    the main thread receives signals: profile there."""
+
+    def __init__(self, interval: float = 0.0002) -> None:
+        self.interval = interval
+        self.cpu: Counter[str] = Counter()
+        self.samples = 0
+        self.active = False
+        self.last = 0.0
+        self.step = GLUE
+        self.saved: Any = None
+
+    def __enter__(self) -> StepProfiler:
+        self.saved = signal.signal(signal.SIGALRM, self._sample)
+        signal.setitimer(signal.ITIMER_REAL, self.interval, self.interval)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.saved)
+
+    @contextmanager
+    def inside(self) -> Iterator[None]:
+        """Charge the CPU of the block (the tail after the last sample to
+        the step seen last)."""
+        self.last, self.step, self.active = time.thread_time(), GLUE, True
+        try:
+            yield
+        finally:
+            self.active = False
+            self.cpu[self.step] += time.thread_time() - self.last
+
+    def _sample(self, signum: int, frame: FrameType | None) -> None:
+        if not self.active:
+            return
+        now = time.thread_time()
+        self.step = self.classify(frame)
+        self.cpu[self.step] += now - self.last
+        self.last = now
+        self.samples += 1
+
+    @staticmethod
+    def classify(frame: FrameType | None) -> str:
+        """The first step below ``hand_act``, or where it sends to Redis."""
+        stack = []
+        while frame is not None:
+            stack.append(frame)
+            frame = frame.f_back
+        stack.reverse()
+        below = [f for f in stack if f.f_code.co_name == "hand_act"][-1:]
+        if not below:
+            return GLUE
+        step = None
+        for f in stack[stack.index(below[0]) + 1 :]:
+            module = f.f_globals.get("__name__", "")
+            if step is not None:
+                for prefix, send in SENDS.items():
+                    if module == prefix or module.startswith(prefix + "."):
+                        return send
+                continue
+            found = step_of(f)
+            if found not in (None, TRANSPARENT):
+                step = found
+        return step or GLUE
+
+
 # --------------------------------------------------------------------------
 # Report
 
 
-def print_table(service: list[Run], raw: list[Run], orm: Run, per_action: dict[str, float]) -> None:
+def print_report(report: Report) -> None:
+    where = f"Redis at {redact(report.redis)}" if report.redis else "in-memory layer and timers"
     print(
-        f"\n{'clients':>8}{'service act/s':>15}{'p50 ms':>9}{'p99 ms':>9}{'in act':>8}"
+        f"{PROCESSES} worker processes (spawn; one connection each), {where}; "
+        f"{WARMUP:g} s warm-up + {DURATION:g} s per run; 32 Card Draw NL {BLINDS[0]}/{BLINDS[1]}, "
+        f"4-5 players a table; machine load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"\n{'tables':>7}{'procs':>6}{'service act/s':>15}{'p50 ms':>9}{'p99 ms':>9}"
         f"{'raw rows/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'raw/service':>13}"
     )
     met = True
-    for s, r in zip(service, raw, strict=True):
-        ratio = r.rate / s.rate
+    for s, r in zip(report.service, report.raw, strict=True):
+        ratio = r.rate / s.rate if s.rate else float("inf")
         met &= ratio <= GOAL
         print(
-            f"{s.concurrency:>8}{s.rate:>15,.0f}{s.percentile(50):>9.2f}{s.percentile(99):>9.2f}"
-            f"{s.busy:>8.0%}{r.rate:>12,.0f}{r.percentile(50):>9.2f}{r.percentile(99):>9.2f}{ratio:>12.1f}x"
+            f"{s.tables:>7}{s.processes:>6}{s.rate:>15,.0f}{s.percentile(50):>9.2f}"
+            f"{s.percentile(99):>9.2f}{r.rate:>12,.0f}{r.percentile(50):>9.2f}"
+            f"{r.percentile(99):>9.2f}{ratio:>12.1f}x"
         )
-    print(
-        f"\nORM Event.objects.create, 1 client (autocommit): {orm.rate:,.0f} rows/s, "
-        f"p50 {orm.percentile(50):.2f} ms, p99 {orm.percentile(99):.2f} ms"
-    )
-    print(
-        "in act: share of the service clients' time inside hand_act (the rest: fetching the "
-        "view as the player to act, choosing)"
-    )
-    for s in service:
+    for s in report.service:
         print(
-            f"{s.name}: {s.count:,} actions, {s.extra.get('hands', 0):,} hands, "
-            f"{s.errors} refusals, {s.extra.get('refills', 0)} top-ups"
+            f"  {s.name}: {s.count:,} actions, {s.extra['hands']:,} hands, "
+            f"{s.errors} refusals, {s.extra['refills']} top-up rounds"
         )
-    total = sum(per_action.values())
-    print(f"\nstatements per hand_act ({total:.1f} round trips):")
-    for kind, n in per_action.items():
-        print(f"  {n:6.2f}  {kind}")
-    verdict = "met" if met else "NOT met"
-    print(f"\nservice within {GOAL:g}x of the raw rate at every concurrency: {verdict}")
+    print(f"service within {GOAL:g}x of the raw rate at every concurrency: {verdict(met)}")
+    print_cost(report.cost)
+
+
+def print_cost(cost: dict[str, Any]) -> None:
+    total = sum(cost["statements"].values())
+    counts = ", ".join(f"{k}: {v}" for k, v in cost["statement_counts"].items())
+    print(f"\none action at one table ({cost['actions']} actions a pass):")
+    print(
+        f"  SQL statements {total:5.2f} per action (goal <= {GOAL_STATEMENTS}: "
+        f"{verdict(total <= GOAL_STATEMENTS)}); actions by count {{{counts}}}"
+    )
+    for kind, n in cost["statements"].items():
+        print(f"    {n:6.2f}  {kind}")
+    print(
+        f"  CPU {cost['cpu_ms']:.3f} ms per action in process (goal <= {GOAL_CPU_MS:g} ms: "
+        f"{verdict(cost['cpu_ms'] <= GOAL_CPU_MS)}); wall {cost['wall_ms']:.3f} ms"
+    )
+    steps: dict[str, float] = cost["steps"]
+    sampled = sum(steps.values())
+    print(
+        f"  CPU by step ({cost['samples']} samples; ms scaled to the unprofiled "
+        f"{cost['cpu_ms']:.3f} ms):"
+    )
+    for step, seconds in sorted(steps.items(), key=lambda kv: -kv[1]):
+        share = seconds / sampled if sampled else 0.0
+        print(f"    {share * cost['cpu_ms']:7.3f} ms {share:6.1%}  {step}")
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT met"

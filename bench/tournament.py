@@ -18,7 +18,10 @@ every clock: the levels and breaks, the action clocks set at every turn.
 Figures: wall time from the first deal to the last hand, hands per second
 (all tables), actions per second, tables at the peak.  The peer figure is
 the same bots on a 100-player field in the same run: the rate a small
-field is dealt at, so the ratio shows what the field's size costs.
+field is dealt at, so the ratio shows what the field's size costs.  The
+goal (issue 12): the big field deals at least ``GOAL`` x the small one's
+hands per second.  Quick runs: ``BENCH_TOURNAMENT_PLAYERS`` and
+``BENCH_TOURNAMENT_PEER_PLAYERS`` set the two fields.
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ import os
 from bench.clocks import worker_on_fresh_database
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_tournamentbench"
-PLAYERS = 1_000
-PEER_PLAYERS = 100
+PLAYERS = int(os.environ.get("BENCH_TOURNAMENT_PLAYERS", "1000"))
+PEER_PLAYERS = int(os.environ.get("BENCH_TOURNAMENT_PEER_PLAYERS", "100"))
+GOAL = 0.9
+"""Hands per second of the big field over the small one's, at least."""
 SEAT_VALUE = 1_100
 """A seat is worth ten entries: the field plays down to about a tenth."""
 LEVEL_MINUTES = 10
@@ -104,4 +109,8 @@ def _print(big: dict[str, float], peer: dict[str, float]) -> None:
             f"{run['seats']:3.0f} seats ({run['left']:.0f} players left)"
         )
     ratio = rate(big, "hands") / rate(peer, "hands")
-    print(f"  hands/s of {PLAYERS} players / hands/s of {PEER_PLAYERS}: {ratio:.2f}x")
+    met = "met" if ratio >= GOAL else "NOT met"
+    print(
+        f"  hands/s of {big['players']:.0f} players / hands/s of {peer['players']:.0f}: "
+        f"{ratio:.2f}x (goal >= {GOAL:g}x: {met})"
+    )

@@ -3,6 +3,7 @@ view of one command on the resource a URL names."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -25,9 +26,61 @@ class StrictInteger(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
+class _StringsOnly(serializers.Field):
+    """JSON strings only: DRF's text fields take a number and turn it into
+    text, which the schema (``type: string``) says is refused."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class Text(_StringsOnly, serializers.CharField):
+    """A JSON string."""
+
+
+class Pattern(_StringsOnly, serializers.RegexField):
+    """A JSON string matching a regular expression."""
+
+
+class Email(_StringsOnly, serializers.EmailField):
+    """A JSON string holding an email address."""
+
+
+class StrictUUID(_StringsOnly, serializers.UUIDField):
+    """A UUID as a JSON string (not as a number)."""
+
+
+class StrictBoolean(serializers.BooleanField):
+    """``true`` or ``false`` only: no ``"yes"``, ``1`` or ``"true"``."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if type(data) is not bool:
+            self.fail("invalid", input=data)
+        return data
+
+
+class Query(serializers.Serializer[dict[str, object]]):
+    """Query parameters.  One given empty (``?kind=``) is refused like any
+    other bad value, where DRF's form handling would take it as left out."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        blank = [name for name in self.fields if data.get(name) == ""]
+        if blank:
+            raise serializers.ValidationError({name: ["May not be empty."] for name in blank})
+        return super().to_internal_value(data)
+
+
 def chips(**options: Any) -> StrictInteger:
     """A chip amount field."""
     return StrictInteger(max_value=MAX_CHIPS, **options)
+
+
+def choice(enum: type[Enum], **options: Any) -> serializers.ChoiceField:
+    """One of ``enum``'s values, in or out (every field of one enumeration
+    shares one named enum in the schema: ``ENUM_NAME_OVERRIDES``)."""
+    return serializers.ChoiceField(choices=[m.value for m in enum], **options)
 
 
 def viewer(request: Request) -> Any:
@@ -43,14 +96,15 @@ def validated(serializer_class: type[Any], data: Any) -> dict[str, Any]:
 
 
 def command_view(
-    service: Any, body: type[Any], *, class_name: str, operation_id: str
+    service: Any, body: type[Any], answer: type[Any], *, class_name: str, operation_id: str
 ) -> type[APIView]:
     """A view posting ``body`` to ``service`` for the logged-in user: the
     ids the URL names (``table_id``, ``tournament_id``) go to the service
-    under the same names, and its answer is the response."""
+    under the same names, and its answer (shaped as ``answer`` declares)
+    is the response."""
 
     class CommandView(APIView):
-        @extend_schema(request=body, responses={200: dict}, operation_id=operation_id)
+        @extend_schema(request=body, responses={200: answer}, operation_id=operation_id)
         def post(self, request: Request, **ids: int) -> Response:
             data = validated(body, request.data)
             return Response(service(by=request.user, **ids, **data))

@@ -11,11 +11,10 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_auth import TokenAuthMiddleware  # noqa: E402
+from config.ws_auth import OriginGuard, TokenAuthMiddleware  # noqa: E402
 
 # Embedded defaults: the worker that runs the clocks lives in this process.
 if settings.EMBEDDED_WORKER:
@@ -27,9 +26,9 @@ application = ProtocolTypeRouter(
     {
         # Static files too, DEBUG on or off (WhiteNoise, in the middleware).
         "http": django_asgi_app,
-        # Browsers send Origin on WebSocket handshakes: only ALLOWED_HOSTS may
-        # open one (a WebSocket is not covered by CSRF protection).
-        "websocket": AllowedHostsOriginValidator(
+        # A session cookie works only from ALLOWED_HOSTS' pages (a WebSocket is
+        # not covered by CSRF protection); a token needs no Origin (ws_auth).
+        "websocket": OriginGuard(
             AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }

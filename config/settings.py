@@ -10,6 +10,7 @@ on PostgreSQL and Redis, with separate worker and beat processes.
 import os
 import socket
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens: one per device, hashed, expiring, revoked one by one
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: no CDN
     "channels",
@@ -64,7 +65,7 @@ MIDDLEWARE = [
     "config.middleware.api_body_limit",  # 413 JSON for an /api/ body over the limit
     # Static files (the admin's, Swagger UI's) from the server itself, with
     # DEBUG on or off: nothing else serves them under daphne.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.StaticFiles",  # WhiteNoise
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -224,14 +225,14 @@ AUTH_PASSWORD_VALIDATORS = [
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes "not authenticated" a 401.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON with limits: too deep a body is malformed, too large a one too_large.
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     # Every unsafe request of a logged-in player counts against his commands;
     # the login, token, registration and password views set their own.
@@ -239,6 +240,14 @@ REST_FRAMEWORK = {
     # How many proxies in front append to X-Forwarded-For: 0 trusts none of
     # it (the address is REMOTE_ADDR), so a client cannot choose his own.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+}
+
+TOKEN_TTL_HOURS = env.int("TOKEN_TTL_HOURS", default=24 * 7)
+"""How long an API token (one per login, per device) lasts."""
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=TOKEN_TTL_HOURS),
+    # Clients send "Authorization: Token <key>", as with DRF's own tokens.
+    "AUTH_HEADER_PREFIX": "Token",
 }
 
 # --- Cache and throttles -----------------------------------------------------
@@ -277,6 +286,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name per set of choices that several fields share.
+    "ENUM_NAME_OVERRIDES": {
+        "ActionEnum": "poker.api.responses.ACTIONS",
+        "BlindEnum": "poker.api.responses.BLINDS",
+        "TableStatusEnum": "poker.models.Table.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "EntrantStatusEnum": "tournaments.models.Entrant.Status",
+    },
 }
 
 # --- I18n, static files ------------------------------------------------------

@@ -1,9 +1,10 @@
 """WebSocket consumers: authenticate, join groups, replay, forward; no rules.
 
 - ``ws/tables/<id>/?after=<position>``: a table's feed for anyone (public
-  frames), plus a logged-in player's private frames of that table.  It
-  replays the frames after ``after`` from the event store before going live,
-  and accepts the same actions as ``POST /api/tables/<id>/actions/``.
+  frames), plus a logged-in player's private frames of that table, all cut
+  from the one message per command its table's group gets.  It replays the
+  frames after ``after`` from the event store before going live, and
+  accepts the same actions as ``POST /api/tables/<id>/actions/``.
 - ``ws/me/``: a logged-in player's own frames from every table: his hidden
   cards (``private``) and what happens to his seats (``seat``).
 - ``ws/lobby/``: the list of tables, live.
@@ -25,12 +26,15 @@ from django.db import transaction
 from accounts.frames import player_group, wallet_frame
 from config.api_errors import ApiError
 from config.throttles import command_wait
+from config.ws_auth import NOT_AUTHENTICATED, Refusal, refuse
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.models import Table
 
 MAX_FRAME = 16 * 1024
 """Bytes a client frame may have."""
+
+NO_TABLE = Refusal(4404, "not_found", "no such table")
 
 
 def scope_user(scope: dict[str, Any]) -> Any:
@@ -74,20 +78,14 @@ class TableConsumer(JsonFrames):
         self.owed = False
         """The last public frame has a private one for this viewer, not yet sent."""
         if not await database_sync_to_async(Table.objects.filter(pk=self.table).exists)():
-            await self.close(code=4404)
+            await refuse(self, NO_TABLE)
             return
         await self.accept()
         await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
-        if self.viewer is not None:
-            group = player_group(self.viewer.pk)
-            await self.channel_layer.group_add(group, self.channel_name)
         await self._catch_up(query_after(self.scope))
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.table_group(self.table), self.channel_name)
-        if getattr(self, "viewer", None) is not None:
-            group = player_group(self.viewer.pk)
-            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _catch_up(self, after: int | None) -> None:
         """Frames after ``after`` from the store; with none given, one beyond
@@ -109,15 +107,22 @@ class TableConsumer(JsonFrames):
             await self._send_frame(frame)
 
     async def frame(self, message: dict[str, Any]) -> None:
-        """A frame published to one of this consumer's groups.
+        """A command's message to the table's group: the frames this viewer
+        sees of it, cut once per process for all its sockets (``publish.cut``)."""
+        rows = message["frame"]
+        if rows["type"] != publish.ROWS or rows["table"] != self.table:
+            return
+        me = self.viewer.pk if self.viewer is not None else None
+        for frame, text in publish.cut(rows, me):
+            await self._live(frame, text)
 
-        Servers publish after their own commits, so frames can arrive out
+    async def _live(self, frame: dict[str, Any], text: str) -> None:
+        """A frame cut from a live message.
+
+        Servers publish after their own commits, so messages can arrive out
         of order or not at all: a frame that is not the next one first
         fetches what it skipped from the store, where it is committed.
         """
-        frame = message["frame"]
-        if frame["type"] not in ("event", "private") or frame["table"] != self.table:
-            return  # seat frames are for the player's own stream
         if _key(frame) <= self.last:
             return
         if not self._is_next(frame):
@@ -126,24 +131,28 @@ class TableConsumer(JsonFrames):
             for missed in await database_sync_to_async(publish.replay)(self.table, after, viewer):
                 if _key(missed) < _key(frame):
                     await self._send_frame(missed)
-        await self._send_frame(frame)
+        await self._send_frame(frame, text)
 
     def _is_next(self, frame: dict[str, Any]) -> bool:
         if frame["type"] == "private":
             return self.owed and frame["position"] == self.last[0]
         return not self.owed and frame["position"] == self.last[0] + 1
 
-    async def _send_frame(self, frame: dict[str, Any]) -> None:
+    async def _send_frame(self, frame: dict[str, Any], text: str | None = None) -> None:
         """Each frame once, in feed order: a private frame shares its event's
         position and comes right after the public one; replayed frames and
-        the same frames arriving live are not sent twice."""
+        the same frames arriving live are not sent twice.  ``text``: the
+        frame already encoded (a live frame, encoded once per process)."""
         key = _key(frame)
         if key <= self.last:
             return
         self.last = key
         me = self.viewer.pk if self.viewer is not None else None
         self.owed = frame["type"] == "event" and me in frame.get("private_for", ())
-        await self.send_json(frame)
+        if text is None:
+            await self.send_json(frame)
+        else:
+            await self.send(text_data=text)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
@@ -217,7 +226,7 @@ class PlayerConsumer(JsonFrames):
     async def connect(self) -> None:
         self.viewer = scope_user(self.scope)
         if self.viewer is None:
-            await self.close(code=4401)
+            await refuse(self, NOT_AUTHENTICATED)
             return
         await self.accept()
         await self.channel_layer.group_add(player_group(self.viewer.pk), self.channel_name)
@@ -229,8 +238,12 @@ class PlayerConsumer(JsonFrames):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def frame(self, message: dict[str, Any]) -> None:
-        if message["frame"]["type"] in ("private", "seat", "wallet"):
-            await self.send_json(message["frame"])
+        frame = message["frame"]
+        if frame["type"] == publish.PRIVATES:
+            for private in frame["frames"]:
+                await self.send_json(private)
+        elif frame["type"] in ("seat", "wallet"):
+            await self.send_json(frame)
 
 
 async def _error(consumer: Any, code: str, message: str, command_id: Any = None) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from django.db import IntegrityError
 from django.utils import timezone
 
-from poker import upcast
+from poker import statements, upcast
 from poker.models import Command, Event
 
 
@@ -110,6 +110,7 @@ def append(
     """
     now = at or timezone.now()
     command = None
+    writes = []
     if command_id is not None:
         first = batches[0].stream if batches else ""
         command = Command(
@@ -120,7 +121,7 @@ def append(
             by=by,
             recorded_at=now,
         )
-        command.save(using=using, force_insert=True)
+        writes.append(statements.insert(Command, [command], using))
     rows = [
         Event(
             stream=batch.stream,
@@ -137,7 +138,9 @@ def append(
     if feed is not None:
         for k, row in enumerate(rows, start=feed.position + 1):
             row.feed, row.position = feed.table, k
-    Event.objects.using(using).bulk_create(rows)
+    if rows:
+        writes.append(statements.insert(Event, rows, using))
+    statements.execute(writes, using)  # one round trip on PostgreSQL
     return [Recorded(r.stream, r.version, r.type, r.data, now, r.position) for r in rows]
 
 

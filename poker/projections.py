@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import Max
 
-from poker import streams
+from poker import statements, streams
 from poker.engine.state import HandState
 from poker.engine.table import HandBegan, HandFinished, TableConfig, TableState, evolve_table
 from poker.engine.table.clock import turn_started
@@ -42,10 +42,11 @@ def write(work: Work, recorded: list[Recorded]) -> None:
     if not recorded:
         return
     at = recorded[-1].recorded_at
+    updates: list[statements.Statement] = []
     for hand in work.hands:
         if hand.events:
             version = hand.start + len(hand.events)
-            write_hand(
+            update = write_hand(
                 hand.row,
                 hand.state,
                 version,
@@ -53,6 +54,7 @@ def write(work: Work, recorded: list[Recorded]) -> None:
                 at=at,
                 turn_started=at if hand.turn_moved else None,
             )
+            updates += [update] if update is not None else []
             _remember_on_commit(streams.hands, hand.row.stream, version, hand.state)
     work.table.position = recorded[-1].position or work.table.position
     if work.table_events:
@@ -61,8 +63,9 @@ def write(work: Work, recorded: list[Recorded]) -> None:
         _remember_on_commit(
             streams.tables, work.table.stream, work.table_state.version, work.table_state
         )
-    else:
-        Table.objects.filter(pk=work.table.pk).update(position=work.table.position)
+    else:  # an action inside a hand: the table moves only its feed position
+        updates.append(statements.update(Table, work.table.pk, position=work.table.position))
+    statements.execute(updates)  # one round trip on PostgreSQL
 
 
 def _remember_on_commit(folds: streams.Folds[Any], stream: str, version: int, state: Any) -> None:
@@ -137,10 +140,12 @@ def write_hand(
     started: datetime | None,
     at: datetime,
     turn_started: datetime | None,
-) -> None:
+) -> statements.Statement | None:
     """The hand row as ``state`` (at ``version``) says; ``started`` is the
     time of its first event when that is now, ``turn_started`` when the
-    turn in progress began if that changed."""
+    turn in progress began if that changed.  A new row is saved here; a
+    row's changes come back as an UPDATE for the caller to run with its
+    other writes (the hot path: one statement for all)."""
     changes: dict[str, Any] = {
         "version": version,
         "phase": state.phase.value,
@@ -159,8 +164,8 @@ def write_hand(
         setattr(row, name, value)
     if started is not None:
         row.save(force_insert=True)
-    else:  # the hot path: one UPDATE of the columns that move
-        Hand.objects.filter(pk=row.pk).update(**changes)
+        return None
+    return statements.update(Hand, row.pk, **changes)
 
 
 def hand_result(state: HandState, seats: list[int]) -> dict[str, Any]:
@@ -233,4 +238,5 @@ def _rebuild_hand(table: Table, number: int, seats: list[int], using: str) -> No
     hand = Hand(id=hand_id(table.pk, number), table=table, number=number, seats=seats)
     first, at = rows[0].recorded_at, rows[-1].recorded_at
     began = turn_started(states)
-    write_hand(hand, state, rows[-1].version, started=first, at=at, turn_started=began)
+    saved = write_hand(hand, state, rows[-1].version, started=first, at=at, turn_started=began)
+    assert saved is None  # a new row, saved

@@ -1,14 +1,31 @@
 """Frames for WebSocket clients, and their publication after each commit.
 
-Every event of a table's feed becomes one public frame, sent to the
-table's group, with every hidden card left out (``engine.view.redact`` for
-a spectator).  An event that hides cards from all but their owner (the
-deal, a discard, a draw) also becomes a private frame for that owner alone,
-sent to his own group; the frames of a deal or a draw carry the openings
-of the owner's new cards, and the public frame of a shown hand those of
-its cards (docs/fair-deal.md).  Frames carry the feed position, so a client sees
-every position once and in order, and after a reconnect asks for what came
-after the last one it saw (``replay``).
+After a command commits, one message goes to its table's group: the
+command's recorded rows, packed as they are (``pack``), with the hands'
+players by position and the clock.  Each socket of the table cuts its own
+frames from it (``cut``, done once per message in each process and shared
+by its sockets): every event becomes one public frame, with every hidden
+card left out (``engine.view.redact`` for a spectator), and an event that
+hides cards from all but their owner (the deal, a discard, a draw) also a
+private frame for that owner alone.  The message holds the hidden cards,
+so it travels only between servers (the channel layer); what reaches a
+client is only what was cut for it.
+
+The frames of a deal or a draw carry the openings of the owner's new
+cards, and the public frame of a shown hand those of its cards
+(docs/fair-deal.md).  Only the command has the hands' full states to open
+them from, so ``pack`` puts the openings in the message, each for the
+frame it goes with, and ``cut`` attaches them.  Frames carry the feed position, so a
+client sees every position once and in order, and after a reconnect asks
+for what came after the last one it saw (``replay``).
+
+Frames name players by seat, as every view does (``poker.present``): the
+message carries each hand's seats by position, and the screen names of the
+players of a hand it starts, so that cutting reads nothing.
+
+A player's own stream (``ws/me/``) gets his private frames of a command in
+one message to his own group (deals and draws only), and his seat frames;
+the lobby gets its lines.
 
 The channel layer may drop messages; the event store is the truth.  Only
 committed events are published (``transaction.on_commit``).
@@ -16,17 +33,28 @@ committed events are published (``transaction.on_commit``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+import json
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple, TypeVar
 
 from accounts.frames import player_group
 from config.layer import send_all
 from poker import streams
 from poker.engine.codec import name_of
-from poker.engine.events import CardsDealt, CardsDrawn, Discarded
+from poker.engine.events import EVENT_TYPES as HAND_EVENT_TYPES
+from poker.engine.events import (
+    CardsDealt,
+    CardsDrawn,
+    Discarded,
+    HandShown,
+    HandStarted,
+    from_json,
+)
 from poker.engine.events import Event as HandEvent
 from poker.engine.evolve import evolve
-from poker.engine.fairdeal import Opening, event_openings
+from poker.engine.fairdeal import event_openings
 from poker.engine.state import HandState
 from poker.engine.table import (
     TABLE_EVENT_TYPES,
@@ -42,18 +70,159 @@ from poker.engine.table import (
 from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
 from poker.eventstore import Recorded, load_feed, recorded
+from poker.present import event_by_seat
 from poker.upcast import TABLES
 
 HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
+HAND_BEGAN = name_of(TABLE_EVENT_TYPES, HandBegan)
 
 REPLAY_LIMIT = 500
 """Frames sent on a reconnect; further behind, the client starts over from
 the table's current view (its snapshot) and the frames after it."""
 
+ROWS = "rows"
+"""The ``type`` of a table's message: a command's rows, to cut frames from."""
+
+HIDING = frozenset(name_of(HAND_EVENT_TYPES, kind) for kind in (CardsDealt, CardsDrawn, Discarded))
+"""Stored names of the events that may have a private frame."""
+
+HAND_STARTED = name_of(HAND_EVENT_TYPES, HandStarted)
+
+OPENED = frozenset(name_of(HAND_EVENT_TYPES, kind) for kind in (CardsDealt, CardsDrawn, HandShown))
+"""Stored names of the events whose frames may carry openings."""
+
+UNDEALT = {"deck": [], "seed": 0}
+"""The deck and seed a message leaves out of a hand's first event (they
+stay in the command's process; no frame shows them), put back as nothing
+so that the event decodes."""
+
+Frame = dict[str, Any]
+T = TypeVar("T")
+
+Openings = dict[tuple[int, int | None], list[dict[str, Any]]]
+"""The openings of each frame that has some, keyed by the event's feed
+position and the frame's owner (a user id; None: the public frame)."""
+
 
 def table_group(table: int) -> str:
     """The group of everyone watching a table."""
     return f"table.{table}"
+
+
+class Row(NamedTuple):
+    """A recorded event as a table's message carries it: what frames need."""
+
+    stream: str
+    version: int
+    position: int
+    type: str
+    data: dict[str, Any]
+
+
+def pack(
+    table: int,
+    rows: Sequence[Recorded],
+    hands: dict[str, HandState],
+    clock: dict[str, Any] | None = None,
+    seats: dict[str, list[int]] | None = None,
+    opened: Openings | None = None,
+) -> dict[str, Any]:
+    """A command's rows as its table's one message: each row as it is, the
+    hands' player ids and seats by position (from ``hands``, the states the
+    command left its hands in, and ``seats``), the openings of its frames
+    (``openings``, unless given), the screen names of the players of a hand
+    started here, and the clock once they are in.  No frame is built here:
+    the command only packs, the receivers cut.  ``id`` tells one message
+    from another, so that a process cuts each once."""
+    from poker.selectors import player_name
+
+    streams_here = {r.stream for r in rows if r.stream.startswith("hand-")}
+    seats = hand_seats_of(table, rows, seats or {})
+    started = [r for r in rows if r.type == HAND_STARTED]
+    names = player_ids(hands)
+    opened = openings(rows, hands) if opened is None else opened
+    return {
+        "type": ROWS,
+        "id": uuid.uuid4().hex,
+        "table": table,
+        "rows": [(r.stream, r.version, r.position, r.type, _shown(r)) for r in rows],
+        "names": {stream: names[stream] for stream in streams_here if stream in names},
+        "seats": {stream: seats[stream] for stream in streams_here},
+        "openings": [(position, owner, o) for (position, owner), o in opened.items()],
+        "screen_names": {
+            p["name"]: player_name(p["name"]) for r in started for p in r.data["players"]
+        },
+        "clock": clock,
+    }
+
+
+def player_ids(hands: dict[str, HandState]) -> dict[str, list[str]]:
+    """Each hand's player ids by position (as dealt)."""
+    return {stream: [p.name for p in state.players] for stream, state in hands.items()}
+
+
+def openings(rows: Iterable[Recorded], hands: dict[str, HandState]) -> Openings:
+    """The openings that go with the frames of ``rows``
+    (``engine.fairdeal.event_openings``): to each owner of a deal or a draw
+    those of his new cards, and with a shown hand's public frame those of
+    its cards.  ``hands`` has each hand's state at its last version among
+    ``rows`` or later; a hand missing there opens nothing."""
+    out: Openings = {}
+    for row in rows:
+        state = hands.get(row.stream)
+        if row.type not in OPENED or state is None:
+            continue
+        assert row.position is not None
+        event = streams.decode_hand(row)
+        owners = [(None, None)] if isinstance(event, HandShown) else _owned(event, state)
+        for viewer, owner in owners:
+            found = event_openings(state, row.version, event, viewer)
+            if found:
+                out[(row.position, owner)] = [o.to_json() for o in found]
+    return out
+
+
+def _owned(event: HandEvent, state: HandState) -> list[tuple[int | None, int | None]]:
+    """(position, user id) of each owner of ``event``'s hidden cards."""
+    return [(position, int(state.players[position].name)) for position in _owners(event)]
+
+
+def hand_seats_of(
+    table: int, rows: Iterable[Recorded], seats: dict[str, list[int]]
+) -> dict[str, list[int]]:
+    """Each hand stream of ``rows`` with its seats by position: as given,
+    from a ``HandBegan`` among the rows, else from the hand's row."""
+    from poker.models import hand_id, hand_stream
+
+    out = dict(seats)
+    for row in rows:
+        if row.type == HAND_BEGAN and row.stream.startswith("table-"):
+            out[hand_stream(hand_id(table, row.data["number"]))] = row.data["dealt_in"]
+        elif row.stream.startswith("hand-") and row.stream not in out:
+            out[row.stream] = hand_seats(row.stream)
+    return out
+
+
+def hand_seats(stream: str) -> list[int]:
+    """A hand's seats by position, from its row."""
+    from poker.models import Hand
+
+    return list(Hand.objects.values_list("seats", flat=True).get(pk=stream.removeprefix("hand-")))
+
+
+def _shown(row: Recorded) -> dict[str, Any]:
+    """A row's data but a hand's deck and seed (``UNDEALT``)."""
+    if row.type != HAND_STARTED:
+        return row.data
+    return {k: v for k, v in row.data.items() if k not in UNDEALT}
+
+
+class Cut(NamedTuple):
+    """One event's frames: the public one, and the private one of each
+    owner (by user id) of a hidden card in it."""
+
+    public: Frame
+    private: dict[int, Frame]
 
 
 def _owners(event: HandEvent) -> Sequence[int]:
@@ -65,29 +234,27 @@ def _owners(event: HandEvent) -> Sequence[int]:
     return ()
 
 
-def _with_openings(frame: dict[str, Any], opened: list[Opening]) -> dict[str, Any]:
-    """``frame`` with the openings of the cards it names (if any)."""
-    if opened:
-        frame["openings"] = [o.to_json() for o in opened]
-    return frame
-
-
-def frames(
+def cut_rows(
     table: int,
-    rows: Iterable[Recorded],
-    hands: dict[str, HandState],
-    clock: dict[str, Any] | None = None,
-) -> list[tuple[str, dict[str, Any]]]:
-    """(group, frame) for each recorded event, public frames first per event.
+    rows: Iterable[Row],
+    names: dict[str, list[str]],
+    clock: dict[str, Any] | None,
+    seats: dict[str, list[int]],
+    screen_name: Callable[[str], str],
+    opened: Openings | None = None,
+) -> list[Cut]:
+    """The frames of each event, in feed order.
 
-    ``hands`` gives the state of each hand stream among ``rows`` at their
-    last version or later: its players' ids by position (as dealt) address
-    the private frames, and its commitments open the cards a frame deals,
-    draws or turns up (``engine.fairdeal.event_openings``: to their owner,
-    or to all for a shown hand).  ``clock`` is the clock running once these
-    events are in (its deadlines let clients draw a countdown).
+    ``names`` gives each hand stream's player ids by position (as dealt),
+    to address private frames; a hand started among ``rows`` adds its own.
+    ``seats`` gives each hand stream's seats by position and
+    ``screen_name(player id)`` a player's screen name: frames name players
+    by seat (``present.event_by_seat``).  ``clock`` is the clock running
+    once these events are in (its deadlines let clients draw a countdown).
+    ``opened`` gives the openings each frame carries (``openings``).
     """
-    out: list[tuple[str, dict[str, Any]]] = []
+    opened = opened or {}
+    out: list[Cut] = []
     for row in rows:
         head = {
             "table": table,
@@ -97,28 +264,143 @@ def frames(
             "clock": clock,
         }
         if row.stream.startswith("table-"):
-            out.append(
-                (
-                    table_group(table),
-                    {"type": "event", **head, "event": {"type": row.type, **row.data}},
-                )
-            )
+            out.append(Cut({"type": "event", **head, "event": {"type": row.type, **row.data}}, {}))
             continue
-        event = streams.decode_hand(row)
-        state = hands[row.stream]
-        owners = [int(state.players[position].name) for position in _owners(event)]
-        public = {"type": "event", **head, "event": redact(event, None)}
+        event = from_json({"type": row.type, **UNDEALT, **row.data})
+        if isinstance(event, HandStarted):
+            names[row.stream] = [e.name for e in event.players]
+        positions = _owners(event)
+        owners = [int(names[row.stream][position]) for position in positions]
+        by_seat = seats[row.stream]
+        public = {"type": "event", **head, "event": _seen(event, None, by_seat, screen_name)}
         if owners:
             # Who gets a private frame for this event is no secret (who was
             # dealt, who drew); clients and consumers use it to wait for it.
             public["private_for"] = owners
-        opened = event_openings(state, row.version, event, None)
-        out.append((table_group(table), _with_openings(public, opened)))
-        for position, owner in zip(_owners(event), owners, strict=True):
-            frame = {"type": "private", **head, "event": redact(event, position)}
-            opened = event_openings(state, row.version, event, position)
-            out.append((player_group(owner), _with_openings(frame, opened)))
+        private = {
+            owner: {
+                "type": "private",
+                **head,
+                "event": _seen(event, position, by_seat, screen_name),
+            }
+            for position, owner in zip(positions, owners, strict=True)
+        }
+        _attach(public, opened.get((row.position, None)))
+        for owner, frame in private.items():
+            _attach(frame, opened.get((row.position, owner)))
+        out.append(Cut(public, private))
     return out
+
+
+def _attach(frame: Frame, opened: list[dict[str, Any]] | None) -> None:
+    """Give ``frame`` the openings of the cards it names, if any."""
+    if opened:
+        frame["openings"] = opened
+
+
+def _seen(
+    event: HandEvent, viewer: int | None, seats: list[int], screen_name: Callable[[str], str]
+) -> dict[str, Any]:
+    """``event`` as the player in position ``viewer`` (None: a spectator)
+    may see it, its players by seat."""
+    return event_by_seat(redact(event, viewer), seats, screen_name)
+
+
+def frames_for(cuts: Iterable[tuple[T, dict[int, T]]], viewer: int | None) -> list[T]:
+    """What ``viewer`` (a user id, or None) sees of ``cuts``: each public
+    frame, and his private frame right after it."""
+    out: list[T] = []
+    for public, private in cuts:
+        out.append(public)
+        if viewer in private:
+            out.append(private[viewer])
+    return out
+
+
+class Shared(NamedTuple):
+    """A frame and its JSON text, encoded once for every socket sending it."""
+
+    frame: Frame
+    text: str
+
+
+CUTS_KEPT = 256
+"""Messages whose cuts a process keeps: its sockets of a table receive
+the same message within moments of each other."""
+
+_cuts: OrderedDict[str, list[tuple[Shared, dict[int, Shared]]]] = OrderedDict()
+
+
+def cut(message: dict[str, Any], viewer: int | None) -> list[Shared]:
+    """The frames ``viewer`` sees of a table's message (``pack``), in order.
+
+    The events are decoded and the frames cut and encoded once per message
+    in a process, whichever of its sockets gets the message first; the
+    others take theirs from what it left (consumers run in one event loop).
+    """
+    key = message["id"]
+    shared = _cuts.get(key)
+    if shared is None:
+        rows = [Row(*row) for row in message["rows"]]
+        names, screen_names = dict(message["names"]), message["screen_names"]
+        opened = {(position, owner): o for position, owner, o in message["openings"]}
+        cuts = cut_rows(
+            message["table"],
+            rows,
+            names,
+            message["clock"],
+            message["seats"],
+            lambda player: str(screen_names.get(player, "")),
+            opened,
+        )
+        shared = [
+            (_shared(public), {owner: _shared(f) for owner, f in private.items()})
+            for public, private in cuts
+        ]
+        _cuts[key] = shared
+        while len(_cuts) > CUTS_KEPT:
+            _cuts.popitem(last=False)
+    return frames_for(shared, viewer)
+
+
+def _shared(frame: Frame) -> Shared:
+    return Shared(frame, json.dumps(frame))
+
+
+PRIVATES = "privates"
+"""The ``type`` of a player's message of his private frames of a command."""
+
+
+def private_frames(
+    table: int,
+    rows: Iterable[Recorded],
+    names: dict[str, list[str]],
+    clock: dict[str, Any] | None,
+    seats: dict[str, list[int]],
+    opened: Openings,
+) -> list[tuple[str, Frame]]:
+    """One message to each owner's own group (his ``ws/me/``) with his
+    private frames of the command, in feed order, with their openings: cut
+    only from the rows that may hide cards (a deal, a draw), so that a
+    command without them spends nothing here."""
+    hiding = [_row(r) for r in rows if r.type in HIDING]
+    if not hiding:
+        return []
+    from poker.selectors import player_name
+
+    mine: dict[int, list[Frame]] = {}
+    for _, private in cut_rows(table, hiding, names, clock, seats, player_name, opened):
+        for owner, frame in private.items():
+            mine.setdefault(owner, []).append(frame)
+    return [
+        (player_group(owner), {"type": PRIVATES, "frames": frames})
+        for owner, frames in mine.items()
+    ]
+
+
+def _row(row: Recorded) -> Row:
+    assert row.position is not None
+    return Row(row.stream, row.version, row.position, row.type, row.data)
 
 
 def hand_states(rows: Iterable[Recorded]) -> dict[str, HandState]:
@@ -165,11 +447,19 @@ def publish(
     hands: dict[str, HandState],
     seated: dict[int, str] | None = None,
     clock: dict[str, Any] | None = None,
+    seats: dict[str, list[int]] | None = None,
 ) -> None:
-    """Send the frames of committed events to their groups, the seat frames
-    to their players, and the table's new lobby line when it changed;
-    ``hands``: the states the command left its hands in (see ``frames``)."""
-    messages = frames(table, rows, hands, clock) + seat_frames(table, rows, seated or {})
+    """Send committed events: the table's one message to its group (every
+    frame of its sockets is cut from it there), each owner's private frames
+    and the seat frames to the players' own streams, and the table's new
+    lobby line when it changed.  A player's action inside a hand sends the
+    table's message alone (a draw adds one to the drawer's own stream).
+    ``hands``: the states the command left its hands in."""
+    seats = hand_seats_of(table, rows, seats or {})
+    opened = openings(rows, hands)
+    messages = [(table_group(table), pack(table, rows, hands, clock, seats, opened))]
+    messages += private_frames(table, rows, player_ids(hands), clock, seats, opened)
+    messages += seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table)
         if line is not None:
@@ -186,20 +476,26 @@ def lobby_line(table: int) -> dict[str, Any] | None:
     return None if row is None else {"type": "lobby", "table": table_summary(row)}
 
 
-def replay(table: int, after: int, viewer: int | None) -> list[dict[str, Any]]:
+def replay(table: int, after: int, viewer: int | None) -> list[Frame]:
     """The frames of a table's feed after position ``after`` as ``viewer``
     (a user id or None) sees them on the table stream: public frames, plus
     his private ones, each with the clock running now."""
     rows = load_feed(table, after=after, limit=REPLAY_LIMIT)
+    from poker.selectors import player_name
+
     hands = hand_states(rows)
-    wanted = {table_group(table)} | ({player_group(viewer)} if viewer is not None else set())
+    names = player_ids(hands)
+    seats = {stream: hand_seats(stream) for stream in hands}
+    opened = openings(rows, hands)
     clocks = feed_clocks(table, rows)
-    return [
-        frame
+    cuts = [
+        c
         for row in rows
-        for group, frame in frames(table, [row], hands, clocks[row.position])
-        if group in wanted
+        for c in cut_rows(
+            table, [_row(row)], names, clocks[row.position], seats, player_name, opened
+        )
     ]
+    return frames_for(cuts, viewer)
 
 
 def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[str, Any] | None]:

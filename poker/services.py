@@ -16,6 +16,7 @@ from django.db import transaction
 
 from config.api_errors import ApiError
 from poker import clocks, projections, streams
+from poker.commands import run, user_of
 from poker.engine.cards import card
 from poker.engine.commands import Act, Action, Forfeit
 from poker.engine.errors import EngineError
@@ -35,7 +36,7 @@ from poker.errors import Forbidden, StaleVersion, refusal
 from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id
 from poker.publish import publish
-from poker.work import Work, run, user_of
+from poker.work import Work
 
 # --------------------------------------------------------------------------
 # Tables

@@ -2,9 +2,10 @@
 the hand was dealt (docs/fair-deal.md).
 
 The player brings his copy of a hand as the API gave it to him (``GET
-/api/hands/<id>/``: the events as he saw them, his position and the
-openings of the cards he got or saw shown).  ``engine.fairdeal.audit``
-checks every such card against the roots in his copy; here his roots must
+/api/hands/<id>/``: the events as he saw them, his seat and the openings
+of the cards he got or saw shown).  ``engine.fairdeal.audit`` checks every
+such card against the roots in his copy (renumbered from seats to the
+engine's positions, ``present.copy_by_position``); here his roots must
 also be the ones this server recorded for the hand when it was dealt and
 reshuffled, so a copy that tells another story than the log fails too.
 """
@@ -17,6 +18,7 @@ from typing import Any
 from poker import streams
 from poker.engine.fairdeal import Audit, audit
 from poker.models import Hand
+from poker.present import copy_by_position
 
 ROOTED = ("hand.started", "hand.muck_reshuffled")
 """The events that publish a root, in the order their trees are numbered."""
@@ -34,9 +36,13 @@ def verify_hand(*, hand_id: str, data: Mapping[str, Any]) -> Audit:
     events, opened = data.get("events"), data.get("openings", [])
     if not isinstance(events, list) or not isinstance(opened, list):
         return Audit(0, ("a hand history has a list of events and a list of openings",))
+    try:
+        copy = copy_by_position(dict(data))
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        return Audit(0, (f"not a hand history as the API gives it: {exc!r}",))
     published = list(streams.hands.state(hand.stream, hand.version).roots)
     theirs = [e.get("root") for e in events if isinstance(e, dict) and e.get("type") in ROOTED]
-    found = audit(events, opened, data.get("your_position"))
+    found = audit(copy["events"], opened, copy["your_position"])
     if theirs != published:
         mismatch = f"the copy's roots {theirs} are not the ones published {published}"
         return Audit(found.checked, (mismatch, *found.problems))

@@ -24,7 +24,6 @@ def _forget() -> None:
 def fresh_caches() -> Iterator[None]:
     """Folds and names cached in the process belong to the test that made them."""
     _forget()
-    selectors.username.cache_clear()
     selectors.screen_name.cache_clear()
     yield
     _forget()

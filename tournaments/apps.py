@@ -10,9 +10,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from config.projections import projection_register
+        from poker.commands import on_hand_finished
+        from tournaments.play import hand_over
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
+        on_hand_finished(hand_over)
         projection_register(
             app=self.label,
             rebuild="tournaments.projections.rebuild",

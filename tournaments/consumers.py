@@ -23,14 +23,17 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.db import transaction
 
+from config.ws_auth import Refusal, refuse
 from poker.consumers import JsonFrames, query_after, scope_user
 from poker.eventstore import load
 from poker.publish import LOBBY_GROUP
-from poker.work import lock_tournament
 from tournaments import selectors, timing
 from tournaments.models import Tournament
 from tournaments.publish import events_frame, tournament_group
 from tournaments.timing import seconds
+from tournaments.work import lock
+
+NO_TOURNAMENT = Refusal(4404, "not_found", "no such tournament")
 
 
 class TournamentConsumer(JsonFrames):
@@ -42,7 +45,7 @@ class TournamentConsumer(JsonFrames):
         self.version = 0
         exists = Tournament.objects.filter(pk=self.tournament).exists
         if not await database_sync_to_async(exists)():
-            await self.close(code=4404)
+            await refuse(self, NO_TOURNAMENT)
             return
         await self.accept()
         await self.channel_layer.group_add(tournament_group(self.tournament), self.channel_name)
@@ -112,7 +115,7 @@ class TournamentLobbyConsumer(JsonFrames):
 def snapshot(tournament: int, viewer: Any) -> dict[str, Any]:
     """The tournament as ``viewer`` sees it, at exactly one version."""
     with transaction.atomic():
-        lock_tournament(tournament, shared=True)  # no tournament command commits meanwhile
+        lock(tournament, shared=True)  # no tournament command commits meanwhile
         row = Tournament.objects.get(pk=tournament)
         state = selectors.state_of(row)
         detail = selectors.tournament_detail(row, viewer, state)
@@ -135,7 +138,7 @@ def catch_up(tournament: int, after: int) -> dict[str, Any] | None:
     the tournament as it now stands; None when ``after`` is not a version
     of the stream or is too far behind."""
     with transaction.atomic():
-        lock_tournament(tournament, shared=True)
+        lock(tournament, shared=True)
         row = Tournament.objects.get(pk=tournament)
         if not 0 < after <= row.version or row.version - after > MAX_CATCH_UP:
             return None

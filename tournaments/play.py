@@ -13,9 +13,16 @@ Then every table the tournament allows deals (``deal``).
 
 The tables' work is one ``poker.work.Unit``: the tournament row is locked
 first (by the tournament command), then the tables as they are needed.
-When a command at a table ends a hand there (``poker.work.Work.settle``),
-``hand_finished`` reports it to the tournament with the final stacks and
-carries out the outcome in the table command's own unit.
+
+A hand's end comes back up the other way without the tables calling into
+the tournament: a player's command at a tournament table commits at that
+table alone, and then (``poker.commands.on_hand_finished``, registered in
+``TournamentsConfig.ready``) ``hand_over`` runs a tournament command of
+its own: the tournament row locked, then the table, the hand reported
+with the table's final stacks (``_report_ended``), what the tournament
+decided carried out, and deals.  A report lost between the two commits
+(the process died) is made by the deal sweep, which finds the table
+between hands with its pause over.
 
 The pause between hands: a table whose hand just ended deals again by a
 deal timer (``set_deal_timer``, the Celery task ``tournament_deal_due``)
@@ -31,12 +38,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import timers
 from poker import projections as table_projections
 from poker import streams
 from poker.engine.commands import Forfeit
@@ -55,9 +62,10 @@ from poker.engine.table.config import setting
 from poker.engine.table.events import HandBegan, UnseatReason
 from poker.engine.table.state import SeatState
 from poker.eventstore import Batch, Feed, append
-from poker.models import Table
+from poker.models import Table, hand_id, hand_stream
 from poker.publish import publish
 from poker.work import Unit, Work
+from tournaments.models import Tournament
 from tournaments.rules import (
     AddedOn,
     ButtonDrawn,
@@ -78,9 +86,8 @@ from tournaments.rules import (
 )
 from tournaments.rules import queries as q
 from tournaments.rules.structure import MINUTE
-
-if TYPE_CHECKING:
-    from tournaments.work import Outcome
+from tournaments.tables import tournament_hand_finish, tournament_hand_start
+from tournaments.work import Outcome, folds, lock
 
 
 def command_id(stream: str, what: str) -> uuid.UUID:
@@ -94,9 +101,9 @@ def command_id(stream: str, what: str) -> uuid.UUID:
 
 def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
     """In the tournament command's transaction: its events at the tables,
-    then a deal wherever one is allowed.  Inside a table command (a hand
-    report) the table command's ``unit`` carries the work; otherwise a unit
-    of its own is appended here."""
+    then a deal wherever one is allowed.  Inside a hand report the tables'
+    ``unit`` the report runs in carries the work; otherwise a unit of its
+    own is appended here."""
     if not getattr(settings, "TOURNAMENT_TABLES", True):
         return  # the tables are driven from outside (tests of the rules' service)
     if unit is not None:
@@ -104,39 +111,64 @@ def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
         return
     if not outcome.state.tables and not outcome.before.tables:
         return  # no tables yet, none to close
-    unit = Unit(outcome.row.pk)
-    _standalone(unit, lambda: apply(unit, outcome))
+    unit = Unit()
+    _standalone(outcome.row.pk, unit, lambda: apply(unit, outcome))
 
 
-def _standalone(unit: Unit, first: Callable[[], None]) -> None:
+def _standalone(tournament: int, unit: Unit, first: Callable[[], None]) -> None:
     """Table work of a tournament command of its own (the tournament row
-    locked already): ``first``, then deals, appended here."""
+    locked already): ``first``, then play on, appended here."""
     first()
+    _play_on(tournament, unit)
+    unit.append(timezone.now())
+
+
+def _play_on(tournament: int, unit: Unit) -> None:
+    """Until no table has news: settle every table, report each hand that
+    ended, deal where allowed.  A table deals at most once a command
+    (``Work.dealt``), so this ends."""
     unit.settle()
-    deal(unit)
-    unit.settle()
-    unit.append(command_id=None, answer={}, by=None, at=timezone.now())
+    _report_ended(tournament, unit)
+    while True:
+        deal(tournament, unit)
+        unit.settle()
+        if not _report_ended(tournament, unit):
+            return
+
+
+def hand_over(table_id: int, config: TableConfig) -> None:
+    """A command at a table finished a hand there and committed: if it is a
+    tournament's table, the tournament hears of it (``poker.commands``
+    calls this, registered in ``TournamentsConfig.ready``)."""
+    if config.tournament is None or not getattr(settings, "TOURNAMENT_TABLES", True):
+        return
+    catch_up(config.tournament, [table_id])
+
+
+def catch_up(tournament_id: int, table_ids: list[int]) -> None:
+    """Lock the tournament, then these of its tables: report the hands that
+    ended there, carry out what follows, deal where the pause is over (a
+    deal timer, a sweep or a hand over; nothing to do is no error)."""
+    with transaction.atomic():
+        if not lock(tournament_id):
+            return
+        unit = Unit()
+        _standalone(tournament_id, unit, lambda: [unit.table(pk) for pk in sorted(table_ids)])
 
 
 def deal_due(*, tournament_id: int) -> None:
     """A deal timer fired: deal wherever the pause is over and the rules
-    allow (nothing to do is no error: a timer may fire twice)."""
-    from tournaments.models import Tournament
-
-    with transaction.atomic():
-        if not Tournament.objects.filter(pk=tournament_id).exists():
-            return
-        unit = Unit.lock([], tournament_id)
-        _standalone(unit, lambda: None)
+    allow (a timer may fire twice: then there is nothing to do)."""
+    catch_up(tournament_id, [])
 
 
 def sweep_deals(late: datetime) -> None:
-    """Deal at the running tournaments with a table between hands whose
-    pause ended before ``late`` (its deal timer lost).  A table's
-    ``next_hand_at`` stays set while its next hand runs: such tables are
-    left out, or every sweep would lock every running tournament."""
-    from tournaments.models import Tournament
-
+    """Catch up the running tournaments with a table between hands whose
+    pause ended before ``late``: its deal timer lost, or the report of its
+    last hand (the process died between the table's commit and the
+    tournament's).  A table's ``next_hand_at`` stays set while its next
+    hand runs: such tables are left out, or every sweep would lock every
+    running tournament."""
     running = Tournament.objects.filter(
         status=Tournament.Status.RUNNING, clock_running=True
     ).values_list("pk", flat=True)  # paused: no table deals
@@ -144,12 +176,14 @@ def sweep_deals(late: datetime) -> None:
         Table.objects.filter(tournament__in=list(running), next_hand_at__lt=late)
         .exclude(status=Table.Status.CLOSED)
         .exclude(hands__ended_at__isnull=True)
-        .values_list("tournament", flat=True)
-        .distinct()
+        .values_list("tournament", "pk")
     )
-    tournaments = sorted({pk for pk in due if pk is not None})
-    for pk in tournaments:
-        deal_due(tournament_id=pk)
+    tables: dict[int, list[int]] = {}
+    for tournament, pk in due:
+        if tournament is not None:
+            tables.setdefault(tournament, []).append(pk)
+    for tournament in sorted(tables):
+        catch_up(tournament, tables[tournament])
 
 
 def _deal_later(work: Work) -> datetime | None:
@@ -168,10 +202,11 @@ def _deal_later(work: Work) -> datetime | None:
 
 
 def set_deal_timer(tournament_id: int, when: datetime) -> None:
-    """Queue a deal for ``when`` (the end of a table's pause)."""
+    """Set a deal for ``when`` (the end of a table's pause), sent off the
+    command's thread (``config.timers``)."""
     from tournaments.tasks import tournament_deal_due
 
-    tournament_deal_due.apply_async((tournament_id,), eta=when, queue=settings.CLOCK_QUEUE)
+    timers.send(tournament_deal_due, (tournament_id,), when)
 
 
 def apply(unit: Unit, outcome: Outcome) -> None:
@@ -267,34 +302,24 @@ def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -
 # Dealing
 
 
-def deal(unit: Unit) -> None:
+def deal(tournament: int, unit: Unit) -> None:
     """Deal at every table of the tournament the rules let deal now."""
-    from tournaments.models import Tournament
-    from tournaments.work import folds
-
-    if unit.tournament is None:
-        return
-    row = Tournament.objects.get(pk=unit.tournament)
-    state = folds.state(row.stream, row.version)
+    row, state = _tournament(tournament)
     if state.status is not Status.RUNNING:
         return
     for number in sorted(state.tables):
         if can_start_hand(state, number):
-            _deal_at(unit, state, number)  # reports the hand: a new version
+            _deal_at(tournament, unit, state, number)  # reports the hand: a new version
             row.refresh_from_db(fields=["version"])
             state = folds.state(row.stream, row.version)
 
 
-def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
-    from tournaments.tables import tournament_hand_start
-
-    assert unit.tournament is not None
-    work = _work(unit, unit.tournament, number, state)
+def _deal_at(tournament: int, unit: Unit, state: TournamentState, number: int) -> None:
+    work = _work(unit, tournament, number, state)
     if work.table_state.hand_running:
         return
     due = _deal_later(work)
     if due is not None:
-        tournament = unit.tournament
         transaction.on_commit(lambda: set_deal_timer(tournament, due))
         return
     rules = state.definition.rules_at(q.level(state))
@@ -303,7 +328,7 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
     began = next(e for e in reversed(work.table_events) if isinstance(e, HandBegan))
     assert work.hand is not None
     tournament_hand_start(
-        tournament_id=unit.tournament,
+        tournament_id=tournament,
         table=number,
         big_blind=began.big,
         over_blind=began.over,
@@ -314,36 +339,41 @@ def _deal_at(unit: Unit, state: TournamentState, number: int) -> None:
 
 
 # --------------------------------------------------------------------------
-# A hand over (from ``Work.settle``)
+# A hand over
 
 
-def hand_finished(unit: Unit, work: Work) -> None:
-    """Report the hand just finished at ``work``'s table, carry out what
-    the tournament decided, then deal where allowed."""
-    from tournaments.models import Tournament
-    from tournaments.tables import tournament_hand_finish
-    from tournaments.work import folds
+def _report_ended(tournament: int, unit: Unit) -> bool:
+    """Report every hand the tournament thinks running at a table of
+    ``unit`` that is over there, with the table's final stacks, and carry
+    out what the tournament decided; whether any was."""
+    reported = False
+    for work in list(unit.works.values()):
+        _, state = _tournament(tournament)
+        if state.status is not Status.RUNNING:
+            return reported
+        number = work.table_state.config.tournament_table
+        table = state.tables.get(number) if number is not None else None
+        if table is None or table.hand is None or work.table_state.hand_running:
+            continue
+        at_table = {s.player: s.stack for s in work.table_state.seats.values()}
+        players = state.hands[table.hand].players
+        stacks = {p.player: at_table.get(p.player, p.stack) for p in players}
+        stream = hand_stream(hand_id(work.table.pk, work.table_state.hand_number))
+        tournament_hand_finish(
+            tournament_id=tournament,
+            table=number,
+            stacks=stacks,
+            command_id=command_id(stream, "finish"),
+            unit=unit,
+        )
+        reported = True
+    return reported
 
-    config = work.table_state.config
-    tournament, number = config.tournament, config.tournament_table
-    assert tournament is not None and number is not None and work.hand is not None
+
+def _tournament(tournament: int) -> tuple[Tournament, TournamentState]:
+    """The tournament's row and its state as of the row's version."""
     row = Tournament.objects.get(pk=tournament)
-    state = folds.state(row.stream, row.version)
-    if state.status is not Status.RUNNING or number not in state.tables:
-        return  # called off, or the table closing after the end: nothing to report
-    hand = state.tables[number].hand
-    if hand is None:
-        return
-    at_table = {s.player: s.stack for s in work.table_state.seats.values()}
-    stacks = {p.player: at_table.get(p.player, p.stack) for p in state.hands[hand].players}
-    tournament_hand_finish(
-        tournament_id=tournament,
-        table=number,
-        stacks=stacks,
-        command_id=command_id(work.hand.row.stream, "finish"),
-        unit=unit,
-    )
-    deal(unit)
+    return row, folds.state(row.stream, row.version)
 
 
 # --------------------------------------------------------------------------

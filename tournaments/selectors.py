@@ -185,9 +185,9 @@ def own_entry(
 
 
 def names(players: list[str] | list[int]) -> dict[str, str]:
-    """Display names by player id (screen name, else username)."""
+    """Screen names by player id (never a login name)."""
     rows = get_user_model().objects.filter(pk__in=[int(p) for p in players])
-    return {str(u.pk): u.display_name for u in rows.only("screen_name", "username")}
+    return {str(u.pk): u.screen_name for u in rows.only("screen_name")}
 
 
 def entrants(row: Tournament) -> list[dict[str, Any]]:
@@ -196,7 +196,7 @@ def entrants(row: Tournament) -> list[dict[str, Any]]:
     return [
         {
             "player": e.player_id,
-            "name": e.player.display_name,
+            "name": e.player.screen_name,
             "status": e.status,
             "entries": e.entries,
             "stack": e.stack,
@@ -220,7 +220,7 @@ def standings(state: TournamentState, limit: int | None = None) -> list[dict[str
             "place": s.place,
             "shared": s.shared,
             "player": int(s.player),
-            "name": shown.get(s.player, s.player),
+            "name": shown.get(s.player, ""),
             "stack": state.entrants[s.player].stack,
             "in": state.entrants[s.player].alive,
         }
@@ -237,7 +237,7 @@ def results(row: Tournament) -> list[dict[str, Any]]:
         {
             "place": e.place,
             "player": e.player_id,
-            "name": e.player.display_name,
+            "name": e.player.screen_name,
             "prize": e.prize,
             "ticket": e.ticket,
         }

@@ -26,8 +26,8 @@ from typing import Any
 from django.db import transaction
 
 from config.api_errors import ApiError
+from poker.commands import user_of
 from poker.eventstore import Batch, append
-from poker.work import user_of
 from tournaments import projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, refusal
 from tournaments.models import Tournament

@@ -28,6 +28,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from accounts import money
+from accounts.names import skeleton
 from accounts.services import role_grant
 from config.api_errors import ApiError
 from poker import services as table_services
@@ -475,8 +476,10 @@ def _director(run: str) -> object:
 def _bots(run: str, count: int, cash: int) -> dict[str, object]:
     """``count`` players with ``cash`` each, paid in at the cashier."""
     model = get_user_model()
+    # bulk_create skips User.save, which names a user who chose no name.
+    usernames = [f"sim-{run}-bot{n:04}" for n in range(1, count + 1)]
     made = model.objects.bulk_create(
-        [model(username=f"sim-{run}-bot{n:04}") for n in range(1, count + 1)]
+        [model(username=u, screen_name=u, screen_name_key=skeleton(u)) for u in usernames]
     )
     for user in made:
         money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=user.pk, amount=cash)

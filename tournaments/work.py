@@ -25,12 +25,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from config.api_errors import ApiError
+from poker.commands import command_done, user_of
 from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify, digest
 from poker.streams import Folds
-from poker.work import Unit, command_done, user_of
+from poker.work import Unit
 from tournaments import payments, projections, selectors, timing
 from tournaments.errors import Busy, NotFound, refusal
 from tournaments.models import Entrant, Tournament
@@ -187,3 +188,16 @@ def _lock(tournament_id: int) -> Tournament:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise NotFound() from None
+
+
+def lock(tournament_id: int, shared: bool = False) -> bool:
+    """Lock the tournament row, alone or shared (PostgreSQL's FOR SHARE:
+    Django has no way to say it; SQLite locks the whole database anyway);
+    whether it exists.  Shared holders (a snapshot being read) keep its
+    commands out, not each other."""
+    if shared and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            table = Tournament._meta.db_table
+            cursor.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR SHARE", [tournament_id])
+            return cursor.fetchone() is not None
+    return Tournament.objects.select_for_update().filter(pk=tournament_id).exists()

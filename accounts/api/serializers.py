@@ -7,38 +7,40 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from accounts.models import Transfer
-from config.api import chips
+from accounts.names import MAX_LENGTH
+from config.api import Email, Query, StrictUUID, Text, chips
 
 # --------------------------------------------------------------------------
 # In
 
 
-def _screen_name(**options: object) -> serializers.RegexField:
-    """1 to 30 printable characters, no spaces at either end."""
-    return serializers.RegexField(r"^\S(?:[^\x00-\x1f\x7f]{0,28}\S)?$", max_length=30, **options)
+def _screen_name(**options: object) -> Text:
+    """A JSON string of a bounded size: ``accounts.names`` normalizes it
+    and says what it refuses (``bad_screen_name``, ``screen_name_reserved``)."""
+    return Text(max_length=4 * MAX_LENGTH, **options)
 
 
 class RegisterIn(serializers.Serializer[dict[str, object]]):
     """A new player."""
 
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
-    email = serializers.EmailField(required=False, default="")
-    screen_name = _screen_name(required=False, default="")
+    username = Text(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = Text(max_length=128, trim_whitespace=False)
+    email = Email(required=False)
+    screen_name = _screen_name(required=False)
 
 
 class LoginIn(serializers.Serializer[dict[str, object]]):
     """Credentials for a session and a token."""
 
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    username = Text(max_length=150)
+    password = Text(max_length=128, trim_whitespace=False)
 
 
 class PasswordIn(serializers.Serializer[dict[str, object]]):
     """A password change."""
 
-    old_password = serializers.CharField(max_length=128, trim_whitespace=False)
-    new_password = serializers.CharField(max_length=128, trim_whitespace=False)
+    old_password = Text(max_length=128, trim_whitespace=False)
+    new_password = Text(max_length=128, trim_whitespace=False)
 
 
 class ProfileIn(serializers.Serializer[dict[str, object]]):
@@ -51,15 +53,17 @@ class MoneyIn(serializers.Serializer[dict[str, object]]):
     """A deposit or a withdrawal: the client picks the transfer id, so a
     retry cannot move the money twice."""
 
-    transfer_id = serializers.UUIDField()
+    transfer_id = StrictUUID()
     amount = chips(min_value=1)
-    memo = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+    memo = Text(max_length=200, required=False, default="", allow_blank=True)
 
 
-class HistoryQuery(serializers.Serializer[dict[str, object]]):
-    """Filters of a ledger history."""
+class HistoryQuery(Query):
+    """Filters and page of a ledger history (the page read by ``HistoryPages``)."""
 
     kind = serializers.ChoiceField(choices=Transfer.Kind.choices, required=False)
+    page = serializers.IntegerField(min_value=1, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=200, required=False)
 
 
 # --------------------------------------------------------------------------
@@ -79,10 +83,14 @@ class MeOut(serializers.Serializer[dict[str, object]]):
 class SessionOut(serializers.Serializer[dict[str, object]]):
     user = MeOut()
     token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
 
 
 class TokenOut(serializers.Serializer[dict[str, object]]):
+    """A new API token for one device (shown only once) and when it expires."""
+
     token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
 
 
 class TicketOut(serializers.Serializer[dict[str, object]]):

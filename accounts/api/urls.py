@@ -11,6 +11,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/login/", views.LoginView.as_view(), name="login"),
     path("auth/token/", views.TokenView.as_view(), name="token"),
     path("auth/logout/", views.LogoutView.as_view(), name="logout"),
+    path("auth/logout-all/", views.LogoutAllView.as_view(), name="logout-all"),
     path("auth/password/", views.PasswordView.as_view(), name="password"),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/wallet/", views.MyWalletView.as_view(), name="me-wallet"),

@@ -12,10 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
+from knox.models import AuthToken
 from rest_framework import permissions
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,7 +23,6 @@ from rest_framework.views import APIView
 from accounts import money, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
-from accounts.models import Transfer
 from config.api import validated
 from config.api_errors import ApiError
 from config.throttles import (
@@ -40,11 +38,21 @@ LOGIN_THROTTLES = [LoginAddressThrottle, LoginAccountThrottle]
 
 
 def _session(request: Request, user: Any) -> Response:
-    """Log ``user`` in on this session too and answer with his token."""
+    """Log ``user`` in on this session too and answer with a new token for
+    this device."""
     login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
-    token, _ = Token.objects.get_or_create(user=user)
-    body = {"user": selectors.me_view(user), "token": token.key}
+    token, expiry = services.token_create(user=user)
+    body = {"user": selectors.me_view(user), "token": token, "expiry": expiry}
     return Response(s.SessionOut(body).data)
+
+
+def _credentials(request: Request) -> Any:
+    """The user whose username and password the request gives, or 400."""
+    data = validated(s.LoginIn, request.data)
+    user = authenticate(request._request, **data)
+    if user is None:
+        raise ApiError("Wrong username or password.", code="bad_credentials")
+    return user
 
 
 class Open(APIView):
@@ -76,19 +84,28 @@ class LoginView(Open):
 
     @extend_schema(request=s.LoginIn, responses={200: s.SessionOut}, operation_id="login")
     def post(self, request: Request) -> Response:
-        data = validated(s.LoginIn, request.data)
-        user = authenticate(request._request, **data)
-        if user is None:
-            raise ApiError("Wrong username or password.", code="bad_credentials")
-        return _session(request, user)
+        return _session(request, _credentials(request))
 
 
 class LogoutView(APIView):
-    """Log out everywhere: the session ends and the API token is deleted."""
+    """Log this device out: the token the request came with is revoked (the
+    player's other devices stay logged in) and this session ends."""
 
     @extend_schema(request=None, responses={204: None}, operation_id="logout")
     def post(self, request: Request) -> Response:
-        Token.objects.filter(user=request.user).delete()
+        if isinstance(request.auth, AuthToken):
+            services.token_revoke(token=request.auth)
+        logout(request._request)
+        return Response(status=204)
+
+
+class LogoutAllView(APIView):
+    """Log out everywhere: every API token of the player is revoked and this
+    session ends."""
+
+    @extend_schema(request=None, responses={204: None}, operation_id="logout_all")
+    def post(self, request: Request) -> Response:
+        services.tokens_revoke_all(user=request.user)
         logout(request._request)
         return Response(status=204)
 
@@ -103,16 +120,21 @@ class PasswordView(APIView):
     @extend_schema(request=s.PasswordIn, responses={200: s.TokenOut}, operation_id="password")
     def post(self, request: Request) -> Response:
         data = validated(s.PasswordIn, request.data)
-        key = services.user_password_change(user=request.user, **data)
+        token, expiry = services.user_password_change(user=request.user, **data)
         update_session_auth_hash(request._request, request.user)
-        return Response(s.TokenOut({"token": key}).data)
+        return Response(s.TokenOut({"token": token, "expiry": expiry}).data)
 
 
-class TokenView(ObtainAuthToken):
-    """``username`` and ``password`` -> an API token (DRF's view, which
-    throttles nothing by itself), counted with the logins."""
+class TokenView(Open):
+    """``username`` and ``password`` -> a new API token for this device (no
+    session), counted with the logins."""
 
     throttle_classes = LOGIN_THROTTLES
+
+    @extend_schema(request=s.LoginIn, responses={200: s.TokenOut}, operation_id="token")
+    def post(self, request: Request) -> Response:
+        token, expiry = services.token_create(user=_credentials(request))
+        return Response(s.TokenOut({"token": token, "expiry": expiry}).data)
 
 
 class MeView(APIView):
@@ -145,11 +167,7 @@ def _history(view: APIView, request: Request, user_id: int) -> Response:
     )
 
 
-HISTORY_PARAMETERS = [
-    OpenApiParameter("kind", str, enum=[k for k, _ in Transfer.Kind.choices]),
-    OpenApiParameter("page", int),
-    OpenApiParameter("page_size", int),
-]
+HISTORY_PARAMETERS = [s.HistoryQuery]
 
 
 class MyWalletView(APIView):
@@ -162,6 +180,8 @@ class MyWalletView(APIView):
 
 class MyLedgerView(APIView):
     """The logged-in player's ledger history, newest first, by pages."""
+
+    pagination_class = HistoryPages
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,
@@ -189,6 +209,8 @@ class WalletView(APIView):
 
 class WalletLedgerView(APIView):
     """Any player's ledger history (staff with ``accounts.view_wallets``)."""
+
+    pagination_class = HistoryPages
 
     @extend_schema(
         parameters=HISTORY_PARAMETERS,

@@ -7,7 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import StrictInteger, chips
+from config.api import Pattern, StrictBoolean, StrictInteger, StrictUUID, Text, chips, choice
+from poker.engine.cards import CARD_PATTERN
 from poker.engine.commands import Action
 from poker.engine.settings import Setting
 from poker.engine.table.config import SETTINGS
@@ -31,9 +32,9 @@ def setting_field(setting: Setting, *, required: bool = False) -> serializers.Fi
 def _typed_field(setting: Setting, options: dict[str, Any]) -> serializers.Field:
     low, high = setting.bounds.low, setting.bounds.high
     if setting.is_enum:
-        return serializers.ChoiceField(choices=[m.value for m in setting.kind], **options)
+        return choice(setting.kind, **options)
     if setting.kind is str:
-        return serializers.CharField(max_length=high, **options)
+        return Text(max_length=high, **options)
     if setting.bounds.chips:
         return chips(min_value=low, **options)
     return StrictInteger(min_value=low, max_value=high, **options)
@@ -63,7 +64,7 @@ class TableIn(serializers.Serializer[dict[str, object]]):
 class CommandIn(serializers.Serializer[dict[str, object]]):
     """Any command: an optional client-chosen id makes a retry safe."""
 
-    command_id = serializers.UUIDField(required=False)
+    command_id = StrictUUID(required=False)
 
 
 class SitIn(CommandIn):
@@ -71,7 +72,7 @@ class SitIn(CommandIn):
 
     seat = StrictInteger(min_value=1, max_value=10)
     buy_in = chips(min_value=1)
-    wait_for_big_blind = serializers.BooleanField(default=False)
+    wait_for_big_blind = StrictBoolean(default=False)
 
 
 class TopUpIn(CommandIn):
@@ -83,17 +84,17 @@ class TopUpIn(CommandIn):
 class SitInIn(CommandIn):
     """Come back to the game."""
 
-    wait_for_big_blind = serializers.BooleanField(default=False)
+    wait_for_big_blind = StrictBoolean(default=False)
 
 
 class ActIn(serializers.Serializer[dict[str, object]]):
     """One action in a hand, at the version the client saw."""
 
-    hand = serializers.RegexField(r"^[0-9]+-[0-9]+$", max_length=24)
+    hand = Pattern(r"^[0-9]+-[0-9]+$", max_length=24)
     version = StrictInteger(min_value=0, max_value=2**31 - 1)
-    command_id = serializers.UUIDField()
-    action = serializers.ChoiceField(choices=[a.value for a in Action])
+    command_id = StrictUUID()
+    action = choice(Action)
     amount = chips(min_value=0, required=False, allow_null=True)
     cards = serializers.ListField(
-        child=serializers.CharField(max_length=3), max_length=5, required=False, default=list
+        child=Pattern(CARD_PATTERN), max_length=5, required=False, default=list
     )

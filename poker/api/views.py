@@ -20,15 +20,13 @@ from rest_framework.views import APIView
 from config.api import command_view, validated, viewer
 from config.api_errors import ApiError
 from poker import selectors, services
+from poker.api import responses as out
 from poker.api import serializers as s
 from poker.models import Hand, Table
 
-
-class ReadOpen(permissions.BasePermission):
-    """Anyone may read; writing needs a login."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        return request.method in permissions.SAFE_METHODS or bool(request.user.is_authenticated)
+ReadOpen = permissions.IsAuthenticatedOrReadOnly
+"""Anyone may read; writing needs a login (DRF's own class, which the
+schema knows: its reads are documented as needing no login)."""
 
 
 class TablesView(APIView):
@@ -36,11 +34,13 @@ class TablesView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={200: dict}, operation_id="tables_list")
+    @extend_schema(responses={200: out.TableOut(many=True)}, operation_id="tables_list")
     def get(self, request: Request) -> Response:
         return Response([selectors.table_summary(t) for t in selectors.table_list()])
 
-    @extend_schema(request=s.TableIn, responses={201: dict}, operation_id="tables_create")
+    @extend_schema(
+        request=s.TableIn, responses={201: out.TableViewOut}, operation_id="tables_create"
+    )
     def post(self, request: Request) -> Response:
         data = validated(s.TableIn, request.data)
         table = services.table_create(by=request.user, **data)
@@ -52,7 +52,7 @@ class TableView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={200: dict}, operation_id="tables_retrieve")
+    @extend_schema(responses={200: out.TableViewOut}, operation_id="tables_retrieve")
     def get(self, request: Request, table_id: int) -> Response:
         table = get_object_or_404(Table.objects.select_related("current_hand"), pk=table_id)
         return Response(selectors.table_view(table, viewer(request)))
@@ -61,7 +61,9 @@ class TableView(APIView):
 class TableCloseView(APIView):
     """Close a table between hands (staff)."""
 
-    @extend_schema(request=s.CommandIn, responses={200: dict}, operation_id="tables_close")
+    @extend_schema(
+        request=s.CommandIn, responses={200: out.TableViewOut}, operation_id="tables_close"
+    )
     def post(self, request: Request, table_id: int) -> Response:
         data = validated(s.CommandIn, request.data)
         return Response(services.table_close(by=request.user, table_id=table_id, **data))
@@ -70,7 +72,13 @@ class TableCloseView(APIView):
 def _seat_view(name: str, body: type[Any], service: Any) -> type[APIView]:
     """The view of one seat command of the logged-in player."""
     operation = f"seats_{name.replace('-', '_')}"
-    return command_view(service, body, class_name=f"Seat{name.title()}View", operation_id=operation)
+    return command_view(
+        service,
+        body,
+        out.TableViewOut,
+        class_name=f"Seat{name.title()}View",
+        operation_id=operation,
+    )
 
 
 SEAT_VIEWS: dict[str, type[APIView]] = {
@@ -86,10 +94,16 @@ class ActionsView(APIView):
     """An action in the running hand: fold, check, call, bet, raise, discard,
     stand, parole, accept, decline, show, muck."""
 
-    @extend_schema(request=s.ActIn, responses={200: dict}, operation_id="actions_create")
+    @extend_schema(
+        request=s.ActIn, responses={200: out.TableViewOut}, operation_id="actions_create"
+    )
     def post(self, request: Request, table_id: int) -> Response:
         data = validated(s.ActIn, request.data)
         return Response(services.hand_act(by=request.user, table_id=table_id, **data))
+
+
+TABLE_ID = {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
+"""A table id in a query (the 18 digits the URLs take)."""
 
 
 class HandsView(APIView):
@@ -98,8 +112,8 @@ class HandsView(APIView):
     permission_classes = [ReadOpen]
 
     @extend_schema(
-        parameters=[OpenApiParameter("table", int, required=True)],
-        responses={200: dict},
+        parameters=[OpenApiParameter("table", TABLE_ID, required=True)],
+        responses={200: out.HandSummaryOut(many=True)},
         operation_id="hands_list",
     )
     def get(self, request: Request) -> Response:
@@ -130,7 +144,7 @@ class HandView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={200: dict}, operation_id="hands_retrieve")
+    @extend_schema(responses={200: out.HandDetailOut}, operation_id="hands_retrieve")
     def get(self, request: Request, hand_id: str) -> Response:
         hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id)
         return Response(selectors.hand_detail(hand, viewer(request)))

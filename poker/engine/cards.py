@@ -39,6 +39,9 @@ class Suit(IntEnum):
 SUIT_CHARS: Final = "scdh"
 RANK_CHARS: Final = "23456789TJQKA"
 JOKER_BASE: Final = 52
+CARD_PATTERN: Final = r"^(?:[2-9TJQKA][scdh]|X[1-9][0-9]{0,2})$"
+"""A card code as a regular expression (for schemas and input checks):
+a rank and a suit, or a joker ``X1``, ``X2``, ..."""
 
 
 class CardError(ValueError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from accounts import services
@@ -70,8 +70,6 @@ def test_a_taken_screen_name_is_409():
         {"password": "1234567890"},
         {"username": "a b"},
         {"username": ""},
-        {"screen_name": "tab\there"},
-        {"screen_name": "x" * 31},
         {"email": "not-an-email"},
     ],
 )
@@ -93,7 +91,7 @@ def ann(db):
 def test_login_gives_a_token_and_a_session(ann):
     client = APIClient()
     body = ok(post(client, "/api/auth/login/", username="ann", password=STRONG))
-    assert body["token"] == Token.objects.get(user=ann).key
+    assert AuthToken.objects.filter(user=ann).count() == 1 and body["expiry"]
     assert ok(client.get("/api/me/"))["id"] == ann.pk
     assert ok(token_client(body["token"]).get("/api/me/"))["id"] == ann.pk
 
@@ -110,7 +108,7 @@ def test_an_inactive_player_cannot_log_in(ann):
     refused(response, 400, "bad_credentials")
 
 
-def test_logout_ends_the_session_and_the_token(ann):
+def test_logout_ends_the_session_and_its_token(ann):
     client = APIClient()
     key = ok(post(client, "/api/auth/login/", username="ann", password=STRONG))["token"]
     assert token_client(key).post("/api/auth/logout/").status_code == 204

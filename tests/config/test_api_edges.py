@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from config.parsers import JSONParser, TooLarge
@@ -25,7 +25,8 @@ def client(request: Any, db: None) -> APIClient:
     user = get_user_model().objects.create_user("ann", password="pw")
     client = APIClient(enforce_csrf_checks=True)
     if request.param == "token":
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        _, key = AuthToken.objects.create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     else:
         client.force_login(user)
         client.cookies["csrftoken"] = CSRF

@@ -18,3 +18,19 @@ def test_the_import_contracts_are_kept() -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:]
     assert "0 broken" in done.stdout
+
+
+def test_no_exception_lets_a_lower_app_import_a_higher_one() -> None:
+    """The layers contract's ignored imports may only reach down (the pure
+    engine sits below every app): none carries control back up."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    layers = next(c for c in config["contracts"] if c["type"] == "layers")
+    rank = {name: len(layers["layers"]) - i for i, name in enumerate(layers["layers"])}
+    rank["poker.engine"] = 0
+    for ignored in layers.get("ignore_imports", []):
+        importer, imported = (side.strip().removesuffix(".**") for side in ignored.split("->"))
+        lower = rank.get(importer, rank[importer.split(".")[0]])
+        higher = rank.get(imported, rank[imported.split(".")[0]])
+        assert higher < lower, f"{ignored}: reaches up"

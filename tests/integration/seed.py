@@ -27,7 +27,7 @@ import django
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
+from knox.models import AuthToken  # noqa: E402
 
 from accounts.services import role_grant  # noqa: E402
 from poker import services  # noqa: E402
@@ -53,8 +53,10 @@ def main() -> None:
     players = []
     for name in request["players"]:
         user = fund(users.objects.create_user(f"{prefix}-{name}"))
-        players.append({"id": user.pk, "name": name, "token": Token.objects.create(user=user).key})
-    staff_token = Token.objects.create(user=staff).key
+        players.append(
+            {"id": user.pk, "name": name, "token": AuthToken.objects.create(user=user)[1]}
+        )
+    _, staff_token = AuthToken.objects.create(user=staff)
     reply = {"table": table.pk, "staff": {"id": staff.pk, "token": staff_token}, "players": players}
     print(json.dumps(reply), flush=True)
 

@@ -74,7 +74,7 @@ def test_a_token_obtained_with_the_password_works_end_to_end(open_table, make_us
 def test_a_wrong_password_gets_no_token(make_user):
     make_user("ann")
     body = refused(post(APIClient(), "/api/auth/token/", username="ann", password="nope"),
-                   400, "invalid")  # fmt: skip
+                   400, "bad_credentials")  # fmt: skip
     assert "token" not in body
 
 

@@ -50,7 +50,7 @@ def choose(hand: dict[str, Any], folds: bool) -> dict[str, Any]:
     if folds and "fold" in legal:
         return {"action": "fold"}
     if "discard" in legal:
-        mine = next(p for p in hand["players"] if p["position"] == hand["your_position"])
+        mine = next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
         return {"action": "discard", "cards": mine["cards"][:3]}
     for action in ("check", "call", "show", "stand", "decline"):
         if action in legal:

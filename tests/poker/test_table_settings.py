@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework import serializers
 
-from config.api import MAX_CHIPS, StrictInteger, chips
+from config.api import MAX_CHIPS, StrictInteger, Text, chips
 from config.api_errors import ApiError
 from poker import projections, services
 from poker.api.serializers import TableIn
@@ -41,7 +41,7 @@ class LegacyTableIn(serializers.Serializer[dict[str, object]]):
     """The hand-written ``TableIn`` the derived one replaced, kept as the
     oracle of what the API takes and refuses."""
 
-    name = serializers.CharField(max_length=80)
+    name = Text(max_length=80)  # since issue 13, text only: a number is no name
     game = serializers.ChoiceField(choices=[g.value for g in Game])
     betting = serializers.ChoiceField(choices=[b.value for b in Betting])
     small_blind = chips(min_value=1)

@@ -1,18 +1,26 @@
 """Who a WebSocket client is: an API token in the query string or the
 session cookie; a wrong token is nobody; anonymous clients may watch public
 tables but not act nor open a player's own stream, which only ever carries
-its player's frames; unknown tables and foreign origins are refused."""
+its player's frames; unknown tables are refused, and so are foreign
+origins unless the client brings a token (the Origin check guards the
+session cookie).  A refusal is an error frame and a close code and reason."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.test import Client as DjangoClient
+from django.utils import timezone
+from knox.models import AuthToken
+from knox.settings import CONSTANTS
 
+from config.ws_auth import NOT_AUTHENTICATED
 from tests.poker.ws_support import (
     ORIGIN,
     Client,
@@ -45,9 +53,9 @@ def session_cookie(user: Any) -> tuple[bytes, bytes]:
 def own_cards(frame: dict[str, Any]) -> list[str] | None:
     """The cards a snapshot shows of its viewer's hand (None: none)."""
     hand = frame["view"]["hand"]
-    if hand is None or hand["your_position"] is None:
+    if hand is None or hand["your_seat"] is None:
         return None
-    return hand["players"][hand["your_position"]]["cards"]
+    return next(p for p in hand["players"] if p["seat"] == hand["your_seat"])["cards"]
 
 
 async def first_frame(client: Client) -> dict[str, Any]:
@@ -93,7 +101,8 @@ async def test_a_session_cookie_logs_the_socket_in():
     snapshot = await first_frame(Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie]))
     assert snapshot["view"]["you"] == {"seat": 2}
     hand = snapshot["view"]["hand"]
-    assert own_cards(snapshot) == private["event"]["hands"][hand["your_position"]]
+    (dealt,) = [h for h in private["event"]["hands"] if h["seat"] == hand["your_seat"]]
+    assert own_cards(snapshot) == dealt["cards"]
     await client.close()
     await mine.close()
 
@@ -116,7 +125,7 @@ async def test_a_wrong_token_is_anonymous():
         assert await written() == before
         await client.close()
         refused = Client("/ws/me/?token=nonsense", headers=headers)
-        assert await refused.open() == (False, 4401)
+        assert (await refused.refusal())[:2] == (4401, NOT_AUTHENTICATED.reason)
 
 
 async def test_an_inactive_players_token_is_anonymous():
@@ -126,7 +135,7 @@ async def test_an_inactive_players_token_is_anonymous():
     await database_sync_to_async(get_user_model().objects.filter(pk=ann.pk).update)(is_active=False)
     snapshot = await first_frame(Client(table_path(tid, token=token)))
     assert snapshot["view"]["you"] == {"seat": None}
-    assert await Client(f"/ws/me/?token={token}").open() == (False, 4401)
+    assert (await Client(f"/ws/me/?token={token}").refusal())[0] == 4401
 
 
 async def test_an_anonymous_client_may_spectate_a_table():
@@ -142,8 +151,10 @@ async def test_an_anonymous_client_may_spectate_a_table():
     await spectator.close()
 
 
-async def test_the_own_stream_refuses_anonymous_clients():
-    assert await Client("/ws/me/").open() == (False, 4401)
+async def test_the_own_stream_refuses_anonymous_clients_saying_why():
+    code, reason, frame = await Client("/ws/me/").refusal()
+    assert (code, reason) == (4401, "not authenticated: log in or send a token")
+    assert frame == {"type": "error", "code": "not_authenticated", "message": reason}
 
 
 async def test_the_own_stream_carries_only_its_players_private_frames_from_every_table():
@@ -195,30 +206,92 @@ async def test_no_route_opens_another_players_stream():
     ann, bob = await make_users("ann", "bob")
     token = await token_for(bob)
     for path in (f"/ws/me/{ann.pk}/", f"/ws/players/{ann.pk}/", f"/ws/me/{ann.pk}/?token={token}"):
+        comm = Client(path).comm
+        await comm.send_input({"type": "websocket.connect"})
         with pytest.raises(ValueError, match="No route"):
-            await Client(path).comm.connect(timeout=5)
+            # The router raises at once and the application ends with it
+            # (``connect`` would only see it when its wait for an answer
+            # timed out); a route that opened the stream would keep it
+            # running: a TimeoutError.
+            await asyncio.wait_for(comm.future, timeout=5)
 
 
-async def test_an_unknown_table_closes_with_4404():
+async def test_an_unknown_table_closes_with_4404_and_why():
     tid = await open_table()
-    assert await Client(f"/ws/tables/{tid + 1}/").open() == (False, 4404)
+    code, reason, frame = await Client(f"/ws/tables/{tid + 1}/").refusal()
+    assert (code, reason, frame["code"]) == (4404, "no such table", "not_found")
     (ann,) = await make_users("ann")
-    assert await Client(table_path(tid + 1, token=await token_for(ann))).open() == (False, 4404)
+    assert (await Client(table_path(tid + 1, token=await token_for(ann))).refusal())[0] == 4404
 
 
-async def test_a_foreign_origin_is_refused():
+FOREIGN = [
+    [(b"origin", b"http://evil.example")],
+    [(b"origin", b"http://localhost.evil.example")],
+    [],  # no Origin at all
+]
+
+
+async def test_without_a_token_a_foreign_or_missing_origin_is_refused_with_4403_and_why():
     tid = await open_table()
     (ann,) = await make_users("ann")
-    token = await token_for(ann)
-    for headers in (
-        [(b"origin", b"http://evil.example")],
-        [(b"origin", b"http://localhost.evil.example")],
-        [],  # no Origin at all
-    ):
-        for path in (table_path(tid, token=token), f"/ws/me/?token={token}", "/ws/lobby/"):
-            accepted, _ = await Client(path, headers=headers).open()
-            assert not accepted, (path, headers)
+    cookie = await session_cookie(ann)
+    for origin in FOREIGN:
+        for headers in (origin, [*origin, cookie]):
+            # An empty token is no token: the cookie would log the socket in.
+            for path in (table_path(tid), "/ws/me/?token=", "/ws/lobby/"):
+                code, reason, frame = await Client(path, headers=headers).refusal()
+                assert (code, frame["code"]) == (4403, "origin_refused"), (path, headers)
+                assert reason == frame["message"] and reason.startswith("origin refused")
     # ALLOWED_HOSTS are welcome, on any port.
-    assert (await Client(table_path(tid), headers=[(b"origin", b"http://127.0.0.1:8000")]).open())[
-        0
-    ]
+    allowed = [(b"origin", b"http://127.0.0.1:8000"), cookie]
+    assert (await first_frame(Client(table_path(tid), headers=allowed)))["type"] == "snapshot"
+
+
+async def test_a_client_with_a_token_needs_no_origin():
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    await seat_all(tid, [ann, bob])
+    token = await token_for(ann)
+    for headers in FOREIGN:
+        client = Client(table_path(tid, token=token), user=ann, headers=headers)
+        snapshot = await first_frame(client)
+        assert snapshot["view"]["you"] == {"seat": 1}
+        assert own_cards(snapshot) and len(own_cards(snapshot)) == 5
+        await client.close()
+        mine = Client(f"/ws/me/?token={token}", user=ann, headers=headers)
+        assert (await mine.open())[0]
+        assert (await mine.next())["wallet"]["user"] == ann.pk
+        await mine.close()
+
+
+async def test_a_wrong_token_from_a_foreign_origin_never_uses_the_session():
+    """A page elsewhere cannot ride the cookie by adding a made-up token."""
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    await seat_all(tid, [ann, bob])
+    headers = [(b"origin", b"http://evil.example"), await session_cookie(ann)]
+    snapshot = await first_frame(Client(table_path(tid, token="0" * 64), headers=headers))
+    assert snapshot["view"]["you"] == {"seat": None} and own_cards(snapshot) is None
+    assert (await Client("/ws/me/?token=" + "0" * 64, headers=headers).refusal())[0] == 4401
+
+
+async def test_a_revoked_or_expired_token_is_anonymous():
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    await seat_all(tid, [ann, bob])
+    revoked, expired = await token_for(ann), await token_for(ann)
+    await database_sync_to_async(_revoke)(revoked)
+    await database_sync_to_async(_expire)(expired)
+    for token in (revoked, expired):
+        snapshot = await first_frame(Client(table_path(tid, token=token)))
+        assert snapshot["view"]["you"] == {"seat": None}
+        assert (await Client(f"/ws/me/?token={token}").refusal())[0] == 4401
+
+
+def _revoke(key: str) -> None:
+    AuthToken.objects.filter(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH]).delete()
+
+
+def _expire(key: str) -> None:
+    rows = AuthToken.objects.filter(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH])
+    rows.update(expiry=timezone.now() - timedelta(seconds=1))

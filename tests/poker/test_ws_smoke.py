@@ -9,7 +9,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from config.asgi import application
 from poker import services
@@ -59,7 +59,7 @@ async def test_spectator_gets_snapshot_then_live_frames_without_hidden_cards():
     positions = [f["position"] for f in seen]
     assert positions == sorted(positions) and positions[0] == snapshot["position"] + 1
     dealt = [f for f in seen if f["event"]["type"] == "hand.cards_dealt"]
-    assert dealt and all(h is None for f in dealt for h in f["event"]["hands"])
+    assert dealt and all(h["cards"] is None for f in dealt for h in f["event"]["hands"])
     await spectator.disconnect()
 
 
@@ -69,17 +69,18 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
         await database_sync_to_async(services.seat_sit)(
             by=player, table_id=tid, seat=seat, buy_in=100
         )
-    tokens = [await database_sync_to_async(Token.objects.create)(user=p) for p in players[:2]]
-    sockets = [connect(f"/ws/tables/{tid}/?after=0&token={t.key}") for t in tokens]
+    tokens = [
+        (await database_sync_to_async(AuthToken.objects.create)(user=p))[1] for p in players[:2]
+    ]
+    sockets = [connect(f"/ws/tables/{tid}/?after=0&token={t}") for t in tokens]
     for s in sockets:
         assert (await s.connect())[0]
     frames = await frames_until(sockets[0], lambda f: f["type"] == "private")
-    assert frames[-1]["event"]["hands"][0] is not None  # his own cards
+    assert frames[-1]["event"]["hands"][0]["cards"] is not None  # his own cards
     view = await database_sync_to_async(services.seat_sit_out)(by=players[0], table_id=tid)
     hand = view["hand"]
-    actor = players.index(
-        next(p for p in players if str(p.pk) == hand["players"][hand["to_act"]]["name"])
-    )
+    seated = {s["seat"]: s["player"] for s in view["seats"]}
+    actor = players.index(next(p for p in players if p.pk == seated[hand["to_act"]]))
     await sockets[actor].send_json_to(
         {
             "type": "act",

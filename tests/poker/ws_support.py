@@ -17,7 +17,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from config.asgi import application
 from poker import selectors, services
@@ -53,6 +53,16 @@ class Client:
     async def close(self) -> None:
         await self.comm.disconnect()
 
+    async def refusal(self) -> tuple[int, str, dict[str, Any]]:
+        """Open a socket the server refuses: it is accepted, gets one error
+        frame and is closed at once.  (close code, close reason, frame)."""
+        accepted, _ = await self.open()
+        assert accepted, f"{self.path}: refused before acceptance, so no client learns why"
+        frame = await self.next()
+        closing = await self.comm.receive_output(5)
+        assert closing["type"] == "websocket.close", closing
+        return closing["code"], closing.get("reason", ""), frame
+
     def _take(self, message: dict[str, Any]) -> dict[str, Any] | None:
         if message["type"] == "websocket.close":
             self.closed = message.get("code", 1000)
@@ -79,6 +89,11 @@ class Client:
         """Take frames until none arrives for ``timeout`` seconds."""
         while not await self.comm.receive_nothing(timeout=timeout, interval=0.01):
             self._take(await self.comm.receive_output(1))
+
+    async def has(self, frame: dict[str, Any], timeout: float = 10) -> None:
+        """Take frames until ``frame`` is among them."""
+        if frame not in self.frames:
+            await self.until(lambda f: f == frame, timeout)
 
     async def until(self, done: Any, timeout: float = 10) -> dict[str, Any]:
         """Take frames until one satisfies ``done``; that frame."""
@@ -116,6 +131,13 @@ class Client:
 
     def public_positions(self) -> list[int]:
         return [f["position"] for f in self.of("event")]
+
+
+async def quiet_all(clients: Any, timeout: float = 0.15) -> None:
+    """``Client.quiet`` for all of them at once: one quiet spell of
+    ``timeout``, not one per client in turn (wait first for the frames
+    that must come: this only takes what else may still be on its way)."""
+    await asyncio.gather(*(client.quiet(timeout) for client in clients))
 
 
 def _reached(frame: dict[str, Any], position: int) -> bool:
@@ -181,7 +203,8 @@ def make_users(*names: str) -> list[Any]:
 
 @database_sync_to_async
 def token_for(user: Any) -> str:
-    return str(Token.objects.get_or_create(user=user)[0].key)
+    """A new API token of ``user`` (as a login makes one)."""
+    return str(AuthToken.objects.create(user=user)[1])
 
 
 @database_sync_to_async
@@ -352,8 +375,9 @@ class Store:
             return frozenset()
         hand = view["hand"]
         stream = f"hand-{hand['id']}"
-        assert hand["your_position"] == self.seat_in(stream, viewer), (hand, viewer)
-        return self.visible(stream, hand["version"], hand["your_position"])
+        mine = None if hand["your_seat"] is None else hand["seats"].index(hand["your_seat"])
+        assert mine == self.seat_in(stream, viewer), (hand, viewer)
+        return self.visible(stream, hand["version"], mine)
 
 
 def _view_in(frame: dict[str, Any]) -> dict[str, Any] | None:

@@ -145,7 +145,9 @@ def test_the_lobby_lists_tournaments_and_filters_by_status(client_for, director,
     assert (line["entries"], line["players_left"], line["prize_pool"]) == (2, 2, 200)
     only = client_for(None).get("/api/tournaments/", {"status": "registering"}).json()
     assert [t["id"] for t in only] == [second.pk]
-    assert client_for(None).get("/api/tournaments/", {"status": "nonsense"}).json() == []
+    nonsense = client_for(None).get("/api/tournaments/", {"status": "nonsense"})
+    assert nonsense.status_code == 400  # the schema's enum: refused, not an empty lobby
+    assert nonsense.json()["code"] == "invalid"
 
 
 def test_the_detail_shows_the_clock_and_prizes_as_they_stand(client_for, director, players, clock):

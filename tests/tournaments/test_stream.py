@@ -39,9 +39,9 @@ def sync(call: Any) -> Any:
 
 
 async def test_an_unknown_tournament_closes_the_socket():
-    socket = Socket("/ws/tournaments/999999/")
-    connected, code = await socket.open()
-    assert not connected and code == 4404
+    code, reason, frame = await Socket("/ws/tournaments/999999/").refusal()
+    assert (code, reason) == (4404, "no such tournament")
+    assert frame == {"type": "error", "code": "not_found", "message": reason}
 
 
 async def test_a_snapshot_then_an_update_after_each_command(director, players, clock):

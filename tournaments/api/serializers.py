@@ -7,11 +7,12 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import StrictInteger
+from config.api import Query, StrictBoolean, StrictInteger, Text, choice
 from config.api import chips as amount
 from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
 from tournaments.definitions import PRESETS
+from tournaments.models import Tournament
 from tournaments.rules.definition import DECISION_SECONDS
 from tournaments.rules.structure import MINUTE
 
@@ -76,14 +77,20 @@ class PayoutTierIn(serializers.Serializer[dict[str, object]]):
     shares = serializers.ListField(child=count(min_value=1), min_length=1, max_length=1000)
 
 
+class LobbyQuery(Query):
+    """The lobby's filter: one status (none: every tournament)."""
+
+    status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
+
+
 class TournamentIn(serializers.Serializer[dict[str, object]]):
     """A tournament to create."""
 
-    name = serializers.CharField(max_length=80)
+    name = Text(max_length=80)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     """The scheduled start; none for a sit-and-go."""
-    game = serializers.ChoiceField(choices=[g.value for g in Game])
-    betting = serializers.ChoiceField(choices=[b.value for b in Betting])
+    game = choice(Game)
+    betting = choice(Betting)
     structure = StructureIn()
     starting_stack = amount(min_value=1)
     buy_in = amount(min_value=0)
@@ -97,16 +104,16 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     rebuys = RebuysIn(required=False, allow_null=True, default=None)
     satellite = SatelliteIn(required=False, allow_null=True, default=None)
     payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None)
-    sit_and_go = serializers.BooleanField(default=False)
-    ante_by = serializers.ChoiceField(choices=[a.value for a in AnteBy], default="all")
-    tie_break = serializers.ChoiceField(choices=[t.value for t in TieBreak], default="suit")
+    sit_and_go = StrictBoolean(default=False)
+    ante_by = choice(AnteBy, default="all")
+    tie_break = choice(TieBreak, default="suit")
 
 
 class EntryIn(CommandIn):
     """``ticket``: null pays with a ticket if you hold one, true with a
     ticket only, false with cash only."""
 
-    ticket = serializers.BooleanField(required=False, allow_null=True, default=None)
+    ticket = StrictBoolean(required=False, allow_null=True, default=None)
 
 
 class AddTimeIn(CommandIn):
@@ -124,4 +131,4 @@ class PlayerIn(CommandIn):
 
 
 class CancelIn(CommandIn):
-    reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    reason = Text(max_length=200, required=False, allow_blank=True, default="")

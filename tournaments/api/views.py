@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,6 +21,7 @@ from config.api import command_view, validated, viewer
 from poker.api.serializers import CommandIn
 from poker.api.views import ReadOpen
 from tournaments import selectors, services
+from tournaments.api import responses as out
 from tournaments.api import serializers as s
 from tournaments.definitions import definition_build
 from tournaments.models import Tournament
@@ -36,18 +37,20 @@ class TournamentsView(APIView):
     permission_classes = [ReadOpen]
 
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=Tournament.Status.values)],
-        responses={200: dict},
+        parameters=[s.LobbyQuery],
+        responses={200: out.TournamentOut(many=True)},
         operation_id="tournaments_list",
     )
     def get(self, request: Request) -> Response:
-        status = request.query_params.get("status")
-        if status is not None and status not in Tournament.Status.values:
-            status = "-"  # no such status: an empty lobby, not everything
-        rows = selectors.tournament_list(status=status)
+        query = validated(s.LobbyQuery, request.query_params)
+        rows = selectors.tournament_list(status=query.get("status"))
         return Response([selectors.tournament_summary(t) for t in rows])
 
-    @extend_schema(request=s.TournamentIn, responses={201: dict}, operation_id="tournaments_create")
+    @extend_schema(
+        request=s.TournamentIn,
+        responses={201: out.TournamentDetailOut},
+        operation_id="tournaments_create",
+    )
     def post(self, request: Request) -> Response:
         services.ensure_director(request.user)  # before reading a word of it
         data = validated(s.TournamentIn, request.data)
@@ -64,18 +67,20 @@ class TournamentView(APIView):
 
     permission_classes = [ReadOpen]
 
-    @extend_schema(responses={200: dict}, operation_id="tournaments_retrieve")
+    @extend_schema(responses={200: out.TournamentDetailOut}, operation_id="tournaments_retrieve")
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(selectors.tournament_detail(_row(tournament_id), viewer(request)))
 
 
-def _read_view(name: str, read: Callable[[Tournament], Any], doc: str) -> type[APIView]:
+def _read_view(
+    name: str, read: Callable[[Tournament], Any], shape: type[Any], doc: str
+) -> type[APIView]:
     """A public list about one tournament."""
 
     class ReadView(APIView):
         permission_classes = [ReadOpen]
 
-        @extend_schema(responses={200: dict}, operation_id=f"tournaments_{name}")
+        @extend_schema(responses={200: shape(many=True)}, operation_id=f"tournaments_{name}")
         def get(self, request: Request, tournament_id: int) -> Response:
             return Response(read(_row(tournament_id)))
 
@@ -85,13 +90,16 @@ def _read_view(name: str, read: Callable[[Tournament], Any], doc: str) -> type[A
 
 
 READ_VIEWS: dict[str, type[APIView]] = {
-    "entrants": _read_view("entrants", selectors.entrants, "Everyone who entered."),
+    "entrants": _read_view(
+        "entrants", selectors.entrants, out.TournamentEntrantOut, "Everyone who entered."
+    ),
     "standings": _read_view(
         "standings",
         lambda row: selectors.standings(selectors.state_of(row)),
+        out.StandingOut,
         "Places as they stand (final once play is over).",
     ),
-    "results": _read_view("results", selectors.results, "Final places and prizes."),
+    "results": _read_view("results", selectors.results, out.ResultOut, "Final places and prizes."),
 }
 
 
@@ -99,7 +107,11 @@ def _command_view(name: str, body: type[Any], service: Any) -> type[APIView]:
     """The view of one command on a tournament."""
     operation = f"tournaments_{name.replace('-', '_')}"
     return command_view(
-        service, body, class_name=f"Tournament{name.title()}View", operation_id=operation
+        service,
+        body,
+        out.TournamentDetailOut,
+        class_name=f"Tournament{name.title()}View",
+        operation_id=operation,
     )
 
 

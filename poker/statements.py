@@ -1,0 +1,161 @@
+"""The command path's own SQL: few round trips, no query building per call.
+
+Every action at a table reads two rows and writes a handful; through the
+ORM, building those statements cost more CPU than the rest of the action.
+Here each statement's text is made once per process from the models'
+metadata (``_meta``: tables, columns, the primary key) and kept; a call
+only prepares its values as the ORM would (``get_db_prep_save``) and reads
+rows back through the fields' own converters (``from_db_value``).
+
+Writes of one step go in one round trip on PostgreSQL: the parts become
+data-modifying CTEs (``WITH w0 AS (INSERT ...) INSERT ...``), which run
+every part inside the caller's transaction.  Other databases (SQLite on
+the embedded defaults) run the parts one after another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, TypeVar
+
+from django.db import connections
+from django.db.models import Field, Model
+
+Statement = tuple[str, Sequence[Any]]
+M = TypeVar("M", bound=Model)
+
+
+def _fields(model: type[Model]) -> list[Field[Any, Any]]:
+    """The columns a row is read and written with, in ``_meta`` order."""
+    return list(model._meta.concrete_fields)
+
+
+def _written(model: type[Model]) -> list[Field[Any, Any]]:
+    """The columns an insert gives (not an id the database makes)."""
+    return [f for f in _fields(model) if not getattr(f, "db_returning", False)]
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+@cache
+def _insert_sql(model: type[Model], rows: int) -> str:
+    columns = ", ".join(_quote(f.column) for f in _written(model))
+    values = ", ".join(["(" + ", ".join(["%s"] * len(_written(model))) + ")"] * rows)
+    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES {values}"
+
+
+@cache
+def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
+    meta = model._meta
+    sets = ", ".join(f"{_quote(meta.get_field(n).column)} = %s" for n in names)  # type: ignore[union-attr]
+    return f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_quote(meta.pk.column)} = %s"  # type: ignore[union-attr]
+
+
+def insert(model: type[Model], objects: Sequence[Model], using: str = "default") -> Statement:
+    """``model.objects.bulk_create(objects)`` as one statement, not run (an
+    id the database makes is not read back)."""
+    connection = connections[using]
+    fields = _written(model)
+    params = [
+        f.get_db_prep_save(f.pre_save(obj, add=True), connection) for obj in objects for f in fields
+    ]
+    return _insert_sql(model, len(objects)), params
+
+
+def update(model: type[Model], pk: Any, using: str = "default", **values: Any) -> Statement:
+    """``model.objects.filter(pk=pk).update(**values)`` as a statement, not run."""
+    connection = connections[using]
+    meta = model._meta
+    params = [meta.get_field(n).get_db_prep_save(v, connection) for n, v in values.items()]  # type: ignore[union-attr]
+    params.append(meta.pk.get_db_prep_value(pk, connection))  # type: ignore[union-attr]
+    return _update_sql(model, tuple(values)), params
+
+
+def execute(statements: Sequence[Statement], using: str = "default") -> None:
+    """Run ``statements`` in the caller's transaction: as one on PostgreSQL,
+    in order elsewhere."""
+    if not statements:
+        return
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql" or len(statements) == 1:
+            for sql, params in statements:
+                cursor.execute(sql, params)
+            return
+        *parts, (last, _) = statements
+        ctes = ", ".join(f"w{k} AS ({sql})" for k, (sql, _) in enumerate(parts))
+        cursor.execute(f"WITH {ctes} {last}", [p for _, params in statements for p in params])
+
+
+# --------------------------------------------------------------------------
+# Reading rows
+
+
+def columns(model: type[Model], alias: str) -> str:
+    """The select list of a row of ``model`` under ``alias``."""
+    return ", ".join(f"{alias}.{_quote(f.column)}" for f in _fields(model))
+
+
+def reader(model: type[M], using: str = "default") -> Callable[[Sequence[Any]], M]:
+    """A function making a ``model`` instance from the values of its
+    ``columns``, through each field's converters, as a queryset would."""
+    return _reader(model, using)  # type: ignore[return-value]
+
+
+@cache
+def _reader(model: type[Model], using: str) -> Callable[[Sequence[Any]], Model]:
+    connection = connections[using]
+    fields = _fields(model)
+    names = [f.attname for f in fields]
+    converters = [
+        (k, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col)
+        for k, col in enumerate(f.get_col(model._meta.db_table) for f in fields)
+    ]
+    converters = [(k, funcs, col) for k, funcs, col in converters if funcs]
+
+    def read(values: Sequence[Any]) -> Model:
+        row = list(values)
+        for k, funcs, col in converters:
+            for convert in funcs:
+                row[k] = convert(row[k], col, connection)
+        return model.from_db(using, names, row)
+
+    return read
+
+
+def lock_pair(model: type[M], pk: Any, relation: str, using: str = "default") -> M | None:
+    """The row of ``model`` with ``pk`` and the row its foreign key
+    ``relation`` points to, both locked and read in one statement
+    (PostgreSQL's ``FOR UPDATE OF`` both), the second as the first's cached
+    ``relation``; None when the key is null, the row is missing, or the
+    database has no row locks (SQLite: the caller takes its own way)."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_pair_sql(model, relation), [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    field = model._meta.get_field(relation)
+    related = field.related_model
+    n = len(_fields(model))
+    first = reader(model, using)(row[:n])
+    field.set_cached_value(first, reader(related, using)(row[n:]))  # type: ignore[union-attr,arg-type]
+    return first
+
+
+@cache
+def _lock_pair_sql(model: type[Model], relation: str) -> str:
+    field = model._meta.get_field(relation)
+    related: type[Model] = field.related_model  # type: ignore[assignment]
+    return (
+        f"SELECT {columns(model, 'a')}, {columns(related, 'b')}"
+        f" FROM {_quote(model._meta.db_table)} a"
+        f" JOIN {_quote(related._meta.db_table)} b"
+        f" ON b.{_quote(related._meta.pk.column)} = a.{_quote(field.column)}"  # type: ignore[union-attr]
+        f" WHERE a.{_quote(model._meta.pk.column)} = %s FOR UPDATE OF a, b"  # type: ignore[union-attr]
+    )

@@ -1,0 +1,101 @@
+"""The benchmarks run: each at a tiny size on the test database, so a
+change that breaks one (a name it uses moved, a column it writes was
+added) fails here rather than at the next ``make bench``.  Their figures
+are not judged: only that every part measured something."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from bench import service, tournament, websockets
+
+servers = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+"""What a benchmark that runs needs: the test database on PostgreSQL, and Redis."""
+
+
+def _on_servers(test: Any) -> Any:
+    for mark in servers:
+        test = mark(test)
+    return test
+
+
+def _test_database_url() -> str:
+    """The test's own PostgreSQL database (migrated), as a URL for the
+    benchmark's processes."""
+    s = connection.settings_dict
+    password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
+    return f"postgres://{s['USER']}{password}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@_on_servers
+def test_the_service_bench_measures_both_peers_and_one_actions_cost(
+    pg_default: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, value in (("TABLES", (1, 2)), ("PROCESSES", 2), ("WARMUP", 0.1), ("DURATION", 0.4)):
+        monkeypatch.setattr(service, name, value)
+    monkeypatch.setattr(service, "ACTIONS", 10)
+    redis = service.redis_url()
+    assert redis is not None
+
+    report = service.measure(_test_database_url(), redis, migrate=False)
+    service.print_report(report)
+
+    assert [r.processes for r in report.service] == [1, 2]  # two processes drive two tables
+    assert all(r.count > 0 for r in report.service + report.raw)
+    cost: dict[str, Any] = report.cost
+    assert {"BEGIN", "COMMIT", "SELECT poker_table FOR UPDATE"} <= set(cost["statements"])
+    assert cost["cpu_ms"] > 0
+    assert {"lock and fold", "decide (engine)", "append", "projections"} <= set(cost["steps"])
+    shown = capsys.readouterr().out
+    assert "raw/service" in shown and "goal <= 5" in shown and "goal <= 1.5 ms" in shown
+
+
+@_on_servers
+def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_200(
+    pg_default: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sizes = (("SCALES", (2,)), ("WARMUP", 0.3), ("DURATION", 1.5), ("LAYER_SECONDS", 0.0))
+    for name, value in sizes:
+        monkeypatch.setattr(websockets, name, value)
+    redis = service.redis_url()
+    assert redis is not None
+
+    results, layer, flood, errors, tail = websockets.run(_test_database_url(), redis, migrate=False)
+    websockets.report(results, layer, flood, errors, tail)
+
+    (result,) = results
+    assert result.sockets == 12 and result.connect_errors == 0  # 2 tables x (5 players + 1)
+    assert result.actions > 0 and result.latencies and not result.failures
+    assert result.missed == 0 and errors == 0, tail
+    shown = capsys.readouterr().out
+    assert "2 tables: " in shown and "p99" in shown
+    assert "at 200 tables, no missed version: not measured" in shown
+
+
+def test_the_tournament_bench_prints_the_fields_ratio_against_the_goal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def run(players: int, seconds: float, hands: int) -> dict[str, float]:
+        return {"players": players, "seconds": seconds, "hands": hands, "actions": 10 * hands,
+                "peak_tables": players / 10, "seats": 1, "left": 2}  # fmt: skip
+
+    tournament._print(run(1000, 100.0, 80), run(100, 10.0, 10))  # 0.8 vs 1.0 hands/s
+    tournament._print(run(1000, 100.0, 95), run(100, 10.0, 10))
+
+    shown = capsys.readouterr().out.splitlines()
+    ratios = [line.strip() for line in shown if "hands/s of 1000 players" in line]
+    assert ratios == [
+        "hands/s of 1000 players / hands/s of 100: 0.80x (goal >= 0.9x: NOT met)",
+        "hands/s of 1000 players / hands/s of 100: 0.95x (goal >= 0.9x: met)",
+    ]
+
+
+def test_the_service_bench_names_each_write_of_a_statement_of_several() -> None:
+    several = 'WITH w0 AS (INSERT INTO "poker_command" ("id") VALUES (1)) INSERT INTO "poker_event"'
+    locked = 'SELECT "poker_table"."id" FROM "poker_table" WHERE "id" = %s FOR UPDATE'
+    assert service.statement_kind(several) == "WITH INSERT poker_command + INSERT poker_event"
+    assert service.statement_kind(locked) == "SELECT poker_table FOR UPDATE"
+    assert service.statement_kind("COMMIT") == "COMMIT"

@@ -1,0 +1,164 @@
+"""What a command puts on the channel layer: one message for its table,
+whatever the number of viewers; each socket cuts its own frames from it,
+once per process; the message carries no deck or seed and packs for Redis
+(msgpack), and no client ever receives it as such."""
+
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+from typing import Any
+
+import msgpack
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from accounts.frames import player_group
+from poker import publish, services
+from tests.poker.api_support import random_action, seed_decks
+from tests.poker.ws_support import (
+    Store,
+    actor,
+    keep_stacks,
+    keys_in,
+    leaks,
+    make_users,
+    me_client,
+    open_table,
+    position_of_table,
+    seat_all,
+    table_client,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def record_sends(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every (group, message) sent through the channel layer from now on."""
+    layer = get_channel_layer()
+    send = layer.group_send
+    sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def recording(group: str, message: dict[str, Any]) -> None:
+        sent.append((group, message))
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", recording)
+    return sent
+
+
+async def act(table: int, user: Any, view: dict[str, Any], rng: random.Random) -> None:
+    hand = view["hand"]
+    await database_sync_to_async(services.hand_act)(
+        by=user,
+        table_id=table,
+        hand=hand["id"],
+        version=hand["version"],
+        command_id=uuid.uuid4(),
+        **random_action(rng, hand),
+    )
+
+
+async def test_an_action_inside_a_hand_sends_one_message_whatever_the_viewers(monkeypatch):
+    seed_decks(monkeypatch, 12)
+    rng = random.Random(12)
+    tid = await open_table()
+    users = await make_users("ann", "bob", "cy")
+    sockets = [await table_client(tid, u) for u in users] + [await table_client(tid)]
+    sockets += [await me_client(u) for u in users]
+    await seat_all(tid, users)
+    sent = record_sends(monkeypatch)
+    single = draws = ends = 0
+    while single + draws + ends < 120:
+        turn = await actor(tid, users)
+        if turn is None:
+            await keep_stacks(tid, users)
+            continue
+        user, view = turn
+        sent.clear()
+        await act(tid, user, view, rng)
+        # Always exactly one message for the table, first, whatever happened.
+        assert [g for g, _ in sent].count(publish.table_group(tid)) == 1
+        group, message = sent[0]
+        assert group == publish.table_group(tid) and message["frame"]["type"] == publish.ROWS
+        rows = message["frame"]["rows"]
+        if any(not stream.startswith("hand-") for stream, *_ in rows):
+            ends += 1  # the hand ended: seats, the lobby and a new deal may follow
+            continue
+        drawn = [data for _, _, _, kind, data in rows if kind in publish.HIDING and data["cards"]]
+        if not drawn:
+            assert len(sent) == 1, sent  # a bet, a call, a fold, standing pat...
+            single += 1
+            continue
+        # A draw: besides, one message to the drawer's own stream, his cards.
+        assert [g for g, _ in sent[1:]] == [player_group(user.pk)], sent
+        assert [f["type"] for f in sent[1][1]["frame"]["frames"]] == ["private"] * len(drawn)
+        draws += 1
+    assert single > 50 and draws > 5 and ends > 5
+    end = await position_of_table(tid)
+    for socket in sockets[: len(users) + 1]:
+        await socket.until_position(end)
+    store = await database_sync_to_async(Store)(tid)
+    for socket in sockets:
+        await socket.quiet()
+        assert leaks(store, socket) == [], socket.path
+        assert not any(f["type"] == publish.ROWS for f in socket.frames)
+        await socket.close()
+
+
+async def test_a_process_cuts_each_message_once_for_all_its_sockets(monkeypatch):
+    seed_decks(monkeypatch, 13)
+    rng = random.Random(13)
+    tid = await open_table()
+    users = await make_users("ann", "bob")
+    sockets = [await table_client(tid) for _ in range(6)] + [await table_client(tid, users[0])]
+    cut_rows = publish.cut_rows
+    cuts: list[int] = []
+
+    def counting(table: int, rows: Any, *args: Any) -> list[publish.Cut]:
+        rows = list(rows)
+        if threading.current_thread() is threading.main_thread():
+            cuts.append(rows[0].position)  # by the sockets (the command runs in a worker)
+        return cut_rows(table, rows, *args)
+
+    monkeypatch.setattr(publish, "cut_rows", counting)
+    sent = record_sends(monkeypatch)
+    await seat_all(tid, users)
+    for _ in range(20):
+        turn = await actor(tid, users)
+        if turn is None:
+            await keep_stacks(tid, users)
+            continue
+        await act(tid, *turn, rng)
+    end = await position_of_table(tid)
+    for socket in sockets:
+        await socket.until_position(end)
+        await socket.quiet(0.05)
+    tables = [m for g, m in sent if g == publish.table_group(tid)]
+    assert len(tables) >= 20
+    # Once per message, not once per socket.
+    assert cuts == [m["frame"]["rows"][0][2] for m in tables]
+    assert all(s.feed() == sockets[0].feed() for s in sockets[:6])
+    for socket in sockets:
+        await socket.close()
+
+
+async def test_the_table_message_packs_for_redis_without_deck_or_seed(monkeypatch):
+    tid = await open_table()
+    users = await make_users("ann", "bob")
+    sent = record_sends(monkeypatch)
+    await seat_all(tid, users)  # the second one deals
+    [deal] = [
+        m["frame"]
+        for g, m in sent
+        if g == publish.table_group(tid)
+        and any(r[3] == publish.HAND_STARTED for r in m["frame"]["rows"])
+    ]
+    # What the Redis layer does with it: msgpack (a 128-bit seed would not pack).
+    packed = msgpack.unpackb(msgpack.packb(deal))
+    assert packed["rows"] == [list(r) for r in deal["rows"]]
+    [started] = [data for _, _, _, kind, data in packed["rows"] if kind == publish.HAND_STARTED]
+    assert [p["name"] for p in started["players"]] == [str(u.pk) for u in users]
+    assert not keys_in(packed) & {"deck", "seed"}

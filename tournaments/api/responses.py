@@ -1,0 +1,158 @@
+"""Output shapes of the tournament API, for the OpenAPI schema (the
+selectors build the bodies; these declare them, like ``poker.api.responses``)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from poker.api.responses import choice, record_out
+from poker.engine.rules import Betting, Game
+from tournaments.models import Entrant, Tournament
+from tournaments.rules.definition import Rebuys, Satellite
+
+
+def still_in() -> serializers.BooleanField:
+    """The ``in`` field (a Python keyword, so added in ``get_fields``)."""
+    return serializers.BooleanField(help_text="Still in play.")
+
+
+class TournamentOut(serializers.Serializer[dict[str, object]]):
+    """A lobby line."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    game = choice(Game)
+    betting = choice(Betting)
+    buy_in = serializers.IntegerField()
+    fee = serializers.IntegerField()
+    starting_stack = serializers.IntegerField()
+    sit_and_go = serializers.BooleanField()
+    satellite_target = serializers.CharField(allow_null=True)
+    starts_at = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    min_players = serializers.IntegerField(allow_null=True)
+    max_players = serializers.IntegerField(allow_null=True)
+    entries = serializers.IntegerField()
+    players_left = serializers.IntegerField()
+    prize_pool = serializers.IntegerField()
+    registration_open = serializers.BooleanField()
+    level = serializers.IntegerField()
+    on_break = serializers.BooleanField()
+    level_ends_at = serializers.DateTimeField(allow_null=True)
+    tables = serializers.IntegerField()
+
+
+class NextLevelOut(serializers.Serializer[dict[str, object]]):
+    level = serializers.IntegerField()
+    small_blind = serializers.IntegerField()
+    big_blind = serializers.IntegerField()
+    ante = serializers.IntegerField()
+
+
+class LevelOut(NextLevelOut):
+    minutes = serializers.IntegerField()
+
+
+class BreakOut(serializers.Serializer[dict[str, object]]):
+    after_level = serializers.IntegerField()
+    minutes = serializers.IntegerField()
+
+
+class StructureOut(serializers.Serializer[dict[str, object]]):
+    levels = LevelOut(many=True)
+    breaks = BreakOut(many=True)
+    minute_seconds = serializers.IntegerField()
+
+
+class PrizeOut(serializers.Serializer[dict[str, object]]):
+    place = serializers.IntegerField()
+    cash = serializers.IntegerField()
+    ticket = serializers.BooleanField()
+
+
+class TournamentClockOut(NextLevelOut):
+    """The clock while play runs (null before the start and after the end):
+    the level in force, and what comes next."""
+
+    on_break = serializers.BooleanField()
+    paused = serializers.BooleanField()
+    seconds_left = serializers.IntegerField(allow_null=True)
+    ends_at = serializers.DateTimeField(allow_null=True)
+    next_level = NextLevelOut(allow_null=True)
+
+
+class TableInPlayOut(serializers.Serializer[dict[str, object]]):
+    number = serializers.IntegerField()
+    table_id = serializers.IntegerField(allow_null=True, help_text="The poker table to watch.")
+    players = serializers.IntegerField()
+
+
+class OwnEntryOut(serializers.Serializer[dict[str, object]]):
+    """Your own entry, as you alone see it."""
+
+    entries = serializers.IntegerField()
+    stack = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    table_id = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    rebuys = serializers.IntegerField()
+    added_on = serializers.BooleanField()
+    paid = serializers.IntegerField()
+    disqualified = serializers.BooleanField()
+    may_rebuy = serializers.BooleanField()
+    may_add_on = serializers.BooleanField()
+    rebuy_until = serializers.DateTimeField(allow_null=True)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {**super().get_fields(), "in": still_in()}
+
+
+class TournamentDetailOut(TournamentOut):
+    """One tournament: its line, structure and options, the prizes as the
+    pool stands, the clock, and your own entry (null: none)."""
+
+    version = serializers.IntegerField()
+    seats_per_table = serializers.IntegerField()
+    late_registration_level = serializers.IntegerField(allow_null=True)
+    re_entries = serializers.IntegerField(allow_null=True)
+    rebuys = record_out(Rebuys, "Tournament")(allow_null=True)
+    satellite = record_out(Satellite, "Tournament")(allow_null=True)
+    structure = StructureOut()
+    prizes = PrizeOut(many=True)
+    hand_for_hand = serializers.BooleanField()
+    final_table = serializers.BooleanField()
+    clock = TournamentClockOut(allow_null=True)
+    tables_in_play = TableInPlayOut(many=True)
+    you = OwnEntryOut(allow_null=True)
+
+
+class TournamentEntrantOut(serializers.Serializer[dict[str, object]]):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Entrant.Status.choices)
+    entries = serializers.IntegerField()
+    stack = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    rebuys = serializers.IntegerField()
+    added_on = serializers.BooleanField()
+
+
+class StandingOut(serializers.Serializer[dict[str, object]]):
+    place = serializers.IntegerField()
+    shared = serializers.IntegerField(help_text="Players tied for places place..place+shared-1.")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    stack = serializers.IntegerField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {**super().get_fields(), "in": still_in()}
+
+
+class ResultOut(serializers.Serializer[dict[str, object]]):
+    place = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    prize = serializers.IntegerField()
+    ticket = serializers.BooleanField()
