@@ -278,7 +278,7 @@ class OpeningOut(serializers.Serializer[dict[str, object]]):
     of a committed order (docs/fair-deal.md)."""
 
     tree = serializers.IntegerField(help_text="0: the deck; n: the n-th reshuffle.")
-    position = serializers.IntegerField(help_text="From the top of that order (not a seat).")
+    index = serializers.IntegerField(help_text="Its place from the top of that order.")
     card = card_out()
     salt = serializers.RegexField(r"^[0-9a-f]{64}$", help_text="The leaf's salt, hex.")
     path = serializers.ListField(

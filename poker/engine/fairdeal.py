@@ -84,10 +84,12 @@ def commit(order: Sequence[Card], seed: int, tree: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Opening:
-    """The proof that ``card`` sat at ``position`` of committed tree ``tree``."""
+    """The proof that ``card`` sat at place ``index`` (from the top) of
+    committed tree ``tree``: the RFC's leaf index, named apart from the
+    players' positions and seats."""
 
     tree: int
-    position: int
+    index: int
     card: Card
     salt: str
     """The leaf's salt, hex."""
@@ -97,7 +99,7 @@ class Opening:
     def to_json(self) -> dict[str, Any]:
         return {
             "tree": self.tree,
-            "position": self.position,
+            "index": self.index,
             "card": str(self.card),
             "salt": self.salt,
             "path": list(self.path),
@@ -107,10 +109,10 @@ class Opening:
     def from_json(cls, data: Mapping[str, Any]) -> Opening:
         """An opening as ``to_json`` wrote it; ``ValueError`` if it is not one."""
         try:
-            tree, position, path = data["tree"], data["position"], data["path"]
-            if type(tree) is not int or type(position) is not int or not isinstance(path, list):
-                raise ValueError("tree and position are whole numbers, path a list")
-            return cls(tree, position, card(str(data["card"])), str(data["salt"]), tuple(path))
+            tree, index, path = data["tree"], data["index"], data["path"]
+            if type(tree) is not int or type(index) is not int or not isinstance(path, list):
+                raise ValueError("tree and index are whole numbers, path a list")
+            return cls(tree, index, card(str(data["card"])), str(data["salt"]), tuple(path))
         except (KeyError, TypeError, CardError) as exc:
             raise ValueError(f"not an opening: {exc}") from exc
 
@@ -122,8 +124,8 @@ class Opening:
             expected = bytes.fromhex(root)
         except (ValueError, TypeError):
             return False
-        mine = leaf(self.position, self.card, salt)
-        return merkle.verify(mine, self.position, size, path, expected)
+        mine = leaf(self.index, self.card, salt)
+        return merkle.verify(mine, self.index, size, path, expected)
 
 
 def _open(state: HandState, receipt: Receipt) -> Opening:
@@ -231,7 +233,7 @@ def _audit(
         except ValueError as exc:
             problems.append(str(exc))
             continue
-        given[(opened.tree, opened.position)] = opened
+        given[(opened.tree, opened.index)] = opened
     n = button = 0
     for event in events:
         kind = event.get("type")

@@ -107,7 +107,7 @@ def test_a_reshuffle_is_committed_before_any_card_of_it_is_drawn() -> None:
     # D's replacement opens at the top of tree 1, against that root.
     d = drawn.player
     (mine,) = event_openings(state, k + 2, drawn, d)
-    assert (mine.tree, mine.position, mine.card) == (1, 0, drawn.cards[0])
+    assert (mine.tree, mine.index, mine.card) == (1, 0, drawn.cards[0])
     assert mine.proves(state.roots[1], len(reshuffle.cards))
 
 
@@ -183,9 +183,9 @@ def _tampered(state: HandState, viewer: int, change: dict[str, Any]) -> list[dic
         {"card": "7s"},
         {"salt": "00" * 32},
         {"path": ["00" * 32]},
-        {"position": 31},
+        {"index": 31},
     ],
-    ids=["card", "salt", "proof", "position"],
+    ids=["card", "salt", "proof", "index"],
 )
 def test_a_tampered_opening_fails_the_check(change: dict[str, Any]) -> None:
     state, events = played()
@@ -224,7 +224,7 @@ def test_an_opening_round_trips_through_json() -> None:
     for o in openings(state, 0):
         assert Opening.from_json(json.loads(json.dumps(o.to_json()))) == o
     with pytest.raises(ValueError):
-        Opening.from_json({"tree": "0", "position": 1, "card": "Ah", "salt": "", "path": []})
+        Opening.from_json({"tree": "0", "index": 1, "card": "Ah", "salt": "", "path": []})
 
 
 def test_a_hand_dealt_before_per_card_commitments_opens_nothing() -> None:

@@ -103,8 +103,8 @@ def test_every_viewer_s_copy_of_a_real_hand_checks_out(dealt) -> None:
 
 @pytest.mark.parametrize(
     "change",
-    [{"card": "swap"}, {"salt": "11" * 32}, {"path": ["22" * 32] * 5}, {"position": 7}],
-    ids=["card", "salt", "proof", "position"],
+    [{"card": "swap"}, {"salt": "11" * 32}, {"path": ["22" * 32] * 5}, {"index": 7}],
+    ids=["card", "salt", "proof", "index"],
 )
 def test_a_tampered_opening_fails_verify_hand(dealt, change: dict[str, Any]) -> None:
     r, hand_id, _ = dealt
@@ -245,3 +245,6 @@ async def test_a_folded_player_and_a_non_participant_get_no_card_or_salt_beyond_
                 size = len(state.trees[opened.tree])
                 assert opened.proves(state.roots[opened.tree], size), (name, frame)
     assert any("openings" in f for f in sockets["carl"].frames)  # the shown hands
+    # His own cards' openings came with his private frames of the deal, cut
+    # from the table's one message.
+    assert any(f["type"] == "private" and f.get("openings") for f in sockets["folded"].frames)
