@@ -194,8 +194,9 @@ def test_a_play_he_cannot_cover_is_refused() -> None:
 
 def test_one_to_four_boxes() -> None:
     with pytest.raises(Malformed):
-        _round([BOX1] * 0, QUEENS)
-    five = ["2c 2d 2h 2s 3c", "3d 3h 3s 4c 4d", "4h 4s 5c 5d 5h", "5s 6c 6d 6h 6s", "7c 7d 7h 7s 8c"]
+        _round([], QUEENS)
+    five = ["2c 2d 2h 2s 3c", "3d 3h 3s 4c 4d", "4h 4s 5c 5d 5h", "5s 6c 6d 6h 6s"]
+    five.append("7c 7d 7h 7s 8c")
     with pytest.raises(Malformed):
         _round(five, "Ac Ad Ah As Kc")
 
