@@ -103,17 +103,19 @@ def _straight_draws(hand: Sequence[Card]) -> tuple[int | None, int | None]:
     highest straight, then the one whose thrown card came later in the deal.
     """
     bits = [0 if c >= JOKER_BASE else 1 << (c >> 2) for c in hand]
-    naturals = sum(1 for b in bits if b)
+    ranks = 0
+    for bit in bits:
+        ranks |= bit
+    naturals = len(bits) - bits.count(0)
+    distinct = ranks.bit_count()
+    if distinct == naturals:  # no pair: throwing a card drops its rank
+        fours = [(i, ranks ^ bit) for i, bit in enumerate(bits) if bit]
+    elif distinct == naturals - 1:  # one pair: only throwing a card of it leaves four ranks
+        fours = [(i, ranks) for i, bit in enumerate(bits) if bit and bits.count(bit) == 2]
+    else:
+        return None, None
     best_open = best_inside = (-1, -1)
-    for i, bit in enumerate(bits):
-        if not bit:
-            continue
-        mask = 0
-        for j, other in enumerate(bits):
-            if j != i:
-                mask |= other
-        if mask.bit_count() != naturals - 1:
-            continue  # a pair in the four: no straight draw
+    for i, mask in fours:
         ways, top = _completions(mask)
         if ways >= 2:
             best_open = max(best_open, (top, i))
