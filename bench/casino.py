@@ -37,7 +37,7 @@ from operator import add
 
 from bench import engine as pot
 from poker.engine.casino import Act, Action, CasinoRules, Deal, Entrant, begin, legal_actions, play
-from poker.engine.casino.simulate import HouseFigures, figures, simulate
+from poker.engine.casino.simulate import HouseFigures, Tally, figures, simulate
 from poker.engine.rules import Betting, Game, Rules
 
 ROUNDS = 1_000_000
@@ -67,7 +67,7 @@ def house_figures(rounds: int, processes: int) -> HouseFigures:
         return figures(reduce(add, tallies))
 
 
-def _simulate(rounds: int, seed: int) -> object:
+def _simulate(rounds: int, seed: int) -> Tally:
     return simulate(rounds, seed, original=ORIGINAL)
 
 
