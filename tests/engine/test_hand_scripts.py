@@ -1,4 +1,4 @@
-"""Rule conformance: the engine against RULES.md sections 1-4.
+"""Rule conformance: the engine against RULES.md sections 1-5.
 
 One hand script per rule in ``tests/engine/scripts/<rule-name>.json`` (its
 ``rule`` key quotes the sentence it checks), plus every shared example in
