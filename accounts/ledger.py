@@ -27,6 +27,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from accounts import frames
 from accounts.errors import BadAmount, DuplicateTransfer, InsufficientFunds, UnknownAccount
@@ -218,10 +219,7 @@ def _write(
     for account_ref, amount in net.items():
         account = accounts[account_ref]
         if account.balance + amount < 0 and not account.may_go_negative:
-            raise InsufficientFunds(
-                f"{account.key} holds {account.balance}; this needs {-amount}.",
-                extra={"account": account.key, "balance": account.balance, "needed": -amount},
-            )
+            raise short_of(account, -amount)
     by_id = by.pk if getattr(by, "is_authenticated", False) else None
     transfer = Transfer(id=transfer_id, kind=kind, ref=ref, memo=memo[:200], by_id=by_id)
     transfer.save(using=using, force_insert=True)
@@ -236,6 +234,36 @@ def _write(
     Entry.objects.using(using).bulk_create(entries)
     frames.announce(entries, using=using)
     return transfer
+
+
+def short_of(account: Account, needed: int) -> InsufficientFunds:
+    """The refusal of a transfer that needs ``needed`` from ``account``.
+
+    A player told only that he is short cannot do anything about it: for a
+    wallet it says how much is missing and where chips come from (a
+    cashier's deposit; players do not deposit themselves), with the paths
+    of the wallet and of the deposit.
+    """
+    short = needed - account.balance
+    extra: dict[str, Any] = {
+        "account": account.key,
+        "balance": account.balance,
+        "needed": needed,
+        "short": short,
+    }
+    if account.kind != Kind.CASH or account.user_id is None:
+        unit = "tickets" if account.kind == Kind.TICKET else "chips"
+        message = f"{account.key} holds {account.balance} {unit}; this needs {needed}."
+        return InsufficientFunds(message, extra=extra)
+    wallet = reverse("wallet", kwargs={"user_id": account.user_id})
+    deposit = reverse("wallet-deposit", kwargs={"user_id": account.user_id})
+    extra.update(wallet=wallet, deposit=deposit)
+    return InsufficientFunds(
+        f"The wallet holds {account.balance} chips and this needs {needed}: {short} more. "
+        f"Chips come in by a deposit, which a cashier makes (POST {deposit}); "
+        f"the wallet is at GET {wallet}.",
+        extra=extra,
+    )
 
 
 def _same_or_refuse(first: Transfer, kind: str, net: dict[AccountRef, int], using: str) -> Transfer:

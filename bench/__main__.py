@@ -5,7 +5,15 @@ import platform
 import sys
 
 # Module names under bench/, each with a ``main() -> None`` that prints its results.
-BENCHMARKS: list[str] = ["evaluators", "engine", "service", "websockets", "clocks", "tournament"]
+BENCHMARKS: list[str] = [
+    "evaluators",
+    "engine",
+    "service",
+    "websockets",
+    "clocks",
+    "tournament",
+    "casino",
+]
 
 
 def main() -> int:

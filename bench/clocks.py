@@ -22,6 +22,12 @@ clock).  Fired twice = a player stood pat by his clock more than once in a
 hand (the version check and the timer's command id make it impossible; it
 is counted, not assumed).  Goal: p99 lateness under ``GOAL_P99_MS``, zero
 fired twice.
+
+Also measured: what setting a timer costs the command's thread, per timer
+(``COST_TIMERS`` of them, on a queue nobody reads): before, the Celery
+send itself (``apply_async``, a broker round trip); now, handing it to
+the process's timer dispatcher (``config.timers.send``), which sends it
+from a thread of its own.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ DRAW_SECONDS = 12
 SLOT = DRAW_SECONDS / TABLES
 """Seconds between two tables' draws: the clocks fall evenly on the minute."""
 GOAL_P99_MS = 250.0
+COST_TIMERS = 1000
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -64,7 +71,9 @@ def main() -> None:
         _wait_for_timeouts(len(tables) * PLAYERS, DRAW_SECONDS * PLAYERS + 30)
         spread = time.monotonic() - began
         lateness = _lateness()
+        cost = _in_command_cost()
     _report(*lateness, spread)
+    _report_cost(*cost)
 
 
 @contextmanager
@@ -261,6 +270,40 @@ def _report(late: list[float], fired: int, twice: int, spread: float) -> None:
     print(
         f"  goal (p99 < {GOAL_P99_MS:.0f} ms, none twice, all fired): {'met' if met else 'NOT met'}"
     )
+
+
+def _in_command_cost() -> tuple[float, float]:
+    """Microseconds per timer on the command's thread: (the Celery send
+    itself, as before; the hand-over to the dispatcher, as now)."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.conf import settings
+
+    from config import timers
+    from poker.tasks import clock_expired
+
+    later = datetime.now(UTC) + timedelta(hours=1)
+    queue, settings.CLOCK_QUEUE = settings.CLOCK_QUEUE, f"{settings.CLOCK_QUEUE}-cost"
+    try:
+        began = time.perf_counter()
+        for n in range(COST_TIMERS):
+            clock_expired.apply_async((0, "cost", n), eta=later, queue=settings.CLOCK_QUEUE)
+        before = time.perf_counter() - began
+        began = time.perf_counter()
+        for n in range(COST_TIMERS):
+            timers.send(clock_expired, (0, "cost", n), later)
+        now = time.perf_counter() - began
+        timers.flush()
+        _purge(settings.CLOCK_QUEUE)
+    finally:
+        settings.CLOCK_QUEUE = queue
+    return before / COST_TIMERS * 1e6, now / COST_TIMERS * 1e6
+
+
+def _report_cost(before: float, now: float) -> None:
+    print(f"  setting a timer, in the command's thread ({COST_TIMERS} timers):")
+    print(f"    Celery send (before)  {before:8.1f} us")
+    print(f"    hand-over (now)       {now:8.1f} us   ({before / now:.0f} x less)")
 
 
 def _purge(queue: str) -> None:

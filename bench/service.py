@@ -565,7 +565,7 @@ def choose(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
         low, high = legal[f"min_{action}_to"], legal[f"max_{action}_to"]
         move["amount"] = low if rng.random() < 0.9 else rng.randint(low, min(high, 3 * low))
     elif action == "discard":
-        mine = next(p for p in hand["players"] if p["position"] == hand["your_position"])
+        mine = next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
         move["cards"] = rng.sample(mine["cards"], rng.randint(1, legal["max_discard"]))
     return move
 

@@ -558,9 +558,9 @@ class TableBot:
 
     def choose_public(self, hand: dict[str, Any], client: Client) -> dict[str, Any]:
         legal = hand.get("legal")
-        if legal is not None and hand.get("your_position") == hand.get("to_act"):
+        if legal is not None and hand.get("your_seat") == hand.get("to_act"):
             return self.choose_legal(hand)
-        me = hand["players"][hand["to_act"]]
+        me = next(p for p in hand["players"] if p["seat"] == hand["to_act"])
         phase = hand["phase"]
         r = self.rng.random()
         if phase == "betting":
@@ -588,7 +588,7 @@ class TableBot:
         if action in ("bet", "raise"):
             move["amount"] = legal[f"min_{action}_to"]
         elif action == "discard":
-            mine = hand["players"][hand["your_position"]]
+            mine = next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
             move["cards"] = self.rng.sample(mine["cards"], min(1, legal["max_discard"]))
         return move
 

@@ -1,11 +1,14 @@
-"""Middleware of the project's own: limits that hold for every /api/ path."""
+"""Middleware of the project's own: limits that hold for every /api/ path,
+and static files."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from whitenoise.middleware import WhiteNoiseMiddleware
 
 from config.api_errors import error_body
 from config.parsers import TooLarge
@@ -31,3 +34,37 @@ def _declared_too_large(request: HttpRequest) -> bool:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     length = request.META.get("CONTENT_LENGTH") or "0"
     return limit is not None and length.isdigit() and int(length) > limit
+
+
+class StaticFiles(WhiteNoiseMiddleware):
+    """WhiteNoise, with its index of the static files made once a process.
+
+    Django builds a middleware chain for every request handler, and every
+    test client is one: each made WhiteNoise walk the files of every app
+    again (tens of milliseconds a client).  With autorefresh off the files
+    cannot change while the process runs, so the index of each directory
+    and of the finders is made once and shared; a server, with one chain,
+    works as before."""
+
+    _indexes: ClassVar[dict[tuple[str, ...], dict[str, Any]]] = {}
+
+    def add_files(self, root: Any, prefix: str | None = None) -> None:
+        self._shared(
+            ("root", str(root), str(prefix)),
+            lambda: super(StaticFiles, self).add_files(root, prefix),
+        )
+
+    def add_files_from_finders(self) -> None:
+        self._shared(("finders", self.static_prefix), super().add_files_from_finders)
+
+    def _shared(self, key: tuple[str, ...], add: Callable[[], None]) -> None:
+        if self.autorefresh:
+            add()
+            return
+        index = self._indexes.get(key)
+        if index is None:
+            before = dict(self.files)
+            add()
+            index = {path: f for path, f in self.files.items() if before.get(path) is not f}
+            self._indexes[key] = index
+        self.files.update(index)

@@ -65,7 +65,7 @@ MIDDLEWARE = [
     "config.middleware.api_body_limit",  # 413 JSON for an /api/ body over the limit
     # Static files (the admin's, Swagger UI's) from the server itself, with
     # DEBUG on or off: nothing else serves them under daphne.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.StaticFiles",  # WhiteNoise
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -9,7 +9,9 @@ real time:
   window, and the time bank it ate into is taken off the player's bank.
 - ``schedule``: after a command commits, one Celery task is set to fire
   when the new clock expires.  It carries the table, the stream and the
-  version at which it was set (``tasks.clock_expired``).
+  version at which it was set (``tasks.clock_expired``).  The command only
+  hands it to its process's timer dispatcher (``config.timers``), which
+  sends it to the broker off the command's thread.
 - ``clock_expire``: what that task does: act for the player (``TimeOut``)
   or deal the next hand, but only if the stream is still at that version.
   A clock can never act twice, or on a hand that has moved on: a late or
@@ -30,6 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import timers
 from config.api_errors import ApiError
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
@@ -136,6 +139,14 @@ def as_json(clock: Clock | None) -> dict[str, Any] | None:
     return out
 
 
+def bet_until(clock: dict[str, Any] | None) -> float | None:
+    """When the bet window of a clock as clients see it (``as_json``)
+    closes; None: no window running."""
+    if clock is None or clock["bet_until"] is None:
+        return None
+    return stamp(datetime.fromisoformat(clock["bet_until"]))
+
+
 def charge(work: Work, seat: int, action: Action) -> None:
     """Judge an action made now by the clock: refuse a late bet or raise,
     and take the time bank it used off the player's bank."""
@@ -185,10 +196,11 @@ def schedule(work: Work) -> None:
 
 
 def set_timer(table: int, stream: str, version: int, when: datetime) -> None:
-    """Queue the Celery task that fires at ``when``."""
+    """Have the Celery task that fires at ``when`` sent (``config.timers``:
+    no broker round trip here)."""
     from poker.tasks import clock_expired
 
-    clock_expired.apply_async((table, stream, version), eta=when, queue=settings.CLOCK_QUEUE)
+    timers.send(clock_expired, (table, stream, version), when)
 
 
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:

@@ -182,7 +182,7 @@ def _first_answer(done: CommandRow, by: Any) -> dict[str, Any]:
     before digests were, has no table view to show: another command."""
     if "table" not in done.answer:
         raise CommandIdReused()
-    return view_at(done.answer, user_of(by))
+    return view_at(done.answer, user_of(by), done.recorded_at)
 
 
 def user_of(by: Any) -> Any:

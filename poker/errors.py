@@ -61,8 +61,12 @@ _STATUS = {
 
 
 def refusal(error: EngineError) -> ApiError:
-    """An engine refusal as an API error with the same code."""
-    return ApiError(error.message, code=error.code.value, status=_STATUS.get(error.code, 400))
+    """An engine refusal as an API error with the same code, the players it
+    names shown by their screen names (the engine knows only their ids)."""
+    from poker.selectors import player_name
+
+    message = error.named(player_name)
+    return ApiError(message, code=error.code.value, status=_STATUS.get(error.code, 400))
 
 
 class ClockMoved(ApiError):

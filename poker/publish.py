@@ -13,6 +13,10 @@ client is only what was cut for it.  Frames carry the feed position, so a
 client sees every position once and in order, and after a reconnect asks
 for what came after the last one it saw (``replay``).
 
+Frames name players by seat, as every view does (``poker.present``): the
+message carries each hand's seats by position, and the screen names of the
+players of a hand it starts, so that cutting reads nothing.
+
 A player's own stream (``ws/me/``) gets his private frames of a command in
 one message to his own group (deals and draws only), and his seat frames;
 the lobby gets its lines.
@@ -26,7 +30,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 from accounts.frames import player_group
@@ -52,9 +56,11 @@ from poker.engine.table import (
 from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
 from poker.eventstore import Recorded, load, load_feed, recorded
+from poker.present import event_by_seat
 from poker.upcast import TABLES
 
 HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
+HAND_BEGAN = name_of(TABLE_EVENT_TYPES, HandBegan)
 
 REPLAY_LIMIT = 500
 """Frames sent on a reconnect; further behind, the client starts over from
@@ -97,20 +103,54 @@ def pack(
     rows: Sequence[Recorded],
     names: dict[str, list[str]],
     clock: dict[str, Any] | None = None,
+    seats: dict[str, list[int]] | None = None,
 ) -> dict[str, Any]:
     """A command's rows as its table's one message: each row as it is, the
-    hands' player ids by position (``names``) and the clock once they are
-    in.  No frame is built here: the command only packs, the receivers cut.
-    ``id`` tells one message from another, so that a process cuts each once."""
-    hands = {r.stream for r in rows if r.stream in names}
+    hands' player ids and seats by position (``names``, ``seats``), the
+    screen names of the players of a hand started here, and the clock once
+    they are in.  No frame is built here: the command only packs, the
+    receivers cut.  ``id`` tells one message from another, so that a
+    process cuts each once."""
+    from poker.selectors import player_name
+
+    hands = {r.stream for r in rows if r.stream.startswith("hand-")}
+    seats = hand_seats_of(table, rows, seats or {})
+    started = [r for r in rows if r.type == HAND_STARTED]
     return {
         "type": ROWS,
         "id": uuid.uuid4().hex,
         "table": table,
         "rows": [(r.stream, r.version, r.position, r.type, _shown(r)) for r in rows],
-        "names": {stream: names[stream] for stream in hands},
+        "names": {stream: names[stream] for stream in hands if stream in names},
+        "seats": {stream: seats[stream] for stream in hands},
+        "screen_names": {
+            p["name"]: player_name(p["name"]) for r in started for p in r.data["players"]
+        },
         "clock": clock,
     }
+
+
+def hand_seats_of(
+    table: int, rows: Iterable[Recorded], seats: dict[str, list[int]]
+) -> dict[str, list[int]]:
+    """Each hand stream of ``rows`` with its seats by position: as given,
+    from a ``HandBegan`` among the rows, else from the hand's row."""
+    from poker.models import hand_id, hand_stream
+
+    out = dict(seats)
+    for row in rows:
+        if row.type == HAND_BEGAN and row.stream.startswith("table-"):
+            out[hand_stream(hand_id(table, row.data["number"]))] = row.data["dealt_in"]
+        elif row.stream.startswith("hand-") and row.stream not in out:
+            out[row.stream] = hand_seats(row.stream)
+    return out
+
+
+def hand_seats(stream: str) -> list[int]:
+    """A hand's seats by position, from its row."""
+    from poker.models import Hand
+
+    return list(Hand.objects.values_list("seats", flat=True).get(pk=stream.removeprefix("hand-")))
 
 
 def _shown(row: Recorded) -> dict[str, Any]:
@@ -141,14 +181,18 @@ def cut_rows(
     table: int,
     rows: Iterable[Row],
     names: dict[str, list[str]],
-    clock: dict[str, Any] | None = None,
+    clock: dict[str, Any] | None,
+    seats: dict[str, list[int]],
+    screen_name: Callable[[str], str],
 ) -> list[Cut]:
     """The frames of each event, in feed order.
 
     ``names`` gives each hand stream's player ids by position (as dealt),
     to address private frames; a hand started among ``rows`` adds its own.
-    ``clock`` is the clock running once these events are in (its deadlines
-    let clients draw a countdown).
+    ``seats`` gives each hand stream's seats by position and
+    ``screen_name(player id)`` a player's screen name: frames name players
+    by seat (``present.event_by_seat``).  ``clock`` is the clock running
+    once these events are in (its deadlines let clients draw a countdown).
     """
     out: list[Cut] = []
     for row in rows:
@@ -167,17 +211,30 @@ def cut_rows(
             names[row.stream] = [e.name for e in event.players]
         positions = _owners(event)
         owners = [int(names[row.stream][position]) for position in positions]
-        public = {"type": "event", **head, "event": redact(event, None)}
+        by_seat = seats[row.stream]
+        public = {"type": "event", **head, "event": _seen(event, None, by_seat, screen_name)}
         if owners:
             # Who gets a private frame for this event is no secret (who was
             # dealt, who drew); clients and consumers use it to wait for it.
             public["private_for"] = owners
         private = {
-            owner: {"type": "private", **head, "event": redact(event, position)}
+            owner: {
+                "type": "private",
+                **head,
+                "event": _seen(event, position, by_seat, screen_name),
+            }
             for position, owner in zip(positions, owners, strict=True)
         }
         out.append(Cut(public, private))
     return out
+
+
+def _seen(
+    event: HandEvent, viewer: int | None, seats: list[int], screen_name: Callable[[str], str]
+) -> dict[str, Any]:
+    """``event`` as the player in position ``viewer`` (None: a spectator)
+    may see it, its players by seat."""
+    return event_by_seat(redact(event, viewer), seats, screen_name)
 
 
 def frames_for(cuts: Iterable[tuple[T, dict[int, T]]], viewer: int | None) -> list[T]:
@@ -216,7 +273,15 @@ def cut(message: dict[str, Any], viewer: int | None) -> list[Shared]:
     shared = _cuts.get(key)
     if shared is None:
         rows = [Row(*row) for row in message["rows"]]
-        cuts = cut_rows(message["table"], rows, dict(message["names"]), message["clock"])
+        names, screen_names = dict(message["names"]), message["screen_names"]
+        cuts = cut_rows(
+            message["table"],
+            rows,
+            names,
+            message["clock"],
+            message["seats"],
+            lambda player: str(screen_names.get(player, "")),
+        )
         shared = [
             (_shared(public), {owner: _shared(f) for owner, f in private.items()})
             for public, private in cuts
@@ -239,7 +304,8 @@ def private_frames(
     table: int,
     rows: Iterable[Recorded],
     names: dict[str, list[str]],
-    clock: dict[str, Any] | None = None,
+    clock: dict[str, Any] | None,
+    seats: dict[str, list[int]],
 ) -> list[tuple[str, Frame]]:
     """One message to each owner's own group (his ``ws/me/``) with his
     private frames of the command, in feed order: cut only from the rows
@@ -248,8 +314,10 @@ def private_frames(
     hiding = [_row(r) for r in rows if r.type in HIDING]
     if not hiding:
         return []
+    from poker.selectors import player_name
+
     mine: dict[int, list[Frame]] = {}
-    for _, private in cut_rows(table, hiding, names, clock):
+    for _, private in cut_rows(table, hiding, names, clock, seats, player_name):
         for owner, frame in private.items():
             mine.setdefault(owner, []).append(frame)
     return [
@@ -304,14 +372,16 @@ def publish(
     names: dict[str, list[str]],
     seated: dict[int, str] | None = None,
     clock: dict[str, Any] | None = None,
+    seats: dict[str, list[int]] | None = None,
 ) -> None:
     """Send committed events: the table's one message to its group (every
     frame of its sockets is cut from it there), each owner's private frames
     and the seat frames to the players' own streams, and the table's new
     lobby line when it changed.  A player's action inside a hand sends the
     table's message alone (a draw adds one to the drawer's own stream)."""
-    messages = [(table_group(table), pack(table, rows, names, clock))]
-    messages += private_frames(table, rows, names, clock)
+    seats = hand_seats_of(table, rows, seats or {})
+    messages = [(table_group(table), pack(table, rows, names, clock, seats))]
+    messages += private_frames(table, rows, names, clock, seats)
     messages += seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table)
@@ -334,11 +404,19 @@ def replay(table: int, after: int, viewer: int | None) -> list[Frame]:
     (a user id or None) sees them on the table stream: public frames, plus
     his private ones, each with the clock running now."""
     rows = load_feed(table, after=after, limit=REPLAY_LIMIT)
+    from poker.selectors import player_name
+
     names: dict[str, list[str]] = {}
+    seats: dict[str, list[int]] = {}
     for stream in {r.stream for r in rows if r.stream.startswith("hand-")}:
         names[stream] = hand_names(stream)
+        seats[stream] = hand_seats(stream)
     clocks = feed_clocks(table, rows)
-    cuts = [c for row in rows for c in cut_rows(table, [_row(row)], names, clocks[row.position])]
+    cuts = [
+        c
+        for row in rows
+        for c in cut_rows(table, [_row(row)], names, clocks[row.position], seats, player_name)
+    ]
     return frames_for(cuts, viewer)
 
 

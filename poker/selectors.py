@@ -9,21 +9,26 @@ commitment, to check that it was fixed before the first action).
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from poker import clocks, streams
+from poker.engine.betting import legal_actions
 from poker.engine.cards import codes
 from poker.engine.history import to_phh
 from poker.engine.state import HandState
-from poker.engine.table import SeatState, TableState
+from poker.engine.table import DealtIn, SeatState, TableState, dealt_in
+from poker.engine.table.clock import legal_at
 from poker.engine.table.config import SETTINGS
 from poker.engine.view import redact, view
 from poker.eventstore import load
 from poker.models import Hand, Table
+from poker.present import event_by_seat, hand_by_seat
 
 if TYPE_CHECKING:
     from poker.services import Work
@@ -48,7 +53,7 @@ def table_summary(table: Table) -> dict[str, Any]:
 def table_view(table: Table, viewer: Any) -> dict[str, Any]:
     """Everything about a table that ``viewer`` (a user or None) may see."""
     state, hand = table_now(table)
-    return _view(table, state, hand, viewer, table_clock(table, state, hand))
+    return _view(table, state, hand, viewer, table_clock(table, state, hand), timezone.now())
 
 
 def table_now(table: Table) -> tuple[TableState, tuple[Hand, HandState, int] | None]:
@@ -76,12 +81,12 @@ def table_clock(
 def work_view(work: Work, viewer: Any) -> dict[str, Any]:
     """The same view from a command's unit of work, before it commits."""
     clock = clocks.as_json(clocks.work_clock(work))
-    return _view(work.table, work.table_state, work.shown_hand(), viewer, clock)
+    return _view(work.table, work.table_state, work.shown_hand(), viewer, clock, work.now)
 
 
-def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
-    """The view a command answered with, from its receipt (the versions it
-    showed), for its retries."""
+def view_at(receipt: dict[str, Any], viewer: Any, at: datetime) -> dict[str, Any]:
+    """The view a command answered with at ``at``, from its receipt (the
+    versions it showed), for its retries."""
     table = Table.objects.get(pk=receipt["table"])
     state = streams.tables.state(table.stream, receipt["table_version"])
     hand = None
@@ -89,7 +94,7 @@ def view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
         row = Hand.objects.get(pk=receipt["hand"])
         version = receipt["hand_version"]
         hand = (row, streams.hands.state(row.stream, version), version)
-    return _view(table, state, hand, viewer, receipt.get("clock"))
+    return _view(table, state, hand, viewer, receipt.get("clock"), at)
 
 
 def _view(
@@ -98,9 +103,12 @@ def _view(
     hand: tuple[Hand, HandState, int] | None,
     viewer: Any,
     clock: dict[str, Any] | None,
+    now: datetime,
 ) -> dict[str, Any]:
+    """The table view as of ``now`` (the legal actions follow the clock)."""
     player = str(viewer.pk) if viewer is not None else None
     you = state.seat_of(player) if player is not None else None
+    upcoming = dealt_in(state)
     summary = table_summary(table)
     summary.update(
         version=state.version,
@@ -111,14 +119,18 @@ def _view(
     )
     return {
         "table": summary,
-        "seats": [_seat(n, s) for n, s in sorted(state.seats.items())],
+        "seats": [_seat(n, s, upcoming.get(n)) for n, s in sorted(state.seats.items())],
         "you": {"seat": you},
         "clock": clock,
-        "hand": None if hand is None else _hand(*hand, viewer),
+        "hand": None if hand is None else _hand(*hand, viewer, clocks.bet_until(clock), now),
     }
 
 
-def _seat(number: int, seat: SeatState) -> dict[str, Any]:
+def _seat(number: int, seat: SeatState, dealt: DealtIn | None) -> dict[str, Any]:
+    """One seat; ``dealt_in`` says when the rules will deal its player in
+    (a player who sat down mid-hand sees whether the next hand takes him,
+    or he waits for the big blind or for the button to pass), None while
+    he is not to be dealt in at all."""
     return {
         "seat": number,
         "player": int(seat.player),
@@ -131,25 +143,34 @@ def _seat(number: int, seat: SeatState) -> dict[str, Any]:
         "leaving": seat.leaving,
         "missed_blinds": sorted(b.value for b in seat.missed),
         "time_bank": seat.bank,
+        "dealt_in": None if dealt is None else dealt.value,
     }
 
 
-def _hand(row: Hand, state: HandState, version: int, viewer: Any) -> dict[str, Any]:
+def _hand(
+    row: Hand,
+    state: HandState,
+    version: int,
+    viewer: Any,
+    bet_until: float | None,
+    now: datetime,
+) -> dict[str, Any]:
     seats = list(row.seats)
     # By player, never by seat: whoever sits in a seat now may not see the
     # cards its earlier occupant held.
     position = hand_position(state, viewer)
-    seen = view(state, position)
-    for player in seen["players"]:
-        player["seat"] = seats[player["position"]]
-        player["screen_name"] = screen_name(int(player["name"]))
-    seen["to_act_seat"] = None if state.to_act is None else seats[state.to_act]
+    # The menu as the clock allows it now: a bet or raise is not offered
+    # once the 32 Card Draw bet window has closed, as it would be refused.
+    legal = legal_actions(state)
+    if legal is not None:
+        legal = legal_at(legal, bet_until, clocks.stamp(now))
+    seen = hand_by_seat(view(state, position, legal), seats, player_name)
     seen.update(
         id=row.pk,
         number=row.number,
         version=version,
         seats=seats,
-        your_position=position,
+        your_seat=None if position is None else seats[position],
         commitment=streams.deck_commitment(state.seed, state.deck),
         reveal=_reveal(state),
     )
@@ -169,6 +190,11 @@ def screen_name(user_id: int) -> str:
     (cached: names change rarely, and a stale one only shows an old name)."""
     user = get_user_model().objects.filter(pk=user_id).only("screen_name").first()
     return "" if user is None else str(user.screen_name)
+
+
+def player_name(player: str) -> str:
+    """The screen name of the engine's player ``player`` (a user id)."""
+    return screen_name(int(player)) if player.isdecimal() else player
 
 
 def forget_screen_name(update_fields: Any = None, **_: Any) -> None:
@@ -202,13 +228,17 @@ def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
     """A hand's history as ``viewer`` may see it: every event, redacted."""
     state = streams.hands.state(hand.stream, hand.version)
     position = hand_position(state, viewer)
-    events = [redact(streams.decode_hand(r), position) for r in load(hand.stream)]
+    seats = hand.seats
+    events = [
+        event_by_seat(redact(streams.decode_hand(r), position), seats, player_name)
+        for r in load(hand.stream)
+    ]
     return {
         "id": hand.pk,
         "table": hand.table_id,
         "number": hand.number,
-        "seats": hand.seats,
-        "your_position": position,
+        "seats": seats,
+        "your_seat": None if position is None else seats[position],
         "version": hand.version,
         "phase": hand.phase,
         "started_at": hand.started_at,
@@ -221,11 +251,17 @@ def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
 
 
 def hand_phh(hand: Hand, viewer: Any) -> str:
-    """The hand in PokerKit's PHH format, as ``viewer`` may see it; its
-    players by their screen names."""
+    """The hand in PokerKit's PHH format, as ``viewer`` may see it: its
+    players by screen name, with their seats (PHH ``seats``)."""
     state = streams.hands.state(hand.stream, hand.version)
-    names = {p.name: screen_name(int(p.name)) for p in state.players}
+    position = hand_position(state, viewer)
     events = [streams.decode_hand(r) for r in load(hand.stream)]
     return to_phh(
-        events, hand_position(state, viewer), hand_id=hand.pk, table=str(hand.table_id), names=names
+        events,
+        position,
+        hand_id=hand.pk,
+        table=str(hand.table_id),
+        seats=hand.seats,
+        seat_count=hand.table.seats,
+        names=[player_name(p.name) for p in state.players],
     )

@@ -3,7 +3,9 @@
 ``clock_expired`` is acknowledged only after it ran (``acks_late``) and
 given back to the broker if its worker dies mid-run, so a timer survives a
 worker's death; running it twice is harmless (``clocks.clock_expire``
-acts only at the version it was set at).
+acts only at the version it was set at).  The timers it sets (the next
+clock, or itself again when it came early) are in the broker before it
+returns (``config.timers.flush``), so before it is acknowledged.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
+from config import timers
 from poker import clocks
 from poker.errors import ClockEarly, ClockMoved
 
@@ -27,10 +30,15 @@ def clock_expired(table_id: int, stream: str, version: int) -> dict[str, Any]:
         return {"outcome": "early"}
     except ClockMoved:
         return {"outcome": "moved"}
+    finally:
+        timers.flush()
     return {"outcome": "acted"}
 
 
 @shared_task(ignore_result=True, expires=settings.CLOCK_SWEEP_SECONDS)
 def clock_sweep() -> int:
     """Fire the clocks whose timers were lost (run by beat)."""
-    return clocks.clock_sweep()
+    try:
+        return clocks.clock_sweep()
+    finally:
+        timers.flush()

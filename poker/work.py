@@ -258,11 +258,12 @@ def written(work: Work, recorded: list[Recorded]) -> None:
     projections.write(work, recorded)
     clocks.schedule(work)
     names = {h.row.stream: [p.name for p in h.state.players] for h in work.hands}
+    seats = {h.row.stream: list(h.row.seats) for h in work.hands}
     seated = {n: s.player for n, s in work.table_start.seats.items()}
     seated |= {n: s.player for n, s in work.table_state.seats.items()}
     clock = clocks.as_json(clocks.work_clock(work))
     table = work.table.pk
-    transaction.on_commit(lambda: publish(table, recorded, names, seated, clock))
+    transaction.on_commit(lambda: publish(table, recorded, names, seated, clock, seats))
 
 
 def load(table_id: int) -> Work:

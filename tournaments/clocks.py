@@ -39,6 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from config import timers
 from config.api_errors import ApiError
 from poker.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing
@@ -75,7 +76,7 @@ def timer_id(stream: str, *key: object) -> uuid.UUID:
 
 
 # --------------------------------------------------------------------------
-# Setting timers (after commit)
+# Setting timers (after commit, sent off the command's thread: config.timers)
 
 
 def schedule(outcome: Outcome) -> None:
@@ -98,30 +99,24 @@ def schedule(outcome: Outcome) -> None:
 
 
 def set_start_timer(tournament_id: int, starts_at: int) -> None:
-    """Queue the start for ``starts_at``."""
+    """Set the start for ``starts_at``."""
     from tournaments.tasks import tournament_start_due
 
-    tournament_start_due.apply_async(
-        (tournament_id, starts_at), eta=moment(starts_at), queue=settings.CLOCK_QUEUE
-    )
+    timers.send(tournament_start_due, (tournament_id, starts_at), moment(starts_at))
 
 
 def set_clock_timer(tournament_id: int, period: int, due: int) -> None:
-    """Queue the end of ``period`` at ``due``."""
+    """Set the end of ``period`` at ``due``."""
     from tournaments.tasks import tournament_clock_due
 
-    tournament_clock_due.apply_async(
-        (tournament_id, period, due), eta=moment(due), queue=settings.CLOCK_QUEUE
-    )
+    timers.send(tournament_clock_due, (tournament_id, period, due), moment(due))
 
 
 def set_rebuy_timer(tournament_id: int, player: str, until: int) -> None:
-    """Queue the end of ``player``'s rebuy decision at ``until``."""
+    """Set the end of ``player``'s rebuy decision at ``until``."""
     from tournaments.tasks import tournament_rebuy_due
 
-    tournament_rebuy_due.apply_async(
-        (tournament_id, player, until), eta=moment(until), queue=settings.CLOCK_QUEUE
-    )
+    timers.send(tournament_rebuy_due, (tournament_id, player, until), moment(until))
 
 
 # --------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import timers
 from poker import projections as table_projections
 from poker import streams
 from poker.engine.commands import Forfeit
@@ -208,10 +209,11 @@ def _deal_later(work: Work) -> datetime | None:
 
 
 def set_deal_timer(tournament_id: int, when: datetime) -> None:
-    """Queue a deal for ``when`` (the end of a table's pause)."""
+    """Set a deal for ``when`` (the end of a table's pause), sent off the
+    command's thread (``config.timers``)."""
     from tournaments.tasks import tournament_deal_due
 
-    tournament_deal_due.apply_async((tournament_id,), eta=when, queue=settings.CLOCK_QUEUE)
+    timers.send(tournament_deal_due, (tournament_id,), when)
 
 
 def apply(unit: Unit, outcome: Outcome) -> None:

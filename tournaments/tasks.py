@@ -3,7 +3,9 @@
 Like the table clocks, the timers are acknowledged only after they ran and
 given back to the broker if their worker dies, so a timer survives a
 worker's death; running one twice is harmless (it acts only while still
-due, under a command id of its own).
+due, under a command id of its own).  The timers a task sets are in the
+broker before it returns (``config.timers.flush``), so before it is
+acknowledged.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
+from config import timers
 from tournaments import clocks
 from tournaments.errors import ClockEarly, ClockMoved
 from tournaments.work import Outcome
@@ -33,6 +36,8 @@ def _timer(
         return {"outcome": "early"}
     except ClockMoved:
         return {"outcome": "moved"}
+    finally:
+        timers.flush()
     assert outcome is not None
     return {"outcome": "acted", **acted(outcome)}
 
@@ -72,11 +77,17 @@ def tournament_deal_due(tournament_id: int) -> dict[str, Any]:
     """A table's pause between hands ended: deal where the rules allow."""
     from tournaments.play import deal_due
 
-    deal_due(tournament_id=tournament_id)
+    try:
+        deal_due(tournament_id=tournament_id)
+    finally:
+        timers.flush()
     return {"outcome": "acted"}
 
 
 @shared_task(ignore_result=True, expires=settings.CLOCK_SWEEP_SECONDS)
 def tournament_sweep() -> int:
     """Fire the tournament timers that were lost (run by beat)."""
-    return clocks.sweep()
+    try:
+        return clocks.sweep()
+    finally:
+        timers.flush()

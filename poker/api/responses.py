@@ -5,7 +5,8 @@ The selectors build the bodies; these serializers only declare them
 conformance test walks a whole hand against the schema, and schemathesis
 checks every answer it provokes.  Hand events are declared from the event
 dataclasses themselves (``event_out``), less what ``engine.view.redact``
-hides, so a new event or field shows in the schema without a copy.
+hides and with the players by seat as ``poker.present`` shows them, so a
+new event or field shows in the schema without a copy.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from poker.engine.settings import Setting
 from poker.engine.state import Phase
 from poker.engine.table.clock import ClockKind
 from poker.engine.table.config import SETTINGS
+from poker.engine.table.plan import DealtIn
 from poker.models import Table
 
 ACTIONS = [a.value for a in Action]
@@ -96,14 +98,39 @@ def record_out(cls: type[Any], prefix: str = "Hand") -> type[serializers.Seriali
 HIDDEN: dict[str, tuple[str, ...]] = {"hand.started": ("deck", "seed")}
 """Fields ``redact`` takes out of an event for every viewer."""
 
+
+class EntrantOut(serializers.Serializer[dict[str, object]]):
+    """A player dealt in, by seat."""
+
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(help_text="His user id, as in the table's seats.")
+    screen_name = serializers.CharField()
+    stack = serializers.IntegerField()
+
+
+class DealtOut(serializers.Serializer[dict[str, object]]):
+    """One player's starting hand, by seat."""
+
+    seat = serializers.IntegerField()
+    cards = cards_out(allow_null=True, help_text="Null but the viewer's own.")
+    count = serializers.IntegerField(help_text="How many cards he was dealt.")
+
+
+class SeatShareOut(serializers.Serializer[dict[str, object]]):
+    """Chips one seat takes from a pot."""
+
+    seat = serializers.IntegerField()
+    amount = serializers.IntegerField()
+
+
 REDACTED: dict[str, dict[str, Any]] = {
-    "hand.cards_dealt": {
-        "hands": lambda: serializers.ListField(
-            child=cards_out(allow_null=True),
-            help_text="Each player's cards, by position: null but the viewer's own.",
-        ),
-        "counts": lambda: ints(help_text="How many cards each player was dealt."),
+    "hand.started": {
+        "players": lambda: EntrantOut(many=True),
+        "button": lambda: serializers.IntegerField(help_text="The button's seat."),
     },
+    "hand.cards_dealt": {"hands": lambda: DealtOut(many=True)},
+    "hand.showdown_started": {"order": lambda: ints(help_text="Seats, in showing order.")},
+    "hand.pot_awarded": {"shares": lambda: SeatShareOut(many=True)},
     **{
         name: {
             "cards": lambda: cards_out(allow_null=True, help_text="Null when hidden."),
@@ -114,8 +141,8 @@ REDACTED: dict[str, dict[str, Any]] = {
         for name in ("hand.discarded", "hand.cards_drawn", "hand.muck_reshuffled")
     },
 }
-"""Fields ``redact`` changes: what the viewer may not see goes null, with
-the count of cards left."""
+"""Fields ``redact`` and ``present`` change: what the viewer may not see
+goes null, with the count of cards left; players are listed by seat."""
 
 
 @cache
@@ -124,6 +151,9 @@ def event_out(name: str) -> type[serializers.Serializer[Any]]:
     cls = EVENT_TYPES[name]
     fields: dict[str, Any] = {"type": serializers.ChoiceField(choices=[name])}
     fields.update(_fields_of(cls))
+    if "player" in fields:  # a position in the engine, a seat for clients
+        del fields["player"]
+        fields["seat"] = serializers.IntegerField(help_text="The player's seat.")
     for hidden in HIDDEN.get(name, ()):
         del fields[hidden]
     fields.update({key: make() for key, make in REDACTED.get(name, {}).items()})
@@ -185,6 +215,12 @@ class SeatOut(serializers.Serializer[dict[str, object]]):
     leaving = serializers.BooleanField()
     missed_blinds = serializers.ListField(child=choice(Blind))
     time_bank = serializers.IntegerField()
+    dealt_in = choice(
+        DealtIn,
+        allow_null=True,
+        help_text="When the rules will deal him in, as the table stands "
+        "(null: not for now: sitting out, leaving, no chips, no hand in sight).",
+    )
 
 
 class YouOut(serializers.Serializer[dict[str, object]]):
@@ -204,12 +240,12 @@ class ClockOut(serializers.Serializer[dict[str, object]]):
 
 class PotOut(serializers.Serializer[dict[str, object]]):
     amount = serializers.IntegerField()
-    eligible = ints(help_text="Positions that may win it.")
+    eligible = ints(help_text="The seats that may win it.")
 
 
 class HandPlayerOut(serializers.Serializer[dict[str, object]]):
-    position = serializers.IntegerField()
-    name = serializers.CharField()
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(help_text="His user id, as in the table's seats.")
     screen_name = serializers.CharField()
     stack = serializers.IntegerField()
     bet = serializers.IntegerField()
@@ -223,7 +259,6 @@ class HandPlayerOut(serializers.Serializer[dict[str, object]]):
     mucked = serializers.BooleanField()
     last_discard_count = serializers.IntegerField()
     no_raise = serializers.BooleanField()
-    seat = serializers.IntegerField()
 
 
 class LegalOut(serializers.Serializer[dict[str, object]]):
@@ -259,19 +294,21 @@ class HandNowOut(serializers.Serializer[dict[str, object]]):
     phase = choice(Phase)
     round = serializers.IntegerField()
     draw = serializers.IntegerField()
-    button = serializers.IntegerField()
-    to_act = serializers.IntegerField(allow_null=True)
-    to_act_seat = serializers.IntegerField(allow_null=True)
+    button = serializers.IntegerField(
+        help_text="The button's seat (with a dead button: the seat before it)."
+    )
+    to_act = serializers.IntegerField(allow_null=True, help_text="The seat to act.")
+    to_act_seat = serializers.IntegerField(allow_null=True, help_text="As to_act (older clients).")
     current_bet = serializers.IntegerField()
     pot = serializers.IntegerField()
     pots = PotOut(many=True)
     players = HandPlayerOut(many=True)
     legal = LegalOut(allow_null=True)
-    parole_by = serializers.IntegerField(allow_null=True)
-    showdown_order = ints()
+    parole_by = serializers.IntegerField(allow_null=True, help_text="A seat.")
+    showdown_order = ints(help_text="Seats.")
     awards = event_out("hand.pot_awarded")(many=True)
-    seats = ints(help_text="The seat of each position.")
-    your_position = serializers.IntegerField(allow_null=True)
+    seats = ints(help_text="The seats dealt in.")
+    your_seat = serializers.IntegerField(allow_null=True, help_text="Yours, if dealt in.")
     commitment = serializers.CharField()
     reveal = RevealOut(allow_null=True)
 
@@ -328,6 +365,6 @@ class HandDetailOut(HandSummaryOut):
     pot = None  # the summary's running pot: the events tell it here
     table = serializers.IntegerField()
     version = serializers.IntegerField()
-    your_position = serializers.IntegerField(allow_null=True)
+    your_seat = serializers.IntegerField(allow_null=True, help_text="Yours, if dealt in.")
     reveal = RevealOut(allow_null=True)
     events = events_out()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from enum import StrEnum, unique
 
 
@@ -33,14 +34,25 @@ class ErrorCode(StrEnum):
 class EngineError(Exception):
     """A refused command: ``code`` for machines, ``message`` for people.
 
-    Messages never name a card the reader may not see.
+    Messages never name a card the reader may not see.  A message that
+    names players says ``{0}``, ``{1}``, ... and gives their ids in
+    ``players``: ``message`` has the ids (the engine knows no other name),
+    ``named`` the names a service shows people (screen names, not ids).
     """
 
     code: ErrorCode = ErrorCode.ILLEGAL_ACTION
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, *, players: Sequence[str] = ()) -> None:
+        self.template = message
+        self.players = tuple(players)
+        self.message = self.named(str)
+        super().__init__(self.message)
+
+    def named(self, name: Callable[[str], str]) -> str:
+        """The message with each player named by ``name(player id)``."""
+        if not self.players:
+            return self.template
+        return self.template.format(*(name(p) for p in self.players))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code.value}: {self.message})"

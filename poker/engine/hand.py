@@ -94,8 +94,8 @@ def _turn(state: HandState, player: int) -> Legal:
     if legal is None:
         raise IllegalAction("nobody may act now")
     if legal.player != player:
-        names = state.players
-        raise OutOfTurn(f"it is {names[legal.player].name}'s turn, not {names[player].name}'s")
+        names = (state.players[legal.player].name, state.players[player].name)
+        raise OutOfTurn("it is {0}'s turn, not {1}'s", players=names)
     return legal
 
 
@@ -106,9 +106,9 @@ def _forfeit(state: HandState, i: int) -> Folded:
         raise Malformed(f"there is no player {i}")
     player = state.players[i]
     if not player.in_hand:
-        raise IllegalAction(f"{player.name} is not in the hand")
+        raise IllegalAction("{0} is not in the hand", players=[player.name])
     if player.stack == 0:
-        raise IllegalAction(f"{player.name} is all-in: his hand plays to the showdown")
+        raise IllegalAction("{0} is all-in: his hand plays to the showdown", players=[player.name])
     if state.phase not in (Phase.BETTING, Phase.DRAW):
         raise IllegalAction(f"no folding out of turn during {state.phase.value}")
     return Folded(i)
@@ -117,7 +117,7 @@ def _forfeit(state: HandState, i: int) -> Folded:
 def _act(state: HandState, command: Act, legal: Legal) -> list[Event]:
     i, action = command.player, command.action
     if action not in legal.actions:
-        raise IllegalAction(f"{state.players[i].name} cannot {action.value} now")
+        raise IllegalAction(f"{{0}} cannot {action.value} now", players=[state.players[i].name])
     if action is Action.BET or action is Action.RAISE:
         return [_aggression(state, command, legal)]
     if action is Action.DISCARD or action is Action.STAND:

@@ -124,7 +124,9 @@ def to_phh(
     *,
     hand_id: str | None = None,
     table: str | None = None,
-    names: Mapping[str, str] | None = None,
+    seats: Sequence[int] | None = None,
+    seat_count: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> str:
     """The hand as PHH text for ``viewer`` (a position), or the public
     history (``None``): the viewer's own cards and the cards shown at
@@ -133,13 +135,14 @@ def to_phh(
     ``events`` are the engine's events of one hand from ``HandStarted``
     on (objects or their ``to_json`` form); the hand may still be running.
     ``hand_id`` and ``table`` fill PHH's ``hand`` and ``table`` fields;
-    ``names``, if given, maps each engine player name to the one the
-    ``players`` field shows (the service's engine names are player ids,
-    which a public history never shows).
+    ``seats`` (each position's seat number) and ``seat_count`` its
+    ``seats`` and ``seat_count``; ``names`` (by position) its ``players``,
+    instead of the engine's player names.
     """
     if viewer is not None and (type(viewer) is not int or viewer < 0):
         raise Malformed(f"a viewer is a position, not {viewer!r}")
-    return _export(_decode(events), viewer, False, hand_id, table, names)
+    header = Header(hand_id, table, seats, seat_count, names)
+    return _export(_decode(events), viewer, False, header)
 
 
 def to_phh_unredacted(
@@ -150,7 +153,7 @@ def to_phh_unredacted(
 ) -> str:
     """The operator's history: as ``to_phh`` but with every player's cards,
     dealt, discarded and drawn.  Never for players or spectators."""
-    return _export(_decode(events), None, True, hand_id, table)
+    return _export(_decode(events), None, True, Header(hand_id, table))
 
 
 def _decode(events: Iterable[Event | Mapping[str, Any]]) -> list[Event]:
@@ -159,6 +162,19 @@ def _decode(events: Iterable[Event | Mapping[str, Any]]) -> list[Event]:
 
 # --------------------------------------------------------------------------
 # Building the fields
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a service knows of a hand beyond its events (``to_phh``)."""
+
+    hand_id: str | None = None
+    table: str | None = None
+    seats: Sequence[int] | None = None
+    """Each position's seat number."""
+    seat_count: int | None = None
+    names: Sequence[str] | None = None
+    """Each position's name for people (else the engine's player names)."""
 
 
 @dataclass
@@ -216,9 +232,7 @@ def _export(
     events: list[Event],
     viewer: int | None,
     reveal_all: bool,
-    hand_id: str | None,
-    table: str | None,
-    names: Mapping[str, str] | None = None,
+    header: Header,
 ) -> str:
     if not events or not isinstance(events[0], HandStarted):
         raise Malformed("a hand history starts with HandStarted")
@@ -237,7 +251,7 @@ def _export(
         else:
             _write(writer, event)
     writer.flush_draws()
-    return _render(writer, events, posts, hand_id, table, names)
+    return _render(writer, events, posts, header)
 
 
 def _write(w: _Writer, event: Event) -> None:
@@ -336,14 +350,7 @@ class _Posts:
         return 2 * rules.big_blind if self.over_blind else rules.big_blind
 
 
-def _render(
-    w: _Writer,
-    events: list[Event],
-    posts: _Posts,
-    hand_id: str | None,
-    table: str | None,
-    names: Mapping[str, str] | None,
-) -> str:
+def _render(w: _Writer, events: list[Event], posts: _Posts, header: Header) -> str:
     start, rules = w.start, w.start.rules
     order = w.order()
 
@@ -367,14 +374,16 @@ def _render(
         fields.append(("min_bet", unit))
     fields.append(("starting_stacks", [start.players[i].stack for i in order]))
     fields.append(("actions", w.lines))
-    if hand_id is not None:
-        fields.append(("hand", hand_id))
-    if table is not None:
-        fields.append(("table", table))
-    players = [start.players[i].name for i in order]
-    if names is not None:
-        players = [names.get(p, "") for p in players]
-    fields.append(("players", players))
+    if header.hand_id is not None:
+        fields.append(("hand", header.hand_id))
+    if header.seats is not None:
+        fields.append(("seats", [header.seats[i] for i in order]))
+    if header.seat_count is not None:
+        fields.append(("seat_count", header.seat_count))
+    if header.table is not None:
+        fields.append(("table", header.table))
+    names = header.names or [p.name for p in start.players]
+    fields.append(("players", [names[i] for i in order]))
     if isinstance(events[-1], HandEnded):
         state = replay(events)
         won = [0] * w.n
@@ -391,13 +400,13 @@ def _render(
         fields.append(("_posts", posts.extra))
     if rules.game is Game.THIRTY_TWO_CARD_DRAW:
         fields += _thirty_two_fields(w, events)
-    header = [
+    comments = [
         "# Poker hand history (PHH, https://github.com/uoftcprg/phh-std).",
         "# p1 is the first player left of the button, then clockwise.",
     ]
     if variant_code(rules) not in POKERKIT_VARIANTS:
-        header.append("# Variant defined by this service: PokerKit cannot replay it.")
-    return "\n".join(header + [_toml_field(k, v) for k, v in fields]) + "\n"
+        comments.append("# Variant defined by this service: PokerKit cannot replay it.")
+    return "\n".join(comments + [_toml_field(k, v) for k, v in fields]) + "\n"
 
 
 def _thirty_two_fields(w: _Writer, events: list[Event]) -> list[tuple[str, object]]:

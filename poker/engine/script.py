@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from poker.engine.cards import Card, CardError, cards, seeded_shuffle
+from poker.engine.casino import GAME as CASINO_GAME
+from poker.engine.casino import script as casino_script
 from poker.engine.commands import Act, Action, Deal
 from poker.engine.errors import EngineError, Malformed
 from poker.engine.events import Event, to_json
@@ -37,7 +39,10 @@ class ScriptError(Exception):
 
 
 def run(script: dict[str, Any]) -> dict[str, Any]:
-    """Play ``script`` and return the output object."""
+    """Play ``script`` and return the output object (a casino round goes to
+    ``poker.engine.casino.script``)."""
+    if script.get("game") == CASINO_GAME:
+        return casino_script.run(script)
     try:
         state, events, names = _play(script)
     except ScriptError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from poker.engine.betting import legal_actions
+from poker.engine.betting import Legal, legal_actions
 from poker.engine.cards import codes
 from poker.engine.events import (
     CardsDealt,
@@ -28,10 +28,14 @@ SPECTATOR = None
 """The viewer who holds no seat in the hand."""
 
 
-def view(state: HandState, viewer: int | None) -> dict[str, Any]:
-    """The hand as ``viewer`` (a position, or None for a spectator) may see it."""
+def view(state: HandState, viewer: int | None, legal: Legal | None = None) -> dict[str, Any]:
+    """The hand as ``viewer`` (a position, or None for a spectator) may see it.
+
+    ``legal``: the menu of the player to act when the table's clock narrows
+    the hand's own (``table.clock.legal_at``); by default ``legal_actions``.
+    """
     rules = state.rules
-    legal = legal_actions(state)
+    legal = legal_actions(state) if legal is None else legal
     return {
         "game": rules.game.value,
         "betting": rules.betting.value,

@@ -274,7 +274,7 @@ class World:
         if action in ("bet", "raise"):
             low, high = legal[f"min_{action}_to"], legal[f"max_{action}_to"]
             amount = low + pick % (high - low + 1)
-        held = mine["players"][mine["your_position"]]["cards"]
+        held = next(p for p in mine["players"] if p["seat"] == mine["your_seat"])["cards"]
         cards = held[: 1 + pick % legal["max_discard"]] if action == "discard" else ()
         services.hand_act(
             by=user,

@@ -106,7 +106,14 @@ def test_spending_more_than_the_balance_is_refused_and_writes_nothing(ann, bob):
     with pytest.raises(InsufficientFunds) as refused:
         pay(ledger.cash(ann.pk), ledger.cash(bob.pk), 101)
     assert (refused.value.status, refused.value.code) == (409, "insufficient_funds")
-    assert refused.value.extra == {"account": f"cash:{ann.pk}", "balance": 100, "needed": 101}
+    assert refused.value.extra == {
+        "account": f"cash:{ann.pk}",
+        "balance": 100,
+        "needed": 101,
+        "short": 1,
+        "wallet": f"/api/wallets/{ann.pk}/",
+        "deposit": f"/api/wallets/{ann.pk}/deposit/",
+    }
     assert (cash_of(ann), cash_of(bob), Transfer.objects.count()) == (100, 0, 1)
     pay(ledger.cash(ann.pk), ledger.cash(bob.pk), 100)
     assert (cash_of(ann), cash_of(bob)) == (0, 100)

@@ -144,7 +144,7 @@ def _action(models: Any, hand: Any) -> Any:
     action = next((a for a in order if a in legal), legal[0])
     extra: dict[str, Any] = {}
     if action == "discard":
-        mine = next(p for p in hand.players if p.position == hand.your_position)
+        mine = next(p for p in hand.players if p.seat == hand.your_seat)
         extra["cards"] = mine.cards[:1]
     return models.ActIn(
         hand=hand.id,

@@ -200,6 +200,6 @@ def _action(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
     action = next(a for a in order if a in legal["actions"])
     body = {"hand": hand["id"], "version": hand["version"], "command_id": a_command_id()}
     if action == "discard":
-        cards = next(p["cards"] for p in hand["players"] if p["position"] == hand["your_position"])
+        cards = next(p["cards"] for p in hand["players"] if p["seat"] == hand["your_seat"])
         body["cards"] = rng.sample(cards, rng.randint(1, legal["max_discard"]))
     return {**body, "action": action}

@@ -1,7 +1,10 @@
 """The embedded worker (``config.embedded_worker``): on the in-memory
 transport only this process's threads share the broker, so beat runs in a
 thread beside the worker, never in a child process (whose broker would be
-its own, and which would outlive the server); ``stop`` ends it."""
+its own, and which would outlive the server); ``stop`` ends it.  On
+these defaults (SQLite, in-memory broker) a command's timer goes through
+the timer dispatcher (``config.timers``) to the worker's thread, and the
+clock acts."""
 
 import json
 import os
@@ -39,9 +42,50 @@ os._exit(0)
 """
 
 
-def probe(tmp_path: Path) -> dict[str, list[object]]:
-    """Start and stop the embedded worker in a fresh interpreter (in a
-    process group of its own, ended whole); what it saw."""
+CLOCK_PROBE = """
+import json, os, threading, time, uuid
+import django
+django.setup()
+from celery.signals import before_task_publish
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from accounts import money
+from config import embedded_worker
+from poker import services
+from poker.models import Event, Hand
+
+published = []
+before_task_publish.connect(
+    lambda sender, **_: published.append([sender, threading.current_thread().name]), weak=False
+)
+call_command("migrate", verbosity=0)
+embedded_worker.start()
+users = get_user_model()
+boss = users.objects.create_user("boss", is_staff=True)
+table = services.table_create(
+    by=boss, name="Clock", game="32-card-draw", betting="no-limit", small_blind=1, big_blind=2,
+    action_seconds=1, bet_seconds=1, time_bank_seconds=0, pause_seconds=0,
+)
+for seat, name in enumerate(["ann", "bob"], start=1):
+    user = users.objects.create_user(name)
+    money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=user.pk, amount=1000)
+    services.seat_sit(by=user, table_id=table.pk, seat=seat, buy_in=100)
+hand = Hand.objects.get(table=table, number=1)
+deadline = time.monotonic() + 60
+while Hand.objects.get(pk=hand.pk).ended_at is None and time.monotonic() < deadline:
+    time.sleep(0.1)
+folds = Event.objects.filter(stream=hand.stream, type="hand.folded")
+found = {"timed_out": [e.data["timed_out"] for e in folds], "published": published}
+embedded_worker.stop()
+print(json.dumps(found), flush=True)
+os._exit(0)
+"""
+
+
+def probe(tmp_path: Path, script: str = PROBE) -> dict[str, list[object]]:
+    """Run ``script`` (it starts and stops the embedded worker) in a fresh
+    interpreter on a SQLite database of its own (in a process group of its
+    own, ended whole); what it saw."""
     env = {
         "PATH": os.environ.get("PATH", ""),
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -49,7 +93,7 @@ def probe(tmp_path: Path) -> dict[str, list[object]]:
         "LOG_LEVEL": "WARNING",
     }
     process = subprocess.Popen(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, "-c", script],
         cwd=REPO_ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -71,3 +115,9 @@ def test_beat_runs_in_a_thread_of_the_process_and_stops_with_the_worker(tmp_path
     assert found["children"] == []  # no process forked off
     assert found["beat_threads"] == ["Beat"]
     assert found["after_stop"] == []
+
+
+def test_a_clock_acts_by_its_timer_on_the_embedded_defaults(tmp_path):
+    found = probe(tmp_path, CLOCK_PROBE)
+    assert found["timed_out"] == [True]
+    assert found["published"] == [["poker.tasks.clock_expired", "timer-dispatcher"]]

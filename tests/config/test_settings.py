@@ -13,9 +13,8 @@ from django.db import connection
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 PRINT_SETTINGS = """
-import json, django
+import json
 from django.conf import settings
-django.setup()
 db = settings.DATABASES["default"]
 print(json.dumps({
     "engine": db["ENGINE"],
@@ -40,7 +39,9 @@ print(json.dumps({
 
 
 def settings_under(**env: str) -> dict[str, object]:
-    """Import the settings in a fresh interpreter whose environment is only ``env``."""
+    """Import the settings in a fresh interpreter whose environment is only
+    ``env``.  Only the settings: no app's ``ready`` changes one, and loading
+    every app (``django.setup()``) would take most of the interpreter's time."""
     clean = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "config.settings"}
     result = subprocess.run(
         [sys.executable, "-c", PRINT_SETTINGS],

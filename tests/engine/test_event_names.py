@@ -12,6 +12,7 @@ from typing import Any, Union
 import pytest
 
 from poker.engine import events as hand
+from poker.engine.casino import events as casino
 from poker.engine.codec import from_typed_json, name_of, registry, to_typed_json
 from poker.engine.errors import Malformed
 from poker.engine.table import events as table
@@ -21,6 +22,7 @@ UNIONS = [
     ("hand", hand.Event, hand.EVENT_TYPES),
     ("table", table.TableEvent, table.TABLE_EVENT_TYPES),
     ("tournament", tournament.TournamentEvent, tournament.TOURNAMENT_EVENT_TYPES),
+    ("casino", casino.CasinoEvent, casino.CASINO_EVENT_TYPES),
 ]
 
 

@@ -25,6 +25,7 @@ from poker.engine.table.clock import (
     ClockKind,
     bank_used,
     check_bet_window,
+    legal_at,
     next_hand_clock,
     turn_clock,
 )
@@ -66,6 +67,19 @@ def test_32_card_draw_allows_a_bet_or_raise_only_in_the_first_ten_seconds() -> N
     assert refused.value.code is ErrorCode.BET_WINDOW_CLOSED
     for action in (Action.CALL, Action.FOLD, Action.CHECK):
         check_bet_window(clock, action, T0 + 29)
+
+
+def test_the_menu_drops_the_bet_and_raise_the_bet_window_would_refuse() -> None:
+    state, hand = dealt()
+    clock = turn_clock(state, hand, T0)
+    legal = legal_actions(hand)
+    assert clock is not None and legal is not None and Action.RAISE in legal.actions
+    assert legal_at(legal, clock.bet_until, T0 + 10) == legal
+    late = legal_at(legal, clock.bet_until, T0 + 10.5)
+    assert late.actions == tuple(a for a in legal.actions if a not in (Action.BET, Action.RAISE))
+    assert (late.min_raise_to, late.max_raise_to) == (None, None)
+    for action in late.actions:  # everything still offered is accepted
+        check_bet_window(clock, action, T0 + 10.5)
 
 
 def test_other_games_have_no_bet_window() -> None:

@@ -11,6 +11,7 @@ from poker.engine.hand import begin, play
 from poker.engine.table import (
     Close,
     CloseQueued,
+    DealtIn,
     FinishHand,
     Leave,
     LeaveQueued,
@@ -28,6 +29,7 @@ from poker.engine.table import (
     ToppedUp,
     TopUp,
     TopUpQueued,
+    dealt_in,
     hand_result,
     open_table,
     plan_hand,
@@ -54,6 +56,24 @@ def test_sit_during_a_hand_does_not_join_it() -> None:
     assert events == [ToppedUp(3, 50)]  # not in the hand: at once
     state, events = play_table(state, Leave(3))
     assert events == [PlayerLeft(3, 150)]
+
+
+def test_a_player_seated_mid_hand_is_told_when_the_rules_will_deal_him_in() -> None:
+    state, _ = deal(table(FIVE, {1: "A", 2: "B", 4: "C"}))  # button 1, blinds 2 and 4
+    state = run(state, Sit(3, "D", 100), Sit(5, "E", 100, True), Sit(6, "F", 100, True))
+    told = dealt_in(state)
+    assert told == {
+        1: DealtIn.NEXT_HAND,
+        2: DealtIn.NEXT_HAND,
+        3: DealtIn.AFTER_BUTTON,  # between the next button (2) and small blind (4)
+        4: DealtIn.NEXT_HAND,
+        5: DealtIn.NEXT_HAND,  # waits for the big blind, and the next hand brings it
+        6: DealtIn.AT_BIG_BLIND,
+    }
+    state, began = deal(finish(state))  # what the rules then do
+    assert set(began.dealt_in) == {n for n, when in told.items() if when is DealtIn.NEXT_HAND}
+    assert dealt_in(state) == dict.fromkeys(range(1, 7), DealtIn.NEXT_HAND)
+    assert dealt_in(run(state, SitOut(3))).keys() == {1, 2, 4, 5, 6}  # not to be dealt in
 
 
 def test_top_up_between_hands_is_immediate() -> None:

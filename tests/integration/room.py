@@ -196,7 +196,7 @@ def choose(hand: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     legal = hand["legal"]
     assert legal is not None, hand
     actions = legal["actions"]
-    me = hand["players"][hand["your_position"]]
+    me = next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
     if "discard" in actions and legal.get("max_discard", 0) >= 2:
         return "discard", {"cards": me["cards"][:2]}
     opening = hand["round"] == 0 and hand["current_bet"] == hand["blinds"][1]

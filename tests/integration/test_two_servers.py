@@ -117,7 +117,7 @@ def assert_same_public_frames(room: Room, last: int) -> None:
     for frame in reference:
         event = frame["event"]
         if event["type"] == "hand.cards_dealt":
-            assert all(h is None for h in event["hands"]), frame
+            assert all(h["cards"] is None for h in event["hands"]), frame
         if event["type"] in ("hand.discarded", "hand.cards_drawn"):
             assert event.get("cards") is None, frame
 
@@ -129,17 +129,17 @@ def assert_private_frames(room: Room, client: FeedClient) -> None:
     if client.player is None:
         assert client.private == [], client
         return
-    me = str(room.players[client.player].id)
-    seats: dict[str, int] = {}  # hand stream -> his position in it
+    me = room.players[client.player].id
+    seats: dict[str, int] = {}  # hand stream -> his seat in it
     dealt = []
     frames = [f for f in client.received if f["type"] in ("event", "private")]
     for before, frame in zip([None, *frames], frames, strict=False):
         event = frame["event"]
         if frame["type"] == "event":
             if event["type"] == "hand.started":
-                names = [p["name"] for p in event["players"]]
-                if me in names:
-                    seats[frame["stream"]] = names.index(me)
+                seated = {p["player"]: p["seat"] for p in event["players"]}
+                if me in seated:
+                    seats[frame["stream"]] = seated[me]
             if event["type"] == "hand.cards_dealt" and frame["stream"] in seats:
                 dealt.append(frame["stream"])
             continue
@@ -147,12 +147,12 @@ def assert_private_frames(room: Room, client: FeedClient) -> None:
         assert (before["position"], before["stream"]) == (frame["position"], frame["stream"])
         mine = seats[frame["stream"]]
         if event["type"] == "hand.cards_dealt":
-            hands = event["hands"]
+            hands = {h["seat"]: h["cards"] for h in event["hands"]}
             assert hands[mine] is not None and len(hands[mine]) == 5, (client, frame)
-            assert all(h is None for k, h in enumerate(hands) if k != mine), (client, frame)
+            assert all(h is None for k, h in hands.items() if k != mine), (client, frame)
         else:
             assert event["type"] in ("hand.discarded", "hand.cards_drawn"), frame
-            assert event["player"] == mine and event["cards"], (client, frame)
+            assert event["seat"] == mine and event["cards"], (client, frame)
     got = [f["stream"] for f in client.private if f["event"]["type"] == "hand.cards_dealt"]
     assert got == dealt, (client, got, dealt)
 

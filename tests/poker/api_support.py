@@ -162,6 +162,11 @@ class Room:
         raise AssertionError("never got there")
 
 
+def own(hand: dict[str, Any]) -> dict[str, Any]:
+    """The viewer's own player in a hand view (players are listed by seat)."""
+    return next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
+
+
 def passive(actions: list[str]) -> str:
     for action in ("fold", "check", "stand", "decline", "muck", "show"):
         if action in actions:
@@ -185,7 +190,7 @@ def random_action(
     elif action == "raise":
         more["amount"] = rng.randint(legal["min_raise_to"], legal["max_raise_to"])
     elif action == "discard":
-        mine = next(p for p in hand["players"] if p["position"] == hand["your_position"])
+        mine = own(hand)
         most = legal["max_discard"]
         count = most if rng.random() < draw_all else rng.randint(1, most)
         more["cards"] = rng.sample(mine["cards"], count)
@@ -198,7 +203,9 @@ def random_action(
 RANKS = "23456789TJQKA"
 SUITS = "hdcs"
 ALL_CARDS = frozenset(r + s for r in RANKS for s in SUITS)
-_CARD = re.compile(r"[2-9TJQKA][hdcs]|\?\?")
+_CARDS = re.compile(r"(?:[2-9TJQKA][hdcs]|\?\?)+")
+"""A word of nothing but two-letter card codes: each alternative is two
+characters long, so a match is cut into codes at every second character."""
 _TOKEN = re.compile(r"[0-9A-Za-z?]+")
 
 
@@ -207,9 +214,9 @@ def card_codes(text: str) -> set[str]:
     card codes (``Ah``, ``AhKd``, PHH's ``??`` for a hidden card)."""
     found: set[str] = set()
     for token in _TOKEN.findall(text):
-        chunks = [token[i : i + 2] for i in range(0, len(token), 2)]
-        if len(token) % 2 == 0 and all(_CARD.fullmatch(c) for c in chunks):
-            found.update(c for c in chunks if c != "??")
+        if _CARDS.fullmatch(token):
+            found.update(token[i : i + 2] for i in range(0, len(token), 2))
+    found.discard("??")
     return found
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from config import timers
 from config.celery import app, use_broker
 from poker import services
 from tests.funds import fund
@@ -102,6 +103,7 @@ def clock_queue(settings: Any, redis_url: str, pg_default: None) -> Iterator[str
     broker = app.conf.broker_url
     use_broker(redis_url)
     yield queue
+    timers.flush()  # what the test set goes to its own queue, purged here
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge(queue)
     use_broker(broker)

@@ -103,7 +103,7 @@ def picture(table: Table) -> dict[str, Any]:
     if hand is not None and hand.ended_at is None:
         views = {s.number: selectors.table_view(table, s.player)["hand"] for s in seats}
         public = selectors.table_view(table, None)["hand"]
-        mine = {n: v for n, v in views.items() if v["your_position"] is not None}
+        mine = {n: v for n, v in views.items() if v["your_seat"] is not None}
         out["play"] = {
             "hand": hand.pk,
             "version": hand.version,
@@ -111,10 +111,15 @@ def picture(table: Table) -> dict[str, Any]:
             "to_act_seat": public["to_act_seat"],
             "pot": public["pot"],
             "stacks": {p["seat"]: p["stack"] for p in public["players"]},
-            "cards": {n: v["players"][v["your_position"]]["cards"] for n, v in mine.items()},
+            "cards": {n: _own(v)["cards"] for n, v in mine.items()},
             "legal": mine[public["to_act_seat"]]["legal"] if public["to_act_seat"] else None,
         }
     return json.loads(json.dumps(out, default=str))
+
+
+def _own(hand: dict[str, Any]) -> dict[str, Any]:
+    """The viewer's player in a hand view."""
+    return next(p for p in hand["players"] if p["seat"] == hand["your_seat"])
 
 
 def act(

@@ -19,6 +19,7 @@ from tests.poker.api_support import (
     action_body,
     add_user,
     ok,
+    own,
     post,
     random_action,
     refused,
@@ -102,7 +103,7 @@ def test_a_seated_player_not_dealt_in_is_409(room, make_user, client_for):
     carl = add_user(r, make_user, client_for, "carl")
     ok(post(carl, f"/api/tables/{r.table}/sit/", seat=3, buy_in=100))
     view = view_of(carl, r.table)
-    assert view["you"] == {"seat": 3} and view["hand"]["your_position"] is None
+    assert view["you"] == {"seat": 3} and view["hand"]["your_seat"] is None
     with unchanged(r.table, carl):
         refused(post(carl, actions_path(r), action_body(view, "call")), 409, "not_in_hand")
 
@@ -212,7 +213,7 @@ def test_a_discard_of_cards_he_does_not_hold_is_400_bad_cards(room):
     r = room()
     client, view = draw_turn(r)
     hand = view["hand"]
-    mine = hand["players"][hand["your_position"]]["cards"]
+    mine = own(hand)["cards"]
     theirs = r.view("ann")["hand"]["players"][0]["cards"]
     with unchanged(r.table, client):
         for cards in ([theirs[0]], ["2h"], [mine[0], mine[0]], mine):  # 5 > max_discard 4
@@ -222,7 +223,7 @@ def test_a_discard_of_cards_he_does_not_hold_is_400_bad_cards(room):
                 "bad_cards",
             )
     answer = ok(post(client, actions_path(r), action_body(view, "discard", cards=mine[:2])))
-    me = answer["hand"]["players"][hand["your_position"]]
+    me = own(answer["hand"])
     assert me["last_discard_count"] == 2
     assert set(me["cards"]) & set(mine) == set(mine[2:]) and len(me["cards"]) == 5
 

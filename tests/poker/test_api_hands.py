@@ -16,6 +16,7 @@ from django.conf import settings
 from pokerkit import HandHistory
 from rest_framework.test import APIClient
 
+from poker import publish
 from poker.models import Event, Hand
 from tests.poker.api_support import (
     Room,
@@ -106,14 +107,14 @@ def test_a_hand_id_with_a_nul_byte_is_404(db, path):
     refused(APIClient().get(path), 404, "not_found")
 
 
-def test_the_detail_names_the_viewer_position(room, make_user, client_for):
+def test_the_detail_names_the_viewer_seat(room, make_user, client_for):
     r = room()
     hand_id = r.view()["hand"]["id"]
     carl = add_user(r, make_user, client_for, "carl")
-    assert detail(r.client("ann"), hand_id)["your_position"] == 0
-    assert detail(r.client("bob"), hand_id)["your_position"] == 1
-    assert detail(carl, hand_id)["your_position"] is None
-    assert detail(APIClient(), hand_id)["your_position"] is None
+    assert detail(r.client("ann"), hand_id)["your_seat"] == 1
+    assert detail(r.client("bob"), hand_id)["your_seat"] == 2
+    assert detail(carl, hand_id)["your_seat"] is None
+    assert detail(APIClient(), hand_id)["your_seat"] is None
 
 
 def test_hand_events_are_redacted_per_viewer(room):
@@ -133,10 +134,10 @@ def test_hand_events_are_redacted_per_viewer(room):
     (started,) = events(APIClient(), "hand.started")
     assert "deck" not in started and "seed" not in started
     (dealt,) = events(ann, "hand.cards_dealt")
-    assert dealt["hands"][1] is None and len(dealt["hands"][0]) == 5
-    assert dealt["counts"] == [5, 5]
+    assert [(h["seat"], h["count"]) for h in dealt["hands"]] == [(1, 5), (2, 5)]
+    assert dealt["hands"][1]["cards"] is None and len(dealt["hands"][0]["cards"]) == 5
     (dealt,) = events(APIClient(), "hand.cards_dealt")
-    assert dealt["hands"] == [None, None]
+    assert [h["cards"] for h in dealt["hands"]] == [None, None]
     for client, sees in ((bob, True), (ann, False), (APIClient(), False)):
         (discarded,) = events(client, "hand.discarded")
         (drawn,) = events(client, "hand.cards_drawn")
@@ -174,14 +175,14 @@ def test_the_revealed_deck_matches_the_commitment_shown_at_the_start(room):
     assert sorted(reveal["deck"]) == sorted(DECK_32) and reveal["seed"].isdigit()
     # The revealed deck is the one dealt: one card at a time from the
     # player left of the button.
-    n, button = len(start["players"]), start["button"]
+    n, button = len(start["players"]), start["seats"].index(start["button"])
     order = [(button + 1 + k) % n for k in range(n)]
     for name in ("ann", "bob", "cy"):
         position = position_of(start["id"], r.users[name])
         (dealt,) = [e for e in detail(r.client(name), start["id"])["events"]
                     if e["type"] == "hand.cards_dealt"]  # fmt: skip
         k = order.index(position)
-        assert dealt["hands"][position] == reveal["deck"][k : 5 * n : n]
+        assert dealt["hands"][position]["cards"] == reveal["deck"][k : 5 * n : n]
 
 
 # --------------------------------------------------------------------------
@@ -220,12 +221,12 @@ class Watch:
         if hand["phase"] != "complete":
             assert hand["reveal"] is None
         position = self.position(hand["id"], user)
-        assert hand["your_position"] == position
+        assert hand["your_seat"] == (None if position is None else hand["seats"][position])
         allowed = self.visible(hand["id"], hand["version"], position)
         leaked = cards_in(body, skip=frozenset({"reveal"})) - allowed
         assert not leaked, (user, hand["id"], hand["version"], leaked)
         for player in hand["players"]:
-            if player["position"] == position:
+            if position is not None and player["seat"] == hand["seats"][position]:
                 if not (player["folded"] or player["mucked"]):
                     held = held_cards(hand["id"], hand["version"], position)
                     assert sorted(player["cards"]) == sorted(held)
@@ -236,7 +237,7 @@ class Watch:
     def hand_detail(self, body: dict[str, Any], user: Any) -> None:
         self.checked += 1
         position = self.position(body["id"], user)
-        assert body["your_position"] == position
+        assert body["your_seat"] == (None if position is None else body["seats"][position])
         if body["phase"] != "complete":
             assert body["reveal"] is None
         allowed = self.visible(body["id"], body["version"], position)
@@ -348,7 +349,7 @@ def test_a_new_player_in_a_vacated_seat_does_not_see_the_last_hand_as_his_own(
     seen = ok(command(carl, r.table, "sit", seat=1, buy_in=100))
     assert seen["hand"]["id"] == f"{r.table}-1"  # bob sits out: no new hand
     for body in (seen, ok(carl.get(f"/api/tables/{r.table}/"))):
-        assert body["hand"]["your_position"] is None
+        assert body["hand"]["your_seat"] is None
         assert all(p["cards"] is None for p in body["hand"]["players"])
 
 
@@ -382,13 +383,15 @@ def test_the_phh_export_loads_and_replays_in_pokerkit(room, seed):
             warnings.simplefilter("ignore")
             *_, last = iter(history)
         assert list(last.stacks) == list(history.finishing_stacks)
-        # Players by their screen names (here their usernames), never their ids.
-        by_player = dict(zip(history.players, history.finishing_stacks, strict=True))
-        expected = {
-            n: result["stacks"][str(seats[position_of(hand_id, r.users[n])])]
+        # The players by seat and screen name, as in every view.
+        assert history.seat_count == 6 and sorted(history.seats) == seats  # 2-7: 6 seats
+        by_seat = dict(zip(history.seats, history.finishing_stacks, strict=True))
+        assert {str(s): by_seat[s] for s in seats} == result["stacks"]
+        named = dict(zip(history.seats, history.players, strict=True))
+        assert named == {
+            seats[position_of(hand_id, r.users[n])]: r.users[n].screen_name
             for n in ("ann", "bob", "cy")
         }
-        assert by_player == expected
 
 
 @pytest.mark.parametrize(
@@ -427,3 +430,92 @@ def test_the_phh_export_shows_each_viewer_only_his_own_cards(room):
     assert card_codes(texts["ann"]) == set(cards["ann"])
     assert card_codes(texts["bob"]) == set(cards["bob"])
     assert tomllib.loads(texts["bob"])["_view"] != tomllib.loads(texts["ann"])["_view"]
+
+
+# --------------------------------------------------------------------------
+# One numbering: players by seat, named by screen name
+
+
+def keys_in(value: Any) -> set[str]:
+    """Every key anywhere in a JSON value."""
+    if isinstance(value, dict):
+        return set(value).union(*(keys_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys_in(v) for v in value))
+    return set()
+
+
+@pytest.fixture
+def spread(open_table, make_user, client_for):
+    """Three players in seats 2, 4 and 5 (so no seat is its hand position)
+    with screen names of their own, dealt in together."""
+    r = Room(open_table()["table"]["id"])
+    for seat, name in ((2, "ann"), (4, "bob"), (5, "cy")):
+        add_user(r, make_user, client_for, name)
+        user = r.users[name]
+        user.screen_name = f"{name.title()} the Bold"
+        user.save(update_fields=["screen_name"])
+        ok(command(r.client(name), r.table, "sit", seat=seat, buy_in=100))
+    r.play_until(lambda v: v["hand"]["seats"] == [2, 4, 5])
+    return r
+
+
+def test_the_hand_view_numbers_players_by_seat(spread):
+    r = spread
+    view = r.view("bob")
+    hand = view["hand"]
+    assert [p["seat"] for p in hand["players"]] == hand["seats"] == [2, 4, 5]
+    assert hand["your_seat"] == 4 == view["you"]["seat"]
+    assert hand["button"] == view["table"]["button"]
+    assert hand["to_act"] == hand["to_act_seat"] == view["clock"]["seat"]
+    assert {s for pot in hand["pots"] for s in pot["eligible"]} <= {2, 4, 5}
+    assert not {"position", "your_position", "name"} & keys_in(hand)
+    seated = {s["seat"]: s["player"] for s in view["seats"]}
+    assert all(p["player"] == seated[p["seat"]] for p in hand["players"])
+    hand_id = hand["id"]
+    r.finish_hand()
+    shown = detail(r.client("bob"), hand_id)
+    assert shown["your_seat"] == 4 and "your_position" not in shown
+    events = shown["events"]
+    assert "position" not in keys_in(events)
+    # ``player`` is a user id only, in the roster of hand.started.
+    assert "player" not in keys_in([e for e in events if e["type"] != "hand.started"])
+    assert {e["seat"] for e in events if "seat" in e} <= {2, 4, 5}
+    (started,) = [e for e in events if e["type"] == "hand.started"]
+    assert [p["seat"] for p in started["players"]] == [2, 4, 5]
+    assert started["button"] in (2, 4, 5)
+    awards = [e for e in events if e["type"] == "hand.pot_awarded"]
+    assert awards and all(s["seat"] in (2, 4, 5) for e in awards for s in e["shares"])
+    # The WebSocket frames of the hand (as replayed, cut as live) say the same.
+    frames = [
+        f for f in publish.replay(r.table, 0, r.users["bob"].pk) if f["stream"] == f"hand-{hand_id}"
+    ]
+    assert [f["event"] for f in frames if f["type"] == "event"] == [
+        {**e, "hands": [{**h, "cards": None} for h in e["hands"]]}
+        if e["type"] == "hand.cards_dealt"
+        else e
+        for e in events
+    ]
+    (dealt,) = [f["event"] for f in frames if f["type"] == "private"][:1]
+    assert [h["seat"] for h in dealt["hands"] if h["cards"] is not None] == [4]
+
+
+def test_hand_views_and_refusals_name_players_by_screen_name(spread):
+    r = spread
+    names = {2: "Ann the Bold", 4: "Bob the Bold", 5: "Cy the Bold"}
+    hand = r.view()["hand"]
+    assert {p["seat"]: p["screen_name"] for p in hand["players"]} == names
+    (started,) = [
+        e for e in detail(APIClient(), hand["id"])["events"] if e["type"] == "hand.started"
+    ]
+    assert {p["seat"]: p["screen_name"] for p in started["players"]} == names
+    waiting = next(n for n in ("ann", "bob", "cy") if r.seat_of(n)["seat"] != hand["to_act"])
+    view = r.view(waiting)
+    body = refused(
+        post(r.client(waiting), f"/api/tables/{r.table}/actions/", action_body(view, "fold")),
+        409,
+        "out_of_turn",
+    )
+    mover, me = names[hand["to_act"]], names[r.seat_of(waiting)["seat"]]
+    assert body["message"] == f"it is {mover}'s turn, not {me}'s"
+    assert not any(str(u.pk) in body["message"] for u in r.users.values())

@@ -19,6 +19,7 @@ from tests.poker.api_support import (
     command,
     hand_events,
     ok,
+    own,
     position_of,
     post,
     refused,
@@ -256,7 +257,7 @@ def test_a_top_up_during_his_hand_is_queued_and_applied_when_it_ends(room):
     seat = r.seat_of("ann")
     assert (seat["stack"], seat["top_up_queued"]) == (100, 50)
     mine = r.view("ann")["hand"]
-    assert mine["players"][mine["your_position"]]["stack"] < 100  # not added in the hand
+    assert own(mine)["stack"] < 100  # not added in the hand
     ended = r.finish_hand()
     final = ok(APIClient().get(f"/api/hands/{hand['id']}/"))["result"]["stacks"]["1"]
     seat = next(s for s in ended["seats"] if s["seat"] == 1)
@@ -322,6 +323,21 @@ def test_sitting_down_without_the_buy_in_in_the_wallet_is_409_and_changes_nothin
     ok(command(ann, table, "sit", seat=1, buy_in=99))
 
 
+def test_a_buy_in_beyond_the_wallet_says_what_is_missing_and_how_to_get_chips(
+    open_table, make_user, client_for
+):
+    table = open_table()["table"]["id"]
+    ann = make_user("ann", cash=30)
+    body = refused(
+        command(client_for(ann), table, "sit", seat=1, buy_in=100), 409, "insufficient_funds"
+    )
+    deposit, wallet = f"/api/wallets/{ann.pk}/deposit/", f"/api/wallets/{ann.pk}/"
+    assert (body["balance"], body["needed"], body["short"]) == (30, 100, 70)
+    assert (body["deposit"], body["wallet"]) == (deposit, wallet)
+    for said in ("30", "100", "70 more", "cashier", f"POST {deposit}", f"GET {wallet}"):
+        assert said in body["message"], body["message"]
+
+
 def test_a_top_up_between_hands_beyond_the_wallet_is_409_and_changes_nothing(
     open_table, make_user, client_for
 ):
@@ -366,7 +382,7 @@ def test_leaving_on_his_turn_folds_his_hand_and_he_leaves_with_his_chips(room):
     hand = ok(APIClient().get(f"/api/hands/{view['hand']['id']}/"))
     assert hand["phase"] == "complete"
     folded = [e for e in hand["events"] if e["type"] == "hand.folded"]
-    assert [e["player"] for e in folded] == [view["hand"]["your_position"]]
+    assert [e["seat"] for e in folded] == [view["hand"]["your_seat"]]
     (left,) = table_events(r.table, "table.player_left")
     assert left.data["cash_out"] == 99 == hand["result"]["stacks"][str(left.data["seat"])]
     assert [s["stack"] for s in answer["seats"]] == [101]
@@ -380,7 +396,7 @@ def test_leaving_during_the_hand_folds_it_and_he_leaves_when_it_ends(room):
     hand_id = view["hand"]["id"]
     leaver = next(n for n in ("ann", "bob", "carl") if n != acting)
     mine = r.view(leaver)["hand"]
-    me = mine["players"][mine["your_position"]]
+    me = own(mine)
     before = r.seat_of(leaver)["stack"]
 
     answer = ok(command(r.client(leaver), r.table, "leave"))
@@ -388,7 +404,7 @@ def test_leaving_during_the_hand_folds_it_and_he_leaves_when_it_ends(room):
     assert seat["leaving"] and seat["in_hand"]
     hand = answer["hand"]
     assert hand["id"] == hand_id and hand["phase"] != "complete"
-    assert hand["players"][mine["your_position"]]["folded"]
+    assert next(p for p in hand["players"] if p["seat"] == mine["your_seat"])["folded"]
     assert not table_events(r.table, "table.player_left")
 
     r.finish_hand()
@@ -440,7 +456,7 @@ def test_sitting_out_takes_effect_from_the_next_hand(room):
     answer = ok(command(r.client("ann"), r.table, "sit-out"))
     seat = next(s for s in answer["seats"] if s["seat"] == 1)
     assert seat["sitting_out"] and seat["in_hand"]
-    assert not answer["hand"]["players"][answer["hand"]["your_position"]]["folded"]
+    assert not own(answer["hand"])["folded"]
     ended = r.finish_hand()
     assert ended["table"]["hand_number"] == 1  # only bob is ready: no next hand
 
@@ -490,10 +506,10 @@ def test_a_returning_player_posts_the_blinds_he_missed(room):
     r.play_until(lambda v: 4 in v["hand"]["seats"], hands=3)
     hand = r.view("dee")["hand"]
     position = position_of(hand["id"], r.users["dee"])
-    assert hand["your_position"] == position
+    assert hand["your_seat"] == 4
     # RULES.md 1: missed the small and the big blind: a big blind live plus a dead small.
     assert posts_of(hand["id"], position) == [("extra", 2, False), ("extra", 1, True)]
-    me = hand["players"][position]
+    me = own(hand)
     assert (me["dead"], me["bet"]) == (1, 2)
     assert r.seat_of("dee")["missed_blinds"] == []
 
@@ -509,6 +525,28 @@ def test_a_new_player_who_waits_for_the_big_blind_comes_in_on_it(room, make_user
     position = position_of(hand["id"], r.users["dee"])
     assert posts_of(hand["id"], position) == [("big", 2, False)]
     assert not r.seat_of("dee")["waiting_for_big_blind"]
+
+
+def test_players_seated_mid_hand_see_when_they_will_be_dealt_in(room, make_user, client_for):
+    r = room(("ann", "bob"), game="five-card-draw")
+    cy = add_user(r, make_user, client_for, "cy")
+    ok(command(cy, r.table, "sit", seat=4, buy_in=100))
+    r.play_until(lambda v: v["hand"]["seats"] == [1, 2, 4])
+    assert r.view()["table"]["button"] == 1  # the blinds on 2 and 4
+    for name, seat, waits in (("dee", 3, False), ("eve", 5, True), ("fay", 6, True)):
+        client = add_user(r, make_user, client_for, name)
+        ok(command(client, r.table, "sit", seat=seat, buy_in=100, wait_for_big_blind=waits))
+    told = {s["seat"]: s["dealt_in"] for s in r.view("dee")["seats"]}
+    assert told == {
+        1: "next_hand",
+        2: "next_hand",
+        3: "after_button",  # between the next button (2) and small blind (4)
+        4: "next_hand",
+        5: "next_hand",  # the big blind he waits for comes to him
+        6: "at_big_blind",
+    }
+    r.finish_hand()
+    assert r.view()["hand"]["seats"] == [s for s, when in told.items() if when == "next_hand"]
 
 
 # --------------------------------------------------------------------------

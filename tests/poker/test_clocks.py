@@ -1,18 +1,25 @@
 """The table clocks on a real Celery worker (RULES.md 1; clocks in seconds
 here so the tests run quickly): every timer is a task on Redis with an ETA,
-run by a separate worker process on the test's PostgreSQL database."""
+sent by the process's timer dispatcher (``config.timers``) off the
+command's thread, run by a separate worker process on the test's
+PostgreSQL database."""
 
 from __future__ import annotations
 
 import math
+import threading
 import time
+import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from celery.signals import before_task_publish
 from django.conf import settings
 
+from config import timers
 from config.api_errors import ApiError
+from config.celery import app, use_broker
 from poker import clocks, selectors, services
 from poker.errors import ClockMoved
 from poker.models import Command, Event, Hand, Seat, Table
@@ -33,10 +40,8 @@ def turn(table: int, players: list[Any]) -> tuple[Any, dict[str, Any]]:
     """The player to act and the hand as he sees it."""
     for player in players:
         hand = selectors.table_view(table_now(table), player)["hand"]
-        if hand and hand.get("legal") and hand["to_act_seat"] is not None:
-            position = hand["your_position"]
-            if position is not None and hand["seats"][position] == hand["to_act_seat"]:
-                return player, hand
+        if hand and hand.get("legal") and hand["your_seat"] == hand["to_act"] is not None:
+            return player, hand
     raise AssertionError("nobody is to act")
 
 
@@ -77,11 +82,41 @@ def test_a_raise_is_accepted_in_the_bet_window_and_refused_after_it(make_user, s
     time.sleep(2.1)
     _, hand = turn(table, players)
     before = Event.objects.count()
-    with pytest.raises(ApiError) as refused:
-        act(table, players, "raise", amount=hand["legal"]["min_raise_to"])
+    with pytest.raises(ApiError) as refused:  # a full raise, but late (and no longer offered)
+        act(table, players, "raise", amount=2 * hand["current_bet"])
     assert (refused.value.code, refused.value.status) == ("bet_window_closed", 409)
     assert Event.objects.count() == before  # nothing written
     act(table, players, "call")  # check, call or fold still go
+
+
+def test_the_legal_actions_offer_a_bet_or_raise_only_while_the_bet_window_is_open(make_user, staff):
+    players = [make_user("ann"), make_user("bob")]
+    table = timed_table(staff, players, bet_seconds=1, action_seconds=30)
+    _, hand = turn(table, players)
+    assert "raise" in hand["legal"]["actions"] and "min_raise_to" in hand["legal"]
+    time.sleep(1.1)
+    _, hand = turn(table, players)
+    assert hand["legal"]["actions"] == ["fold", "call"]  # what would still be accepted
+    assert not {"min_raise_to", "max_raise_to"} & hand["legal"].keys()
+    act(table, players, "call")
+    _, hand = turn(table, players)  # the big blind's turn: a new clock, a new window
+    assert "raise" in hand["legal"]["actions"]
+
+
+def test_a_retry_after_the_bet_window_closed_gets_the_first_answer(make_user, staff):
+    players = [make_user("ann"), make_user("bob")]
+    table = timed_table(staff, players, bet_seconds=1, action_seconds=30)
+    player, _ = turn(table, players)
+    command_id = uuid.uuid4()
+
+    def top_up() -> dict[str, Any]:  # his turn goes on: his answer shows his menu
+        return services.seat_top_up(by=player, table_id=table, amount=1, command_id=command_id)
+
+    first = top_up()
+    assert "raise" in first["hand"]["legal"]["actions"]
+    time.sleep(1.1)
+    assert top_up() == first  # the menu as it was then, not as it is now
+    assert "raise" not in turn(table, players)[1]["legal"]["actions"]
 
 
 def test_acting_after_the_clock_draws_on_the_time_bank(make_user, staff):
@@ -277,3 +312,49 @@ def test_timers_survive_a_worker_killed_with_them_pending(start_worker, make_use
         assert [f.data["timed_out"] for f in folds] == [True]  # once
         fired = Command.objects.filter(id=clocks.timer_id(hand.stream, hand.version))
         assert fired.count() == 1
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_a_command_hands_its_timer_over_and_the_dispatcher_sends_it(start_worker, make_user, staff):
+    """No broker call on the command's thread: every timer is published by
+    the dispatcher's thread, and still acts once."""
+    published: list[tuple[str, str]] = []
+
+    def seen(sender: str, **_: Any) -> None:
+        published.append((sender, threading.current_thread().name))
+
+    before_task_publish.connect(seen, weak=False)
+    try:
+        start_worker()
+        players = [make_user("ann"), make_user("bob")]
+        table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
+        hand = Hand.objects.get(table=table, number=1)
+        done = until(lambda: ended(hand), 20, "the clock to fold the idle player")
+    finally:
+        before_task_publish.disconnect(seen)
+    assert published == [(clock_expired.name, timers.THREAD_NAME)]
+    assert [e.data["timed_out"] for e in hand_events(done) if e.type == "hand.folded"] == [True]
+    assert Command.objects.filter(id=clocks.timer_id(hand.stream, hand.version)).count() == 1
+
+
+@pytest.mark.redis
+def test_a_command_answers_with_the_broker_down_and_the_sweep_fires_its_clock(
+    make_user, staff, settings
+):
+    """The broker's trouble is the dispatcher's, never the command's: the
+    timer it could not send is a lost timer, fired by the sweep."""
+    settings.CLOCKS_ENABLED = True
+    broker = app.conf.broker_url
+    use_broker("redis://127.0.0.1:1/0")  # nothing listens there
+    try:
+        players = [make_user("ann"), make_user("bob")]
+        table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
+        assert timers.flush(30)  # the send failed, and was given up
+    finally:
+        use_broker(broker)
+    hand = Hand.objects.get(table=table, number=1)
+    assert hand.ended_at is None
+    time.sleep(1 + clocks.SWEEP_GRACE_SECONDS + 0.1)
+    assert clocks.clock_sweep() == 1
+    assert ended(hand) is not None

@@ -38,7 +38,7 @@ def test_seats_show_screen_names_and_no_login_name(played, client_for):
         assert names == {u.pk: SHOWN[n] for n, u in played.users.items()}
         assert all("username" not in s for s in view["seats"])
         hand = view["hand"]
-        by_player = {int(p["name"]): p["screen_name"] for p in hand["players"]}
+        by_player = {p["player"]: p["screen_name"] for p in hand["players"]}
         assert by_player == names
         client = played.client(viewer) if viewer else client_for(None)
         no_login_in(client.get(f"/api/tables/{played.table}/").content)

@@ -7,6 +7,7 @@ session cookie).  A refusal is an error frame and a close code and reason."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import timedelta
 from typing import Any
@@ -52,9 +53,9 @@ def session_cookie(user: Any) -> tuple[bytes, bytes]:
 def own_cards(frame: dict[str, Any]) -> list[str] | None:
     """The cards a snapshot shows of its viewer's hand (None: none)."""
     hand = frame["view"]["hand"]
-    if hand is None or hand["your_position"] is None:
+    if hand is None or hand["your_seat"] is None:
         return None
-    return hand["players"][hand["your_position"]]["cards"]
+    return next(p for p in hand["players"] if p["seat"] == hand["your_seat"])["cards"]
 
 
 async def first_frame(client: Client) -> dict[str, Any]:
@@ -100,7 +101,8 @@ async def test_a_session_cookie_logs_the_socket_in():
     snapshot = await first_frame(Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie]))
     assert snapshot["view"]["you"] == {"seat": 2}
     hand = snapshot["view"]["hand"]
-    assert own_cards(snapshot) == private["event"]["hands"][hand["your_position"]]
+    (dealt,) = [h for h in private["event"]["hands"] if h["seat"] == hand["your_seat"]]
+    assert own_cards(snapshot) == dealt["cards"]
     await client.close()
     await mine.close()
 
@@ -204,8 +206,14 @@ async def test_no_route_opens_another_players_stream():
     ann, bob = await make_users("ann", "bob")
     token = await token_for(bob)
     for path in (f"/ws/me/{ann.pk}/", f"/ws/players/{ann.pk}/", f"/ws/me/{ann.pk}/?token={token}"):
+        comm = Client(path).comm
+        await comm.send_input({"type": "websocket.connect"})
         with pytest.raises(ValueError, match="No route"):
-            await Client(path).comm.connect(timeout=5)
+            # The router raises at once and the application ends with it
+            # (``connect`` would only see it when its wait for an answer
+            # timed out); a route that opened the stream would keep it
+            # running: a TimeoutError.
+            await asyncio.wait_for(comm.future, timeout=5)
 
 
 async def test_an_unknown_table_closes_with_4404_and_why():

@@ -59,7 +59,7 @@ async def test_spectator_gets_snapshot_then_live_frames_without_hidden_cards():
     positions = [f["position"] for f in seen]
     assert positions == sorted(positions) and positions[0] == snapshot["position"] + 1
     dealt = [f for f in seen if f["event"]["type"] == "hand.cards_dealt"]
-    assert dealt and all(h is None for f in dealt for h in f["event"]["hands"])
+    assert dealt and all(h["cards"] is None for f in dealt for h in f["event"]["hands"])
     await spectator.disconnect()
 
 
@@ -76,12 +76,11 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
     for s in sockets:
         assert (await s.connect())[0]
     frames = await frames_until(sockets[0], lambda f: f["type"] == "private")
-    assert frames[-1]["event"]["hands"][0] is not None  # his own cards
+    assert frames[-1]["event"]["hands"][0]["cards"] is not None  # his own cards
     view = await database_sync_to_async(services.seat_sit_out)(by=players[0], table_id=tid)
     hand = view["hand"]
-    actor = players.index(
-        next(p for p in players if str(p.pk) == hand["players"][hand["to_act"]]["name"])
-    )
+    seated = {s["seat"]: s["player"] for s in view["seats"]}
+    actor = players.index(next(p for p in players if p.pk == seated[hand["to_act"]]))
     await sockets[actor].send_json_to(
         {
             "type": "act",

@@ -30,6 +30,7 @@ from tests.poker.ws_support import (
     open_table,
     play,
     position_of_table,
+    quiet_all,
     seat_all,
     table_client,
     view_of,
@@ -118,8 +119,9 @@ async def test_many_hands_played_over_sockets_nobody_gets_a_card_he_may_not_see(
     end = await position_of_table(tid)
     for client in tables:
         await client.until_position(end)
-    for client in (*tables, *mine.values()):
-        await client.quiet()
+    for user in users:  # his own stream caught up with his private frames
+        await mine[user.pk].has(players[user.pk].of("private")[-1])
+    await quiet_all((*tables, *mine.values()))
     store = await database_sync_to_async(Store)(tid)
     assert store.last == end and acts > 200
 
@@ -243,10 +245,10 @@ async def test_a_client_too_far_behind_gets_a_snapshot_at_the_current_position_t
 def first_hole(client: Client) -> int:
     """The last position before the first frame the client can tell it
     missed: a gap in the public positions, or a public frame of his own
-    hidden cards without its private frame (he knows his hand position
+    hidden cards without its private frame (he knows his seat in the hand
     from the public HandStarted)."""
     expected = client.frames[0]["position"] + 1
-    me = None if client.viewer is None else str(client.viewer)
+    me = client.viewer
     seats: dict[str, int | None] = {}
     feed = client.feed()
     for k, frame in enumerate(feed):
@@ -256,14 +258,14 @@ def first_hole(client: Client) -> int:
             return expected - 1
         event = frame["event"]
         if event["type"] == "hand.started":
-            names = [p["name"] for p in event["players"]]
-            seats[frame["stream"]] = names.index(me) if me in names else None
+            seated = {p["player"]: p["seat"] for p in event["players"]}
+            seats[frame["stream"]] = seated.get(me)
         seat = seats.get(frame["stream"])
         owned = seat is not None and (
             event["type"] == "hand.cards_dealt"
             or (
                 event["type"] in ("hand.discarded", "hand.cards_drawn")
-                and event["player"] == seat
+                and event["seat"] == seat
                 and event["count"]
             )
         )
@@ -355,7 +357,7 @@ async def test_an_act_over_the_socket_is_answered_with_the_players_view_and_publ
     assert reply["answer"]["hand"]["version"] > hand["version"]
     end = await settle(tid, spectator)
     called = [f for f in spectator.of("event") if f["event"]["type"] == "hand.called"]
-    assert called and called[-1]["event"]["player"] == hand["to_act"]
+    assert called and called[-1]["event"]["seat"] == hand["to_act"]
     assert spectator.frames[-1]["position"] == end
 
 

@@ -90,6 +90,11 @@ class Client:
         while not await self.comm.receive_nothing(timeout=timeout, interval=0.01):
             self._take(await self.comm.receive_output(1))
 
+    async def has(self, frame: dict[str, Any], timeout: float = 10) -> None:
+        """Take frames until ``frame`` is among them."""
+        if frame not in self.frames:
+            await self.until(lambda f: f == frame, timeout)
+
     async def until(self, done: Any, timeout: float = 10) -> dict[str, Any]:
         """Take frames until one satisfies ``done``; that frame."""
         async with asyncio.timeout(timeout):
@@ -126,6 +131,13 @@ class Client:
 
     def public_positions(self) -> list[int]:
         return [f["position"] for f in self.of("event")]
+
+
+async def quiet_all(clients: Any, timeout: float = 0.15) -> None:
+    """``Client.quiet`` for all of them at once: one quiet spell of
+    ``timeout``, not one per client in turn (wait first for the frames
+    that must come: this only takes what else may still be on its way)."""
+    await asyncio.gather(*(client.quiet(timeout) for client in clients))
 
 
 def _reached(frame: dict[str, Any], position: int) -> bool:
@@ -363,8 +375,9 @@ class Store:
             return frozenset()
         hand = view["hand"]
         stream = f"hand-{hand['id']}"
-        assert hand["your_position"] == self.seat_in(stream, viewer), (hand, viewer)
-        return self.visible(stream, hand["version"], hand["your_position"])
+        mine = None if hand["your_seat"] is None else hand["seats"].index(hand["your_seat"])
+        assert mine == self.seat_in(stream, viewer), (hand, viewer)
+        return self.visible(stream, hand["version"], mine)
 
 
 def _view_in(frame: dict[str, Any]) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from poker import streams
 from poker.engine.rules import Game
 from poker.eventstore import load
 from poker.models import Hand, Seat, Table
+from tests.poker.api_support import seed_decks
 from tests.tournaments.service_support import (
     Passive,
     bot_act,
@@ -357,15 +358,16 @@ def test_late_entries_and_re_entries_sit_down_at_thetournament_tables(
 
 
 def test_on_the_bubble_the_tables_play_hand_for_hand(
-    director: Any, players: Any, playing: None, pools_paid: None
+    director: Any, players: Any, playing: None, pools_paid: None, monkeypatch: Any
 ) -> None:
     """Satellites of 12 on tables of three for 6 seats: with 7 left on two
     or more tables, each table deals one hand and waits until every table
-    has finished its hand before any deals again.  (The deck is shuffled
-    anew each run: a bust can pass the bubble at once, so satellites are
-    played until one has played hand for hand.)"""
+    has finished its hand before any deals again.  (A bust can pass the
+    bubble at once, so satellites are played until one has played hand for
+    hand; the decks are seeded, so the same satellites are played every run.)"""
     from tournaments.rules import Satellite
 
+    seed_decks(monkeypatch, 12)
     rng = random.Random(12)
     target = create(director, name="Main", buy_in=180, fee=20)
     people = players(12)

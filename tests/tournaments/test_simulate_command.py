@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from poker.engine.rules import Betting
 from tests.integration.cluster import ROOT, child_env
 from tournaments.management.commands.simulate_tournament import Command
 from tournaments.simulation import Plan, simulate
@@ -66,7 +67,13 @@ class Enough(Exception):
 @pytest.mark.django_db
 def test_progress_lines_come_every_interval_within_a_level(settings: Any) -> None:
     """With the clocks off the level never changes: every line after the
-    first comes from the interval alone, in order, as hands are played."""
+    first comes from the interval alone, in order, as hands are played.
+
+    The test stops once it has three progress lines and three hands played
+    (three hands alone may come within one interval).  The bots play fixed
+    limit, where nobody loses more than four small and four big bets a
+    hand: the four of them cannot finish before many hands and intervals
+    (at no limit one hand of all-ins may end it before a second line)."""
     settings.TOURNAMENT_TABLES = True
     interval = 0.2
     lines: list[tuple[float, str]] = []
@@ -74,10 +81,17 @@ def test_progress_lines_come_every_interval_within_a_level(settings: Any) -> Non
     def say(line: str) -> None:
         lines.append((time.monotonic(), line))
         progress = PROGRESS.match(line)
-        if progress and int(progress["hands"]) >= 3:
+        seen = sum(1 for _, said in lines if PROGRESS.match(said))
+        if progress and int(progress["hands"]) >= 3 and seen >= 3:
             raise Enough
 
-    plan = Plan(players=4, seed=4, progress_seconds=interval, time_limit=120)
+    plan = Plan(
+        players=4,
+        betting=Betting.FIXED_LIMIT,
+        seed=4,
+        progress_seconds=interval,
+        time_limit=60,
+    )
     with pytest.raises(Enough):
         simulate(plan, say=say)
 

@@ -43,11 +43,14 @@ class TournamentOut(serializers.Serializer[dict[str, object]]):
     tables = serializers.IntegerField()
 
 
-class LevelOut(serializers.Serializer[dict[str, object]]):
+class NextLevelOut(serializers.Serializer[dict[str, object]]):
     level = serializers.IntegerField()
     small_blind = serializers.IntegerField()
     big_blind = serializers.IntegerField()
     ante = serializers.IntegerField()
+
+
+class LevelOut(NextLevelOut):
     minutes = serializers.IntegerField()
 
 
@@ -68,20 +71,10 @@ class PrizeOut(serializers.Serializer[dict[str, object]]):
     ticket = serializers.BooleanField()
 
 
-class NextLevelOut(serializers.Serializer[dict[str, object]]):
-    level = serializers.IntegerField()
-    small_blind = serializers.IntegerField()
-    big_blind = serializers.IntegerField()
-    ante = serializers.IntegerField()
+class TournamentClockOut(NextLevelOut):
+    """The clock while play runs (null before the start and after the end):
+    the level in force, and what comes next."""
 
-
-class TournamentClockOut(serializers.Serializer[dict[str, object]]):
-    """The clock while play runs (null before the start and after the end)."""
-
-    level = serializers.IntegerField()
-    small_blind = serializers.IntegerField()
-    big_blind = serializers.IntegerField()
-    ante = serializers.IntegerField()
     on_break = serializers.BooleanField()
     paused = serializers.BooleanField()
     seconds_left = serializers.IntegerField(allow_null=True)

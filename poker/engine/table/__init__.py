@@ -56,7 +56,15 @@ from poker.engine.table.events import (
     table_event_to_json,
 )
 from poker.engine.table.evolve import evolve_table, replay_table
-from poker.engine.table.plan import HandPlan, began, entry_post, plan_hand, to_deal
+from poker.engine.table.plan import (
+    DealtIn,
+    HandPlan,
+    began,
+    dealt_in,
+    entry_post,
+    plan_hand,
+    to_deal,
+)
 from poker.engine.table.state import SeatState, TableState
 
 __all__ = [
@@ -66,6 +74,7 @@ __all__ = [
     "ChipsAdded",
     "Close",
     "CloseQueued",
+    "DealtIn",
     "DrawButton",
     "FinishHand",
     "HandBegan",
@@ -102,6 +111,7 @@ __all__ = [
     "UnseatReason",
     "UseTimeBank",
     "began",
+    "dealt_in",
     "decide_table",
     "entry_post",
     "evolve_table",

@@ -29,7 +29,7 @@ def seat_free(state: TableState, number: int, player: str) -> None:
     if number in state.seats:
         raise SeatTaken(f"seat {number} is taken")
     if state.seat_of(player) is not None:
-        raise SeatTaken(f"{player} already sits at this table")
+        raise SeatTaken("{0} already sits at this table", players=[player])
 
 
 def chips(amount: object, what: str) -> int:

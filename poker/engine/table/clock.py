@@ -12,7 +12,9 @@ draws it.
   ``expires``, when the timer acts for him (``TimeOut``).
 - ``next_hand_clock``: the pause between hands; at ``expires`` the next
   hand is dealt.
-- ``bank_used`` and ``check_bet_window`` judge an action made at a time.
+- ``bank_used`` and ``check_bet_window`` judge an action made at a time;
+  ``legal_at`` is the menu a client is shown at a time, from the same test
+  (``bet_window_open``), so what is offered is what is accepted.
 
 Times are seconds since the epoch, given by the caller: the engine never
 reads a clock itself.
@@ -22,12 +24,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum, unique
 from itertools import pairwise
 from typing import TypeVar
 
-from poker.engine.betting import legal_actions
+from poker.engine.betting import Legal, legal_actions
 from poker.engine.commands import Action
 from poker.engine.errors import EngineError, ErrorCode
 from poker.engine.rules import Game
@@ -140,12 +142,38 @@ def bank_used(clock: Clock, at: float) -> int:
     return min(held, math.ceil(at - clock.deadline))
 
 
+WINDOWED = (Action.BET, Action.RAISE)
+"""The actions the 32 Card Draw bet window allows only while it is open."""
+
+
+def bet_window_open(bet_until: float | None, at: float) -> bool:
+    """Whether a bet or raise made at ``at`` is in the bet window that
+    closes at ``bet_until`` (None: the game has none)."""
+    return bet_until is None or at <= bet_until
+
+
 def check_bet_window(clock: Clock | None, action: Action, at: float) -> None:
     """Refuse a bet or raise made after the 32 Card Draw bet window."""
-    if clock is None or clock.bet_until is None or action not in (Action.BET, Action.RAISE):
+    if clock is None or action not in WINDOWED:
         return
-    if at > clock.bet_until:
+    if not bet_window_open(clock.bet_until, at):
         raise BetWindowClosed(
             "a bet or raise is only allowed in the first seconds of the clock; "
             "now only check, call or fold"
         )
+
+
+def legal_at(legal: Legal, bet_until: float | None, at: float) -> Legal:
+    """``legal`` as the clock allows it at ``at``: once the bet window that
+    closes at ``bet_until`` has closed, no bet or raise (nor their bounds),
+    as ``check_bet_window`` would refuse them."""
+    if bet_window_open(bet_until, at) or not set(legal.actions) & set(WINDOWED):
+        return legal
+    return replace(
+        legal,
+        actions=tuple(a for a in legal.actions if a not in WINDOWED),
+        min_bet_to=None,
+        max_bet_to=None,
+        min_raise_to=None,
+        max_raise_to=None,
+    )

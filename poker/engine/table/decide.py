@@ -92,7 +92,7 @@ def decide_table(state: TableState, command: TableCommand) -> list[TableEvent]:
     if isinstance(command, SitOut):
         seat = occupied(state, command.seat)
         if seat.sitting_out:
-            raise IllegalAction(f"{seat.player} is already sitting out")
+            raise IllegalAction("{0} is already sitting out", players=[seat.player])
         return [SatOut(command.seat)]
     if isinstance(command, SitIn):
         return _sit_in(state, command)
@@ -153,7 +153,7 @@ def _use_time_bank(state: TableState, command: UseTimeBank) -> list[TableEvent]:
     seat = occupied(state, command.seat)
     seconds = command.seconds
     if type(seconds) is not int or not 1 <= seconds <= seat.bank:
-        raise BadAmount(f"{seat.player} has {seat.bank} seconds in his time bank")
+        raise BadAmount(f"{{0}} has {seat.bank} seconds in his time bank", players=[seat.player])
     return [TimeBankUsed(command.seat, seconds)]
 
 
@@ -175,7 +175,7 @@ def _top_up(state: TableState, command: TopUp) -> list[TableEvent]:
     seat = occupied(state, command.seat)
     amount = chips(command.amount, "a top-up")
     if seat.leaving:
-        raise IllegalAction(f"{seat.player} is leaving")
+        raise IllegalAction("{0} is leaving", players=[seat.player])
     high = state.config.max_buy_in
     if high is not None and seat.stack + seat.queued_top_up + amount > high:
         room = max(0, high - seat.stack - seat.queued_top_up)
@@ -190,18 +190,18 @@ def _sit_in(state: TableState, command: SitIn) -> list[TableEvent]:
     if type(command.wait_for_big_blind) is not bool:
         raise Malformed("wait_for_big_blind is true or false")
     if seat.leaving:
-        raise IllegalAction(f"{seat.player} is leaving")
+        raise IllegalAction("{0} is leaving", players=[seat.player])
     if command.wait_for_big_blind and state.config.is_tournament:
         raise IllegalAction("nobody waits for the big blind in a tournament")
     if not seat.sitting_out and seat.waiting == command.wait_for_big_blind:
-        raise IllegalAction(f"{seat.player} is already sitting in")
+        raise IllegalAction("{0} is already sitting in", players=[seat.player])
     return [SatIn(command.seat, command.wait_for_big_blind)]
 
 
 def _leave(state: TableState, command: Leave) -> list[TableEvent]:
     seat = occupied(state, command.seat)
     if seat.leaving:
-        raise IllegalAction(f"{seat.player} is already leaving")
+        raise IllegalAction("{0} is already leaving", players=[seat.player])
     if state.hand_running and seat.in_hand:
         return [LeaveQueued(command.seat)]
     return [PlayerLeft(command.seat, seat.stack)]

@@ -2,7 +2,8 @@
 
 ``plan_hand(state)`` answers with a ``HandPlan`` (everything for the hand
 engine's ``Deal`` but the deck and seed), ``began(plan, number)`` is the
-``HandBegan`` event it stands for.
+``HandBegan`` event it stands for.  ``dealt_in(state)`` tells each seat
+when these rules will deal him in, for the table view.
 
 Rules chosen (RULES.md 1, TDA dead button, Robert's Rules where both are
 silent):
@@ -57,7 +58,8 @@ way, with these differences:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum, unique
 
 from poker.engine.cards import Card
 from poker.engine.commands import BlindPlan, Deal, Post
@@ -297,3 +299,39 @@ def _plan(state: TableState, layout: _Layout, stakes: Stakes | None) -> HandPlan
         posts=tuple(posts),
         stakes=stakes,
     )
+
+
+@unique
+class DealtIn(StrEnum):
+    """When the player in a seat will be dealt in, as the table stands."""
+
+    NEXT_HAND = "next_hand"
+    """The next hand deals him in (posting what he owes, if anything)."""
+    AT_BIG_BLIND = "at_big_blind"
+    """He waits for the big blind, and the next hand does not bring it to
+    his seat."""
+    AFTER_BUTTON = "after_button"
+    """His seat is between the button and the small blind of the next hand
+    (no entry there): he is dealt in once the button has passed."""
+
+
+def dealt_in(state: TableState) -> dict[int, DealtIn]:
+    """When each seat is dealt in, from the plan of the next hand as the
+    table stands (during a hand: as if it ended now, with the stacks it
+    began with and those leaving gone).  A seat left out is not dealt in
+    at all for now: its player sits out, leaves or has no chips, or no hand
+    is in sight (fewer than two players ready, the table closing).  A
+    prediction, not a promise: a player who busts or sits down changes
+    the next hand's layout."""
+    upcoming = replace(state, hand_running=False)
+    plan = plan_hand(upcoming)
+    if plan is None:
+        return {}
+    return {
+        number: DealtIn.NEXT_HAND
+        if number in plan.seats
+        else DealtIn.AT_BIG_BLIND
+        if state.seats[number].waiting
+        else DealtIn.AFTER_BUTTON
+        for number in upcoming.dealable
+    }

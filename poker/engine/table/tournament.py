@@ -89,9 +89,9 @@ def _unseat(state: TableState, command: Unseat) -> list[TableEvent]:
     if not isinstance(reason, UnseatReason) or reason is UnseatReason.CLOSED:
         raise Malformed("a player is unseated when moved, busted or disqualified")
     if state.hand_running and seat.in_hand:
-        raise IllegalAction(f"{seat.player} is in the hand: unseat him when it ends")
+        raise IllegalAction("{0} is in the hand: unseat him when it ends", players=[seat.player])
     if reason is UnseatReason.BUSTED and seat.stack:
-        raise IllegalAction(f"{seat.player} still has {seat.stack} chips")
+        raise IllegalAction(f"{{0}} still has {seat.stack} chips", players=[seat.player])
     return [PlayerUnseated(command.seat, seat.stack, reason)]
 
 
@@ -99,7 +99,7 @@ def _add_chips(state: TableState, command: AddChips) -> list[TableEvent]:
     seat = occupied(state, command.seat)
     amount = chips(command.amount, "added chips")
     if state.hand_running and seat.in_hand:
-        raise IllegalAction(f"no chips for {seat.player} during a hand he is in")
+        raise IllegalAction("no chips for {0} during a hand he is in", players=[seat.player])
     return [ChipsAdded(command.seat, amount)]
 
 

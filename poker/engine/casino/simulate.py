@@ -1,0 +1,271 @@
+"""The house's numbers by simulation: one box against the dealer, N rounds.
+
+The rounds are played with the engine's own rules, not a copy of them: the
+dealer's exchange is ``dealer_discards``, hands are ``rank_joker_high``
+values and every box is paid by ``settle``.  Only the event machinery is
+left out (a round here is a few dict lookups, not fifteen events), which is
+what makes a million rounds take seconds rather than minutes.
+
+A round: the box stakes ``original`` on BONUS; five cards each, one at a
+time to the box then the dealer, from a uniformly shuffled deck; the box
+follows ``PlayerStrategy``; the dealer exchanges; the box is settled.  The
+box's exchange draws from the top of the stub before the dealer's, as at
+the table; one box never runs the stub out, so nothing is reshuffled.
+
+``simulate`` returns a ``Tally`` of raw sums, which adds up (``+``) across
+processes; ``figures`` turns it into the numbers a bench prints.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from poker.engine.cards import Card, simulation_random
+from poker.engine.casino.dealer import dealer_discards
+from poker.engine.casino.paytable import HANDS_BY_CODE, Hand
+from poker.engine.casino.rules import CasinoRules
+from poker.engine.casino.settle import Result, qualifies, settle
+from poker.engine.evaluate import rank_joker_high
+from poker.engine.evaluate.shape import CATEGORY_SHIFT
+
+CARDS_PER_ROUND: Final = 21
+"""The most one box's round uses: 10 dealt, 5 + 1 exchanged, 5 for the dealer."""
+Z_95: Final = 1.959964
+"""The normal quantile of a two-sided 95% confidence interval."""
+CODES: Final = len(HANDS_BY_CODE)
+
+
+class Sampler(Protocol):
+    """What a round needs of a random source: ``k`` distinct cards in a
+    uniformly random order (``random.Random.sample``)."""
+
+    def sample(self, population: Sequence[Card], k: int) -> list[Card]:
+        """``k`` distinct elements of ``population`` in random order."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStrategy:
+    """How the simulated box plays: the first exchange as the dealer would
+    exchange (standing when he would stand), and play with ``play_from`` or
+    better, else fold."""
+
+    play_from: Hand = Hand.PAIR
+    second_exchange: bool = False
+    """Also take the second exchange when the dealer's rule would then
+    change exactly one card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Raw sums over simulated rounds; ``+`` merges two tallies of the same
+    table and strategy (each process plays its own seed)."""
+
+    rounds: int
+    original: int
+    net: int
+    """The box's chips won less staked, over every round."""
+    net_squares: int
+    """The sum of each round's net squared, for the confidence interval."""
+    staked: int
+    """Chips the box staked (BONUS, exchanges, BET), over every round."""
+    played: int
+    """Rounds in which the box played rather than folded."""
+    exchanges: int
+    """Exchanges the box made, over every round."""
+    qualified: int
+    """Rounds in which the dealer's hand after his exchange qualified."""
+    hands: tuple[int, ...]
+    """Rounds ending with the box holding each hand, by category code."""
+    paid: tuple[int, ...]
+    """Rounds in which the BET was paid by each line, by category code."""
+    paid_chips: tuple[int, ...]
+    """Winnings paid on BET by each line (stakes returned not counted)."""
+    ante_even: int
+    """Winnings paid on ANTE at 1:1 (the box beat a qualifying dealer)."""
+    ante_two_thirds: int
+    """Winnings paid on ANTE at 2:3 (the dealer did not qualify)."""
+
+    def __add__(self, other: Tally) -> Tally:
+        if other.original != self.original:
+            raise ValueError("tallies of different original bets do not add up")
+
+        def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(x + y for x, y in zip(a, b, strict=True))
+
+        return Tally(
+            self.rounds + other.rounds,
+            self.original,
+            self.net + other.net,
+            self.net_squares + other.net_squares,
+            self.staked + other.staked,
+            self.played + other.played,
+            self.exchanges + other.exchanges,
+            self.qualified + other.qualified,
+            add(self.hands, other.hands),
+            add(self.paid, other.paid),
+            add(self.paid_chips, other.paid_chips),
+            self.ante_even + other.ante_even,
+            self.ante_two_thirds + other.ante_two_thirds,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One pay-table line's part in the house's numbers."""
+
+    hand: Hand
+    pays: int
+    """"N to 1" on BET."""
+    frequency: float
+    """Share of rounds that ended with the box holding this hand."""
+    paid: float
+    """Share of rounds in which this line paid the BET."""
+    payout_share: float
+    """This line's BET winnings as a share of all winnings paid to the box."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseFigures:
+    """What the house can expect of the table, from a ``Tally``."""
+
+    rounds: int
+    house_edge: float
+    """The house's expected win per round, as a share of the original bet."""
+    confidence: tuple[float, float]
+    """The 95% confidence interval of ``house_edge``."""
+    edge_per_staked: float
+    """The house's expected win as a share of all the box staked."""
+    qualification: float
+    """Share of rounds in which the dealer qualified after his exchange."""
+    play_rate: float
+    """Share of rounds the box played rather than folded."""
+    exchanges: float
+    """Exchanges per round the box made."""
+    lines: tuple[Line, ...]
+    """Each pay-table line, pair to five of a kind."""
+    ante_even_share: float
+    """ANTE winnings at 1:1 as a share of all winnings paid."""
+    ante_two_thirds_share: float
+    """ANTE winnings at 2:3 as a share of all winnings paid."""
+
+
+def simulate(
+    rounds: int,
+    seed: int,
+    *,
+    rules: CasinoRules | None = None,
+    original: int = 30,
+    strategy: PlayerStrategy | None = None,
+) -> Tally:
+    """Play ``rounds`` rounds of one box staking ``original`` (30 by default,
+    so that the 2:3 on ANTE is paid without rounding) from ``seed``."""
+    return play_rounds(rounds, simulation_random(seed), rules or CasinoRules(), original, strategy)
+
+
+def play_rounds(
+    rounds: int,
+    sampler: Sampler,
+    rules: CasinoRules,
+    original: int,
+    strategy: PlayerStrategy | None = None,
+) -> Tally:
+    """``simulate`` with the random source given."""
+    strategy = strategy or PlayerStrategy()
+    deck, table = rules.deck, rules.pay_table
+    play_from = HANDS_BY_CODE.index(strategy.play_from)
+    second = strategy.second_exchange
+    net_sum = net_squares = staked = played = exchanges = qualified = even = two_thirds = 0
+    hands, paid, paid_chips = [0] * CODES, [0] * CODES, [0] * CODES
+    for _ in range(rounds):
+        cards = sampler.sample(deck, CARDS_PER_ROUND)
+        box, dealer, top = cards[0:10:2], cards[1:10:2], 10
+        ante = original
+        thrown = dealer_discards(box)
+        if thrown:
+            ante += original
+            for p in thrown:
+                box[p] = cards[top]
+                top += 1
+            if second and len(again := dealer_discards(box)) == 1:
+                ante += original
+                box[again[0]] = cards[top]
+                top += 1
+        for p in dealer_discards(dealer):
+            dealer[p] = cards[top]
+            top += 1
+        exchanges += ante // original - 1
+        value, dealer_value = rank_joker_high(box), rank_joker_high(dealer)
+        qualified += qualifies(dealer_value)
+        code = value >> CATEGORY_SHIFT
+        hands[code] += 1
+        if code < play_from:
+            net = -ante
+            staked += ante
+        else:
+            played += 1
+            bet = 2 * ante
+            staked += ante + bet
+            done = settle(value, ante, bet, dealer_value, table)
+            net = done.won - ante - bet
+            if done.result is Result.WIN:
+                paid[code] += 1
+                paid_chips[code] += done.won - 2 * ante - bet
+                even += ante
+            elif done.result is Result.NOT_QUALIFIED:
+                two_thirds += ante * 2 // 3
+        net_sum += net
+        net_squares += net * net
+    return Tally(
+        rounds,
+        original,
+        net_sum,
+        net_squares,
+        staked,
+        played,
+        exchanges,
+        qualified,
+        tuple(hands),
+        tuple(paid),
+        tuple(paid_chips),
+        even,
+        two_thirds,
+    )
+
+
+def figures(tally: Tally, rules: CasinoRules | None = None) -> HouseFigures:
+    """The house edge with its 95% interval, the dealer's qualification
+    rate and each pay-table line's frequency and share of the payouts."""
+    n, b = tally.rounds, tally.original
+    mean = tally.net / n
+    variance = max(tally.net_squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = Z_95 * math.sqrt(variance / n) / b
+    edge = -mean / b
+    winnings = sum(tally.paid_chips) + tally.ante_even + tally.ante_two_thirds or 1
+    table = (rules or CasinoRules()).pay_table
+    lines = tuple(
+        Line(
+            hand,
+            table.pays(hand),
+            tally.hands[code] / n,
+            tally.paid[code] / n,
+            tally.paid_chips[code] / winnings,
+        )
+        for code, hand in enumerate(HANDS_BY_CODE)
+        if hand is not Hand.HIGH_CARD
+    )
+    return HouseFigures(
+        rounds=n,
+        house_edge=edge,
+        confidence=(edge - half, edge + half),
+        edge_per_staked=-tally.net / (tally.staked or 1),
+        qualification=tally.qualified / n,
+        play_rate=tally.played / n,
+        exchanges=tally.exchanges / n,
+        lines=lines,
+        ante_even_share=tally.ante_even / winnings,
+        ante_two_thirds_share=tally.ante_two_thirds / winnings,
+    )
