@@ -65,7 +65,7 @@ from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id, hand_stream
 from poker.publish import publish
 from poker.work import Unit, Work
-from tournaments.models import Tournament
+from tournaments.models import Tournament, tournament_stream
 from tournaments.rules import (
     AddedOn,
     ButtonDrawn,
@@ -83,6 +83,7 @@ from tournaments.rules import (
     TournamentState,
     can_start_hand,
     evolve,
+    tables_to_deal,
 )
 from tournaments.rules import queries as q
 from tournaments.rules.structure import MINUTE
@@ -112,25 +113,28 @@ def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
     if not outcome.state.tables and not outcome.before.tables:
         return  # no tables yet, none to close
     unit = Unit()
-    _standalone(outcome.row.pk, unit, lambda: apply(unit, outcome))
+    _standalone(outcome.row.pk, unit, lambda: apply(unit, outcome), outcome.before)
 
 
-def _standalone(tournament: int, unit: Unit, first: Callable[[], None]) -> None:
+def _standalone(
+    tournament: int, unit: Unit, first: Callable[[], None], start: TournamentState
+) -> None:
     """Table work of a tournament command of its own (the tournament row
-    locked already): ``first``, then play on, appended here."""
+    locked already): ``first``, then play on, appended here.  ``start``:
+    the tournament as the transaction found it."""
     first()
-    _play_on(tournament, unit)
+    _play_on(tournament, unit, start)
     unit.append(timezone.now())
 
 
-def _play_on(tournament: int, unit: Unit) -> None:
+def _play_on(tournament: int, unit: Unit, start: TournamentState) -> None:
     """Until no table has news: settle every table, report each hand that
     ended, deal where allowed.  A table deals at most once a command
     (``Work.dealt``), so this ends."""
     unit.settle()
     _report_ended(tournament, unit)
     while True:
-        deal(tournament, unit)
+        deal(tournament, unit, start)
         unit.settle()
         if not _report_ended(tournament, unit):
             return
@@ -153,7 +157,10 @@ def catch_up(tournament_id: int, table_ids: list[int]) -> None:
         if not lock(tournament_id):
             return
         unit = Unit()
-        _standalone(tournament_id, unit, lambda: [unit.table(pk) for pk in sorted(table_ids)])
+        start = _state(tournament_id)
+        _standalone(
+            tournament_id, unit, lambda: [unit.table(pk) for pk in sorted(table_ids)], start
+        )
 
 
 def deal_due(*, tournament_id: int) -> None:
@@ -302,16 +309,52 @@ def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -
 # Dealing
 
 
-def deal(tournament: int, unit: Unit) -> None:
-    """Deal at every table of the tournament the rules let deal now."""
-    row, state = _tournament(tournament)
-    if state.status is not Status.RUNNING:
-        return
-    for number in sorted(state.tables):
-        if can_start_hand(state, number):
-            _deal_at(tournament, unit, state, number)  # reports the hand: a new version
-            row.refresh_from_db(fields=["version"])
-            state = folds.state(row.stream, row.version)
+def deal(tournament: int, unit: Unit, start: TournamentState) -> None:
+    """Deal at every table of the tournament the rules let deal now
+    (``tables_to_deal``) whose pause is over.  Only those are locked: a
+    field of hundreds has a table or two to deal after a hand, not
+    hundreds.  A table of the unit (locked already) deals, or sets its
+    deal timer (``_deal_at``).  Any other table still in its pause is left
+    alone: the command that ended its hand set its deal timer, unless the
+    rules held the table back then and let it deal only now (it could not
+    deal at ``start``, the tournament as this transaction found it: a
+    break over, a hand-for-hand round done): its timer is set here."""
+    state = _state(tournament)
+    numbers = tables_to_deal(state)
+    pausing = _pausing(tournament, unit, numbers)
+    held: set[int] | None = None
+    dealt = False
+    for number in numbers:
+        due = pausing.get(number)
+        if due is not None:
+            held = set(tables_to_deal(start)) if held is None else held
+            if number not in held:
+                transaction.on_commit(lambda due=due: set_deal_timer(tournament, due))
+            continue
+        if dealt and not can_start_hand(state, number):
+            continue  # hand-for-hand: the hand just dealt makes it wait
+        _deal_at(tournament, unit, state, number)  # reports the hand: a new version
+        state, dealt = _state(tournament), True
+
+
+def _pausing(tournament: int, unit: Unit, numbers: list[int]) -> dict[int, datetime]:
+    """When the pause ends at each of these tables that is not in ``unit``
+    and still in its pause (its row read, not locked: its pause ends when
+    its last hand did, which committed before this command saw the hand
+    over).  Without timers (``CLOCKS_ENABLED`` off) no pause."""
+    locked = {w.table_state.config.tournament_table for w in unit.works.values()}
+    others = [n for n in numbers if n not in locked]
+    if not others or not settings.CLOCKS_ENABLED:
+        return {}
+    now = timezone.now()
+    rows = (
+        Table.objects.filter(
+            tournament=tournament, tournament_table__in=others, next_hand_at__gt=now
+        )
+        .exclude(status=Table.Status.CLOSED)
+        .values_list("tournament_table", "next_hand_at")
+    )
+    return {n: due for n, due in rows if n is not None and due is not None}
 
 
 def _deal_at(tournament: int, unit: Unit, state: TournamentState, number: int) -> None:
@@ -348,7 +391,7 @@ def _report_ended(tournament: int, unit: Unit) -> bool:
     out what the tournament decided; whether any was."""
     reported = False
     for work in list(unit.works.values()):
-        _, state = _tournament(tournament)
+        state = _state(tournament)
         if state.status is not Status.RUNNING:
             return reported
         number = work.table_state.config.tournament_table
@@ -370,10 +413,11 @@ def _report_ended(tournament: int, unit: Unit) -> bool:
     return reported
 
 
-def _tournament(tournament: int) -> tuple[Tournament, TournamentState]:
-    """The tournament's row and its state as of the row's version."""
-    row = Tournament.objects.get(pk=tournament)
-    return row, folds.state(row.stream, row.version)
+def _state(tournament: int) -> TournamentState:
+    """The tournament's state as of its row's version (the version alone
+    read: the row's other columns are the command's to write)."""
+    version = Tournament.objects.values_list("version", flat=True).get(pk=tournament)
+    return folds.state(tournament_stream(tournament), version)
 
 
 # --------------------------------------------------------------------------

@@ -53,11 +53,12 @@ def fold(tournament_id: int, using: str = "default") -> TournamentState:
     return replay(decode(row) for row in load(tournament_stream(tournament_id), using=using))
 
 
-def tournament_fields(state: TournamentState) -> dict[str, Any]:
-    """The Tournament columns as ``state`` says."""
+def tournament_fields(state: TournamentState, definition: bool = True) -> dict[str, Any]:
+    """The Tournament columns as ``state`` says (without ``definition``:
+    all but the definition's JSON, for a row that has it already)."""
     d = state.definition
     running = state.status is Status.RUNNING
-    return {
+    fields = {
         "name": state.name,
         "status": state.status.value,
         "game": d.game.value,
@@ -68,7 +69,6 @@ def tournament_fields(state: TournamentState) -> dict[str, Any]:
         "seats_per_table": d.seats_per_table,
         "satellite_target": d.satellite.target if d.satellite else "",
         "sit_and_go": d.sit_and_go,
-        "definition": definition_to_json(d),
         "starts_at": moment(state.starts_at),
         "started_at": moment(state.started_at),
         "version": state.version,
@@ -83,6 +83,9 @@ def tournament_fields(state: TournamentState) -> dict[str, Any]:
         "hand_for_hand": state.hand_for_hand,
         "final_table": running and len(state.tables) == 1,
     }
+    if definition:
+        fields["definition"] = definition_to_json(d)
+    return fields
 
 
 def write_tournament(
@@ -96,17 +99,23 @@ def write_tournament(
     """The tournament row and its entrant rows as ``state`` says;
     ``created_at`` when writing the stream's first event (its record time,
     which ``rebuild`` uses too).  With ``before`` (the state the rows were
-    written from) only the entrants whose columns changed are written: a
-    hand's report touches a few players of a field of hundreds."""
-    for name, value in tournament_fields(state).items():
-        setattr(row, name, value)
-    if created_at is not None:
-        row.created_at = created_at
-    row.save(using=using)
+    written from, ``row`` as read with it) only the columns and the
+    entrants that changed are written: a hand's report touches a few
+    players of a field of hundreds, and never the definition."""
     if before is None:
+        for name, value in tournament_fields(state).items():
+            setattr(row, name, value)
+        if created_at is not None:
+            row.created_at = created_at
+        row.save(using=using)
         _write_entrants(row, state, using)
-    else:
-        _write_changed_entrants(row, before, state, using)
+        return
+    fields = tournament_fields(state, definition=before.definition is not state.definition)
+    changed = [name for name, value in fields.items() if getattr(row, name) != value]
+    for name in changed:
+        setattr(row, name, fields[name])
+    row.save(using=using, update_fields=changed)
+    _write_changed_entrants(row, before, state, using)
 
 
 def entrant_fields(

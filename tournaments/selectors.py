@@ -212,8 +212,12 @@ def entrants(row: Tournament) -> list[dict[str, Any]]:
 def standings(state: TournamentState, limit: int | None = None) -> list[dict[str, Any]]:
     """Places as they stand (the final ones once play is over): players
     still in by chips, then the busts, latest first."""
-    placed = state.standings or q.current_standings(state)
-    placed = placed[:limit] if limit is not None else placed
+    if state.standings:
+        placed = state.standings[:limit] if limit is not None else state.standings
+    elif limit is not None:
+        placed = q.leading_standings(state, limit)
+    else:
+        placed = q.current_standings(state)
     shown = names([s.player for s in placed])
     return [
         {
@@ -248,14 +252,13 @@ def results(row: Tournament) -> list[dict[str, Any]]:
 def live(state: TournamentState, now: int) -> dict[str, Any]:
     """What a live frame says of the tournament: the clock, players left,
     the average stack and the standings at the top."""
-    left = q.alive(state)
-    chips = sum(e.stack for e in left)
+    left = [e.stack for e in state.entrants.values() if e.alive]
     return {
         "status": state.status.value,
         "clock": clock_view(state, now),
         "entries": state.entries,
         "players_left": len(left),
-        "average_stack": chips // len(left) if left else 0,
+        "average_stack": sum(left) // len(left) if left else 0,
         "prize_pool": state.pool,
         "standings": standings(state, STANDINGS_IN_FRAME),
     }

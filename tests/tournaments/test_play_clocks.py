@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from poker import clocks as table_clocks
 from poker import streams
+from poker import work as work_module
 from poker.engine.rules import Game
 from poker.engine.table import TableState
 from poker.models import Hand, Table
@@ -215,6 +216,60 @@ def test_a_pause_stops_the_dealing_and_the_levels_and_the_resume_restarts_both(
     assert _table(table).hand_number == 2 and _table(table).hand_running
     tick(t, clock)
     assert fresh(t).level == 2
+
+
+def test_a_resume_sets_the_deal_timer_of_a_table_whose_pause_still_runs(
+    director: Any,
+    players: Any,
+    timers: Timers,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A table the rules held back (the clock stopped) when its hand ended
+    had no deal timer: the command that lets it deal sets one for the end
+    of its pause."""
+    people = players(3)
+    users = {str(u.pk): u for u in people}
+    t = _sit_and_go(director, people, structure=FAST)
+    (table,) = tournament_tables(t)
+    services.tournament_pause(by=director, tournament_id=t.pk)
+    _play_hand(table, users)
+    Table.objects.filter(pk=table.pk).update(next_hand_at=timezone.now() + timedelta(hours=1))
+    timers.deals.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_resume(by=director, tournament_id=t.pk)
+    assert timers.deals == [t.pk]
+    assert _table(table).hand_number == 1 and not _table(table).hand_running
+
+
+# --------------------------------------------------------------------------
+# A field of many tables: a hand over costs its own table's work
+
+
+def test_a_hand_over_leaves_alone_the_tables_in_their_pause(
+    director: Any,
+    players: Any,
+    timers: Timers,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The report of a hand at one table deals there, or sets its deal
+    timer: it neither locks nor loads a table of the tournament whose pause
+    runs (its timer is set already), nor sets that table's timer again."""
+    people = players(10)
+    users = {str(u.pk): u for u in people}
+    t = _sit_and_go(director, people, structure=FAST, table_size=5)
+    one, two = tournament_tables(t)
+    _play_hand(one, users)
+    Table.objects.filter(pk=one.pk).update(next_hand_at=timezone.now() + timedelta(hours=1))
+    loaded: list[int] = []
+    load = work_module.load
+    monkeypatch.setattr(work_module, "load", lambda pk: loaded.append(pk) or load(pk))
+    timers.deals.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _play_hand(two, users)
+    assert one.pk not in loaded and two.pk in loaded
+    assert timers.deals == [t.pk]  # table two's own timer, for its pause
+    assert _table(one).hand_number == 1 and not _table(one).hand_running
 
 
 # --------------------------------------------------------------------------

@@ -8,8 +8,10 @@ players, ties sharing places.  Whole tournaments under random commands
 re-entries, disqualifications, clock controls, refusals): after every step
 chips are conserved, every player still in sits in exactly one seat,
 tables between hands are balanced, a refused command changes nothing, the
-fold of the events is the state and every event survives JSON; a finished
-tournament places every player and pays exactly its pool.
+fold of the events is the state and every event survives JSON, and the
+shortcuts a big field needs agree with the rules asked the long way (the
+tables to deal, the top of the standings); a finished tournament places
+every player and pays exactly its pool.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from tournaments.rules import (
     satellite_prizes,
     split,
     standings,
+    tables_to_deal,
     tournament_event_from_json,
     tournament_event_to_json,
 )
@@ -336,6 +339,10 @@ def check(run: Run) -> None:
             counts = [len(t.seats) for t in state.tables.values()]
             assert max(counts, default=0) - min(counts, default=0) <= 1
             assert len(counts) == tables_needed(q.players_left(state), size)
+    assert tables_to_deal(state) == [n for n in sorted(state.tables) if can_start_hand(state, n)]
+    ranked = q.current_standings(state)
+    for limit in (1, 4, 10):
+        assert q.leading_standings(state, limit) == ranked[:limit]
 
 
 def check_add_ons(before: TournamentState, events: list[TournamentEvent]) -> None:

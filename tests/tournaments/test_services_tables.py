@@ -5,12 +5,25 @@ table breaking, the final table) comes back for the tables to carry out."""
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from config.api_errors import ApiError
-from tests.tournaments.service_support import create, fresh, register, start, state, written
+from tests.tournaments.service_support import (
+    create,
+    fresh,
+    projected_rows,
+    register,
+    start,
+    state,
+    written,
+)
 from tournaments import tables
+from tournaments.models import Entrant, Tournament
+from tournaments.projections import rebuild
 from tournaments.rules import Eliminated, FinalTableDrawn, HandStarted
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
@@ -60,3 +73,58 @@ def test_busts_come_back_with_the_final_table_for_the_tables(director, players, 
     assert out == set(losers)
     (final,) = [e for e in outcome.events if isinstance(e, FinalTableDrawn)]
     assert len(final.seats) == 7 - len(losers) and fresh(t).final_table
+
+
+def _report_sql(t: Any) -> tuple[list[str], set[str]]:
+    """The statements of a hand's report at table 1 where one player dealt
+    in wins 100 chips from another (no bust), and those two players."""
+    tables.tournament_hand_start(tournament_id=t.pk, table=1)
+    s = state(t)
+    number = s.tables[1].hand
+    assert number is not None
+    stacks = {p.player: p.stack for p in s.hands[number].players}
+    winner, loser = sorted(stacks)[:2]
+    stacks[winner] += 100
+    stacks[loser] -= 100
+    with CaptureQueriesContext(connection) as caught:
+        tables.tournament_hand_finish(tournament_id=t.pk, table=1, stacks=stacks)
+    return [q["sql"] for q in caught.captured_queries], {winner, loser}
+
+
+def test_a_hand_report_writes_the_rows_of_the_players_it_touched_and_no_others(
+    director, players, clock
+):
+    """A field of 60 costs a report what a field of 12 does: the same
+    statements, the tournament row (without its definition, which never
+    changes) and the entrant rows of the two players whose stacks moved,
+    none of the other entrants' rows read or written."""
+    people = players(72)
+    small, big = create(director, name="Small"), create(director, name="Big")
+    register(small, *people[:12])
+    register(big, *people[12:])
+    start(small, clock)
+    start(big, clock)
+    entrant, tournament = Entrant._meta.db_table, Tournament._meta.db_table
+    seen = {}
+    for t in (small, big):
+        sql, moved = _report_sql(t)
+        touching = [q for q in sql if f'"{entrant}"' in q]
+        updates = [q for q in touching if q.startswith("UPDATE")]
+        assert len(updates) == 2 and touching == updates
+        for player in moved:
+            assert sum(f'"player_id" = {player}' in q for q in updates) == 1
+        (row,) = [q for q in sql if q.startswith(f'UPDATE "{tournament}"')]
+        assert '"definition"' not in row
+        seen[t.name] = [q.split(" WHERE")[0].split(" SET")[0] for q in sql]
+        assert projected_rows() == _rebuilt()
+    assert len(seen["Small"]) == len(seen["Big"])
+
+
+def _rebuilt() -> dict[str, Any]:
+    """The read models as a rebuild from the log writes them (in a
+    savepoint rolled back: the test's own rows stay as they were)."""
+    with transaction.atomic():
+        rebuild()
+        rows = projected_rows()
+        transaction.set_rollback(True)
+    return rows

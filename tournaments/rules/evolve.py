@@ -142,11 +142,13 @@ def _hand_finished(state: TournamentState, e: ev.HandFinished) -> TournamentStat
         group = state.groups + 1
         state = replace(state, groups=group)
     start = {p.player: p.stack for p in running.players}
+    entrants = dict(state.entrants)  # one copy for the hand, not one a player
     for final in e.stacks:
-        bust = Bust(final.player, group, start[final.player]) if final.stack == 0 else None
-        old = state.entrants[final.player].bust
-        state = _with(state, final.player, stack=final.stack, bust=bust or old)
-    return _round_over(_table(replace(state, hands=hands), e.table, hand=None))
+        old = entrants[final.player]
+        bust = Bust(final.player, group, start[final.player]) if final.stack == 0 else old.bust
+        entrants[final.player] = replace(old, stack=final.stack, bust=bust)
+    state = replace(state, entrants=entrants, hands=hands)
+    return _round_over(_table(state, e.table, hand=None))
 
 
 def _round_over(state: TournamentState) -> TournamentState:

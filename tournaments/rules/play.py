@@ -90,6 +90,12 @@ def verify_start_hand(state: TournamentState, table: object) -> list[tuple[int, 
     n = _table(state, table)
     if state.tables[n].hand is not None:
         raise IllegalAction(f"a hand is running at table {n}")
+    _verify_dealing(state)
+    return _verify_table_deals(state, n)
+
+
+def _verify_dealing(state: TournamentState) -> None:
+    """What stops every table dealing now (the same for all of them)."""
     if q.on_break(state):
         raise IllegalAction("the tournament is on a break")
     if state.clock.since is None:
@@ -98,6 +104,11 @@ def verify_start_hand(state: TournamentState, table: object) -> list[tuple[int, 
         raise IllegalAction("play is over: it ends when the hands running finish")
     if final_table_pending(state):
         raise IllegalAction("the final table is drawn when every hand has finished")
+
+
+def _verify_table_deals(state: TournamentState, n: int) -> list[tuple[int, str, int]]:
+    """What stops table ``n`` alone dealing (between hands, the tournament
+    dealing); its players dealt in."""
     waiting = n in state.round_tables or (not state.round_tables and bool(state.hands))
     if state.hand_for_hand and waiting:
         raise IllegalAction("hand-for-hand: this table waits for the others")
@@ -110,6 +121,20 @@ def verify_start_hand(state: TournamentState, table: object) -> list[tuple[int, 
 def can_start_hand(state: TournamentState, table: int) -> bool:
     """A hand may be dealt at ``table`` now."""
     return _allowed(verify_start_hand, state, table)
+
+
+def tables_to_deal(state: TournamentState) -> list[int]:
+    """The tables a hand may be dealt at now, by number: those
+    ``can_start_hand`` allows, with what holds for every table (a break,
+    the end of play, ...) asked once, not once a table: a command at a
+    field of hundreds asks this after every hand."""
+    try:
+        require_running(state)
+        _verify_dealing(state)
+    except TournamentError:
+        return []
+    between = sorted(n for n, t in state.tables.items() if t.hand is None)
+    return [n for n in between if _allowed(_verify_table_deals, state, n)]
 
 
 def _start_hand(draft: Draft, c: cmd.StartHand) -> None:

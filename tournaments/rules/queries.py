@@ -14,12 +14,20 @@ Rules chosen where RULES.md 6 is silent:
 
 from __future__ import annotations
 
+import heapq
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from itertools import groupby
+from typing import TypeVar
+
 from tournaments.rules import clock
 from tournaments.rules.clock import ClockPosition
 from tournaments.rules.payouts import Prize, SatellitePrizes, regular_prizes, satellite_prizes
 from tournaments.rules.placements import Bust, Standing, standings
 from tournaments.rules.seating import TableView
 from tournaments.rules.state import Entrant, Status, TournamentState
+
+T = TypeVar("T")
 
 
 def alive(state: TournamentState) -> list[Entrant]:
@@ -159,6 +167,54 @@ def current_standings(state: TournamentState) -> tuple[Standing, ...]:
         elif e.bust is not None:
             busts.append(e.bust)
     return standings(busts, survivors)
+
+
+def leading_standings(state: TournamentState, limit: int) -> tuple[Standing, ...]:
+    """The first ``limit`` of ``current_standings``, with the same places
+    and ties, without ranking the whole field: a live frame shows the top
+    of a field of hundreds after every hand."""
+    survivors: list[tuple[int, str]] = []
+    busts: list[Bust] = []
+    for e in state.entrants.values():
+        if e.disqualified:
+            continue
+        if e.alive:
+            survivors.append((e.stack, e.player))
+        elif e.bust is not None:
+            busts.append(e.bust)
+    out = _leading(survivors, lambda s: (-s[0], s[1]), lambda s: s[0], lambda s: s[1], 1, limit)
+    if len(out) < limit:
+        place = len(survivors) + 1
+        out += _leading(
+            busts,
+            lambda b: (-b.group, -b.stack, b.player),
+            lambda b: (b.group, b.stack),
+            lambda b: b.player,
+            place,
+            limit - len(out),
+        )
+    return tuple(out)
+
+
+def _leading(
+    items: Sequence[T],
+    order: Callable[[T], tuple[int | str, ...]],
+    tie: Callable[[T], Hashable],
+    player: Callable[[T], str],
+    place: int,
+    limit: int,
+) -> list[Standing]:
+    """The first ``limit`` of ``items`` in ``order`` as standings from
+    ``place`` on, players equal by ``tie`` sharing their places (counted
+    over all ``items``: a tie may run past the limit)."""
+    top = heapq.nsmallest(limit, items, key=order)
+    shown = {tie(i) for i in top}
+    shared = Counter(key for key in map(tie, items) if key in shown)
+    out: list[Standing] = []
+    for key, tied in groupby(top, key=tie):
+        out.extend(Standing(player(i), place, shared[key]) for i in tied)
+        place += shared[key]
+    return out
 
 
 def table_views(state: TournamentState) -> dict[int, TableView]:
