@@ -572,7 +572,7 @@ class TableBot:
             if cards and r < 0.7:
                 return {
                     "action": "discard",
-                    "cards": self.rng.sample(cards, self.rng.randint(1, 2)),
+                    "cards": self.rng.sample(sorted(cards), self.rng.randint(1, 2)),
                 }
             return {"action": "stand"}
         if phase == "parole":
