@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from poker.engine.cards import Card, CardError, cards, seeded_shuffle
+from poker.engine.cards import Card, CardError, cards
 from poker.engine.casino import GAME as CASINO_GAME
 from poker.engine.casino import script as casino_script
 from poker.engine.commands import Act, Action, Deal
@@ -21,21 +21,9 @@ from poker.engine.errors import EngineError, Malformed
 from poker.engine.events import Event, to_json
 from poker.engine.hand import play, replay, start
 from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
+from poker.engine.script_input import ScriptError, action_head, script_deck, whole
 from poker.engine.state import HandState, Phase
 from poker.engine.view import legal_json
-
-DECK_FILL_STREAM = -1
-"""Seeded-shuffle stream for the part of the deck a script leaves out
-(reshuffles of discards use streams 0, 1, ...)."""
-
-
-class ScriptError(Exception):
-    """A refusal, with the index of the action that caused it (None: set-up)."""
-
-    def __init__(self, index: int | None, error: EngineError) -> None:
-        super().__init__(error.message)
-        self.index = index
-        self.error = error
 
 
 def run(script: dict[str, Any]) -> dict[str, Any]:
@@ -95,46 +83,26 @@ def _deal(script: dict[str, Any]) -> tuple[Deal, list[str]]:
     rules = Rules(
         game=game,
         betting=Betting(script["betting"]),
-        small_blind=_int(small),
-        big_blind=_int(big),
-        ante=_int(script.get("ante", 0)),
+        small_blind=whole(small),
+        big_blind=whole(big),
+        ante=whole(script.get("ante", 0)),
         ante_by=AnteBy(script.get("ante_by", "all")),
         tie_break=TieBreak(script.get("tie_break", "suit")),
     )
-    players = [(str(name), _int(stack)) for name, stack in script["players"]]
+    players = [(str(name), whole(stack)) for name, stack in script["players"]]
     names = [name for name, _ in players]
     if script["button"] not in names:
         raise Malformed(f"the button {script['button']!r} is not a player")
-    seed = _int(script.get("seed", 0))
-    top = cards(script.get("deck", []))
-    rest = [c for c in rules.variant.deck if c not in set(top)]
-    if len(set(top)) != len(top) or len(top) + len(rest) != len(rules.variant.deck):
-        raise Malformed("the deck repeats a card or holds one the game does not use")
-    deck = top + seeded_shuffle(rest, seed, DECK_FILL_STREAM)
+    deck, seed = script_deck(script, rules.variant.deck)
     return Deal(rules, tuple(players), names.index(script["button"]), deck, seed), names
 
 
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise Malformed(f"{value!r} is not a whole number")
-    return value
-
-
 def _command(raw: Any, names: list[str]) -> Act:
-    if not isinstance(raw, list) or len(raw) not in (2, 3):
-        raise Malformed(f"an action is [player, verb, argument?], not {raw!r}")
-    name, verb, *rest = raw
-    if name not in names:
-        raise Malformed(f"{name!r} is not a player")
-    try:
-        action = Action(verb)
-    except ValueError:
-        raise Malformed(f"unknown verb {verb!r}") from None
-    player = names.index(name)
+    player, action, rest = action_head(raw, names, Action)
     if action in (Action.BET, Action.RAISE):
         if not rest:
-            raise Malformed(f"{verb} needs an amount")
-        return Act(player, action, amount=_int(rest[0]))
+            raise Malformed(f"{action.value} needs an amount")
+        return Act(player, action, amount=whole(rest[0]))
     if action is Action.DISCARD:
         thrown = rest[0] if rest else None
         if not isinstance(thrown, list):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from poker.engine.cards import CardError, cards, codes, seeded_shuffle
+from poker.engine.cards import CardError, cards, codes
 from poker.engine.casino.commands import Act, Action, Deal, Entrant
 from poker.engine.casino.decide import begin, legal_actions, play
 from poker.engine.casino.events import CasinoEvent, to_json
@@ -22,24 +22,14 @@ from poker.engine.casino.state import CasinoState
 from poker.engine.casino.view import legal_json
 from poker.engine.errors import EngineError, Malformed
 from poker.engine.evaluate import rank_joker_high
-
-DECK_FILL_STREAM = -1
-"""Seeded-shuffle stream for the part of the deck a script leaves out, as
-for the pot games (reshuffles of discards use streams 0, 1, ...)."""
-
-
-class _Refused(Exception):
-    def __init__(self, index: int | None, error: EngineError) -> None:
-        super().__init__(error.message)
-        self.index = index
-        self.error = error
+from poker.engine.script_input import ScriptError, action_head, script_deck, whole
 
 
 def run(script: Mapping[str, Any]) -> dict[str, Any]:
     """Play ``script`` and return the output object."""
     try:
         state, events, names = _play(script)
-    except _Refused as exc:
+    except ScriptError as exc:
         error = {"index": exc.index, "code": exc.error.code.value, "message": exc.error.message}
         return {"ok": False, "error": error}
     return _result(state, events, names)
@@ -50,18 +40,18 @@ def _play(script: Mapping[str, Any]) -> tuple[CasinoState, list[CasinoEvent], li
         deal = _deal(script)
         state, events = begin(deal)
     except EngineError as exc:
-        raise _Refused(None, exc) from exc
+        raise ScriptError(None, exc) from exc
     except (KeyError, TypeError, ValueError, CardError) as exc:
-        raise _Refused(None, Malformed(f"bad script: {exc}")) from exc
+        raise ScriptError(None, Malformed(f"bad script: {exc}")) from exc
     names = [box.name for box in deal.boxes]
     actions = script.get("actions", [])
     if not isinstance(actions, list):
-        raise _Refused(None, Malformed("actions must be a list"))
+        raise ScriptError(None, Malformed("actions must be a list"))
     for index, raw in enumerate(actions):
         try:
             state, more = play(state, _command(raw, names))
         except EngineError as exc:
-            raise _Refused(index, exc) from exc
+            raise ScriptError(index, exc) from exc
         events += more
     return state, events, names
 
@@ -70,40 +60,20 @@ def _deal(script: Mapping[str, Any]) -> Deal:
     table = script.get("pay_table", {})
     if not isinstance(table, dict):
         raise Malformed("pay_table must be an object of hand names to payouts")
-    rules = CasinoRules(jokers=_int(script.get("jokers", 2)), pay_table=PayTable.from_json(table))
+    rules = CasinoRules(jokers=whole(script.get("jokers", 2)), pay_table=PayTable.from_json(table))
     boxes = []
     for entry in script["players"]:
         if not isinstance(entry, list) or len(entry) not in (2, 3):
             raise Malformed(f"a player is [name, stack, bet?], not {entry!r}")
         name, stack, *own = entry
         original = own[0] if own else script.get("bet")
-        boxes.append(Entrant(str(name), _int(stack), _int(original)))
-    seed = _int(script.get("seed", 0))
-    top = cards(script.get("deck", []))
-    deck = rules.deck
-    rest = [c for c in deck if c not in set(top)]
-    if len(set(top)) != len(top) or len(top) + len(rest) != len(deck):
-        raise Malformed("the deck repeats a card or holds one the game does not use")
-    return Deal(rules, tuple(boxes), top + seeded_shuffle(rest, seed, DECK_FILL_STREAM), seed)
-
-
-def _int(value: Any) -> int:
-    if type(value) is not int:
-        raise Malformed(f"{value!r} is not a whole number")
-    return value
+        boxes.append(Entrant(str(name), whole(stack), whole(original)))
+    deck, seed = script_deck(script, rules.deck)
+    return Deal(rules, tuple(boxes), deck, seed)
 
 
 def _command(raw: Any, names: list[str]) -> Act:
-    if not isinstance(raw, list) or len(raw) not in (2, 3):
-        raise Malformed(f"an action is [player, verb, argument?], not {raw!r}")
-    name, verb, *rest = raw
-    if name not in names:
-        raise Malformed(f"{name!r} is not a player")
-    try:
-        action = Action(verb)
-    except ValueError:
-        raise Malformed(f"unknown verb {verb!r}") from None
-    box = names.index(name)
+    box, action, rest = action_head(raw, names, Action)
     if action is not Action.EXCHANGE:
         return Act(box, action)
     thrown = rest[0] if rest else None
