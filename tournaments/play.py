@@ -390,8 +390,8 @@ def _report_ended(tournament: int, unit: Unit) -> bool:
     ``unit`` that is over there, with the table's final stacks, and carry
     out what the tournament decided; whether any was."""
     reported = False
+    state = _state(tournament)
     for work in list(unit.works.values()):
-        state = _state(tournament)
         if state.status is not Status.RUNNING:
             return reported
         number = work.table_state.config.tournament_table
@@ -410,6 +410,7 @@ def _report_ended(tournament: int, unit: Unit) -> bool:
             unit=unit,
         )
         reported = True
+        state = _state(tournament)  # the report moved the tournament on
     return reported
 
 
