@@ -50,8 +50,8 @@ def _insert_sql(model: type[Model], rows: int) -> str:
 @cache
 def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
     meta = model._meta
-    sets = ", ".join(f"{_quote(meta.get_field(n).column)} = %s" for n in names)  # type: ignore[union-attr]
-    return f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_quote(meta.pk.column)} = %s"  # type: ignore[union-attr]
+    sets = ", ".join(f"{_quote(meta.get_field(n).column)} = %s" for n in names)
+    return f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_quote(meta.pk.column)} = %s"
 
 
 def insert(model: type[Model], objects: Sequence[Model], using: str = "default") -> Statement:
@@ -69,8 +69,8 @@ def update(model: type[Model], pk: Any, using: str = "default", **values: Any) -
     """``model.objects.filter(pk=pk).update(**values)`` as a statement, not run."""
     connection = connections[using]
     meta = model._meta
-    params = [meta.get_field(n).get_db_prep_save(v, connection) for n, v in values.items()]  # type: ignore[union-attr]
-    params.append(meta.pk.get_db_prep_value(pk, connection))  # type: ignore[union-attr]
+    params = [meta.get_field(n).get_db_prep_save(v, connection) for n, v in values.items()]
+    params.append(meta.pk.get_db_prep_value(pk, connection))
     return _update_sql(model, tuple(values)), params
 
 
@@ -94,19 +94,15 @@ def execute(statements: Sequence[Statement], using: str = "default") -> None:
 # Reading rows
 
 
-def columns(model: type[Model], alias: str) -> str:
+def _columns(model: type[Model], alias: str) -> str:
     """The select list of a row of ``model`` under ``alias``."""
     return ", ".join(f"{alias}.{_quote(f.column)}" for f in _fields(model))
 
 
-def reader(model: type[M], using: str = "default") -> Callable[[Sequence[Any]], M]:
-    """A function making a ``model`` instance from the values of its
-    ``columns``, through each field's converters, as a queryset would."""
-    return _reader(model, using)  # type: ignore[return-value]
-
-
 @cache
 def _reader(model: type[Model], using: str) -> Callable[[Sequence[Any]], Model]:
+    """A function making a ``model`` instance from the values of its
+    ``_columns``, through each field's converters, as a queryset would."""
     connection = connections[using]
     fields = _fields(model)
     names = [f.attname for f in fields]
@@ -143,19 +139,19 @@ def lock_pair(model: type[M], pk: Any, relation: str, using: str = "default") ->
     field = model._meta.get_field(relation)
     related = field.related_model
     n = len(_fields(model))
-    first = reader(model, using)(row[:n])
-    field.set_cached_value(first, reader(related, using)(row[n:]))  # type: ignore[union-attr,arg-type]
+    first = _reader(model, using)(row[:n])
+    field.set_cached_value(first, _reader(related, using)(row[n:]))
     return first
 
 
 @cache
 def _lock_pair_sql(model: type[Model], relation: str) -> str:
     field = model._meta.get_field(relation)
-    related: type[Model] = field.related_model  # type: ignore[assignment]
+    related: type[Model] = field.related_model
     return (
-        f"SELECT {columns(model, 'a')}, {columns(related, 'b')}"
+        f"SELECT {_columns(model, 'a')}, {_columns(related, 'b')}"
         f" FROM {_quote(model._meta.db_table)} a"
         f" JOIN {_quote(related._meta.db_table)} b"
-        f" ON b.{_quote(related._meta.pk.column)} = a.{_quote(field.column)}"  # type: ignore[union-attr]
-        f" WHERE a.{_quote(model._meta.pk.column)} = %s FOR UPDATE OF a, b"  # type: ignore[union-attr]
+        f" ON b.{_quote(related._meta.pk.column)} = a.{_quote(field.column)}"
+        f" WHERE a.{_quote(model._meta.pk.column)} = %s FOR UPDATE OF a, b"
     )
