@@ -22,6 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.tables import table_chips_moved
+from config import telemetry
 from config.api_errors import ApiError
 from poker import clocks
 from poker.engine.errors import EngineError
@@ -57,6 +58,7 @@ class Key:
     content: str | None
 
 
+@telemetry.observed  # its log context (command id, table) and metrics
 def run(
     table_id: int,
     *,
