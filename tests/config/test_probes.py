@@ -76,6 +76,7 @@ def test_readyz_is_ready_when_the_database_redis_and_a_worker_answer(settings, r
     assert list(body["checks"]) == ["database", "channel_layer", "broker", "workers"]
     assert all(check["ok"] for check in body["checks"].values())
     assert body["checks"]["workers"]["answered"]
+    assert body["checks"]["workers"]["ms"] < 4000  # the first answer ended the wait
 
 
 @pytest.mark.django_db
