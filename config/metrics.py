@@ -2,10 +2,11 @@
 
 What is measured, and where:
 
-- ``poker_commands_total{kind,outcome}``: table commands carried out
-  (``rate()`` of it is the actions per second), counted with
-  ``poker_command_seconds{kind}``, the time each took, by
-  ``config.telemetry.command`` around ``poker.commands.run``.
+- ``poker_commands_total{kind,outcome}``: commands carried out
+  (``rate()`` of ``kind="hand.act"`` is the actions per second), counted
+  with ``poker_command_seconds{kind}``, the time each took, by
+  ``config.telemetry.command`` around ``poker.commands.run`` and
+  ``tournaments.work.run`` (kinds ``tournament.*``).
 - ``poker_open_sockets``: WebSockets accepted and not yet closed
   (``open_sockets``, around the ASGI WebSocket application).
 - ``poker_timer_lateness_seconds{task}``: how long after its ETA a timer
@@ -89,11 +90,13 @@ if MULTIPROCESS_DIR:
     atexit.register(lambda: multiprocess.mark_process_dead(process_id(), MULTIPROCESS_DIR))
 
 COMMANDS = Counter(
-    "poker_commands", "Table commands carried out, by kind and outcome.", ["kind", "outcome"]
+    "poker_commands",
+    "Commands carried out (tables', tournaments'), by kind and outcome.",
+    ["kind", "outcome"],
 )
 COMMAND_SECONDS = Histogram(
     "poker_command_seconds",
-    "Time a table command took, from its lock to its answer.",
+    "Time a command took, from its lock to its answer.",
     ["kind"],
     buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )

@@ -26,8 +26,6 @@ from structlog.contextvars import bind_contextvars, reset_contextvars
 from config.api_errors import ApiError
 from config.metrics import COMMAND_SECONDS, COMMANDS
 
-log = logging.getLogger("poker.commands")
-
 Run = TypeVar("Run", bound=Callable[..., Any])
 
 _counts: dict[tuple[str, str], Any] = {}
@@ -35,13 +33,17 @@ _times: dict[str, Any] = {}
 
 
 class command:  # used as a function: ``with command(...):``
-    """The context of one table command (see the module)."""
+    """The context of one command (see the module): ``ids`` name what it
+    acts on (``table_id=7``, ``tournament_id=3``); ``log`` writes its line."""
 
-    __slots__ = ("_kind", "_start", "_tokens")
+    __slots__ = ("_kind", "_log", "_start", "_tokens")
 
-    def __init__(self, kind: str, table_id: int, command_id: uuid.UUID | None) -> None:
+    def __init__(
+        self, kind: str, command_id: uuid.UUID | None, log: logging.Logger, **ids: int
+    ) -> None:
         self._kind = kind
-        self._tokens = bind_contextvars(command_id=command_id, table_id=table_id, kind=kind)
+        self._log = log
+        self._tokens = bind_contextvars(command_id=command_id, kind=kind, **ids)
         self._start = 0.0
 
     def __enter__(self) -> None:
@@ -64,18 +66,25 @@ class command:  # used as a function: ``with command(...):``
             if took is None:
                 took = _times[self._kind] = COMMAND_SECONDS.labels(self._kind)
             took.observe(seconds)
-            if log.isEnabledFor(logging.DEBUG):
-                log.debug("command %s in %.2f ms", outcome, seconds * 1000)
+            if self._log.isEnabledFor(logging.DEBUG):
+                self._log.debug("command %s in %.2f ms", outcome, seconds * 1000)
         finally:
             reset_contextvars(**self._tokens)
 
 
-def observed(run: Run) -> Run:
-    """``poker.commands.run`` inside ``command``, from its own arguments."""
+def observed(name: str) -> Callable[[Run], Run]:
+    """A command's ``run(id, *, command_id, kind, ...)`` inside ``command``,
+    from its own arguments; ``name`` is what its first argument is
+    (``table_id``), and its module's logger writes the line."""
 
-    @functools.wraps(run)
-    def observed_run(table_id: int, *, command_id: Any, kind: str, **rest: Any) -> Any:
-        with command(kind, table_id, command_id):
-            return run(table_id, command_id=command_id, kind=kind, **rest)
+    def decorate(run: Run) -> Run:
+        log = logging.getLogger(run.__module__)
 
-    return observed_run  # type: ignore[return-value]
+        @functools.wraps(run)
+        def observed_run(target: int, *, command_id: Any, kind: str, **rest: Any) -> Any:
+            with command(kind, command_id, log, **{name: target}):
+                return run(target, command_id=command_id, kind=kind, **rest)
+
+        return observed_run  # type: ignore[return-value]
+
+    return decorate
