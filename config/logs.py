@@ -70,3 +70,4 @@ structlog.configure(
 )
 """A ``structlog.get_logger()`` logger goes through ``logging`` too, so the
 handlers and formatters of ``settings.LOGGING`` render it like any other."""
+logging.captureWarnings(True)  # Python's warnings too, as lines of ``py.warnings``

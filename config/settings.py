@@ -378,10 +378,15 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # The servers' own loggers set handlers of their own before Django
-    # starts: theirs go through the one above, in the same format.
+    # starts: theirs go through the one above, in the same format; but
+    # uvicorn's access log stays off (nginx logs the requests), with
+    # --no-access-log or without.
     "loggers": {
-        name: {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}
-        for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "daphne", "celery")
+        **{
+            name: {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}
+            for name in ("uvicorn", "uvicorn.error", "daphne", "celery")
+        },
+        "uvicorn.access": {"handlers": [], "propagate": False},
     },
 }
 # A Celery worker keeps this configuration instead of its own.

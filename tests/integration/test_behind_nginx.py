@@ -49,16 +49,17 @@ class ProductionServer(Server):
     """A ``Server`` on the production profile, behind one proxy; ready when
     its ``/healthz`` answers (the rest of the site is HTTPS only)."""
 
-    def __init__(self, name: str, database_url: str, redis_url: str) -> None:
+    def __init__(self, name: str, database_url: str, redis_url: str, static: Path) -> None:
         super().__init__(name, database_url, redis_url)
-        self.env.update(DJANGO_ENV="production", NUM_PROXIES="1", LOG_LEVEL="WARNING")
+        self.env["STATIC_ROOT"] = str(static)
+        self.env.update(DJANGO_ENV="production", NUM_PROXIES="1", LOG_LEVEL="INFO")
         self.env.pop("DEBUG", None)
 
     def start(self) -> ProductionServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
              "--port", str(self.port), "--proxy-headers", "--forwarded-allow-ips", "127.0.0.1",
-             "--no-access-log", "--lifespan", "off", "--log-level", "warning"],
+             "--no-access-log", "--lifespan", "off"],
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
@@ -183,7 +184,7 @@ def room() -> Iterator[tuple[Nginx, list[ProductionServer], Path]]:
             )  # fmt: skip
             servers = []
             for name in ("A", "B"):
-                server = ProductionServer(name, cluster.db.url, cluster.redis.url)
+                server = ProductionServer(name, cluster.db.url, cluster.redis.url, static)
                 cluster.started.append(server)
                 servers.append(server.start())
             nginx = Nginx(servers, static, Path(workdir))
@@ -253,3 +254,13 @@ async def test_websockets_go_to_every_server_in_turn_and_to_the_live_one_when_on
     again = [await lobby(nginx) for _ in range(3)]  # each reaches B
     for socket in again:
         await socket.close()
+
+
+def test_the_servers_log_one_json_object_a_line(room):
+    _, servers, _ = room
+    lines = [line for line in servers[1].tail(20_000).splitlines() if line.strip()]
+    assert any("Uvicorn running on" in line for line in lines), lines
+    for line in lines:
+        entry = json.loads(line)
+        assert {"event", "level", "logger", "time"} <= entry.keys(), entry
+    assert not any('"uvicorn.access"' in line for line in lines)  # nginx logs requests
