@@ -132,6 +132,10 @@ def test_compose_runs_the_database_redis_servers_workers_one_beat_and_nginx():
     assert "migrate" in " ".join(services["release"]["command"])
     assert "collectstatic" in " ".join(services["release"]["command"])
     assert sorted(services["nginx"]["ports"]) == ["443:443", "80:80"]
+    # The site replaces the image's default one (both would take port 80).
+    assert (
+        "./nginx/pokerroom.conf:/etc/nginx/conf.d/default.conf:ro" in services["nginx"]["volumes"]
+    )
 
 
 def test_every_app_service_is_on_the_production_profile_and_waits_for_the_release():

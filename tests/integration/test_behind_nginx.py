@@ -102,8 +102,7 @@ class Nginx:
             check=True, capture_output=True, timeout=60,
         )  # fmt: skip
         site = (DEPLOY / "nginx" / "pokerroom.conf").read_text()
-        site = re.sub(r"^\s*listen \[::\].*\n", "", site, flags=re.MULTILINE)
-        site = site.replace("listen 80;", f"listen 127.0.0.1:{self.http_port};")
+        site = site.replace("listen 80 ", f"listen 127.0.0.1:{self.http_port} ")
         site = site.replace("listen 443 ", f"listen 127.0.0.1:{self.https_port} ")
         site = site.replace("/etc/nginx/certs/", f"{workdir}/")
         site = site.replace("/srv/pokerroom/static/", f"{static}/")
