@@ -26,8 +26,10 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def production_env(**more: str) -> dict[str, str]:
-    """deploy/production.env, as a process sees it, with a real secret."""
-    env = {"PATH": os.environ.get("PATH", ""), "SECRET_KEY": get_random_secret_key()}
+    """deploy/production.env, as a process sees it, with the secrets of
+    deploy/secrets.env.example filled in."""
+    key = get_random_secret_key()
+    env = {"PATH": os.environ.get("PATH", ""), "SECRET_KEY": key, "LEDGER_KEY": key}
     for line in (DEPLOY / "production.env").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             name, _, value = line.partition("=")
@@ -60,6 +62,14 @@ def test_check_deploy_is_clean_on_the_production_profile():
     result = manage("check", "--deploy", "--fail-level", "WARNING", env=production_env())
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_the_ledger_key_would_follow_the_secret_key():
+    env = production_env()
+    del env["LEDGER_KEY"]
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert result.returncode != 0
+    assert "(accounts.W001) LEDGER_KEY is not set" in result.stderr + result.stdout
 
 
 def test_the_production_profile_refuses_to_start_without_a_secret_key():
