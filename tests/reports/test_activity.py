@@ -1,0 +1,56 @@
+"""Play at the tables is the hands' rows and events, summed by game; the
+tournaments run are their rows and their pools' and the house's entries."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts import ledger
+from accounts.models import Transfer
+from poker.models import Hand
+from tests.reports.support import dealt, entries, pots_awarded, report
+from tournaments.models import Entrant
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+Kind = Transfer.Kind
+
+
+def test_the_tables_report_counts_the_hands_players_and_pots_of_the_events(world, client_for):
+    [row] = report(client_for(world.boss), "tables")
+    hands = list(Hand.objects.filter(table_id=world.table))
+    ended = [h for h in hands if h.ended_at is not None]
+    assert (row["game"], row["kind"], row["tables"]) == ("32-card-draw", "cash", 1)
+    assert row["hands"] == len(hands) == sum(dealt().values()) // 2
+    assert row["players"] == len(dealt()) == 2
+    assert row["pots"] == pots_awarded() == sum(h.pot for h in ended)
+    assert row["average_pot"] == round(pots_awarded() / len(ended), 1)
+    span = max(h.ended_at or h.started_at for h in hands) - min(h.started_at for h in hands)
+    assert row["hours"] == round(span.total_seconds() / 3600, 2)
+    assert row["hands_per_hour"] == round(len(hands) * 3600 / span.total_seconds(), 1)
+
+
+def test_hands_before_the_period_are_left_out(world, client_for):
+    past = {"from": "2020-01-01", "to": "2020-01-31"}
+    assert report(client_for(world.boss), "tables", **past) == []
+
+
+def test_the_tournaments_report_is_its_entrants_pool_and_fees(world, client_for):
+    [row] = report(client_for(world.boss), "tournaments")
+    t = world.tournament
+    pool = entries(account__key=ledger.pool(t.pk).key)
+    into = [e.amount for e in pool if e.amount > 0]
+    out = [-e.amount for e in pool if e.amount < 0]
+    fees = [e.amount for e in entries(account__key="house", transfer__ref=f"tournament:{t.pk}")]
+    assert row["tournament"] == t.pk and row["status"] == "finished"
+    assert row["entrants"] == Entrant.objects.filter(tournament=t).count() == 3
+    assert row["entries"] == t.entries == 3
+    assert row["prize_pool"] == sum(into) == t.prize_pool == 300
+    assert row["prizes"] == sum(out) == 300
+    assert row["fees"] == sum(f for f in fees if f > 0) == 300
+    assert row["overlay"] == -sum(f for f in fees if f < 0) == 200
+
+
+def test_a_tournament_that_did_not_start_in_the_period_is_left_out(world, client_for):
+    past = {"from": "2020-01-01", "to": "2020-01-31"}
+    assert report(client_for(world.boss), "tournaments", **past) == []
