@@ -7,8 +7,16 @@ import pytest
 
 from accounts import ledger
 from accounts.models import Transfer
-from poker.models import Hand
+from poker.models import Event, Hand
 from tests.reports.support import dealt, entries, pots_awarded, report
+from tests.tournaments.service_support import (
+    Passive,
+    bot_act,
+    create,
+    register,
+    tournament_tables,
+)
+from tournaments import play
 from tournaments.models import Entrant
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -54,3 +62,29 @@ def test_the_tournaments_report_is_its_entrants_pool_and_fees(world, client_for)
 def test_a_tournament_that_did_not_start_in_the_period_is_left_out(world, client_for):
     past = {"from": "2020-01-01", "to": "2020-01-31"}
     assert report(client_for(world.boss), "tournaments", **past) == []
+
+
+def test_tournament_tables_are_a_row_of_their_own(world, make_user, client_for, settings):
+    settings.TOURNAMENT_TABLES = True
+    people = [make_user(name) for name in ("dan", "eve", "fay")]
+    users = {str(u.pk): u for u in people}
+    t = create(world.boss, name="Turbo", sit_and_go=True, max_players=3)
+    register(t, *people)  # full: it starts, and its table deals
+    [table] = tournament_tables(t)
+    rng = Passive()  # calls and checks: hands end at showdowns, nobody busts soon
+    for _ in range(40):
+        act = bot_act(table, users, rng)
+        if act is None:  # between hands: the deal timer fires
+            play.deal_due(tournament_id=t.pk)
+        else:
+            act()
+    rows = {r["kind"]: r for r in report(client_for(world.boss), "tables")}
+    hands = Hand.objects.filter(table=table)
+    at_table = Event.objects.filter(type="hand.started", feed=table.pk).count()
+    assert rows["tournament"]["game"] == t.game
+    assert rows["tournament"]["tables"] == 1
+    assert rows["tournament"]["hands"] == hands.count() == at_table > 1
+    assert rows["tournament"]["players"] == 3
+    assert rows["cash"]["hands"] == Hand.objects.filter(table_id=world.table).count()
+    [listed] = [r for r in report(client_for(world.boss), "tournaments") if r["name"] == "Turbo"]
+    assert (listed["status"], listed["entrants"]) == ("running", 3)
