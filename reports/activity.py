@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce
 
 from accounts import ledger
 from accounts.models import Entry, Transfer
-from poker.models import Hand
+from poker.models import Hand, Table
 from reports.dealt import dealt_in
 from reports.period import Period
 from reports.sources import INCOME
@@ -75,6 +75,35 @@ def tables_report(*, period: Period) -> list[dict[str, Any]]:
             "average_pot": round(g["pots"] / g["ended"], 1) if g["ended"] else None,
         }
         for (game, kind), g in sorted(games.items())
+    ]
+
+
+def floor_report(*, period: Period) -> list[dict[str, Any]]:
+    """The room as it is now, whatever the period: the tables running (open
+    or closing) by game and kind, the players seated at them, and the hands
+    in progress."""
+    running = (
+        Table.objects.exclude(status=Table.Status.CLOSED)
+        .annotate(cash=Q(tournament__isnull=True))
+        .values("game", "cash")
+        .annotate(
+            tables=Count("id"),
+            players=Sum("players_seated"),
+            hands=Count(
+                "id", filter=Q(current_hand__ended_at__isnull=True, current_hand__isnull=False)
+            ),
+        )
+        .order_by("game", "-cash")
+    )
+    return [
+        {
+            "game": row["game"],
+            "kind": CASH if row["cash"] else TOURNAMENT,
+            "tables": row["tables"],
+            "players": int(row["players"] or 0),
+            "hands": row["hands"],
+        }
+        for row in running
     ]
 
 

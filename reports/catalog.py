@@ -40,6 +40,7 @@ REPORTS: dict[str, Report] = {
     for r in (
         Report("income", "The house's income", money.income_report, s.IncomeRow),
         Report("cashier", "Deposits and withdrawals", money.cashier_report, s.IncomeRow),
+        Report("floor", "The tables running now", activity.floor_report, s.FloorRow),
         Report("tables", "Play at the tables, by game", activity.tables_report, s.TablesRow),
         Report("tournaments", "Tournaments run", activity.tournaments_report, s.TournamentsRow),
         Report("players", "Players", players.players_report, s.PlayersRow),

@@ -74,6 +74,16 @@ class TablesRow(Row):
     average_pot = serializers.FloatField(allow_null=True)
 
 
+class FloorRow(Row):
+    """The tables running now of one game and kind."""
+
+    game = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["cash", "tournament"])
+    tables = _count(help_text="Tables open (or closing after their hand).")
+    players = _count(help_text="Players seated at them.")
+    hands = _count(help_text="Hands in progress.")
+
+
 class TournamentsRow(Row):
     """A tournament that started in the period."""
 

@@ -7,7 +7,7 @@ import pytest
 
 from accounts import ledger
 from accounts.models import Transfer
-from poker.models import Event, Hand
+from poker.models import Event, Hand, Seat
 from tests.reports.support import dealt, entries, pots_awarded, report
 from tests.tournaments.service_support import (
     Passive,
@@ -88,3 +88,9 @@ def test_tournament_tables_are_a_row_of_their_own(world, make_user, client_for, 
     assert rows["cash"]["hands"] == Hand.objects.filter(table_id=world.table).count()
     [listed] = [r for r in report(client_for(world.boss), "tournaments") if r["name"] == "Turbo"]
     assert (listed["status"], listed["entrants"]) == ("running", 3)
+
+
+def test_the_floor_is_the_tables_running_now_and_their_players(world, client_for):
+    [row] = report(client_for(world.boss), "floor", **{"from": "2020-01-01", "to": "2020-01-02"})
+    assert row == {"game": "32-card-draw", "kind": "cash", "tables": 1, "players": 1, "hands": 0}
+    assert Seat.objects.filter(table_id=world.table).count() == 1  # bob left; ann sits alone
