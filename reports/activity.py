@@ -18,6 +18,7 @@ from accounts import ledger
 from accounts.models import Entry, Transfer
 from poker.models import Hand, Table
 from reports.dealt import dealt_in
+from reports.money import income_report
 from reports.period import Period
 from reports.sources import INCOME
 from tournaments.models import Tournament
@@ -30,7 +31,10 @@ def tables_report(*, period: Period) -> list[dict[str, Any]]:
     """Play at the tables in ``period``, by game and kind of table (cash or
     tournament): the tables that dealt, the players dealt in, the hands,
     the hours the tables dealt (each table's first hand's start to its last
-    hand's end), hands per such hour, and the pots of the hands that ended."""
+    hand's end), hands per such hour, the pots of the hands that ended (the
+    chips put in, rake included), and ``house``: what the house earned at
+    the game's cash tables (the income report's rows naming a table: the
+    rake, the casino's result)."""
     per_table = (
         Hand.objects.filter(started_at__gte=period.start, started_at__lt=period.end)
         .values("table_id", "table__game", "table__tournament")
@@ -62,6 +66,11 @@ def tables_report(*, period: Period) -> list[dict[str, Any]]:
             group="t.game, t.tournament IS NULL",
         )
     )
+    house: dict[str, int] = defaultdict(int)
+    for line in income_report(period=period):
+        if line["table"] is not None:
+            house[line["game"]] += line["amount"]
+            games[(line["game"], CASH)]  # a game with income and no hands is a row too
     return [
         {
             "game": game,
@@ -73,6 +82,7 @@ def tables_report(*, period: Period) -> list[dict[str, Any]]:
             "hands_per_hour": round(g["hands"] * 3600 / g["seconds"], 1) if g["seconds"] else None,
             "pots": g["pots"],
             "average_pot": round(g["pots"] / g["ended"], 1) if g["ended"] else None,
+            "house": house.get(game, 0) if kind == CASH else 0,
         }
         for (game, kind), g in sorted(games.items())
     ]

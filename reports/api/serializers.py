@@ -72,6 +72,7 @@ class TablesRow(Row):
     hands_per_hour = serializers.FloatField(allow_null=True)
     pots = _count(help_text="The chips in the pots of the hands that ended.")
     average_pot = serializers.FloatField(allow_null=True)
+    house = serializers.IntegerField(help_text="The house's income at these tables (rake, ...).")
 
 
 class FloorRow(Row):

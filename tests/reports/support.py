@@ -68,3 +68,8 @@ def dealt() -> Counter[str]:
 def pots_awarded() -> int:
     """Every chip every pot paid out."""
     return sum(e.data["amount"] for e in Event.objects.filter(type="hand.pot_awarded"))
+
+
+def raked() -> int:
+    """Every chip the house raked (``hand.raked``: none before the rake)."""
+    return sum(e.data["amount"] for e in Event.objects.filter(type="hand.raked"))

@@ -6,9 +6,12 @@ from __future__ import annotations
 import pytest
 
 from accounts import ledger
-from accounts.models import Transfer
+from accounts.models import Account, Transfer
 from poker.models import Event, Hand, Seat
-from tests.reports.support import dealt, entries, pots_awarded, report
+from reports import money as money_report
+from reports import sources
+from reports.sources import Source
+from tests.reports.support import dealt, entries, pots_awarded, raked, report
 from tests.tournaments.service_support import (
     Passive,
     bot_act,
@@ -31,8 +34,9 @@ def test_the_tables_report_counts_the_hands_players_and_pots_of_the_events(world
     assert (row["game"], row["kind"], row["tables"]) == ("32-card-draw", "cash", 1)
     assert row["hands"] == len(hands) == sum(dealt().values()) // 2
     assert row["players"] == len(dealt()) == 2
-    assert row["pots"] == pots_awarded() == sum(h.pot for h in ended)
-    assert row["average_pot"] == round(pots_awarded() / len(ended), 1)
+    assert row["pots"] == pots_awarded() + raked() == sum(h.pot for h in ended)
+    assert row["average_pot"] == round(row["pots"] / len(ended), 1)
+    assert row["house"] == 0  # no rake at this table
     span = max(h.ended_at or h.started_at for h in hands) - min(h.started_at for h in hands)
     assert row["hours"] == round(span.total_seconds() / 3600, 2)
     assert row["hands_per_hour"] == round(len(hands) * 3600 / span.total_seconds(), 1)
@@ -94,3 +98,13 @@ def test_the_floor_is_the_tables_running_now_and_their_players(world, client_for
     [row] = report(client_for(world.boss), "floor", **{"from": "2020-01-01", "to": "2020-01-02"})
     assert row == {"game": "32-card-draw", "kind": "cash", "tables": 1, "players": 1, "hands": 0}
     assert Seat.objects.filter(table_id=world.table).count() == 1  # bob left; ann sits alone
+
+
+def test_the_house_column_is_the_income_at_the_games_tables(world, client_for, monkeypatch):
+    """The rake's and the casino's place: any source of income whose
+    transfers name a table (here, as if its cash-outs were the house's)."""
+    extra = Source("cash_outs", Account.Kind.TABLE, frozenset({Kind.CASH_OUT}), sign=-1)
+    monkeypatch.setattr(money_report, "INCOME", (*sources.INCOME, extra))
+    [row] = report(client_for(world.boss), "tables")
+    cash_outs = entries(account__kind=Account.Kind.TABLE, transfer__kind=Kind.CASH_OUT)
+    assert row["house"] == -sum(e.amount for e in cash_outs) > 0
