@@ -68,7 +68,7 @@ def tables_report(*, period: Period) -> list[dict[str, Any]]:
     )
     house: dict[str, int] = defaultdict(int)
     for line in income_report(period=period):
-        if line["table"] is not None:
+        if line["subject"] not in ("", "tournament"):  # a table of some kind
             house[line["game"]] += line["amount"]
             games[(line["game"], CASH)]  # a game with income and no hands is a row too
     return [

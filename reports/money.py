@@ -18,8 +18,9 @@ from reports.subjects import Subject, subject_of, subjects_named
 
 
 def income_report(*, period: Period) -> list[dict[str, Any]]:
-    """The house's income in ``period``: one row a day, source and table or
-    tournament, with the amount and the transfers that made it."""
+    """The house's income in ``period``: one row a day, source and subject
+    (the table or tournament its transfers name), with the amount and the
+    transfers that made it."""
     return _flows(period, INCOME)
 
 
@@ -58,7 +59,7 @@ def _flows(period: Period, sources: tuple[Source, ...]) -> list[dict[str, Any]]:
     named = subjects_named(row["subject"] for row in rows)
     sign = {s.name: s.sign for s in sources}
     merged: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for row in rows:  # refs naming one subject two ways (table-7, hand-7-3) add up
+    for row in rows:  # refs naming one subject two ways (tournament:4, tournament-4) add up
         subject = named.get(row["subject"], Subject())
         key = (row["day"], row["source"], subject)
         line = merged.setdefault(key, _line(row["day"], row["source"], subject))
@@ -67,7 +68,7 @@ def _flows(period: Period, sources: tuple[Source, ...]) -> list[dict[str, Any]]:
     order = {s.name: n for n, s in enumerate(sources)}
     return sorted(
         merged.values(),
-        key=lambda r: (r["day"], order[r["source"]], r["table"] or 0, r["tournament"] or 0),
+        key=lambda r: (r["day"], order[r["source"]], r["subject"], r["subject_id"] or 0),
     )
 
 
@@ -75,8 +76,8 @@ def _line(day: Any, source: str, subject: Subject) -> dict[str, Any]:
     return {
         "day": day,
         "source": source,
-        "table": subject.table,
-        "tournament": subject.tournament,
+        "subject": subject.kind,
+        "subject_id": subject.id,
         "name": subject.name,
         "game": subject.game,
         "amount": 0,

@@ -23,7 +23,7 @@ A new source of income is one more ``Source`` in ``INCOME`` (the rake:
 result: ``Source("casino", Kind.BANKROLL, frozenset({Moved.SETTLEMENT}))``,
 with whatever names the ledger gives them).  Each row of the income report
 says the table or tournament a movement belongs to, read from the
-transfer's ``ref`` (``table-7@12``, ``hand-7-3@9``, ``tournament:4``).
+transfer's ``ref`` (``table-7@12``, ``tournament:4``: ``reports.subjects``).
 """
 
 from __future__ import annotations

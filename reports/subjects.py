@@ -1,18 +1,23 @@
 """What a ledger movement belongs to, from its transfer's ``ref``.
 
 The room names its own movements after the stream whose event made them
-(``table-7@12``: table 7's stream at version 12; ``hand-7-3@9``: hand 3 of
-table 7; ``tournament:4`` or ``tournament-4@20``: tournament 4).  The
-part before ``@`` is cut in SQL (``subject_of``), so a report groups by
-it; the few distinct subjects are then read here and named from the
-tables' and tournaments' rows in one query each.
+(``table-7@12``: table 7's stream at version 12, ``table-7@12/rake`` its
+rake; ``tournament:4`` or ``tournament-4@20``: tournament 4).  The part
+before ``@`` is cut in SQL (``subject_of``), so a report groups by it; the
+few distinct subjects are then matched here against ``SUBJECTS`` and
+named from their rows, one query for each kind of subject.
+
+A new kind of subject (the casino's tables, ``casino-3@9:2``) is one more
+``SubjectKind``: ``SubjectKind("casino_table", re.compile(r"^casino-(\\d{1,18})$"),
+_casino_tables)``, with ``_casino_tables`` reading their ids, names and game.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Case, CharField, F, Value, When
 from django.db.models.expressions import Combinable
@@ -21,8 +26,8 @@ from django.db.models.functions import Left, StrIndex
 from poker.models import Table
 from tournaments.models import Tournament
 
-_TABLE = re.compile(r"^(?:table|hand)-(\d{1,18})(?:-\d+)?$")
-_TOURNAMENT = re.compile(r"^tournament[:-](\d{1,18})$")
+Rows = Callable[[list[int]], Iterable[tuple[int, str, str]]]
+"""Ids -> each one's (id, name, game)."""
 
 
 def subject_of(ref: str) -> Combinable:
@@ -36,36 +41,54 @@ def subject_of(ref: str) -> Combinable:
 
 
 @dataclass(frozen=True)
-class Subject:
-    """A table or a tournament (or neither: a cashier's movement), named."""
+class SubjectKind:
+    """Refs that ``pattern`` matches (its group 1: the id) name a ``name``."""
 
-    table: int | None = None
-    tournament: int | None = None
+    name: str
+    pattern: re.Pattern[str]
+    rows: Rows
+
+
+def _tables(ids: list[int]) -> Any:
+    return Table.objects.filter(pk__in=ids).values_list("pk", "name", "game")
+
+
+def _tournaments(ids: list[int]) -> Any:
+    return Tournament.objects.filter(pk__in=ids).values_list("pk", "name", "game")
+
+
+SUBJECTS: tuple[SubjectKind, ...] = (
+    SubjectKind("table", re.compile(r"^table-(\d{1,18})$"), _tables),
+    SubjectKind("tournament", re.compile(r"^tournament[:-](\d{1,18})$"), _tournaments),
+)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A table or a tournament (or nothing: a cashier's movement), named."""
+
+    kind: str = ""
+    id: int | None = None
     name: str = ""
     game: str = ""
 
 
 def subjects_named(refs: Iterable[str]) -> dict[str, Subject]:
-    """Each of ``refs`` (cut by ``subject_of``) as the table or tournament
-    it names, with its name and game."""
-    tables: dict[str, int] = {}
-    tournaments: dict[str, int] = {}
+    """Each of ``refs`` (cut by ``subject_of``) that names something, as
+    the subject it names, with its name and game."""
+    wanted: dict[str, tuple[SubjectKind, int]] = {}
     for ref in set(refs):
-        if match := _TABLE.match(ref):
-            tables[ref] = int(match[1])
-        elif match := _TOURNAMENT.match(ref):
-            tournaments[ref] = int(match[1])
-    table_rows = Table.objects.filter(pk__in=tables.values()).values_list("pk", "name", "game")
-    tournament_rows = Tournament.objects.filter(pk__in=tournaments.values()).values_list(
-        "pk", "name", "game"
-    )
-    table_names = {pk: (name, game) for pk, name, game in table_rows}
-    tournament_names = {pk: (name, game) for pk, name, game in tournament_rows}
-    out = {ref: Subject(table=pk, **_named(table_names.get(pk))) for ref, pk in tables.items()}
-    for ref, pk in tournaments.items():
-        out[ref] = Subject(tournament=pk, **_named(tournament_names.get(pk)))
+        for kind in SUBJECTS:
+            if match := kind.pattern.match(ref):
+                wanted[ref] = (kind, int(match[1]))
+                break
+    named: dict[tuple[str, int], tuple[str, str]] = {}
+    for kind in SUBJECTS:
+        ids = sorted({pk for k, pk in wanted.values() if k is kind})
+        if ids:
+            named.update({(kind.name, pk): (name, game) for pk, name, game in kind.rows(ids)})
+    out = {}
+    for ref, (kind, pk) in wanted.items():
+        name, game = named.get((kind.name, pk), ("", ""))
+        out[ref] = Subject(kind.name, pk, name, game)
     return out
-
-
-def _named(row: tuple[str, str] | None) -> dict[str, str]:
-    return {} if row is None else {"name": row[0], "game": row[1]}

@@ -47,13 +47,17 @@ def _count(**options: Any) -> serializers.IntegerField:
 
 
 class IncomeRow(Row):
-    """One day's income (or cash flow) from one source at one table or
-    tournament."""
+    """One day's income (or cash flow) from one source at one subject (a
+    table or a tournament)."""
 
     day = serializers.DateField()
     source = serializers.CharField(help_text="reports.sources: tournament_fees, deposits, ...")
-    table = serializers.IntegerField(allow_null=True, help_text="The table it came from.")
-    tournament = serializers.IntegerField(allow_null=True, help_text="The tournament.")
+    subject = serializers.CharField(
+        allow_blank=True, help_text="What its transfers name: table, tournament ('': nothing)."
+    )
+    subject_id = serializers.IntegerField(
+        allow_null=True, help_text="The table's or tournament's id."
+    )
     name = serializers.CharField(allow_blank=True, help_text="The table's or tournament's name.")
     game = serializers.CharField(allow_blank=True)
     amount = serializers.IntegerField(help_text="Chips: income (or money in) positive.")

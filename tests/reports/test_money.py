@@ -15,6 +15,7 @@ from accounts.selectors import account_balance
 from reports import money as money_report
 from reports import sources
 from reports.sources import Source
+from reports.subjects import Subject, subjects_named
 from tests.reports.conftest import TOURNAMENT_FEE
 from tests.reports.support import around_today, entries, house_by_kind, report
 
@@ -43,8 +44,8 @@ def test_each_income_row_names_its_tournament_and_counts_its_transfers(world, cl
     fee_transfers = {
         e.transfer_id for e in entries(account__key="house") if e.transfer.kind in FEES
     }
-    assert [(r["tournament"], r["table"], r["name"], r["game"]) for r in rows] == [
-        (t.pk, None, "Sunday", t.game)
+    assert [(r["subject"], r["subject_id"], r["name"], r["game"]) for r in rows] == [
+        ("tournament", t.pk, "Sunday", t.game)
     ] * 2
     assert rows[0]["transfers"] == len(fee_transfers) == 3
     assert rows[1]["transfers"] == 1
@@ -85,9 +86,13 @@ def test_a_source_added_to_the_mapping_is_reported_by_table(world, client_for, m
     monkeypatch.setattr(money_report, "INCOME", (*sources.INCOME, extra))
     rows = [r for r in report(client_for(world.boss), "income") if r["source"] == "cash_outs"]
     cash_outs = entries(account__kind=Account.Kind.TABLE, transfer__kind=Kind.CASH_OUT)
-    assert [(r["table"], r["name"], r["game"], r["amount"], r["transfers"]) for r in rows] == [
-        (world.table, "Main", "32-card-draw", -sum(e.amount for e in cash_outs), len(cash_outs))
+    assert [(r["subject"], r["subject_id"], r["name"], r["game"]) for r in rows] == [
+        ("table", world.table, "Main", "32-card-draw")
     ]
+    assert (rows[0]["amount"], rows[0]["transfers"]) == (
+        -sum(e.amount for e in cash_outs),
+        len(cash_outs),
+    )
     assert rows[0]["amount"] > 0
 
 
@@ -97,3 +102,32 @@ def test_the_sources_name_kinds_the_ledger_has():
         assert source.transfers <= set(Transfer.Kind.values)
     every = {*sources.PLAYER_TABLES, *sources.PLAYER_TOURNAMENTS, *sources.CASHIER_KINDS}
     assert every <= set(Transfer.Kind.values)
+
+
+def test_a_rake_shaped_transfer_is_its_tables_income(world, client_for, monkeypatch):
+    """The rake's transfers are named ``table-<id>@<version>/rake``: what
+    comes before the ``@`` names the table."""
+    rake = Source("rake", Account.Kind.HOUSE, frozenset({Kind.TOP_UP}))
+    monkeypatch.setattr(money_report, "INCOME", (*sources.INCOME, rake))
+    for version in (98, 99):
+        ledger.transfer_post(
+            transfer_id=uuid.uuid4(),
+            kind=Kind.TOP_UP,
+            moves=[ledger.Move(ledger.external(), ledger.house(), 5)],
+            ref=f"table-{world.table}@{version}/rake",
+        )
+    [row] = [r for r in report(client_for(world.boss), "income") if r["source"] == "rake"]
+    assert (row["subject"], row["subject_id"], row["name"]) == ("table", world.table, "Main")
+    assert (row["amount"], row["transfers"]) == (10, 2)
+
+
+def test_refs_name_tables_and_tournaments_and_nothing_else(world):
+    named = subjects_named(
+        [f"table-{world.table}", f"tournament:{world.tournament.pk}", "", "hand-1-2", "x"]
+    )
+    assert named == {
+        f"table-{world.table}": Subject("table", world.table, "Main", "32-card-draw"),
+        f"tournament:{world.tournament.pk}": Subject(
+            "tournament", world.tournament.pk, "Sunday", world.tournament.game
+        ),
+    }
