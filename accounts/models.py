@@ -186,6 +186,12 @@ class Transfer(AppendOnlyModel):
 
     class Meta:
         ordering = ["created_at"]
+        indexes = [
+            # The reports (``reports``): movements by day, and by the table
+            # or tournament that made them.
+            models.Index(fields=["created_at"], name="transfer_created"),
+            models.Index(fields=["ref"], name="transfer_ref"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id}"

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "poker",
     "tournaments",
     "accounts",
+    "reports",
 ]
 
 MIDDLEWARE = [

@@ -230,6 +230,8 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_table_number")
         ]
+        # The reports (``reports``) find the hands of a period by their start.
+        indexes = [models.Index(fields=["started_at"], name="hand_started")]
 
     def __str__(self) -> str:
         return f"hand {self.number} of table {self.table_id}"
