@@ -3,6 +3,7 @@ house's money, refusals, retries, and what each viewer may see."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import uuid
@@ -128,7 +129,7 @@ def test_staff_fund_the_bankroll_through_the_api(staff, make_user, client_for):
 
 
 def test_only_staff_open_and_close_tables(two, client_for):
-    table, ann, bob, clients = two
+    table, ann, _bob, clients = two
     refused(
         clients[ann.pk].post("/api/casino/tables/", {"name": "Mine"}, format="json"),
         403,
@@ -139,7 +140,7 @@ def test_only_staff_open_and_close_tables(two, client_for):
 
 
 def test_closing_between_rounds_gives_every_bet_back(two, staff, client_for):
-    table, ann, bob, clients = two
+    table, ann, _bob, clients = two
     ok(command(clients[ann.pk], table, "bet", amount=10))
     view = ok(command(client_for(staff), table, "close"))
     assert view["table"]["status"] == "closed" and view["boxes"] == []
@@ -148,7 +149,7 @@ def test_closing_between_rounds_gives_every_bet_back(two, staff, client_for):
 
 
 def test_sitting_out_between_rounds_withdraws_the_bet(two):
-    table, ann, bob, clients = two
+    table, ann, _bob, clients = two
     ok(command(clients[ann.pk], table, "bet", amount=50))
     assert account_balance(ledger.casino(table)) == 450
     view = ok(command(clients[ann.pk], table, "sit-out"))
@@ -248,7 +249,7 @@ def test_rebuilding_the_projections_reproduces_the_read_models(two):
         )
 
     before = rows()
-    call_command("rebuild_projections", stdout=open("/dev/null", "w"))
+    call_command("rebuild_projections", stdout=io.StringIO())
     assert rows() == before
     assert view_of(clients[ann.pk], table) == mine
 
