@@ -51,7 +51,7 @@ def test_the_window_closing_deals_the_boxes_that_bet(make_user, staff, bankroll)
     dealt = view(table, ann)["round"]
     assert [b["player"] for b in dealt["boxes"]] == [ann.pk] and dealt["phase"] == "first-exchange"
     events = Event.objects.count()
-    clocks.clock_expire(table_id=table, stream=row.stream, version=1)  # fired again: its first answer
+    clocks.clock_expire(table_id=table, stream=row.stream, version=1)  # again: the first answer
     assert Event.objects.count() == events
 
 
