@@ -5,6 +5,7 @@ can pay, whichever tables they are at (PostgreSQL: ``pg_default``)."""
 from __future__ import annotations
 
 import uuid
+from functools import partial
 
 import pytest
 
@@ -34,8 +35,8 @@ def test_two_bets_at_two_tables_racing_for_one_boxs_cover_open_one_box(
             services.casino_sit(by=waiter, table_id=table, box=2)  # the round waits for him
             tables.append(table)
         outcomes = race(
-            lambda: services.casino_bet(by=a, table_id=tables[0], amount=10),
-            lambda: services.casino_bet(by=b, table_id=tables[1], amount=10),
+            partial(services.casino_bet, by=a, table_id=tables[0], amount=10),
+            partial(services.casino_bet, by=b, table_id=tables[1], amount=10),
         )
         assert sorted(str(o.code) for o in outcomes) == ["None", "bankroll_short"], outcomes
     assert ledger_audit() == []

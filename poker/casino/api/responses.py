@@ -11,6 +11,14 @@ from poker.api.responses import cards_out
 from poker.casino.models import CasinoTable
 from poker.engine.casino import PAY_TABLE_SETTINGS, Action, Hand, Phase, Result
 
+ACTIONS = [a.value for a in Action]
+HANDS = [h.value for h in Hand]
+PHASES = [p.value for p in Phase]
+RESULTS = [r.value for r in Result]
+CLOCK_KINDS = ["bet-window", "decision"]
+"""Choices named once in the schema (``ENUM_NAME_OVERRIDES``): the pot
+games' fields of the same names hold other values."""
+
 
 class PayTableOut(serializers.Serializer[dict[str, object]]):
     """ "N to 1" on BET by hand."""
@@ -109,7 +117,7 @@ class CasinoRoundOut(serializers.Serializer[dict[str, object]]):
 class CasinoClockOut(serializers.Serializer[dict[str, object]]):
     """The clock running: the betting window, or a box's decision clock."""
 
-    kind = serializers.ChoiceField(choices=["bet-window", "decision"])
+    kind = serializers.ChoiceField(choices=CLOCK_KINDS)
     box = serializers.IntegerField(allow_null=True)
     expires = serializers.DateTimeField()
 
