@@ -90,6 +90,4 @@ def _first_answer(done: CommandRow, by: Any) -> dict[str, Any]:
     An id a pot table's command took is another command."""
     if "casino_table" not in done.answer:
         raise CommandIdReused()
-    if done.answer.get("round", "") == "" or "table_version" not in done.answer:
-        raise CommandIdReused()
     return casino_view_at(done.answer, user_of(by))

@@ -279,3 +279,17 @@ def test_nobody_sees_another_box_or_the_dealer_before_he_turns_them_up(two):
     dealer = set(seen["round"]["dealer"]["cards"]) | set(seen["round"]["dealer"]["discarded"])
     assert _codes(seen) <= dealer  # folded hands are never shown
     assert end["round"]["dealer"]["cards"] is not None
+
+
+def test_the_audit_finds_a_round_account_off_its_bets_and_an_uncovered_bankroll(two):
+    table, ann, bob, clients = two
+    ok(command(clients[ann.pk], table, "bet", amount=10))
+    assert ledger_audit() == []
+    stray = ledger.Move(ledger.bankroll(), ledger.casino(table), 7)
+    ledger.transfer_post(transfer_id=uuid.uuid4(), kind=Transfer.Kind.DEPOSIT, moves=[stray])
+    problems = ledger_audit()
+    assert problems == [f"casino table {table}: 90 chips in its bets, account 97"]
+    everything = account_balance(ledger.bankroll())
+    drain = ledger.Move(ledger.bankroll(), ledger.external(), everything)
+    ledger.transfer_post(transfer_id=uuid.uuid4(), kind=Transfer.Kind.WITHDRAWAL, moves=[drain])
+    assert ledger_audit()[1:] == ["bankroll 0 does not cover the open boxes' exposure 1230"]
