@@ -282,7 +282,7 @@ def test_nobody_sees_another_box_or_the_dealer_before_he_turns_them_up(two):
 
 
 def test_the_audit_finds_a_round_account_off_its_bets_and_an_uncovered_bankroll(two):
-    table, ann, bob, clients = two
+    table, ann, _bob, clients = two
     ok(command(clients[ann.pk], table, "bet", amount=10))
     assert ledger_audit() == []
     stray = ledger.Move(ledger.bankroll(), ledger.casino(table), 7)
