@@ -223,7 +223,10 @@ def test_a_round_resumes_exactly_from_its_events_after_a_crash(two):
     mine = view_of(clients[ann.pk], table)
     ok(move(clients[ann.pk], table, mine, "exchange", cards=mine["round"]["boxes"][0]["cards"][:3]))
     before = {p: view_of(c, table) for p, c in clients.items()}
+    row = CasinoRound.objects.get(table=table, number=1)
+    held = streams.rounds.state(row.stream, row.version)  # deck, stub and all
     streams.forget()  # the process died: nothing folded is left
+    assert streams.rounds.state(row.stream, row.version) == held
     after = {p: view_of(c, table) for p, c in clients.items()}
     assert after == before
     streams.forget()
