@@ -111,6 +111,8 @@ class Account(models.Model):
         TABLE = "table", "the chips on a cash table (escrow)"
         POOL = "pool", "a tournament's prize pool"
         HOUSE = "house", "house fees"
+        BANKROLL = "bankroll", "the house's casino bankroll (pays the casino tables' wins)"
+        CASINO = "casino", "the chips a casino table's round holds"
         TICKET = "ticket", "a player's entries into a tournament"
         TICKETS_ISSUED = "tickets_issued", "entries into a tournament handed out"
         TICKET_RESERVE = "ticket_reserve", "money backing a tournament's tickets"
@@ -173,6 +175,10 @@ class Transfer(AppendOnlyModel):
         TICKET_AWARD = "ticket_award", "ticket won"
         TICKET_SPEND = "ticket_spend", "registration with a ticket"
         TICKET_REFUND = "ticket_refund", "ticket cashed out (its tournament called off)"
+        CASINO_BET = "casino_bet", "bet at a casino table (the round holds its stakes)"
+        CASINO_REFUND = "casino_refund", "casino bet withdrawn before the deal"
+        CASINO_SETTLE = "casino_settle", "casino box settled against the bankroll"
+        BANKROLL_FUND = "bankroll_fund", "money put into the casino bankroll"
 
     id = models.UUIDField(primary_key=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -67,6 +67,23 @@ def wallet_deposit(
     return _post(transfer_id, Kind.DEPOSIT, [move], by=by, memo=memo, using=using)
 
 
+def bankroll_fund(
+    *,
+    transfer_id: uuid.UUID,
+    amount: int,
+    by: Any = None,
+    memo: str = "",
+    using: str = "default",
+) -> Transfer:
+    """Money the house puts into its casino bankroll, from outside the room
+    (a cashier's operation, like a deposit)."""
+    _allowed(by, "accounts.move_cash")
+    _positive(amount)
+    transfer_id = ledger.client_transfer_id(transfer_id)
+    move = Move(ledger.external(), ledger.bankroll(), amount)
+    return _post(transfer_id, Kind.BANKROLL_FUND, [move], by=by, memo=memo, using=using)
+
+
 def wallet_withdraw(
     *,
     transfer_id: uuid.UUID,

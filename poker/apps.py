@@ -15,10 +15,15 @@ class PokerConfig(AppConfig):
         from accounts.audit import register
         from config.projections import projection_register
         from poker.audit import table_problems
+        from poker.casino.audit import casino_problems
         from poker.selectors import forget_screen_name
 
         register(table_problems)
+        register(casino_problems)
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
         projection_register(
             app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)
+        )
+        projection_register(
+            app="casino", rebuild="poker.casino.projections.rebuild", after=("accounts", "poker")
         )
