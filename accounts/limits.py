@@ -2,10 +2,11 @@
 
 - **Self-exclusion** for a number of days: while it runs he may not take a
   seat, register for a tournament or have money deposited
-  (``SelfExcluded``, 403).  It only ever grows: asking for one that ends
-  sooner than the one in force is refused (``ExclusionShortened``, 409),
-  as rooms do (the point is that the player in a weak moment cannot undo
-  it).
+  (``SelfExcluded``, 403), and setting it makes him leave his cash tables
+  (a tournament he is playing he may play out: his money is in it).  It
+  only ever grows: asking for one that ends sooner than the one in force
+  is refused (``ExclusionShortened``, 409), as rooms do (the point is that
+  the player in a weak moment cannot undo it).
 - **A deposit limit** for any 24 hours: lowering it (or setting a first
   one) holds at once; raising or removing it holds only after a cooling-off
   of ``COOLING_OFF`` (the request waits as ``next_daily_deposit``; a newer
@@ -31,7 +32,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from accounts import ledger
+from accounts import ledger, locks
 from accounts.errors import (
     AccountLocked,
     BadAmount,
@@ -99,7 +100,9 @@ def _save(row: PlayerLimits, limits: Limits, at: datetime) -> None:
 
 def self_exclusion_set(*, user: User, days: int) -> Limits:
     """Exclude the player from play for ``days`` from now; refused if one
-    in force ends later (it is never shortened)."""
+    in force ends later (it is never shortened).  Once it has committed he
+    leaves his cash tables as if he had asked (``locks.out_of_play``); a
+    tournament he is playing he may play out, as its money is in it."""
     if type(days) is not int or not 1 <= days <= MAX_EXCLUSION_DAYS:
         raise BadAmount(f"Days are a whole number from 1 to {MAX_EXCLUSION_DAYS}.")
     at = now()
@@ -111,6 +114,7 @@ def self_exclusion_set(*, user: User, days: int) -> Limits:
             raise ExclusionShortened(extra={"until": limits.excluded_until.isoformat()})
         limits = Limits(until, limits.daily_deposit, limits.next_daily_deposit, limits.next_from)
         _save(row, limits, at)
+    locks.out_of_play(user_id=user.pk, tournaments=False)
     return limits
 
 

@@ -9,7 +9,7 @@ a registration whatever a caller holds.
 
 Each lock and unlock is an ``AccountLock`` row with who and why, written
 in the flag's transaction.  Once it has committed, the listeners that
-higher apps registered (``on_account_locked``) take him out of play: the
+higher apps registered (``on_out_of_play``) take him out of play: the
 cash tables make him leave as if he had asked (a hand he is in is folded
 and he leaves when it ends), the tournament tables sit him out.  They run
 after the commit, one table command each, so a table that is busy cannot
@@ -37,18 +37,33 @@ log = logging.getLogger(__name__)
 LOCK_PERMISSION = "accounts.lock_accounts"
 MAX_REASON = 500
 
-LockListener = Callable[[int, Any], list[str]]
-"""Told, after a lock committed, the player's id and who locked him;
-answers with a line for each thing it did."""
+OutOfPlay = Callable[..., list[str]]
+"""``listener(user_id, by, tournaments=...)``: told, after a lock (or a
+self-exclusion) committed, to take the player out of play, by whom, and
+whether at tournament tables too; answers with a line for each table."""
 
-_listeners: list[LockListener] = []
+_listeners: list[OutOfPlay] = []
 
 
-def on_account_locked(listener: LockListener) -> None:
-    """Have ``listener`` told of every lock (a higher app registers in its
-    ``ready``: accounts never imports it)."""
+def on_out_of_play(listener: OutOfPlay) -> None:
+    """Have ``listener`` told whenever a player must be taken out of play (a
+    higher app registers in its ``ready``: accounts never imports it)."""
     if listener not in _listeners:
         _listeners.append(listener)
+
+
+def out_of_play(*, user_id: int, by: Any = None, tournaments: bool = True) -> LockDone:
+    """Tell every listener to take the player out of play (after the commit
+    that says why); what they did and what failed, each a line."""
+    notes: list[str] = []
+    problems: list[str] = []
+    for listener in _listeners:
+        try:
+            notes += listener(user_id, by, tournaments=tournaments)
+        except Exception as error:  # a listener's failure must not hide what was done
+            log.exception("out-of-play listener %r failed for %s", listener, user_id)
+            problems.append(f"{getattr(listener, '__name__', listener)}: {error}")
+    return LockDone(None, notes, problems)
 
 
 @dataclass(frozen=True)
@@ -56,7 +71,8 @@ class LockDone:
     """A lock or unlock carried out: its record and, for a lock, what the
     listeners did (``notes``) and could not do (``problems``)."""
 
-    record: AccountLock
+    record: AccountLock | None
+    """None: no lock (a self-exclusion took him out of play)."""
     notes: list[str]
     problems: list[str]
 
@@ -102,15 +118,8 @@ def account_lock(*, user: User, reason: str, by: Any = None) -> LockDone:
     None for an operator at the console): he cannot log in, his tokens and
     sessions stop working, and he is taken out of play at every table."""
     record = _record(user, locked=True, by=by, reason=reason)
-    notes: list[str] = []
-    problems: list[str] = []
-    for listener in _listeners:
-        try:
-            notes += listener(user.pk, by)
-        except Exception as error:  # a listener's failure must not hide the lock
-            log.exception("account-locked listener %r failed for %s", listener, user.pk)
-            problems.append(f"{getattr(listener, '__name__', listener)}: {error}")
-    return LockDone(record, notes, problems)
+    done = out_of_play(user_id=user.pk, by=by)
+    return LockDone(record, done.notes, done.problems)
 
 
 def account_unlock(*, user: User, reason: str, by: Any = None) -> LockDone:

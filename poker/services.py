@@ -155,17 +155,21 @@ def _leave(work: Work, seat: int) -> None:
         work.hand_do(Forfeit(position))
 
 
-def player_out_of_play(user_id: int, by: Any = None) -> list[str]:
-    """Take a player whose account was locked out of every table, each in
-    a table command of its own, carried out by ``by`` (staff, or None: the
-    room): at a cash table he leaves as if he had asked (``seat_leave``:
-    his chips go back to his wallet); at a tournament table he is sat out,
-    so the table blinds him away (his chips stay in play and his entry
-    stands: a director may still disqualify him).  A line per table."""
+def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True) -> list[str]:
+    """Take a player out of play (his account locked, or he excluded
+    himself: ``accounts.locks.out_of_play``), a table command for each
+    table, carried out by ``by`` (staff, or None: the room): at a cash
+    table he leaves as if he had asked (``seat_leave``: his chips go back to
+    his wallet); at a tournament table (unless ``tournaments`` is False)
+    he is sat out, so the table blinds him away (his chips stay in play and
+    his entry stands: a director may still disqualify him).  A line per
+    table."""
     player = str(user_id)
     done = []
     _answer = _answer_for(None)
     seats = Seat.objects.filter(player_id=user_id).exclude(table__status=Table.Status.CLOSED)
+    if not tournaments:
+        seats = seats.filter(table__tournament__isnull=True)
     for table_id in seats.values_list("table_id", flat=True).order_by("table_id"):
 
         def do(work: Work) -> None:

@@ -16,7 +16,7 @@ from accounts import limits, money
 from accounts.errors import DepositLimitReached, ExclusionShortened, SelfExcluded
 from accounts.models import PlayerLimits, Transfer
 from poker import services
-from poker.models import Event
+from poker.models import Event, Seat
 from tests.accounts.conftest import assert_sound
 from tests.accounts.test_tables import sit
 from tests.funds import cash_of
@@ -69,6 +69,19 @@ def test_a_self_excluded_player_cannot_sit_and_nothing_changes(ann, make_user):
     assert (refusal.value.status, refusal.value.code) == (403, "self_excluded")
     assert "until" in refusal.value.extra
     assert (Event.objects.count(), cash_of(ann)) == (events, 0)
+
+
+def test_excluding_himself_makes_him_leave_his_cash_tables(make_user):
+    ann = make_user("ann", cash=500)
+    boss = make_user("boss", staff=True)
+    table_id = services.table_create(
+        by=boss, name="t", game="32-card-draw", betting="no-limit", small_blind=1, big_blind=2
+    ).pk
+    sit(ann, table_id, 1, 150)
+    limits.self_exclusion_set(user=ann, days=1)
+    assert not Seat.objects.filter(table_id=table_id).exists()
+    assert cash_of(ann) == 500
+    assert_sound()
 
 
 def test_a_self_excluded_player_gets_no_deposit_and_nothing_moves(ann, cashier):

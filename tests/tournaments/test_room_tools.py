@@ -130,3 +130,12 @@ def test_a_locked_player_is_sat_out_at_his_tournament_table(director, players, f
     assert sum(e.stack for e in q.alive(state(t))) == total
     again = locks.account_lock(user=ann, reason="again", by=floor)
     assert "left as it was" in again.notes[0]
+
+
+def test_a_player_who_excludes_himself_may_play_out_his_tournament(director, players, playing):
+    people = players(3)
+    t = sit_and_go(director, people)
+    ann = people[0]
+    limits.self_exclusion_set(user=ann, days=1)
+    seat = Seat.objects.get(player=ann, table__tournament=t.pk)
+    assert not seat.sitting_out

@@ -51,4 +51,5 @@ class Command(BaseCommand):
         for line in done.problems:
             self.stderr.write(line)
         verb = "unlocked" if options["unlock"] else "locked"
+        assert done.record is not None
         self.stdout.write(f"{user.username} {verb} by {done.record.by_label}")
