@@ -31,9 +31,10 @@ ROLES: dict[str, tuple[str, ...]] = {
         "view_entry",
         "note_players",
     ),
-    "floor": ("view_wallets", "lock_accounts", "note_players", "view_account"),
+    "floor": ("view_wallets", "lock_accounts", "note_players", "view_account", "view_user"),
 }
-"""Each role's group and its permissions (all of the accounts app)."""
+"""Each role's group and its permissions (all of the accounts app): the
+floor sees the players in the admin (``view_user``) to lock them there."""
 
 
 def role_group(role: str, *, using: str = "default") -> Group:

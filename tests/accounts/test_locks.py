@@ -283,3 +283,24 @@ def test_the_admin_grants_and_revokes_each_role(operator, ann, role):
         "/admin/accounts/user/", {"action": f"revoke_{role}", "_selected_action": [ann.pk]}
     )
     assert role not in fresh(ann).groups.values_list("name", flat=True)
+
+
+def test_floor_staff_lock_from_the_admin_without_being_superusers(client, ann, floor):
+    client.force_login(floor)
+    assert client.get("/admin/accounts/user/").status_code == 200
+    client.post(
+        "/admin/accounts/user/",
+        {"action": "lock_accounts", "_selected_action": [ann.pk], "reason": "abuse in chat"},
+    )
+    assert AccountLock.objects.get(user=ann).by_id == floor.pk
+    assert not fresh(ann).is_active
+
+
+def test_a_cashier_in_the_admin_cannot_lock(client, ann, cashier):
+    get_user_model().objects.filter(pk=cashier.pk).update(is_staff=True)
+    client.force_login(cashier)
+    client.post(
+        "/admin/accounts/user/",
+        {"action": "lock_accounts", "_selected_action": [ann.pk], "reason": "x"},
+    )
+    assert fresh(ann).is_active and not AccountLock.objects.exists()

@@ -133,3 +133,18 @@ def test_the_admin_finds_a_player_by_email(client, ann):
     client.force_login(root)
     page = client.get("/admin/accounts/user/", {"q": "ann@example"})
     assert page.status_code == 200 and b"AceOfSpades" in page.content
+
+
+def test_the_admin_adds_a_note_signed_by_whoever_adds_it(client, ann, floor):
+    client.force_login(floor)
+    assert client.get("/admin/accounts/playernote/add/").status_code == 200
+    client.post("/admin/accounts/playernote/add/", {"player": ann.pk, "text": "asked for a break"})
+    note = PlayerNote.objects.get(player=ann)
+    assert (note.text, note.by_id) == ("asked for a break", floor.pk)
+    assert client.get(f"/admin/accounts/playernote/{note.pk}/change/").status_code == 200
+
+
+def test_the_admin_hides_notes_from_staff_without_the_permission(client, ann, make_user):
+    boss = make_user("boss", staff=True)
+    client.force_login(boss)
+    assert client.get("/admin/accounts/playernote/").status_code == 403
