@@ -4,7 +4,8 @@ A locked account is ``User.is_active = False``, which Django and knox
 already refuse everywhere a user proves who he is: a login or a token
 request (bad credentials), a session (anonymous from then on), a knox
 token (``authentication_failed``; all his tokens are deleted as well) and
-a WebSocket's token.  ``accounts.limits.play_check`` refuses him a seat or
+a WebSocket's token; a socket he already has open is closed
+(``accounts.frames.announce_locked``).  ``accounts.limits.play_check`` refuses him a seat or
 a registration whatever a caller holds.
 
 Each lock and unlock is an ``AccountLock`` row with who and why, written
@@ -29,6 +30,7 @@ from django.db import transaction
 from knox.models import AuthToken
 
 from accounts.errors import NotPermitted
+from accounts.frames import announce_locked
 from accounts.models import AccountLock, User
 from config.api_errors import ApiError
 
@@ -106,6 +108,7 @@ def _record(user: User, *, locked: bool, by: Any, reason: str) -> AccountLock:
         row.save(update_fields=["is_active"])
         if locked:
             AuthToken.objects.filter(user=row).delete()
+            announce_locked(row.pk)
         record = AccountLock.objects.create(
             user=row, locked=locked, reason=reason, by=staff, by_label=label
         )
