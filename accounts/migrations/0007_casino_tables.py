@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0005_screen_name_key'),
+        ('accounts', '0006_transfer_report_indexes'),
     ]
 
     operations = [
