@@ -17,12 +17,14 @@ class PokerConfig(AppConfig):
         from config.projections import projection_register
         from poker.audit import table_problems
         from poker.casino.audit import casino_problems
+        from poker.casino.services import casino_out_of_play
         from poker.selectors import forget_screen_name
         from poker.services import player_out_of_play
 
         register(table_problems)
         register(casino_problems)
         on_out_of_play(player_out_of_play)
+        on_out_of_play(casino_out_of_play)
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
         projection_register(
             app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)

@@ -16,12 +16,13 @@ from django.db import transaction
 
 from accounts import ledger, money
 from accounts.errors import InsufficientFunds
+from accounts.limits import play_check
 from accounts.selectors import account_balance
 from config.api_errors import ApiError
 from poker.casino import projections, streams
 from poker.casino.commands import run
 from poker.casino.house import exposure_open
-from poker.casino.models import CasinoTable
+from poker.casino.models import CasinoBox, CasinoTable
 from poker.casino.selectors import casino_work_view
 from poker.casino.work import CasinoWork
 from poker.commands import user_of
@@ -150,8 +151,10 @@ def casino_sit(
     *, by: Any, table_id: int, box: int, command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Take an empty box (1 to the table's boxes): no buy-in, a round's stakes
-    come from the wallet at each bet."""
+    come from the wallet at each bet.  Refused to a locked or self-excluded
+    player, as a seat at a pot table is."""
     player = _player_id(by)
+    play_check(by)
     return run(
         table_id,
         by=by,
@@ -168,8 +171,10 @@ def casino_bet(
 ) -> dict[str, Any]:
     """Bet the original bet B on the next round.  The round holds what it
     may stake (9 B, or the whole wallet if less) and gives back what it
-    did not; refused when the house's bankroll could not cover the box."""
+    did not; refused when the house's bankroll could not cover the box, and
+    to a player who may not play now (locked, self-excluded)."""
     player = _player_id(by)
+    play_check(by)
 
     def do(work: CasinoWork) -> None:
         box = _box_of(work, by)
@@ -204,6 +209,35 @@ casino_leave = _seat_command(
     "Leave the table: at once between rounds (a bet placed comes back), else "
     "when the round you play ends.",
 )
+
+
+
+
+def casino_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True) -> list[str]:
+    """Take a player out of play at the casino tables (his account locked,
+    or he excluded himself: ``accounts.locks.out_of_play``): he leaves each
+    table as if he had asked (at once between rounds, else when the round
+    he plays ends).  A line per table."""
+    done = []
+    tables = CasinoBox.objects.filter(player_id=user_id, leaving=False)
+    for table_id in tables.values_list("table_id", flat=True).order_by("table_id"):
+
+        def do(work: CasinoWork) -> None:
+            box = work.table_state.box_of(str(user_id))
+            if box is None:
+                raise ApiError("Not seated here.", code="not_seated", status=409)
+            work.table_do(Leave(box))
+
+        run(
+            table_id,
+            by=by,
+            command_id=uuid.uuid4(),
+            do=do,
+            answer=_answer_for(None),
+            kind="casino.remove",
+        )
+        done.append(f"casino table {table_id}: leaves")
+    return done
 
 
 # --------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('poker', '0011_event_schema_3'),
+        ('poker', '0012_hand_started_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

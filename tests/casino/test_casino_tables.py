@@ -296,3 +296,26 @@ def test_the_audit_finds_a_round_account_off_its_bets_and_an_uncovered_bankroll(
     drain = ledger.Move(ledger.bankroll(), ledger.external(), everything)
     ledger.transfer_post(transfer_id=uuid.uuid4(), kind=Transfer.Kind.WITHDRAWAL, moves=[drain])
     assert ledger_audit()[1:] == ["bankroll 0 does not cover the open boxes' exposure 1230"]
+
+
+def test_a_locked_player_cannot_sit_or_bet_and_leaves_his_box(two, make_user, client_for):
+    from accounts import locks
+    from accounts.roles import grant
+
+    table, ann, bob, clients = two
+    ok(command(clients[ann.pk], table, "bet", amount=10))
+    floor = make_user("floorman")
+    grant(floor, "floor")
+    done = locks.account_lock(user=ann, reason="chargeback", by=floor)
+    assert done.notes == [f"casino table {table}: leaves"] and done.problems == []
+    assert not CasinoBox.objects.filter(table_id=table, player=ann).exists()
+    assert account_balance(ledger.cash(ann.pk)) == 10_000  # the bet placed came back
+    ann.refresh_from_db()
+    with unchanged(table):
+        refused(command(APIClient(), table, "sit", box=3), 401, "not_authenticated")
+    from accounts.errors import AccountLocked
+    from poker.casino.services import casino_sit
+
+    with unchanged(table), pytest.raises(AccountLocked):
+        casino_sit(by=ann, table_id=table, box=3)
+    assert ledger_audit() == []
