@@ -95,3 +95,37 @@ class WrongPassword(ApiError):
     status = 400
     code = "wrong_password"
     message = "The current password is wrong."
+
+
+class AccountLocked(ApiError):
+    """The account is locked by staff (``accounts.locks``): he may not play."""
+
+    status = 403
+    code = "account_locked"
+    message = "This account is locked."
+
+
+class SelfExcluded(ApiError):
+    """The player excluded himself until a time still ahead: no seat, no
+    registration, no deposit (``until`` says when it ends)."""
+
+    status = 403
+    code = "self_excluded"
+    message = "You have excluded yourself from play for now."
+
+
+class ExclusionShortened(ApiError):
+    """A self-exclusion ending before the one in force: it only ever grows."""
+
+    status = 409
+    code = "exclusion_not_shortened"
+    message = "A self-exclusion cannot be shortened."
+
+
+class DepositLimitReached(ApiError):
+    """The deposit would take the player past his limit for 24 hours
+    (``limit``, and ``remaining``: what he may still deposit)."""
+
+    status = 409
+    code = "deposit_limit"
+    message = "This deposit is over the player's deposit limit for 24 hours."

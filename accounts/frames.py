@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import Entry
@@ -21,6 +23,28 @@ def player_group(user: int) -> str:
     """A player's own group (``ws/me/``): his hidden cards, his seats, his
     wallet."""
     return f"player.{user}"
+
+
+def session_group(user: int) -> str:
+    """Every socket a player opened logged in (a table's, his own stream):
+    each is closed when his account is locked."""
+    return f"session.{user}"
+
+
+LOCKED = "account.locked"
+"""The message that closes a locked player's sockets (``account_locked``)."""
+
+
+def announce_locked(user_id: int, *, using: str = "default") -> None:
+    """Once the lock has committed, close every socket the player has open
+    (a socket keeps the user it opened with, so it would outlive the lock)."""
+    transaction.on_commit(lambda: _send_locked(user_id), using=using)
+
+
+def _send_locked(user_id: int) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(session_group(user_id), {"type": LOCKED})
 
 
 def announce(entries: Sequence[Entry], *, using: str = "default") -> None:

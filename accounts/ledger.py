@@ -104,6 +104,17 @@ def house() -> AccountRef:
     return AccountRef(Kind.HOUSE)
 
 
+def bankroll() -> AccountRef:
+    """The house's casino bankroll: it takes what the casino boxes lose and
+    pays what they win."""
+    return AccountRef(Kind.BANKROLL)
+
+
+def casino(table_id: int) -> AccountRef:
+    """The chips a casino table's boxes hold for the round (their bets)."""
+    return AccountRef(Kind.CASINO, ref=_ref(int(table_id)))
+
+
 def external() -> AccountRef:
     return AccountRef(Kind.EXTERNAL)
 

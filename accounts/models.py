@@ -111,6 +111,8 @@ class Account(models.Model):
         TABLE = "table", "the chips on a cash table (escrow)"
         POOL = "pool", "a tournament's prize pool"
         HOUSE = "house", "house fees"
+        BANKROLL = "bankroll", "the house's casino bankroll (pays the casino tables' wins)"
+        CASINO = "casino", "the chips a casino table's round holds"
         TICKET = "ticket", "a player's entries into a tournament"
         TICKETS_ISSUED = "tickets_issued", "entries into a tournament handed out"
         TICKET_RESERVE = "ticket_reserve", "money backing a tournament's tickets"
@@ -148,6 +150,8 @@ class Account(models.Model):
             ("view_wallets", "Can see any player's wallet and ledger"),
             ("move_cash", "Can deposit to and withdraw from any wallet"),
             ("direct_tournaments", "Can move tournament money: prizes, tickets, refunds"),
+            ("lock_accounts", "Can lock and unlock players' accounts"),
+            ("note_players", "Can read and write staff notes on players"),
         ]
 
     def __str__(self) -> str:
@@ -173,6 +177,10 @@ class Transfer(AppendOnlyModel):
         TICKET_AWARD = "ticket_award", "ticket won"
         TICKET_SPEND = "ticket_spend", "registration with a ticket"
         TICKET_REFUND = "ticket_refund", "ticket cashed out (its tournament called off)"
+        CASINO_BET = "casino_bet", "bet at a casino table (the round holds its stakes)"
+        CASINO_REFUND = "casino_refund", "casino bet withdrawn before the deal"
+        CASINO_SETTLE = "casino_settle", "casino box settled against the bankroll"
+        BANKROLL_FUND = "bankroll_fund", "money put into the casino bankroll"
 
     id = models.UUIDField(primary_key=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -186,6 +194,12 @@ class Transfer(AppendOnlyModel):
 
     class Meta:
         ordering = ["created_at"]
+        indexes = [
+            # The reports (``reports``): movements by day, and by the table
+            # or tournament that made them.
+            models.Index(fields=["created_at"], name="transfer_created"),
+            models.Index(fields=["ref"], name="transfer_ref"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id}"
@@ -211,3 +225,90 @@ class Entry(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.amount:+d} {self.account_id} in {self.transfer_id}"
+
+
+class AccountLock(AppendOnlyModel):
+    """One lock or unlock of a player's account, with who did it and why.
+
+    The lock itself is ``User.is_active`` (Django refuses an inactive user
+    at login, on a session and on a knox token); these rows are its
+    history, written only by ``accounts.locks`` in the same transaction as
+    the flag, so the last row of a player says why he is as he is."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="lock_history"
+    )
+    locked = models.BooleanField()
+    """True: locked; False: unlocked."""
+    reason = models.CharField(max_length=500)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    """The member of staff; None: an operator at the console (``by_label``)."""
+    by_label = models.CharField(max_length=150)
+    """Who, as a name that outlives the user row: the staff username or
+    ``console:<login>``."""
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{'locked' if self.locked else 'unlocked'} {self.user_id} by {self.by_label}"
+
+
+class PlayerLimits(models.Model):
+    """What a player has set to limit himself (``accounts.limits``): one
+    row per player who ever set one, locked by every deposit of his so a
+    limit is checked against deposits that cannot race it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="limits"
+    )
+    excluded_until = models.DateTimeField(null=True, blank=True)
+    """Self-excluded (no seat, no registration, no deposit) until then;
+    only ever moved later by the player."""
+    daily_deposit = models.BigIntegerField(null=True, blank=True)
+    """The most he may deposit in any 24 hours (None: no limit)."""
+    next_daily_deposit = models.BigIntegerField(null=True, blank=True)
+    """A higher limit (None: none at all) that takes over at ``next_from``."""
+    next_from = models.DateTimeField(null=True, blank=True)
+    """When ``next_daily_deposit`` takes over (None: nothing pending)."""
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "player limits"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(daily_deposit__isnull=True) | Q(daily_deposit__gte=0),
+                name="limits_daily_deposit_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(next_daily_deposit__isnull=True) | Q(next_daily_deposit__gte=0),
+                name="limits_next_daily_deposit_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"limits of {self.user_id}"
+
+
+class PlayerNote(AppendOnlyModel):
+    """A staff note on a player (never shown to him): written once, kept
+    with who wrote it, so the notes read as a log."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="staff_notes"
+    )
+    text = models.TextField(max_length=2000)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["player", "id"], name="note_player_id")]
+
+    def __str__(self) -> str:
+        return f"note {self.pk} on {self.player_id}"

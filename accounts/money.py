@@ -24,7 +24,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from accounts import ledger
+from django.db import transaction
+
+from accounts import ledger, limits
 from accounts.errors import BadAmount, NotPermitted
 from accounts.ledger import Move
 from accounts.models import Transfer
@@ -59,12 +61,35 @@ def wallet_deposit(
     memo: str = "",
     using: str = "default",
 ) -> Transfer:
-    """Money paid in at the cashier: from outside the room to the player's cash."""
+    """Money paid in at the cashier: from outside the room to the player's
+    cash; refused to a self-excluded player and past his deposit limit
+    (``accounts.limits``; a retry of a deposit made is answered, not
+    checked again)."""
     _allowed(by, "accounts.move_cash")
     _positive(amount)
     transfer_id = ledger.client_transfer_id(transfer_id)
     move = Move(ledger.external(), ledger.cash(user_id), amount)
-    return _post(transfer_id, Kind.DEPOSIT, [move], by=by, memo=memo, using=using)
+    with transaction.atomic(using=using):
+        if not Transfer.objects.using(using).filter(pk=transfer_id).exists():
+            limits.deposit_check(user_id=user_id, amount=amount, using=using)
+        return _post(transfer_id, Kind.DEPOSIT, [move], by=by, memo=memo, using=using)
+
+
+def bankroll_fund(
+    *,
+    transfer_id: uuid.UUID,
+    amount: int,
+    by: Any = None,
+    memo: str = "",
+    using: str = "default",
+) -> Transfer:
+    """Money the house puts into its casino bankroll, from outside the room
+    (a cashier's operation, like a deposit)."""
+    _allowed(by, "accounts.move_cash")
+    _positive(amount)
+    transfer_id = ledger.client_transfer_id(transfer_id)
+    move = Move(ledger.external(), ledger.bankroll(), amount)
+    return _post(transfer_id, Kind.BANKROLL_FUND, [move], by=by, memo=memo, using=using)
 
 
 def wallet_withdraw(

@@ -1,7 +1,9 @@
-"""Roles: every user is a player; staff are cashiers and tournament directors.
+"""Roles: every user is a player; staff are cashiers, tournament directors
+and floor staff.
 
 A role is a Django group holding the permissions it needs, so operators
-grant it in the admin (or with ``services.role_grant``) and code checks
+grant it in the admin (the user list's actions), with ``manage.py
+grant_role`` or with ``services.role_grant``, and code checks
 permissions, never role names.  ``is_staff`` stays what it was: staff may
 open and close cash tables and log in to the admin.
 """
@@ -13,16 +15,26 @@ from typing import Any
 from django.contrib.auth.models import Group, Permission
 
 ROLES: dict[str, tuple[str, ...]] = {
-    "cashier": ("view_wallets", "move_cash", "view_account", "view_transfer", "view_entry"),
+    "cashier": (
+        "view_wallets",
+        "move_cash",
+        "view_account",
+        "view_transfer",
+        "view_entry",
+        "note_players",
+    ),
     "tournament_director": (
         "view_wallets",
         "direct_tournaments",
         "view_account",
         "view_transfer",
         "view_entry",
+        "note_players",
     ),
+    "floor": ("view_wallets", "lock_accounts", "note_players", "view_account", "view_user"),
 }
-"""Each role's group and its permissions (all of the accounts app)."""
+"""Each role's group and its permissions (all of the accounts app): the
+floor sees the players in the admin (``view_user``) to lock them there."""
 
 
 def role_group(role: str, *, using: str = "default") -> Group:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from accounts import ledger
+from accounts import ledger, names
 from accounts.errors import UnknownAccount
-from accounts.models import Account, Entry, User
+from accounts.models import Account, AccountLock, Entry, User
 from accounts.roles import user_roles
 
 
@@ -92,4 +92,33 @@ def transfer_view(transfer: Any) -> dict[str, Any]:
             {"account": e.account.key, "amount": e.amount, "balance_after": e.balance_after}
             for e in entries
         ],
+    }
+
+
+def players_find(*, query: str, limit: int = 50) -> QuerySet[User]:
+    """Players whose username, screen name or email holds ``query`` (any
+    case), or whose screen name reads as it (the same TR39 skeleton: a
+    name typed with look-alike letters still finds him); by id."""
+    text = query.strip()
+    if not text:
+        return get_user_model().objects.none()
+    found = (
+        Q(username__icontains=text)
+        | Q(screen_name__icontains=text)
+        | Q(email__icontains=text)
+        | Q(screen_name_key=names.skeleton(text))
+    )
+    users: QuerySet[User] = get_user_model().objects.filter(found).order_by("id")[:limit]
+    return users
+
+
+def lock_state(user: User) -> dict[str, Any]:
+    """Whether the account is locked, and the last lock or unlock: by whom,
+    when and why (None if it never was)."""
+    last = AccountLock.objects.filter(user=user).order_by("-id").first()
+    return {
+        "locked": not user.is_active,
+        "last": None
+        if last is None
+        else {"locked": last.locked, "by": last.by_label, "at": last.at, "reason": last.reason},
     }

@@ -8,74 +8,112 @@ hands per second.
 The work:
 
 - the house: ``ROUNDS`` rounds of one box against the dealer with the
-  default table (2 jokers, RULES.md 5's pay table) and an original bet of
-  30 (the 2:3 on ANTE then pays without rounding), played by
-  ``poker.engine.casino.simulate`` in ``PROCESSES`` worker processes, each
-  from its own seed, their tallies added.  The box plays the stated
-  strategy: it exchanges as the dealer would (standing when he would
-  stand), takes no second exchange, and plays with a pair or better.
-  Printed: the house edge on the original bet with its 95% confidence
-  interval, the same per chip staked, the dealer's qualification rate, and
-  for each pay-table line how often the box ends with that hand, how often
-  it is paid, and its share of all winnings paid.  Rounds per second are
-  wall-clock over the whole run (process start-up and table builds
-  included).
+  default table (2 jokers, RULES.md 5's pay table) and an original bet B of
+  30 (the 2:3 on ANTE then pays without rounding), for each of
+  ``STRATEGIES``: played by ``poker.engine.casino.simulate`` (the engine's
+  dealer, evaluator and settlement without the events; a test checks it
+  against decide/evolve round by round) in ``PROCESSES`` worker processes,
+  each from its own seed, their tallies added.  The same seeds serve every
+  strategy, so they meet the same decks.
+  Printed: the strategy in words; the house edge on the original bet (the
+  house's win per round over B) with its 95% confidence interval, the same
+  per chip staked; the share of rounds in which the dealer's final hand
+  qualifies; for each pay-table line how often the box ends with that hand,
+  how often it is paid, and its share of all winnings paid; and the
+  simulation's rounds per second (wall clock, process start-up included).
 - the engine: ``ENGINE_ROUNDS`` whole rounds through ``begin`` / ``play``
   (decide and evolve, every event) with a random legal policy, for 1 and 4
-  boxes, beside ``bench.engine``'s 32 Card Draw hands through the pot
-  engine the same way; best of ``RUNS`` (``time.perf_counter``).
+  boxes, and in the same run as many hands of ``bench.engine``'s 32 Card
+  Draw through the pot engine the same way; best of ``RUNS``
+  (``time.perf_counter``), with the ratio of each to the pot hands/s.
+
+``python -m bench.casino`` runs it; ``--quick`` runs it at a size for
+tests (``QUICK``), in this process.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from functools import reduce
 from operator import add
 
 from bench import engine as pot
 from poker.engine.casino import Act, Action, CasinoRules, Deal, Entrant, begin, legal_actions, play
-from poker.engine.casino.simulate import HouseFigures, Tally, figures, simulate
+from poker.engine.casino.simulate import (
+    SHARP,
+    HouseFigures,
+    PlayerStrategy,
+    Tally,
+    figures,
+    simulate,
+)
 from poker.engine.rules import Betting, Game, Rules
 
-ROUNDS = 1_000_000
-PROCESSES = 2
+
+@dataclass(frozen=True)
+class Size:
+    """How much work a run does."""
+
+    rounds: int
+    """Simulated rounds per strategy."""
+    processes: int
+    """Worker processes for the simulation (1: this process, no pool)."""
+    engine_rounds: int
+    """Rounds (and pot hands) through the event engines per timing run."""
+    runs: int
+    """Timing runs of the event engines; the best counts."""
+
+
+FULL = Size(rounds=1_000_000, processes=2, engine_rounds=2_000, runs=3)
+QUICK = Size(rounds=4_000, processes=1, engine_rounds=40, runs=1)
 ORIGINAL = 30
 SEED = 20_240_614
-ENGINE_ROUNDS = 2_000
-RUNS = 3
+STRATEGIES: tuple[tuple[str, PlayerStrategy], ...] = (("plain", PlayerStrategy()), ("sharp", SHARP))
+"""The plain strategy (the dealer's exchange, any pair plays) and one that
+folds small pairs and raises with the second exchange."""
 
 
-def main() -> None:
-    """Simulate the house, then time the engine's rounds."""
-    print(f"{ROUNDS:,} simulated rounds, one box, original bet {ORIGINAL}, {PROCESSES} processes")
-    started = time.perf_counter()
-    house = house_figures(ROUNDS, PROCESSES)
-    seconds = time.perf_counter() - started
-    print_house(house)
-    print(f"\n  simulation: {ROUNDS / seconds:,.0f} rounds/s ({seconds:.1f} s wall clock)")
-    print_engine()
+def main(size: Size = FULL) -> None:
+    """Simulate the house for each strategy, then time the engines."""
+    print(
+        f"{size.rounds:,} simulated rounds per strategy, one box, original bet B = {ORIGINAL}, "
+        f"{size.processes} process{'es' if size.processes > 1 else ''}"
+    )
+    for name, strategy in STRATEGIES:
+        started = time.perf_counter()
+        house = house_figures(size.rounds, size.processes, strategy)
+        seconds = time.perf_counter() - started
+        print(f"\n  {name}: the box {strategy.describe()}")
+        print_house(house)
+        print(f"  simulation: {size.rounds / seconds:,.0f} rounds/s ({seconds:.1f} s wall clock)")
+    print_engine(size)
 
 
-def house_figures(rounds: int, processes: int) -> HouseFigures:
+def house_figures(rounds: int, processes: int, strategy: PlayerStrategy) -> HouseFigures:
     """``rounds`` split over ``processes`` processes, tallies added."""
     shares = [rounds // processes + (k < rounds % processes) for k in range(processes)]
+    seeds = range(SEED, SEED + processes)
+    strategies = [strategy] * processes
+    if processes == 1:
+        return figures(_simulate(rounds, SEED, strategy))
     with ProcessPoolExecutor(processes) as pool:
-        tallies = pool.map(_simulate, shares, range(SEED, SEED + processes))
-        return figures(reduce(add, tallies))
+        return figures(reduce(add, pool.map(_simulate, shares, seeds, strategies)))
 
 
-def _simulate(rounds: int, seed: int) -> Tally:
-    return simulate(rounds, seed, original=ORIGINAL)
+def _simulate(rounds: int, seed: int, strategy: PlayerStrategy) -> Tally:
+    return simulate(rounds, seed, original=ORIGINAL, strategy=strategy)
 
 
 def print_house(house: HouseFigures) -> None:
     """The house edge, qualification, and the pay table's lines."""
     low, high = house.confidence
     print(
-        f"\n  house edge on the original bet: {house.house_edge:.2%} "
+        f"  house edge on the original bet: {house.house_edge:.2%} "
         f"(95% CI {low:.2%} to {high:.2%}); per chip staked: {house.edge_per_staked:.2%}"
     )
     print(
@@ -88,40 +126,43 @@ def print_house(house: HouseFigures) -> None:
             f"  {line.hand.value:<18}{line.pays:>4}:1{line.frequency:>12.4%}"
             f"{line.paid:>10.4%}{line.payout_share:>14.2%}"
         )
-    print(f"  {'ANTE 1:1':<18}{'':>30}{house.ante_even_share:>14.2%}")
-    print(f"  {'ANTE 2:3':<18}{'':>30}{house.ante_two_thirds_share:>14.2%}")
+    print(f"  {'ANTE 1:1':<18}{'':>28}{house.ante_even_share:>14.2%}")
+    print(f"  {'ANTE 2:3':<18}{'':>28}{house.ante_two_thirds_share:>14.2%}")
 
 
-def print_engine() -> None:
-    """Casino rounds/s through the event engine, beside pot hands/s."""
-    print(f"\n  engine, {ENGINE_ROUNDS:,} whole rounds or hands, best of {RUNS}:")
-    for boxes in (1, 4):
-        rate = best(lambda rng, n=boxes: casino_rounds(rng, n))
-        name = f"casino draw, {boxes} box{'es' if boxes > 1 else ''}"
-        print(f"    {name:<32}{rate:>10,.0f} rounds/s")
+def print_engine(size: Size) -> None:
+    """Casino rounds/s through the event engine beside pot hands/s, both
+    measured here, and their ratios."""
+    print(f"\n  event engines, {size.engine_rounds:,} whole rounds or hands, best of {size.runs}:")
     nl_32 = Rules(Game.THIRTY_TWO_CARD_DRAW, Betting.NO_LIMIT, *pot.BLINDS)
-    rate = best(lambda rng: pot_hands(rng, nl_32))
-    print(f"    {'32 Card Draw NL, 5 players':<32}{rate:>10,.0f} hands/s (bench.engine's policy)")
+    pot_rate = best(size, lambda rng: pot.engine_hands(rng, nl_32, 5, size.engine_rounds))
+    print(
+        f"    {'32 Card Draw NL, 5 players':<30}{pot_rate:>10,.0f} hands/s (bench.engine's policy)"
+    )
+    for boxes in (1, 4):
+        rate = best(size, lambda rng, n=boxes: casino_rounds(rng, n, size.engine_rounds))
+        name = f"casino draw, {boxes} box{'es' if boxes > 1 else ''}"
+        print(f"    {name:<30}{rate:>10,.0f} rounds/s = {rate / pot_rate:.2f}x the pot hands/s")
 
 
-def best(work: Callable[[random.Random], None]) -> float:
-    """The best of ``RUNS`` runs of ``ENGINE_ROUNDS`` rounds, per second."""
+def best(size: Size, work: Callable[[random.Random], object]) -> float:
+    """The best of ``size.runs`` runs of ``size.engine_rounds`` rounds, per second."""
     fastest = float("inf")
-    for _ in range(RUNS):
+    for _ in range(size.runs):
         rng = random.Random(SEED)
         start = time.perf_counter()
         work(rng)
         fastest = min(fastest, time.perf_counter() - start)
-    return ENGINE_ROUNDS / fastest
+    return size.engine_rounds / fastest
 
 
-def casino_rounds(rng: random.Random, boxes: int) -> None:
+def casino_rounds(rng: random.Random, boxes: int, rounds: int) -> None:
     """Whole rounds through the engine, each box choosing at random among
     its legal actions (exchanging a random 1 to the most cards)."""
     rules = CasinoRules()
     entrants = tuple(Entrant(f"P{i}", 1_000, 10) for i in range(boxes))
     deck = list(rules.deck)
-    for _ in range(ENGINE_ROUNDS):
+    for _ in range(rounds):
         rng.shuffle(deck)
         state, _ = begin(Deal(rules, entrants, tuple(deck), rng.getrandbits(32)))
         while not state.complete:
@@ -135,11 +176,5 @@ def casino_rounds(rng: random.Random, boxes: int) -> None:
             state, _ = play(state, Act(legal.box, action, thrown))
 
 
-def pot_hands(rng: random.Random, rules: Rules) -> None:
-    """``bench.engine``'s hands, as many as the casino rounds."""
-    saved = pot.HANDS
-    pot.HANDS = ENGINE_ROUNDS
-    try:
-        pot.engine_hands(rng, rules, 5)
-    finally:
-        pot.HANDS = saved
+if __name__ == "__main__":
+    main(QUICK if "--quick" in sys.argv[1:] else FULL)

@@ -139,12 +139,13 @@ def print_table(results: list[Result], reference: Result) -> None:
 # The engine
 
 
-def engine_hands(rng: random.Random, rules: Rules, players: int) -> int:
-    """Play ``HANDS`` hands; the number of betting and draw decisions."""
+def engine_hands(rng: random.Random, rules: Rules, players: int, hands: int | None = None) -> int:
+    """Play ``hands`` hands (``HANDS`` by default); the number of betting
+    and draw decisions."""
     seats = tuple((f"P{i}", STACK) for i in range(players))
     deck = list(rules.variant.deck)
     actions = 0
-    for hand in range(HANDS):
+    for hand in range(HANDS if hands is None else hands):
         rng.shuffle(deck)
         state, _ = begin(Deal(rules, seats, hand % players, tuple(deck), rng.getrandbits(32)))
         while not state.complete:

@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "poker",
     "tournaments",
     "accounts",
+    "reports",
 ]
 
 MIDDLEWARE = [
@@ -322,7 +323,14 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ActionEnum": "poker.api.responses.ACTIONS",
         "BlindEnum": "poker.api.responses.BLINDS",
+        "PhaseEnum": "poker.api.responses.PHASES",
+        "KindEnum": "poker.api.responses.CLOCK_KINDS",
         "TableStatusEnum": "poker.models.Table.Status",
+        "CasinoActionEnum": "poker.casino.api.responses.ACTIONS",
+        "CasinoHandEnum": "poker.casino.api.responses.HANDS",
+        "CasinoPhaseEnum": "poker.casino.api.responses.PHASES",
+        "CasinoResultEnum": "poker.casino.api.responses.RESULTS",
+        "CasinoClockKindEnum": "poker.casino.api.responses.CLOCK_KINDS",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",
     },

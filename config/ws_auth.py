@@ -41,6 +41,7 @@ class Refusal:
 
 
 NOT_AUTHENTICATED = Refusal(4401, "not_authenticated", "not authenticated: log in or send a token")
+ACCOUNT_LOCKED = Refusal(4401, "account_locked", "account locked: this session has ended")
 ORIGIN_REFUSED = Refusal(
     4403, "origin_refused", "origin refused: open the socket from this site, or send a token"
 )
@@ -49,6 +50,12 @@ ORIGIN_REFUSED = Refusal(
 async def refuse(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
     """Accept, say why, and close (see the module's docstring)."""
     await consumer.accept()
+    await consumer.send_json({"type": "error", "code": refusal.code, "message": refusal.reason})
+    await consumer.close(code=refusal.close_code, reason=refusal.reason)
+
+
+async def end(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
+    """Say why and close a socket accepted before."""
     await consumer.send_json({"type": "error", "code": refusal.code, "message": refusal.reason})
     await consumer.close(code=refusal.close_code, reason=refusal.reason)
 

@@ -13,12 +13,22 @@ class PokerConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts.audit import register
+        from accounts.locks import on_out_of_play
         from config.projections import projection_register
         from poker.audit import table_problems
+        from poker.casino.audit import casino_problems
+        from poker.casino.services import casino_out_of_play
         from poker.selectors import forget_screen_name
+        from poker.services import player_out_of_play
 
         register(table_problems)
+        register(casino_problems)
+        on_out_of_play(player_out_of_play)
+        on_out_of_play(casino_out_of_play)
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
         projection_register(
             app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)
+        )
+        projection_register(
+            app="casino", rebuild="poker.casino.projections.rebuild", after=("accounts", "poker")
         )

@@ -23,10 +23,10 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 
-from accounts.frames import player_group, wallet_frame
+from accounts.frames import player_group, session_group, wallet_frame
 from config.api_errors import ApiError
 from config.throttles import command_wait
-from config.ws_auth import NOT_AUTHENTICATED, Refusal, refuse
+from config.ws_auth import ACCOUNT_LOCKED, NOT_AUTHENTICATED, Refusal, end, refuse
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.models import Table
@@ -60,6 +60,19 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return
         await self.receive_json(content)
 
+    async def session_join(self, viewer: Any) -> None:
+        """A logged-in viewer's socket hears of his account's lock."""
+        if viewer is not None:
+            await self.channel_layer.group_add(session_group(viewer.pk), self.channel_name)
+
+    async def session_leave(self, viewer: Any) -> None:
+        if viewer is not None:
+            await self.channel_layer.group_discard(session_group(viewer.pk), self.channel_name)
+
+    async def account_locked(self, message: dict[str, Any]) -> None:
+        """The viewer's account was locked: this socket ends with him."""
+        await end(self, ACCOUNT_LOCKED)
+
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         """Streams that only send answer a ping and refuse the rest."""
         if content.get("type") == "ping":
@@ -82,10 +95,12 @@ class TableConsumer(JsonFrames):
             return
         await self.accept()
         await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
+        await self.session_join(self.viewer)
         await self._catch_up(query_after(self.scope))
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.table_group(self.table), self.channel_name)
+        await self.session_leave(getattr(self, "viewer", None))
 
     async def _catch_up(self, after: int | None) -> None:
         """Frames after ``after`` from the store; with none given, one beyond
@@ -230,12 +245,14 @@ class PlayerConsumer(JsonFrames):
             return
         await self.accept()
         await self.channel_layer.group_add(player_group(self.viewer.pk), self.channel_name)
+        await self.session_join(self.viewer)
         await self.send_json(await database_sync_to_async(wallet_frame)(self.viewer.pk))
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "viewer", None) is not None:
             group = player_group(self.viewer.pk)
             await self.channel_layer.group_discard(group, self.channel_name)
+            await self.session_leave(self.viewer)
 
     async def frame(self, message: dict[str, Any]) -> None:
         frame = message["frame"]

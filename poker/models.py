@@ -230,6 +230,8 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_table_number")
         ]
+        # The reports (``reports``) find the hands of a period by their start.
+        indexes = [models.Index(fields=["started_at"], name="hand_started")]
 
     def __str__(self) -> str:
         return f"hand {self.number} of table {self.table_id}"
@@ -253,3 +255,6 @@ def hand_id(table_id: int, number: int) -> str:
 def hand_stream(hand_pk: str) -> str:
     """Stream name of a hand."""
     return f"hand-{hand_pk}"
+
+
+from poker.casino.models import CasinoBox, CasinoRound, CasinoTable  # noqa: E402,F401 - the app's models

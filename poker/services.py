@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.limits import play_check
 from config.api_errors import ApiError
 from poker import clocks, projections, streams
 from poker.commands import run, user_of
@@ -34,7 +35,7 @@ from poker.engine.table import (
 )
 from poker.errors import Forbidden, StaleVersion, refusal
 from poker.eventstore import Batch, Feed, append
-from poker.models import Table, hand_id
+from poker.models import Seat, Table, hand_id
 from poker.publish import publish
 from poker.work import Work
 
@@ -110,8 +111,10 @@ def seat_sit(
     wait_for_big_blind: bool = False,
     command_id: uuid.UUID | None = None,
 ) -> dict[str, Any]:
-    """Take a seat with a buy-in; dealt in at once by posting, or on the big blind."""
+    """Take a seat with a buy-in; dealt in at once by posting, or on the big
+    blind.  Refused to a locked or self-excluded player (``accounts.limits``)."""
     player = _player_id(by)
+    play_check(by)
     return run(
         table_id,
         by=by,
@@ -128,21 +131,66 @@ def seat_leave(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -
     once (an all-in hand, or one at Parole or showdown, plays on by itself)
     and he leaves with what he has when the hand ends."""
 
-    def do(work: Work) -> None:
-        seat = _seat_of(work, by)
-        work.table_do(Leave(seat))
-        hand = work.hand
-        if hand is None or seat not in work.table_state.hand_seats:
-            return
-        position = work.table_state.hand_seats.index(seat)
-        player = hand.state.players[position]
-        foldable = hand.state.phase in (Phase.BETTING, Phase.DRAW)
-        if foldable and player.in_hand and player.stack > 0:
-            work.hand_do(Forfeit(position))
-
     return run(
-        table_id, by=by, command_id=command_id, do=do, answer=_answer_for(by), kind="seat.leave"
+        table_id,
+        by=by,
+        command_id=command_id,
+        do=lambda w: _leave(w, _seat_of(w, by)),
+        answer=_answer_for(by),
+        kind="seat.leave",
     )
+
+
+def _leave(work: Work, seat: int) -> None:
+    """``seat`` leaves: at once between hands, else his hand folded now
+    (if it can be) and he goes when it ends."""
+    work.table_do(Leave(seat))
+    hand = work.hand
+    if hand is None or seat not in work.table_state.hand_seats:
+        return
+    position = work.table_state.hand_seats.index(seat)
+    player = hand.state.players[position]
+    foldable = hand.state.phase in (Phase.BETTING, Phase.DRAW)
+    if foldable and player.in_hand and player.stack > 0:
+        work.hand_do(Forfeit(position))
+
+
+def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True) -> list[str]:
+    """Take a player out of play (his account locked, or he excluded
+    himself: ``accounts.locks.out_of_play``), a table command for each
+    table, carried out by ``by`` (staff, or None: the room): at a cash
+    table he leaves as if he had asked (``seat_leave``: his chips go back to
+    his wallet); at a tournament table (unless ``tournaments`` is False)
+    he is sat out, so the table blinds him away (his chips stay in play and
+    his entry stands: a director may still disqualify him).  A line per
+    table."""
+    player = str(user_id)
+    done = []
+    _answer = _answer_for(None)
+    seats = Seat.objects.filter(player_id=user_id).exclude(table__status=Table.Status.CLOSED)
+    if not tournaments:
+        seats = seats.filter(table__tournament__isnull=True)
+    for table_id in seats.values_list("table_id", flat=True).order_by("table_id"):
+
+        def do(work: Work) -> None:
+            seat = work.table_state.seat_of(player)
+            held = None if seat is None else work.table_state.seats[seat]
+            if seat is None or held is None or held.leaving:
+                raise ApiError("Not seated here (or leaving already).", code="not_seated")
+            if not work.table_state.config.is_tournament:
+                _leave(work, seat)
+            elif held.sitting_out:
+                raise ApiError("Sat out already.", code="sitting_out")
+            else:
+                work.table_do(SitOut(seat))
+
+        try:  # a command id of its own, so the table's log says who did it
+            run(table_id, by=by, command_id=uuid.uuid4(), do=do, answer=_answer, kind="seat.remove")
+        except ApiError as error:  # nothing to do, or the table refused: say so
+            done.append(f"table {table_id}: left as it was ({error.code}: {error.message})")
+        else:
+            done.append(f"table {table_id}: out of play")
+    return done
 
 
 def seat_top_up(

@@ -17,6 +17,7 @@ from django.conf import settings
 
 from config import timers
 from poker import clocks
+from poker.casino import clocks as casino_clocks
 from poker.errors import ClockEarly, ClockMoved
 
 
@@ -39,6 +40,22 @@ def clock_expired(table_id: int, stream: str, version: int) -> dict[str, Any]:
 def clock_sweep() -> int:
     """Fire the clocks whose timers were lost (run by beat)."""
     try:
-        return clocks.clock_sweep()
+        return clocks.clock_sweep() + casino_clocks.clock_sweep()
     finally:
         timers.flush()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def casino_clock_expired(table_id: int, stream: str, version: int) -> dict[str, Any]:
+    """A casino clock set at ``stream``'s ``version`` ran out: act if still
+    due (``poker.casino.clocks``: the window deals, a box times out)."""
+    try:
+        casino_clocks.clock_expire(table_id=table_id, stream=stream, version=version)
+    except ClockEarly as early:
+        casino_clocks.set_timer(table_id, stream, version, clocks.moment(early.expires))
+        return {"outcome": "early"}
+    except ClockMoved:
+        return {"outcome": "moved"}
+    finally:
+        timers.flush()
+    return {"outcome": "acted"}

@@ -19,6 +19,7 @@ from tournaments.models import Tournament
 from tournaments.rules import (
     BlindLevel,
     Break,
+    Clocks,
     InvalidDefinition,
     PayoutTable,
     PayoutTier,
@@ -92,6 +93,8 @@ def definition_build(data: Mapping[str, Any]) -> TournamentDefinition:
             fields["satellite"] = satellite_for(**fields["satellite"])
         if fields.get("payouts") is not None:
             fields["payouts"] = _payouts(fields["payouts"])
+        if "clocks" in fields:
+            fields["clocks"] = _part("clocks", Clocks, fields["clocks"])
         return TournamentDefinition(**fields)
     except InvalidDefinition as error:
         raise refusal(error) from None

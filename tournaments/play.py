@@ -456,6 +456,7 @@ def open_tournament_table(tournament: int, number: int, state: TournamentState) 
     config = replace(
         config, pause_seconds=config.pause_seconds * structure.minute_seconds // MINUTE
     )
+    config = _clocked(config, definition.clocks.given())
     events = open_table(config)
     table = Table.objects.create(**table_projections.config_fields(config))
     batch = Batch(table.stream, 0, streams.encode_table(events))
@@ -466,6 +467,15 @@ def open_tournament_table(tournament: int, number: int, state: TournamentState) 
     table_id = table.pk
     transaction.on_commit(lambda: publish(table_id, recorded, {}))
     return table_id
+
+
+def _clocked(config: TableConfig, clocks: dict[str, int]) -> TableConfig:
+    """The table with the tournament's clocks instead of the defaults (the
+    bet window, 32 Card Draw's, kept within a shorter action clock)."""
+    if not clocks:
+        return config
+    action = clocks.get("action_seconds", config.action_seconds)
+    return replace(config, **clocks, bet_seconds=min(config.bet_seconds, action))
 
 
 def _named(config: TableConfig, state: TournamentState, number: int) -> TableConfig:

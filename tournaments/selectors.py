@@ -15,17 +15,20 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
+from poker.engine.table.config import setting
 from poker.models import Table
 from tournaments import timing
 from tournaments.models import Entrant, Tournament
 from tournaments.rules import (
     Structure,
+    TournamentDefinition,
     TournamentState,
     can_add_on,
     can_rebuy,
     definition_from_json,
 )
 from tournaments.rules import queries as q
+from tournaments.rules.definition import CLOCK_SETTINGS
 from tournaments.timing import clock_view, seconds
 
 STANDINGS_IN_FRAME = 50
@@ -108,6 +111,7 @@ def tournament_detail(
         "rebuys": row.definition.get("rebuys"),
         "satellite": row.definition.get("satellite"),
         "structure": structure_view(definition.structure),
+        "table_clocks": table_clocks(definition),
         "prizes": prizes(state),
         "hand_for_hand": row.hand_for_hand,
         "final_table": row.final_table,
@@ -115,6 +119,12 @@ def tournament_detail(
         "tables_in_play": tables_in_play(state, table_ids),
         "you": own_entry(state, viewer, table_ids),
     }
+
+
+def table_clocks(definition: TournamentDefinition) -> dict[str, int]:
+    """The clocks its tables run: the tournament's, else the table defaults."""
+    given = definition.clocks.given()
+    return {name: given.get(name, setting(name).default) for name in CLOCK_SETTINGS}
 
 
 def _table_ids(row: Tournament) -> dict[int, int]:

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.limits import play_check
 from config.api_errors import ApiError
 from poker.commands import user_of
 from poker.eventstore import Batch, append
@@ -168,8 +169,10 @@ def tournament_register(
 ) -> dict[str, Any]:
     """Buy an entry (or re-enter after busting, while late registration is
     open): with a ticket for this tournament if he holds one (``ticket``
-    None), with it only (True) or with cash only (False)."""
+    None), with it only (True) or with cash only (False).  Refused to a
+    locked or self-excluded player (``accounts.limits``)."""
     player = _player(by)
+    play_check(by)
     decide: Decide = lambda s, now: Register(player, now, secrets.randbits(64))  # noqa: E731
     body = {"ticket": ticket}
     return _command(tournament_id, by, command_id, decide, "tournament.register", body, ticket)

@@ -6,9 +6,11 @@ from __future__ import annotations
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
+from accounts.limits import MAX_EXCLUSION_DAYS
 from accounts.models import Transfer
 from accounts.names import MAX_LENGTH
-from config.api import Email, Query, StrictUUID, Text, chips
+from accounts.notes import MAX_NOTE
+from config.api import Email, Query, StrictInteger, StrictUUID, Text, chips
 
 # --------------------------------------------------------------------------
 # In
@@ -56,6 +58,25 @@ class MoneyIn(serializers.Serializer[dict[str, object]]):
     transfer_id = StrictUUID()
     amount = chips(min_value=1)
     memo = Text(max_length=200, required=False, default="", allow_blank=True)
+
+
+class SelfExclusionIn(serializers.Serializer[dict[str, object]]):
+    """Stay away from play for ``days`` from now (never shortens one in force)."""
+
+    days = StrictInteger(min_value=1, max_value=MAX_EXCLUSION_DAYS)
+
+
+class DepositLimitIn(serializers.Serializer[dict[str, object]]):
+    """The most that may be deposited in any 24 hours (null: no limit).
+    Lower: at once; higher or null: after 24 hours."""
+
+    daily = chips(min_value=0, allow_null=True)
+
+
+class NoteIn(serializers.Serializer[dict[str, object]]):
+    """A staff note on a player."""
+
+    text = Text(max_length=MAX_NOTE)
 
 
 class HistoryQuery(Query):
@@ -135,3 +156,32 @@ class TransferOut(serializers.Serializer[dict[str, object]]):
 class MoneyOut(serializers.Serializer[dict[str, object]]):
     transfer = TransferOut()
     wallet = WalletOut()
+
+
+class LimitsOut(serializers.Serializer[dict[str, object]]):
+    """A player's limits as they hold now."""
+
+    excluded_until = serializers.DateTimeField(
+        allow_null=True, help_text="Self-excluded until then (null: not excluded)."
+    )
+    daily_deposit = serializers.IntegerField(
+        allow_null=True, help_text="The most deposited in any 24 hours (null: no limit)."
+    )
+    next_daily_deposit = serializers.IntegerField(
+        allow_null=True, help_text="A raised limit (null: none) waiting for next_from."
+    )
+    next_from = serializers.DateTimeField(
+        allow_null=True, help_text="When next_daily_deposit holds (null: nothing waiting)."
+    )
+    deposited_24h = serializers.IntegerField(help_text="Deposited in the last 24 hours.")
+    deposit_remaining = serializers.IntegerField(
+        allow_null=True, help_text="What may still be deposited now (null: no limit)."
+    )
+
+
+class NoteOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField()
+    text = serializers.CharField()
+    by = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()

@@ -16,6 +16,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("me/", views.MeView.as_view(), name="me"),
     path("me/wallet/", views.MyWalletView.as_view(), name="me-wallet"),
     path("me/ledger/", views.MyLedgerView.as_view(), name="me-ledger"),
+    path("me/limits/", views.MyLimitsView.as_view(), name="me-limits"),
+    path("me/self-exclusion/", views.MySelfExclusionView.as_view(), name="me-self-exclusion"),
+    path("me/deposit-limit/", views.MyDepositLimitView.as_view(), name="me-deposit-limit"),
+    re_path(rf"^players/{USER}/notes/$", views.PlayerNotesView.as_view(), name="player-notes"),
     re_path(rf"^wallets/{USER}/$", views.WalletView.as_view(), name="wallet"),
     re_path(rf"^wallets/{USER}/ledger/$", views.WalletLedgerView.as_view(), name="wallet-ledger"),
     re_path(

@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import money, selectors, services
+from accounts import limits, money, notes, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
 from config.api import validated
@@ -148,6 +148,56 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         user = services.profile_update(user=request.user, **validated(s.ProfileIn, request.data))
         return Response(s.MeOut(selectors.me_view(user)).data)
+
+
+class MyLimitsView(APIView):
+    """The player's own limits: self-exclusion and deposit limit."""
+
+    @extend_schema(responses={200: s.LimitsOut}, operation_id="me_limits")
+    def get(self, request: Request) -> Response:
+        return Response(s.LimitsOut(limits.limits_view(user_id=request.user.pk)).data)
+
+
+class MySelfExclusionView(APIView):
+    """Exclude yourself from play (no seat, no registration, no deposit)
+    for a number of days; it can be made longer, never shorter."""
+
+    @extend_schema(
+        request=s.SelfExclusionIn, responses={200: s.LimitsOut}, operation_id="me_self_exclusion"
+    )
+    def post(self, request: Request) -> Response:
+        limits.self_exclusion_set(user=request.user, **validated(s.SelfExclusionIn, request.data))
+        return Response(s.LimitsOut(limits.limits_view(user_id=request.user.pk)).data)
+
+
+class MyDepositLimitView(APIView):
+    """Set your deposit limit for any 24 hours: a lower one holds at once, a
+    higher one (or none) after 24 hours."""
+
+    @extend_schema(
+        request=s.DepositLimitIn, responses={200: s.LimitsOut}, operation_id="me_deposit_limit"
+    )
+    def put(self, request: Request) -> Response:
+        limits.deposit_limit_set(user=request.user, **validated(s.DepositLimitIn, request.data))
+        return Response(s.LimitsOut(limits.limits_view(user_id=request.user.pk)).data)
+
+
+class PlayerNotesView(APIView):
+    """Staff notes on a player (``accounts.note_players``): read them,
+    newest first, or add one."""
+
+    pagination_class = None
+
+    @extend_schema(responses={200: s.NoteOut(many=True)}, operation_id="players_notes")
+    def get(self, request: Request, user_id: str) -> Response:
+        found = notes.notes_of(by=request.user, player_id=int(user_id))
+        return Response(s.NoteOut([notes.note_view(n) for n in found[:200]], many=True).data)
+
+    @extend_schema(request=s.NoteIn, responses={201: s.NoteOut}, operation_id="players_note_add")
+    def post(self, request: Request, user_id: str) -> Response:
+        data = validated(s.NoteIn, request.data)
+        note = notes.note_add(by=request.user, player_id=int(user_id), **data)
+        return Response(s.NoteOut(notes.note_view(note)).data, status=201)
 
 
 class HistoryPages(PageNumberPagination):

@@ -35,6 +35,8 @@ from poker.models import Table
 
 ACTIONS = [a.value for a in Action]
 BLINDS = [b.value for b in Blind]
+PHASES = [p.value for p in Phase]
+CLOCK_KINDS = [k.value for k in ClockKind]
 """Choices two fields share, named once in the schema (``ENUM_NAME_OVERRIDES``)."""
 
 HAND_ID = r"^[0-9]{1,18}-[0-9]{1,9}$"

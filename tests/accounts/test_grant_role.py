@@ -33,7 +33,11 @@ def test_staff_is_granted_and_revoked(make_user):
 
 @pytest.mark.parametrize(
     ("role", "permission"),
-    [("cashier", "accounts.move_cash"), ("tournament_director", "accounts.direct_tournaments")],
+    [
+        ("cashier", "accounts.move_cash"),
+        ("tournament_director", "accounts.direct_tournaments"),
+        ("floor", "accounts.lock_accounts"),
+    ],
 )
 def test_a_staff_role_gives_its_permissions_and_makes_the_user_staff(make_user, role, permission):
     ann = make_user("ann")
@@ -44,7 +48,11 @@ def test_a_staff_role_gives_its_permissions_and_makes_the_user_staff(make_user, 
 
 @pytest.mark.parametrize(
     ("role", "permission"),
-    [("cashier", "accounts.move_cash"), ("tournament_director", "accounts.direct_tournaments")],
+    [
+        ("cashier", "accounts.move_cash"),
+        ("tournament_director", "accounts.direct_tournaments"),
+        ("floor", "accounts.lock_accounts"),
+    ],
 )
 def test_revoking_a_staff_role_takes_its_permissions(make_user, role, permission):
     ann = make_user("ann", role=role)

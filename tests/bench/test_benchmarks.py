@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from bench import service, tournament, websockets
+from bench import casino, service, tournament, websockets
 
 servers = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 """What a benchmark that runs needs: the test database on PostgreSQL, and Redis."""
@@ -99,3 +99,26 @@ def test_the_service_bench_names_each_write_of_a_statement_of_several() -> None:
     assert service.statement_kind(several) == "WITH INSERT poker_command + INSERT poker_event"
     assert service.statement_kind(locked) == "SELECT poker_table FOR UPDATE"
     assert service.statement_kind("COMMIT") == "COMMIT"
+
+
+def test_the_casino_bench_quick_mode_prints_the_house_for_each_strategy_and_the_engines(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    casino.main(casino.QUICK)
+
+    shown = capsys.readouterr().out
+    lines = [line.strip() for line in shown.splitlines()]
+    stated = [line for line in lines if line.startswith(("plain: the box", "sharp: the box"))]
+    assert stated == [f"{name}: the box {s.describe()}" for name, s in casino.STRATEGIES]
+    edges = [line for line in lines if line.startswith("house edge on the original bet: ")]
+    assert len(edges) == 2
+    for line in edges:  # "67.97% (95% CI 54.88% to 81.06%); ..."
+        words = line.replace("%", "").replace(";", "").replace(")", "").split()
+        edge, low, high = float(words[6]), float(words[9]), float(words[11])
+        assert low < edge < high
+    assert sum(line.startswith("dealer qualifies: ") for line in lines) == 2
+    for hand in ("pair", "two-pair", "full-house", "five-of-a-kind", "ANTE 2:3"):
+        assert sum(line.startswith(f"{hand} ") for line in lines) == 2, hand
+    assert "32 Card Draw NL, 5 players" in shown
+    ratios = [line for line in lines if line.endswith("x the pot hands/s")]
+    assert [line.split(",")[0] for line in ratios] == ["casino draw", "casino draw"]

@@ -203,3 +203,54 @@ def _action(rng: random.Random, hand: dict[str, Any]) -> dict[str, Any]:
         cards = next(p["cards"] for p in hand["players"] if p["seat"] == hand["your_seat"])
         body["cards"] = rng.sample(cards, rng.randint(1, legal["max_discard"]))
     return {**body, "action": action}
+
+
+@pytest.mark.django_db
+@pytest.mark.postgres
+def test_a_whole_casino_round_is_answered_as_declared():
+    """Two players bet, exchange, play or fold casino rounds to the end,
+    every view of every viewer checked; the bankroll and the list too."""
+    schema = schemathesis.openapi.from_dict(served_schema())
+    make = user_maker(10**6)
+    make("boss", staff=True, role="cashier")
+    ann, bob = make("ann"), make("bob")
+    rng = random.Random(7)
+    with same_connection():
+        staff = Checked(schema, log_in("boss"))
+        players = {u.pk: Checked(schema, log_in(u.username)) for u in (ann, bob)}
+        anyone = Checked(schema, {})
+        fund = {"amount": 10**6, "transfer_id": a_command_id()}
+        staff("POST", "/api/casino/bankroll/", fund)
+        body = {"name": "C", "jokers": 2, "pay_table": {"five-of-a-kind": 30}}
+        table = staff("POST", "/api/casino/tables/", body, status=201)["table"]["id"]
+        base = f"/api/casino/tables/{table}"
+        for box, client in enumerate(players.values(), start=1):
+            client("POST", f"{base}/sit/", {"box": box, "command_id": a_command_id()})
+        for _ in range(2):
+            for client in players.values():
+                client("POST", f"{base}/bet/", {"amount": 10, "command_id": a_command_id()})
+            for _ in range(20):
+                public = anyone("GET", f"{base}/")
+                current = public["round"]
+                if current["phase"] == "complete":
+                    break
+                actor = next(b["player"] for b in current["boxes"] if b["box"] == current["to_act"])
+                mine = players[actor]("GET", f"{base}/")["round"]
+                action, move = _casino_move(rng, mine)
+                players[actor]("POST", f"{base}/{action}/", move)
+            assert public["round"]["phase"] == "complete"
+        for viewer in (anyone, *players.values()):
+            viewer("GET", f"{base}/")
+            viewer("GET", "/api/casino/tables/")
+        staff("GET", "/api/casino/bankroll/")
+        staff("POST", f"{base}/close/", {"command_id": a_command_id()})
+
+
+def _casino_move(rng: random.Random, current: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    legal = current["legal"]
+    body = {"round": current["id"], "version": current["version"], "command_id": a_command_id()}
+    action = rng.choice(legal["actions"])
+    if action == "exchange":
+        cards = next(b["cards"] for b in current["boxes"] if b["box"] == current["your_box"])
+        body["cards"] = rng.sample(cards, rng.randint(1, legal["max_exchange"]))
+    return action, body

@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from poker.engine.cards import Card
+import pytest
+
+from poker.engine.cards import Card, cards, simulation_random
 from poker.engine.casino import (
     Act,
     Action,
@@ -18,14 +20,16 @@ from poker.engine.casino import (
     Result,
     begin,
     dealer_discards,
-    hand_of,
     play,
+    qualifies,
 )
 from poker.engine.casino.simulate import (
     CARDS_PER_ROUND,
+    SHARP,
     PlayerStrategy,
     figures,
     play_rounds,
+    second_discard,
     simulate,
 )
 from poker.engine.evaluate import rank_joker_high
@@ -44,25 +48,56 @@ class Fixed:
         return list(self.cards)
 
 
-def _engine_net(top: list[Card], rules: CasinoRules) -> tuple[int, Result]:
-    """The same round through decide/evolve, the box playing the stated
-    strategy: exchange as the dealer would, no second exchange, play with a
-    pair or better."""
+class Recording:
+    """A seeded sampler that keeps every sample it hands out."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = simulation_random(seed)
+        self.samples: list[list[Card]] = []
+
+    def sample(self, population: Sequence[Card], k: int) -> list[Card]:
+        cards = self.rng.sample(population, k)
+        self.samples.append(list(cards))
+        return cards
+
+
+STRATEGIES = [PlayerStrategy(), SHARP]
+"""The bench's two strategies: the plain one and the sharp one."""
+
+
+def _engine_round(
+    top: list[Card], rules: CasinoRules, strategy: PlayerStrategy
+) -> tuple[int, Result, bool]:
+    """The same round through decide/evolve, the box playing ``strategy``:
+    exchange as the dealer would, the strategy's second exchange, play from
+    its least hand.  His net, the result, and whether the dealer's final
+    hand qualified."""
     deck = tuple(top) + tuple(c for c in rules.deck if c not in set(top))
     state, _ = begin(Deal(rules, (Entrant("A", 100 * B, B),), deck, 1))
     thrown = tuple(state.boxes[0].cards[p] for p in dealer_discards(state.boxes[0].cards))
     state, _ = play(state, Act(0, Action.EXCHANGE, thrown) if thrown else Act(0, Action.STAND))
     if thrown:
-        state, _ = play(state, Act(0, Action.STAND))
-    paired = hand_of(rank_joker_high(state.boxes[0].cards)) is not Hand.HIGH_CARD
-    state, _ = play(state, Act(0, Action.PLAY if paired else Action.FOLD))
+        again = second_discard(state.boxes[0].cards, strategy)
+        if again is None:
+            state, _ = play(state, Act(0, Action.STAND))
+        else:
+            state, _ = play(state, Act(0, Action.EXCHANGE, (state.boxes[0].cards[again],)))
+    plays = rank_joker_high(state.boxes[0].cards) >= strategy.least_played()
+    state, _ = play(state, Act(0, Action.PLAY if plays else Action.FOLD))
     assert state.complete
     result = state.boxes[0].result
     assert result is not None
-    return state.boxes[0].stack - 100 * B, result
+    dealer = state.dealer
+    if not plays:  # he folded: the dealer did not draw at the table; draw as the simulation does
+        dealer_cards = list(dealer)
+        for n, p in enumerate(dealer_discards(dealer_cards)):
+            dealer_cards[p] = state.stub[n]
+        dealer = tuple(dealer_cards)
+    return state.boxes[0].stack - 100 * B, result, qualifies(rank_joker_high(dealer))
 
 
-def test_a_simulated_round_is_the_engines_round() -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=["plain", "sharp"])
+def test_a_simulated_round_is_the_engines_round(strategy: PlayerStrategy) -> None:
     """Round by round, the simulation's net for the box is what the engine
     pays the same deck played the same way."""
     rng = random.Random(7)
@@ -70,11 +105,60 @@ def test_a_simulated_round_is_the_engines_round() -> None:
     results = set()
     for _ in range(300):
         top = rng.sample(rules.deck, CARDS_PER_ROUND)
-        tally = play_rounds(1, Fixed(top), rules, B)
-        net, result = _engine_net(top, rules)
+        tally = play_rounds(1, Fixed(top), rules, B, strategy)
+        net, result, _ = _engine_round(top, rules, strategy)
         results.add(result)
         assert tally.net == net, [str(c) for c in top]
     assert results >= set(Result) - {Result.PUSH}, "the rounds tried each common settlement"
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=["plain", "sharp"])
+def test_seeded_simulated_rounds_add_up_to_the_engines(strategy: PlayerStrategy) -> None:
+    """A seeded run of the fast path against the same rounds replayed through
+    decide/evolve: the box's net, its square, the dealer's qualifications
+    and the paid results agree in total."""
+    recording, rules = Recording(20_240_614), CasinoRules()
+    tally = play_rounds(400, recording, rules, B, strategy)
+    rounds = [_engine_round(top, rules, strategy) for top in recording.samples]
+    assert len(rounds) == tally.rounds == 400
+    assert tally.net == sum(net for net, _, _ in rounds)
+    assert tally.net_squares == sum(net * net for net, _, _ in rounds)
+    assert tally.qualified == sum(q for _, _, q in rounds)
+    assert tally.played == sum(result is not Result.FOLD for _, result, _ in rounds)
+    assert sum(tally.paid) == sum(result is Result.WIN for _, result, _ in rounds)
+
+
+def test_the_sharp_strategy_raises_with_a_made_hand_and_draws_to_one_card() -> None:
+    def second(hand: str) -> str | None:
+        held = cards(hand)
+        at = second_discard(held, SHARP)
+        return None if at is None else str(held[at])
+
+    assert second("7h 2s 7d 7c 9h") == "2s"  # three of a kind: the lowest odd card
+    assert second("7h 9s 7d 7c 9h") is None  # a full house stands
+    assert second("Kh 7s 7d 7c X1") == "Kh"  # four of a kind with a joker: its kicker
+    assert second("8h 8d Kd 4c 4s") == "Kd"  # two pair: the dealer's odd card
+    assert second("2h 9h Jh 4s Kh") == "4s"  # four to a flush
+    assert second("Jc Js 7s 6c 3d") is None  # a pair: the dealer would change three
+    assert second_discard(cards("7h 2s 7d 7c 9h"), PlayerStrategy()) is None
+
+
+def test_the_strategies_say_what_they_play() -> None:
+    def plays(strategy: PlayerStrategy, hand: str) -> bool:
+        return rank_joker_high(cards(hand)) >= strategy.least_played()
+
+    assert plays(PlayerStrategy(), "2c 2d 3h 4s 5c") and not plays(
+        PlayerStrategy(), "Ac Kd 3h 4s 6c"
+    )
+    assert plays(SHARP, "Qc Qd 2h 3s 4c") and plays(
+        SHARP, "Qc X1 2h 3s 4c"
+    )  # the joker pairs his queen
+    assert not plays(SHARP, "Jc Jd Ah Ks Qc") and plays(SHARP, "2c 2d 3h 3s 5c")
+    assert PlayerStrategy().describe() == (
+        "exchanges as the dealer would, no second exchange, plays with a pair or better"
+    )
+    assert "plays with a pair of queens or better" in SHARP.describe()
+    assert "three or four of a kind" in SHARP.describe()
 
 
 def test_the_same_seed_gives_the_same_tally_and_tallies_add_up() -> None:

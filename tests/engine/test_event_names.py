@@ -13,6 +13,7 @@ import pytest
 
 from poker.engine import events as hand
 from poker.engine.casino import events as casino
+from poker.engine.casino import table as casino_table
 from poker.engine.codec import from_typed_json, name_of, registry, to_typed_json
 from poker.engine.errors import Malformed
 from poker.engine.table import events as table
@@ -23,6 +24,7 @@ UNIONS = [
     ("table", table.TableEvent, table.TABLE_EVENT_TYPES),
     ("tournament", tournament.TournamentEvent, tournament.TOURNAMENT_EVENT_TYPES),
     ("casino", casino.CasinoEvent, casino.CASINO_EVENT_TYPES),
+    ("casino_table", casino_table.CasinoTableEvent, casino_table.CASINO_TABLE_EVENT_TYPES),
 ]
 
 

@@ -108,6 +108,15 @@ class OwnEntryOut(serializers.Serializer[dict[str, object]]):
         return {**super().get_fields(), "in": still_in()}
 
 
+class TableClocksOut(serializers.Serializer[dict[str, object]]):
+    """The clocks the tournament's tables run (its own, else the defaults)."""
+
+    action_seconds = serializers.IntegerField()
+    draw_seconds = serializers.IntegerField()
+    time_bank_seconds = serializers.IntegerField()
+    time_bank_refill_hands = serializers.IntegerField()
+
+
 class TournamentDetailOut(TournamentOut):
     """One tournament: its line, structure and options, the prizes as the
     pool stands, the clock, and your own entry (null: none)."""
@@ -119,6 +128,7 @@ class TournamentDetailOut(TournamentOut):
     rebuys = record_out(Rebuys, "Tournament")(allow_null=True)
     satellite = record_out(Satellite, "Tournament")(allow_null=True)
     structure = StructureOut()
+    table_clocks = TableClocksOut()
     prizes = PrizeOut(many=True)
     hand_for_hand = serializers.BooleanField()
     final_table = serializers.BooleanField()

@@ -72,6 +72,16 @@ class SatelliteIn(serializers.Serializer[dict[str, object]]):
     seats = count(min_value=1, required=False, allow_null=True, default=None)
 
 
+class ClocksIn(serializers.Serializer[dict[str, object]]):
+    """The clocks of the tournament's tables, in seconds (each left out or
+    null: the table default; bounds as for a table's own settings)."""
+
+    action_seconds = count(min_value=1, required=False, allow_null=True, default=None)
+    draw_seconds = count(min_value=1, required=False, allow_null=True, default=None)
+    time_bank_seconds = count(min_value=0, required=False, allow_null=True, default=None)
+    time_bank_refill_hands = count(min_value=0, required=False, allow_null=True, default=None)
+
+
 class PayoutTierIn(serializers.Serializer[dict[str, object]]):
     min_entrants = count(min_value=2)
     shares = serializers.ListField(child=count(min_value=1), min_length=1, max_length=1000)
@@ -107,6 +117,8 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     sit_and_go = StrictBoolean(default=False)
     ante_by = choice(AnteBy, default="all")
     tie_break = choice(TieBreak, default="suit")
+    clocks = ClocksIn(required=False)
+    """Left out: the tables' default clocks."""
 
 
 class EntryIn(CommandIn):

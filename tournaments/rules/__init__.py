@@ -39,7 +39,7 @@ from tournaments.rules.commands import (
     Unregister,
 )
 from tournaments.rules.decide import create_tournament, decide, play
-from tournaments.rules.definition import Rebuys, Satellite, TournamentDefinition
+from tournaments.rules.definition import Clocks, Rebuys, Satellite, TournamentDefinition
 from tournaments.rules.errors import InvalidDefinition, TournamentError, TournamentErrorCode
 from tournaments.rules.events import (
     TOURNAMENT_EVENT_TYPES,
@@ -116,6 +116,7 @@ __all__ = [
     "Cancel",
     "Cancelled",
     "ClockPosition",
+    "Clocks",
     "DeclineRebuy",
     "DisqualificationQueued",
     "Disqualified",

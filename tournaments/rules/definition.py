@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from poker.engine.rules import VARIANTS, AnteBy, Betting, Game, Rules, TieBreak
+from poker.engine.table.config import setting
 from tournaments.rules.checks import count, require
 from tournaments.rules.payouts import PayoutTable
 from tournaments.rules.structure import MINUTE, Structure
@@ -95,6 +96,36 @@ class Satellite:
             count(self.seats, "seats", 1)
 
 
+CLOCK_SETTINGS = ("action_seconds", "draw_seconds", "time_bank_seconds", "time_bank_refill_hands")
+"""The table clocks a tournament may set for its tables."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clocks:
+    """The clocks of the tournament's tables, each None for the table's
+    default (``TableConfig``), within the table setting's own bounds: the
+    action clock, the draw clock, each player's time bank and how many
+    hands it takes to refill.  They are real seconds: a structure's
+    ``minute_seconds`` scales the levels and the pause, not a player's
+    time to act."""
+
+    action_seconds: int | None = None
+    draw_seconds: int | None = None
+    time_bank_seconds: int | None = None
+    time_bank_refill_hands: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in CLOCK_SETTINGS:
+            value = getattr(self, name)
+            if value is not None:
+                bounds = setting(name).bounds
+                count(value, name, bounds.low or 0, bounds.high)
+
+    def given(self) -> dict[str, int]:
+        """The clocks set, by table setting name."""
+        return {n: getattr(self, n) for n in CLOCK_SETTINGS if getattr(self, n) is not None}
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentDefinition:
     """Everything a tournament is set up with."""
@@ -120,6 +151,8 @@ class TournamentDefinition:
     """Starts as soon as the entries reach ``max_players``."""
     ante_by: AnteBy = AnteBy.ALL
     tie_break: TieBreak = TieBreak.SUIT
+    clocks: Clocks = Clocks()
+    """The clocks of its tables (each left out: the table default)."""
 
     def __post_init__(self) -> None:
         require(isinstance(self.game, Game), "game", "not a game")
@@ -165,6 +198,7 @@ class TournamentDefinition:
             require(self.payouts is None, "payouts", "a satellite pays seats, not a table")
         if self.payouts is not None:
             require(isinstance(self.payouts, PayoutTable), "payouts", "not a PayoutTable")
+        require(isinstance(self.clocks, Clocks), "clocks", "not Clocks")
 
     @property
     def seats_per_table(self) -> int:

@@ -1,6 +1,7 @@
 """``manage.py grant_role USERNAME ROLE [--revoke]``: make a user staff, a
-cashier or a tournament director (or take it back), for operators without
-the admin at hand."""
+cashier, a tournament director or floor staff (or take it back), for
+operators without the admin at hand (the admin's user list has the same
+grants and revocations as actions)."""
 
 from __future__ import annotations
 

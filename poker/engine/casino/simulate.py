@@ -14,6 +14,16 @@ the table; one box never runs the stub out, so nothing is reshuffled.
 
 ``simulate`` returns a ``Tally`` of raw sums, which adds up (``+``) across
 processes; ``figures`` turns it into the numbers a bench prints.
+
+The house edge depends on the box's strategy far more than in the usual
+house-banked games, because of two rules of RULES.md 5.  Against a dealer
+who does not qualify the ANTE wins only 2:3, and the dealer, drawing by his
+list, qualifies in more than half the rounds: a box that plays a pair below
+queens mostly risks three ANTEs to win two thirds of one, and the plain
+strategy (play any pair) loses most of an original bet per round.  And the
+second exchange costs one more B whatever the hand: with three or four of a
+kind it cannot spoil the hand, so it raises ANTE and BET by half exactly
+when the box is ahead; ``SHARP`` uses it and wins.
 """
 
 from __future__ import annotations
@@ -23,13 +33,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from poker.engine.cards import Card, simulation_random
+from poker.engine.cards import JOKER_BASE, Card, simulation_random
 from poker.engine.casino.dealer import dealer_discards
 from poker.engine.casino.paytable import HANDS_BY_CODE, Hand
 from poker.engine.casino.rules import CasinoRules
 from poker.engine.casino.settle import Result, qualifies, settle
 from poker.engine.evaluate import rank_joker_high
-from poker.engine.evaluate.shape import CATEGORY_SHIFT
+from poker.engine.evaluate.shape import CATEGORY_SHIFT, RANK_BITS
 
 CARDS_PER_ROUND: Final = 21
 """The most one box's round uses: 10 dealt, 5 + 1 exchanged, 5 for the dealer."""
@@ -50,13 +60,85 @@ class Sampler(Protocol):
 @dataclass(frozen=True, slots=True)
 class PlayerStrategy:
     """How the simulated box plays: the first exchange as the dealer would
-    exchange (standing when he would stand), and play with ``play_from`` or
-    better, else fold."""
+    exchange (standing when he would stand), maybe a second exchange, and
+    play with ``play_from`` or better (a pair from ``pair_from`` up), else
+    fold.
+
+    The defaults are the plain strategy: no second exchange, play any pair.
+    ``SHARP`` is the one that uses the rules against the house."""
 
     play_from: Hand = Hand.PAIR
+    pair_from: int = 2
+    """The least pair he plays, by rank (2 to 14), when ``play_from`` is a
+    pair: 12 plays queens or better and folds jacks and lower."""
     second_exchange: bool = False
     """Also take the second exchange when the dealer's rule would then
-    change exactly one card."""
+    change exactly one card (two pair, a four to a flush or straight)."""
+    raise_made: bool = False
+    """With the second exchange: also take it holding three or four of a
+    kind, changing his lowest odd card.  The made hand cannot get worse, so
+    the extra B on BOX is a raise: ANTE and BET grow by half."""
+
+    def describe(self) -> str:
+        """The strategy in words, for a bench's output."""
+        second = "no second exchange"
+        if self.second_exchange:
+            second = "a second exchange when the dealer's rule would change one card"
+            if self.raise_made:
+                second += " or holding three or four of a kind (his lowest odd card)"
+        least = self.play_from.value
+        if self.play_from is Hand.PAIR:
+            least = (
+                "a pair" if self.pair_from == 2 else f"a pair of {_RANK_NAMES[self.pair_from - 2]}"
+            )
+        return f"exchanges as the dealer would, {second}, plays with {least} or better"
+
+    def least_played(self) -> int:
+        """The least ``rank_joker_high`` value he plays: the category's
+        lowest value, or the pair of ``pair_from`` with no kickers."""
+        code = HANDS_BY_CODE.index(self.play_from)
+        least = code << CATEGORY_SHIFT
+        if self.play_from is Hand.PAIR:
+            least |= self.pair_from << 4 * RANK_BITS | self.pair_from << 3 * RANK_BITS
+        return least
+
+
+_RANK_NAMES: Final = (
+    *("twos", "threes", "fours", "fives", "sixes", "sevens", "eights"),
+    *("nines", "tens", "jacks", "queens", "kings", "aces"),
+)
+"""The plural name of each rank, deuces (rank 2) first."""
+
+SHARP: Final = PlayerStrategy(pair_from=12, second_exchange=True, raise_made=True)
+"""A simple strategy that plays the rules against the house: fold pairs
+below queens (they lose three ANTEs to a dealer who qualifies more often
+than not, and win only two thirds of one when he does not), and take the
+second exchange with a draw to one card or with a made hand that it cannot
+spoil (three or four of a kind: a free raise)."""
+
+
+def second_discard(cards: Sequence[Card], strategy: PlayerStrategy) -> int | None:
+    """The position of the card ``strategy`` changes in the second exchange,
+    None to stand: the dealer's one card, else with ``raise_made`` the lowest
+    odd card beside three or four of a kind (the later-dealt of equal ones)."""
+    if not strategy.second_exchange:
+        return None
+    thrown = dealer_discards(cards)
+    if len(thrown) == 1:
+        return thrown[0]
+    if not strategy.raise_made:
+        return None
+    value = rank_joker_high(cards)
+    if value >> CATEGORY_SHIFT not in _MADE_GROUPS:
+        return None
+    group = value >> 4 * RANK_BITS & 0xF
+    odd = [(-(c >> 2), i) for i, c in enumerate(cards) if c < JOKER_BASE and (c >> 2) + 2 != group]
+    return max(odd)[1] if odd else None
+
+
+_MADE_GROUPS: Final = frozenset(
+    HANDS_BY_CODE.index(h) for h in (Hand.THREE_OF_A_KIND, Hand.FOUR_OF_A_KIND)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +258,7 @@ def play_rounds(
     """``simulate`` with the random source given."""
     strategy = strategy or PlayerStrategy()
     deck, table = rules.deck, rules.pay_table
-    play_from = HANDS_BY_CODE.index(strategy.play_from)
-    second = strategy.second_exchange
+    least_played = strategy.least_played()
     net_sum = net_squares = staked = played = exchanges = qualified = even = two_thirds = 0
     hands, paid, paid_chips = [0] * CODES, [0] * CODES, [0] * CODES
     for _ in range(rounds):
@@ -190,9 +271,10 @@ def play_rounds(
             for p in thrown:
                 box[p] = cards[top]
                 top += 1
-            if second and len(again := dealer_discards(box)) == 1:
+            again = second_discard(box, strategy)
+            if again is not None:
                 ante += original
-                box[again[0]] = cards[top]
+                box[again] = cards[top]
                 top += 1
         for p in dealer_discards(dealer):
             dealer[p] = cards[top]
@@ -202,7 +284,7 @@ def play_rounds(
         qualified += qualifies(dealer_value)
         code = value >> CATEGORY_SHIFT
         hands[code] += 1
-        if code < play_from:
+        if value < least_played:
             net = -ante
             staked += ante
         else:

@@ -1,0 +1,139 @@
+"""Output shapes of the casino-table API, for the OpenAPI schema (the
+selectors build the bodies; schemathesis and the tests hold the two
+together)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from config.api import choice
+from poker.api.responses import cards_out
+from poker.casino.models import CasinoTable
+from poker.engine.casino import PAY_TABLE_SETTINGS, Action, Hand, Phase, Result
+
+ACTIONS = [a.value for a in Action]
+HANDS = [h.value for h in Hand]
+PHASES = [p.value for p in Phase]
+RESULTS = [r.value for r in Result]
+CLOCK_KINDS = ["bet-window", "decision"]
+"""Choices named once in the schema (``ENUM_NAME_OVERRIDES``): the pot
+games' fields of the same names hold other values."""
+
+
+class PayTableOut(serializers.Serializer[dict[str, object]]):
+    """ "N to 1" on BET by hand."""
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {s.name.replace("_", "-"): serializers.IntegerField() for s in PAY_TABLE_SETTINGS}
+
+
+class CasinoTableOut(serializers.Serializer[dict[str, object]]):
+    """A casino table in the list."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    jokers = serializers.IntegerField()
+    pay_table = PayTableOut()
+    min_bet = serializers.IntegerField()
+    max_bet = serializers.IntegerField()
+    boxes = serializers.IntegerField()
+    bet_seconds = serializers.IntegerField()
+    decision_seconds = serializers.IntegerField()
+    status = choice(CasinoTable.Status)
+    version = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    players_seated = serializers.IntegerField()
+
+
+class CasinoSeatOut(serializers.Serializer[dict[str, object]]):
+    """An occupied box."""
+
+    box = serializers.IntegerField(help_text="1 to the table's boxes.")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    bet = serializers.IntegerField(help_text="The original bet on the next or running round.")
+    held = serializers.IntegerField(
+        allow_null=True, help_text="What the round holds from your wallet (yours only)."
+    )
+    sitting_out = serializers.BooleanField()
+    leaving = serializers.BooleanField()
+
+
+class CasinoRoundBoxOut(serializers.Serializer[dict[str, object]]):
+    """A box in the round; cards only your own."""
+
+    box = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    stack = serializers.IntegerField(allow_null=True, help_text="Yours only.")
+    original = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    bet = serializers.IntegerField()
+    exchanges = serializers.IntegerField()
+    folded = serializers.BooleanField()
+    card_count = serializers.IntegerField()
+    cards = cards_out(allow_null=True)
+    hand = choice(Hand, allow_null=True)
+    result = choice(Result, allow_null=True)
+    won = serializers.IntegerField(allow_null=True)
+
+
+class CasinoDealerOut(serializers.Serializer[dict[str, object]]):
+    """The dealer's hand: its cards only once he has turned them up."""
+
+    card_count = serializers.IntegerField()
+    cards = cards_out(allow_null=True)
+    discarded = cards_out(allow_null=True)
+    hand = choice(Hand, allow_null=True)
+    qualifies = serializers.BooleanField(allow_null=True)
+
+
+class CasinoLegalOut(serializers.Serializer[dict[str, object]]):
+    """What you may do now."""
+
+    actions = serializers.ListField(child=choice(Action))
+    stake = serializers.IntegerField()
+    max_exchange = serializers.IntegerField(required=False)
+
+
+class CasinoRoundOut(serializers.Serializer[dict[str, object]]):
+    """The latest round, as you may see it."""
+
+    id = serializers.RegexField(r"^[0-9]{1,18}-[0-9]{1,9}$")
+    number = serializers.IntegerField()
+    version = serializers.IntegerField()
+    game = serializers.CharField()
+    jokers = serializers.IntegerField()
+    pay_table = PayTableOut()
+    phase = choice(Phase)
+    to_act = serializers.IntegerField(allow_null=True, help_text="The box to act.")
+    your_box = serializers.IntegerField(allow_null=True)
+    boxes = CasinoRoundBoxOut(many=True)
+    dealer = CasinoDealerOut()
+    legal = CasinoLegalOut(allow_null=True)
+
+
+class CasinoClockOut(serializers.Serializer[dict[str, object]]):
+    """The clock running: the betting window, or a box's decision clock."""
+
+    kind = serializers.ChoiceField(choices=CLOCK_KINDS)
+    box = serializers.IntegerField(allow_null=True)
+    expires = serializers.DateTimeField()
+
+
+class CasinoTableViewOut(serializers.Serializer[dict[str, object]]):
+    """A casino table as the viewer may see it."""
+
+    table = CasinoTableOut()
+    boxes = CasinoSeatOut(many=True)
+    your_box = serializers.IntegerField(allow_null=True)
+    round = CasinoRoundOut(allow_null=True)
+    clock = CasinoClockOut(allow_null=True)
+
+
+class BankrollOut(serializers.Serializer[dict[str, object]]):
+    """The house's bankroll and the most its open boxes could cost it."""
+
+    balance = serializers.IntegerField()
+    exposure = serializers.IntegerField()

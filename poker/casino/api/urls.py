@@ -1,0 +1,15 @@
+"""Casino-table API routes, mounted under /api/."""
+
+from django.urls import URLPattern, URLResolver, path
+
+from poker.casino.api import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("casino/tables/", views.CasinoTablesView.as_view(), name="casino-tables"),
+    path("casino/tables/<int:table_id>/", views.CasinoTableView.as_view(), name="casino-table"),
+    *[
+        path(f"casino/tables/<int:table_id>/{name}/", view.as_view(), name=f"casino-{name}")
+        for name, view in views.COMMAND_VIEWS.items()
+    ],
+    path("casino/bankroll/", views.BankrollView.as_view(), name="casino-bankroll"),
+]

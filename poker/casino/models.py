@@ -1,0 +1,119 @@
+"""Casino-table read models (projections of the ``casino-table-<id>`` and
+``casino-round-<id>-<n>`` streams, rewritten with every append and rebuilt
+by ``manage.py rebuild_projections``).  The events themselves are
+``poker.models.Event`` rows like every other stream's."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class CasinoTable(models.Model):
+    """A house-banked table: its settings and where its stream stands."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        CLOSING = "closing"
+        CLOSED = "closed"
+
+    name = models.CharField(max_length=64)
+    jokers = models.PositiveSmallIntegerField()
+    pay_table = models.JSONField()
+    """"N to 1" on BET by hand name (``PayTable.to_json``)."""
+    min_bet = models.PositiveBigIntegerField()
+    max_bet = models.PositiveBigIntegerField()
+    boxes = models.PositiveSmallIntegerField()
+    bet_seconds = models.PositiveSmallIntegerField()
+    decision_seconds = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    """The table stream's version."""
+    round_number = models.PositiveIntegerField(default=0)
+    """The last round dealt."""
+    round_running = models.BooleanField(default=False)
+    bet_until = models.DateTimeField(null=True, blank=True)
+    """When the betting window of the next round closes (None: no bet yet)."""
+    exposure = models.PositiveBigIntegerField(default=0)
+    """The most the house could lose on the table's open boxes: the
+    bankroll must cover every table's together (``poker.casino.house``)."""
+    players_seated = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"casino table {self.pk} {self.name}"
+
+    @property
+    def stream(self) -> str:
+        return casino_table_stream(self.pk)
+
+
+class CasinoBox(models.Model):
+    """One occupied box of a casino table (projection)."""
+
+    table = models.ForeignKey(CasinoTable, on_delete=models.CASCADE, related_name="box_set")
+    number = models.PositiveSmallIntegerField()
+    """0-based, as the engine counts; the API shows it plus one."""
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    bet = models.PositiveBigIntegerField(default=0)
+    held = models.PositiveBigIntegerField(default=0)
+    sitting_out = models.BooleanField(default=False)
+    leaving = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="casino_box_table_number"),
+            models.UniqueConstraint(fields=["table", "player"], name="casino_box_table_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"box {self.number} of casino table {self.table_id}"
+
+
+class CasinoRound(models.Model):
+    """One round at a casino table: where its stream stands (projection)."""
+
+    id = models.CharField(primary_key=True, max_length=24)
+    """``<table id>-<number>``."""
+    table = models.ForeignKey(CasinoTable, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField()
+    boxes = models.JSONField()
+    """The table's box numbers dealt in, in the round's order."""
+    version = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=16)
+    to_act = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The round's box to act (an index into ``boxes``)."""
+    started_at = models.DateTimeField()
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    """When the turn of the box to act began: its decision clock started then."""
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="casino_round_table_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of casino table {self.table_id}"
+
+    @property
+    def stream(self) -> str:
+        return casino_round_stream(self.pk)
+
+
+def casino_table_stream(table_id: int) -> str:
+    return f"casino-table-{table_id}"
+
+
+def round_id(table_id: int, number: int) -> str:
+    return f"{table_id}-{number}"
+
+
+def casino_round_stream(round_pk: str) -> str:
+    return f"casino-round-{round_pk}"

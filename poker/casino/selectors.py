@@ -1,0 +1,183 @@
+"""The read side of the casino tables: the list of tables and a table as one
+viewer may see it.
+
+Everything a viewer sees of a round comes through the engine's
+``casino.view``: his own box's cards, never another's, and the dealer's
+only once he has turned them up.  The chips a round holds for a box
+(``held``, and the box's stack in the round, which follow from the
+player's wallet) are shown to that player alone.  The live stream, the
+lobby and the histories build on these functions.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import QuerySet
+
+from poker.casino import streams
+from poker.casino.models import CasinoRound, CasinoTable, round_id
+from poker.casino.work import CasinoWork
+from poker.engine import casino
+from poker.engine.casino import GAME, CasinoState
+from poker.engine.casino.table import CasinoTableState
+from poker.selectors import player_name
+
+
+def casino_table_list() -> QuerySet[CasinoTable]:
+    """Every casino table that is not closed, oldest first."""
+    return CasinoTable.objects.exclude(status=CasinoTable.Status.CLOSED).order_by("id")
+
+
+def casino_table_summary(table: CasinoTable) -> dict[str, Any]:
+    """A table as the list shows it: its settings and how full it is."""
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "game": GAME,
+        "jokers": table.jokers,
+        "pay_table": table.pay_table,
+        "min_bet": table.min_bet,
+        "max_bet": table.max_bet,
+        "boxes": table.boxes,
+        "bet_seconds": table.bet_seconds,
+        "decision_seconds": table.decision_seconds,
+        "status": table.status,
+        "version": table.version,
+        "round_number": table.round_number,
+        "players_seated": table.players_seated,
+    }
+
+
+def casino_table_view(table: CasinoTable, viewer: Any) -> dict[str, Any]:
+    """The table as ``viewer`` (a user, or None) may see it now."""
+    state = streams.tables.state(table.stream, table.version)
+    latest = None
+    if state.round_number:
+        row = CasinoRound.objects.get(pk=round_id(table.pk, state.round_number))
+        latest = (row, streams.rounds.state(row.stream, row.version))
+    return _view(table, state, latest, viewer, current=True)
+
+
+def casino_work_view(work: CasinoWork, viewer: Any) -> dict[str, Any]:
+    """The table as a command just left it, for the command's answer."""
+    latest = None
+    if work.round is not None:
+        latest = (work.round.row, work.round.state)
+    elif work.table_state.round_number:
+        pk = round_id(work.table.pk, work.table_state.round_number)
+        row = CasinoRound.objects.get(pk=pk)
+        latest = (row, streams.rounds.state(row.stream, row.version))
+    return _view(work.table, work.table_state, latest, viewer, current=True)
+
+
+def casino_view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
+    """The answer a command gave, from the versions it recorded (a retry
+    with its id gets this again, whatever happened since)."""
+    table = CasinoTable.objects.get(pk=receipt["casino_table"])
+    state = streams.tables.state(table.stream, receipt["table_version"])
+    latest = None
+    if receipt["round"] is not None:
+        row = CasinoRound.objects.get(pk=receipt["round"])
+        latest = (row, streams.rounds.state(row.stream, receipt["round_version"]))
+    now = table.version == state.version and (
+        latest is None or latest[0].version == latest[1].version
+    )
+    return _view(table, state, latest, viewer, current=now)
+
+
+def casino_receipt(work: CasinoWork) -> dict[str, Any]:
+    """What a command's answer showed, as versions: enough to show it again."""
+    current = work.round
+    if current is None and work.table_state.round_number:
+        pk = round_id(work.table.pk, work.table_state.round_number)
+        row = CasinoRound.objects.get(pk=pk)
+        return _receipt(work, pk, row.version)
+    if current is None:
+        return _receipt(work, None, None)
+    return _receipt(work, current.row.pk, current.start + len(current.events))
+
+
+def _receipt(work: CasinoWork, pk: str | None, version: int | None) -> dict[str, Any]:
+    return {
+        "casino_table": work.table.pk,
+        "table_version": work.table_state.version,
+        "round": pk,
+        "round_version": version,
+    }
+
+
+def _view(
+    table: CasinoTable,
+    state: CasinoTableState,
+    latest: tuple[CasinoRound, CasinoState] | None,
+    viewer: Any,
+    *,
+    current: bool,
+) -> dict[str, Any]:
+    you = str(viewer.pk) if viewer is not None else None
+    your_box = None if you is None else state.box_of(you)
+    boxes = [
+        {
+            "box": n + 1,
+            "player": int(s.player),
+            "name": player_name(s.player),
+            "bet": s.bet,
+            "held": s.held if s.player == you else None,
+            "sitting_out": s.sitting_out,
+            "leaving": s.leaving,
+        }
+        for n, s in sorted(state.seats.items())
+    ]
+    summary = casino_table_summary(table) | {
+        "version": state.version,
+        "round_number": state.round_number,
+        "players_seated": len(state.seats),
+    }
+    return {
+        "table": summary,
+        "boxes": boxes,
+        "your_box": None if your_box is None else your_box + 1,
+        "round": None if latest is None else _round(latest[0], latest[1], you),
+        "clock": _clock(table, state, latest) if current else None,
+    }
+
+
+def _round(row: CasinoRound, state: CasinoState, you: str | None) -> dict[str, Any]:
+    """The round as ``you`` may see it (``casino.view``), its boxes named by
+    the table's box numbers and their players' screen names."""
+    position = next((i for i, b in enumerate(state.boxes) if b.name == you), None)
+    seen = casino.view(state, position)
+    for i, box in enumerate(seen["boxes"]):
+        player = box.pop("name")
+        box["box"] = row.boxes[i] + 1
+        box["player"] = int(player)
+        box["name"] = player_name(player)
+        if i != position:
+            box["stack"] = None
+    to_act = seen["to_act"]
+    return seen | {
+        "id": row.pk,
+        "number": row.number,
+        "to_act": None if to_act is None else row.boxes[to_act] + 1,
+        "your_box": None if position is None else row.boxes[position] + 1,
+    }
+
+
+def _clock(
+    table: CasinoTable, state: CasinoTableState, latest: tuple[CasinoRound, CasinoState] | None
+) -> dict[str, Any] | None:
+    """The clock running now: the betting window, or the decision clock of
+    the box to act."""
+    if not state.round_running:
+        if table.bet_until is None or not state.bets:
+            return None
+        return {"kind": "bet-window", "box": None, "expires": table.bet_until.isoformat()}
+    if latest is None or latest[1].to_act is None or latest[0].turn_started_at is None:
+        return None
+    row, round_state = latest
+    assert round_state.to_act is not None and row.turn_started_at is not None
+    expires = row.turn_started_at + timedelta(seconds=state.config.decision_seconds)
+    box = row.boxes[round_state.to_act] + 1
+    return {"kind": "decision", "box": box, "expires": expires.isoformat()}

@@ -1,0 +1,204 @@
+"""The room's activity: the tables' play by game, and the tournaments run.
+
+Hands are counted from the hand rows (projections of the hand streams,
+rebuilt from them) grouped by table in SQL, players from the hands' first
+events (``reports.dealt``); tournaments from their rows and their money
+from the ledger, each grouped in SQL.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models.functions import Coalesce
+
+from accounts import ledger
+from accounts.models import Entry, Transfer
+from poker.models import Hand, Table
+from reports.dealt import dealt_in
+from reports.money import income_report
+from reports.period import Period
+from reports.sources import INCOME
+from tournaments.models import Tournament
+
+CASH = "cash"
+TOURNAMENT = "tournament"
+
+
+def tables_report(*, period: Period) -> list[dict[str, Any]]:
+    """Play at the tables in ``period``, by game and kind of table (cash or
+    tournament): the tables that dealt, the players dealt in, the hands,
+    the hours the tables dealt (each table's first hand's start to its last
+    hand's end), hands per such hour, the pots of the hands that ended (the
+    chips put in, rake included), and ``house``: what the house earned at
+    the game's cash tables (the income report's rows naming a table: the
+    rake, the casino's result)."""
+    per_table = (
+        Hand.objects.filter(started_at__gte=period.start, started_at__lt=period.end)
+        .values("table_id", "table__game", "table__tournament")
+        .annotate(
+            hands=Count("id"),
+            first=Min("started_at"),
+            last=Max(Coalesce("ended_at", "started_at")),
+            ended=Count("ended_at"),
+            pots=Sum("pot", filter=Q(ended_at__isnull=False)),
+        )
+        .order_by()
+    )
+    games: dict[tuple[str, str], dict[str, Any]] = defaultdict(
+        lambda: {"tables": 0, "hands": 0, "seconds": 0.0, "ended": 0, "pots": 0}
+    )
+    for row in per_table:
+        kind = CASH if row["table__tournament"] is None else TOURNAMENT
+        game = games[(row["table__game"], kind)]
+        game["tables"] += 1
+        game["hands"] += row["hands"]
+        game["seconds"] += (row["last"] - row["first"]).total_seconds()
+        game["ended"] += row["ended"]
+        game["pots"] += int(row["pots"] or 0)
+    players = dict(
+        ((game, CASH if cash else TOURNAMENT), count)
+        for game, cash, count in dealt_in(
+            period=period,
+            select="t.game, t.tournament IS NULL, COUNT(DISTINCT {player})",
+            group="t.game, t.tournament IS NULL",
+        )
+    )
+    house: dict[str, int] = defaultdict(int)
+    for line in income_report(period=period):
+        if line["subject"] not in ("", "tournament"):  # a table of some kind
+            house[line["game"]] += line["amount"]
+            games[(line["game"], CASH)]  # a game with income and no hands is a row too
+    return [
+        {
+            "game": game,
+            "kind": kind,
+            "tables": g["tables"],
+            "players": players.get((game, kind), 0),
+            "hands": g["hands"],
+            "hours": round(g["seconds"] / 3600, 2),
+            "hands_per_hour": round(g["hands"] * 3600 / g["seconds"], 1) if g["seconds"] else None,
+            "pots": g["pots"],
+            "average_pot": round(g["pots"] / g["ended"], 1) if g["ended"] else None,
+            "house": house.get(game, 0) if kind == CASH else 0,
+        }
+        for (game, kind), g in sorted(games.items())
+    ]
+
+
+def floor_report(*, period: Period) -> list[dict[str, Any]]:
+    """The room as it is now, whatever the period: the tables running (open
+    or closing) by game and kind, the players seated at them, and the hands
+    in progress."""
+    running = (
+        Table.objects.exclude(status=Table.Status.CLOSED)
+        .annotate(cash=Q(tournament__isnull=True))
+        .values("game", "cash")
+        .annotate(
+            tables=Count("id"),
+            players=Sum("players_seated"),
+            hands=Count(
+                "id", filter=Q(current_hand__ended_at__isnull=True, current_hand__isnull=False)
+            ),
+        )
+        .order_by("game", "-cash")
+    )
+    return [
+        {
+            "game": row["game"],
+            "kind": CASH if row["cash"] else TOURNAMENT,
+            "tables": row["tables"],
+            "players": int(row["players"] or 0),
+            "hands": row["hands"],
+        }
+        for row in running
+    ]
+
+
+FEE_KINDS = next(s.transfers for s in INCOME if s.name == "tournament_fees")
+"""The transfers that pay (or refund) a tournament's fees to the house."""
+INTO_POOL = frozenset(
+    {
+        Transfer.Kind.REGISTRATION,
+        Transfer.Kind.TICKET_SPEND,
+        Transfer.Kind.REBUY,
+        Transfer.Kind.ADD_ON,
+        Transfer.Kind.UNREGISTRATION,
+    }
+)
+"""The transfers that make a prize pool: entries, rebuys, add-ons, less
+the entries refunded."""
+OUT_OF_POOL = frozenset({Transfer.Kind.PRIZE, Transfer.Kind.TICKET_AWARD})
+"""The transfers that pay a pool out: cash prizes and satellite seats."""
+
+
+def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
+    """The tournaments that started in ``period``: their entrants and
+    entries (rows), and from the ledger the prize pool they collected, what
+    they paid out, the house's fees, and the overlay: the house's own
+    money behind entries (the tickets it gave away into the tournament,
+    the one way the room adds to a pool)."""
+    rows = list(
+        Tournament.objects.filter(started_at__gte=period.start, started_at__lt=period.end)
+        .annotate(entrant_count=Count("entrants"))
+        .order_by("started_at", "pk")
+        .values("pk", "name", "game", "status", "started_at", "entrant_count", "entries")
+    )
+    pools = _pools([row["pk"] for row in rows])
+    house = _house([row["pk"] for row in rows])
+    none = (0, 0)
+    return [
+        {
+            "tournament": row["pk"],
+            "name": row["name"],
+            "game": row["game"],
+            "status": row["status"],
+            "started_at": row["started_at"],
+            "entrants": row["entrant_count"],
+            "entries": row["entries"],
+            "prize_pool": pools.get(row["pk"], none)[0],
+            "prizes": pools.get(row["pk"], none)[1],
+            "fees": house.get(row["pk"], none)[0],
+            "overlay": house.get(row["pk"], none)[1],
+        }
+        for row in rows
+    ]
+
+
+def _pools(tournaments: list[int]) -> dict[int, tuple[int, int]]:
+    """Each tournament's pool: what it collected, what it paid out."""
+    keys = {ledger.pool(pk).key: pk for pk in tournaments}
+    sums = (
+        Entry.objects.filter(account__key__in=keys)
+        .values("account__key")
+        .annotate(
+            collected=Sum("amount", filter=Q(transfer__kind__in=sorted(INTO_POOL))),
+            paid=Sum("amount", filter=Q(transfer__kind__in=sorted(OUT_OF_POOL))),
+        )
+        .order_by()
+    )
+    return {
+        keys[row["account__key"]]: (int(row["collected"] or 0), -int(row["paid"] or 0))
+        for row in sums
+    }
+
+
+def _house(tournaments: list[int]) -> dict[int, tuple[int, int]]:
+    """Each tournament's fees to the house, and the house's money in the
+    tickets it gave away into it."""
+    refs = {f"tournament:{pk}": pk for pk in tournaments}
+    sums = (
+        Entry.objects.filter(account__key=ledger.house().key, transfer__ref__in=refs)
+        .values("transfer__ref")
+        .annotate(
+            fees=Sum("amount", filter=Q(transfer__kind__in=sorted(FEE_KINDS))),
+            tickets=Sum("amount", filter=Q(transfer__kind=Transfer.Kind.TICKET_AWARD)),
+        )
+        .order_by()
+    )
+    return {
+        refs[row["transfer__ref"]]: (int(row["fees"] or 0), -int(row["tickets"] or 0))
+        for row in sums
+    }

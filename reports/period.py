@@ -1,0 +1,61 @@
+"""The days a report covers: from one date to another, both included, in
+the room's time zone (UTC: ``settings.TIME_ZONE``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from django.utils import timezone
+
+DEFAULT_DAYS = 30
+"""A report asked without dates covers the last 30 days, today included."""
+MAX_DAYS = 366
+"""The longest period one report covers."""
+EARLIEST = date(2000, 1, 1)
+LATEST = date(2999, 12, 31)
+"""The dates a period may name (the room's life, with room to spare)."""
+
+
+@dataclass(frozen=True)
+class Period:
+    """The days ``first`` to ``last``, both included."""
+
+    first: date
+    last: date
+
+    @property
+    def start(self) -> datetime:
+        """The first moment of the period."""
+        return datetime.combine(self.first, time.min, tzinfo=UTC)
+
+    @property
+    def end(self) -> datetime:
+        """The first moment after the period."""
+        return datetime.combine(self.last + timedelta(days=1), time.min, tzinfo=UTC)
+
+    @property
+    def days(self) -> int:
+        return (self.last - self.first).days + 1
+
+
+class BadPeriod(ValueError):
+    """Dates that make no period: the reason is the message."""
+
+
+def period_of(first: date | None = None, last: date | None = None) -> Period:
+    """The period from ``first`` to ``last``; without ``last``, up to today;
+    without ``first``, the ``DEFAULT_DAYS`` up to ``last``.  ``BadPeriod``
+    for a period that ends before it starts, is longer than ``MAX_DAYS``,
+    or leaves the dates a period may name."""
+    last = last or timezone.now().astimezone(UTC).date()
+    first = first or last - timedelta(days=DEFAULT_DAYS - 1)
+    for day in (first, last):
+        if not EARLIEST <= day <= LATEST:
+            raise BadPeriod(f"Dates run from {EARLIEST} to {LATEST}, not {day}.")
+    if first > last:
+        raise BadPeriod(f"The period starts ({first}) after it ends ({last}).")
+    period = Period(first, last)
+    if period.days > MAX_DAYS:
+        raise BadPeriod(f"A report covers at most {MAX_DAYS} days, not {period.days}.")
+    return period

@@ -1,0 +1,138 @@
+"""Each player's play in a period: hands dealt, tournaments and their
+results, money won and lost, and when he was last seen.
+
+Three GROUP BY queries, each by player: the hands' first events
+(``reports.dealt``), the entrant rows of the tournaments that started in
+the period, and the ledger entries of the players' cash
+(``reports.sources`` says which transfers are the tables' and the
+tournaments').
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Max, Min, Q, Sum
+from django.utils.dateparse import parse_datetime
+
+from accounts.models import Account, Entry
+from reports.dealt import dealt_in
+from reports.period import Period
+from reports.sources import CASHIER_KINDS, PLAYER_TABLES, PLAYER_TOURNAMENTS
+from tournaments.models import Entrant
+
+ZERO: dict[str, Any] = {
+    "hands": 0,
+    "tournaments": 0,
+    "entries": 0,
+    "cashes": 0,
+    "best_place": None,
+    "prizes": 0,
+    "tables_net": 0,
+    "tournaments_net": 0,
+    "net": 0,
+}
+
+
+def players_report(*, period: Period) -> list[dict[str, Any]]:
+    """Every player who played in ``period`` (dealt a hand, in a tournament
+    that started in it, or moved cash to or from a table or tournament):
+
+    - ``hands``: hands dealt to him, at cash and tournament tables;
+    - ``tournaments``, ``entries``, ``cashes``, ``best_place``, ``prizes``:
+      the tournaments that started in the period he entered, his entries
+      (rebuys included), those he won money or a seat in, his best place,
+      the cash he won there;
+    - ``tables_net``, ``tournaments_net``: his cash back from the cash
+      tables and tournaments less his cash into them, in the period
+      (chips still on a table count when he leaves it);
+    - ``net``: every movement of his cash in the period but the cashier's;
+    - ``last_seen``: the latest of his last login, the last hand dealt to
+      him in the period and his cash's last movement in it.
+    """
+    found: dict[int, dict[str, Any]] = {}
+
+    def of(player: int) -> dict[str, Any]:
+        return found.setdefault(player, dict(ZERO))
+
+    seen: dict[int, Any] = {}
+
+    def saw(player: int, at: Any) -> None:
+        if at is not None:
+            seen[player] = max(seen[player], at) if player in seen else at
+
+    dealt = dealt_in(
+        period=period, select="{player}, COUNT(*), MAX(h.started_at)", group="{player}"
+    )
+    for player, hands, last in dealt:
+        if str(player).isdigit():  # a player's id (hand scripts name players otherwise)
+            of(int(player))["hands"] = hands
+            saw(int(player), _moment(last))
+    for row in _tournaments(period):
+        of(row.pop("player_id")).update(row)
+    for row in _money(period):
+        player = row.pop("account__user_id")
+        saw(player, row.pop("last"))
+        of(player).update(row)
+    users = (
+        get_user_model()
+        .objects.filter(pk__in=found)
+        .values_list("pk", "username", "screen_name", "last_login")
+    )
+    out = []
+    for pk, username, screen_name, login in sorted(users):
+        saw(pk, login)
+        out.append(
+            {"player": pk, "username": username, "screen_name": screen_name,
+             **found[pk], "last_seen": seen.get(pk)}
+        )  # fmt: skip
+    return out
+
+
+def _moment(value: Any) -> Any:
+    """A time from raw SQL: SQLite gives text, PostgreSQL a datetime."""
+    if isinstance(value, str):
+        parsed = parse_datetime(value)
+        return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return value
+
+
+def _tournaments(period: Period) -> Iterable[dict[str, Any]]:
+    return (
+        Entrant.objects.filter(
+            tournament__started_at__gte=period.start, tournament__started_at__lt=period.end
+        )
+        .values("player_id")
+        .annotate(
+            tournaments=Count("id"),
+            entries=Sum("entries"),
+            cashes=Count("id", filter=Q(prize__gt=0) | Q(ticket=True)),
+            best_place=Min("place"),
+            prizes=Sum("prize"),
+        )
+        .order_by()
+    )
+
+
+def _money(period: Period) -> Iterable[dict[str, Any]]:
+    rows = (
+        Entry.objects.filter(
+            account__kind=Account.Kind.CASH,
+            transfer__created_at__gte=period.start,
+            transfer__created_at__lt=period.end,
+        )
+        .exclude(transfer__kind__in=sorted(CASHIER_KINDS))
+        .values("account__user_id")
+        .annotate(
+            tables_net=Sum("amount", filter=Q(transfer__kind__in=sorted(PLAYER_TABLES))),
+            tournaments_net=Sum("amount", filter=Q(transfer__kind__in=sorted(PLAYER_TOURNAMENTS))),
+            net=Sum("amount"),
+            last=Max("transfer__created_at"),
+        )
+        .order_by()
+    )
+    for row in rows:
+        yield {k: v if k in ("account__user_id", "last") else (v or 0) for k, v in row.items()}
