@@ -333,6 +333,9 @@ SPECTACULAR_SETTINGS = {
         "CasinoClockKindEnum": "poker.casino.api.responses.CLOCK_KINDS",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",
+        "TransferKindEnum": "accounts.models.Transfer.Kind",
+        # The reports' kind of play (reports/api/serializers.py).
+        "PlayKindEnum": ["cash", "tournament"],
     },
 }
 

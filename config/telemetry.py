@@ -1,14 +1,16 @@
-"""What a table command leaves for the operators: its log context and metrics.
+"""What a command leaves for the operators: its log context and metrics.
 
-``command`` wraps ``poker.commands.run`` (``observed``, its decorator):
-while it runs, every log line (of any module) carries its ``command_id``, ``table_id`` and ``kind``
-(structlog's context variables, ``config/logs.py``); when it ends it counts
-in ``poker_commands_total`` and ``poker_command_seconds``
-(``config/metrics.py``), and logs one line at DEBUG (none at INFO: a line
-per action would cost more than the rest of this together).  It is on the
-hot path, so it is a plain class with slots, the metrics' children are
-looked up once per label set, and nothing is formatted unless logged:
-about 10 µs a command (tests/poker/test_telemetry.py holds it under 50).
+``command`` wraps ``poker.commands.run``, ``poker.casino.commands.run`` and
+``tournaments.work.run`` (``observed``, their decorator): while one runs,
+every log line (of any module) carries its ``command_id``, ``table_id``
+(or ``tournament_id``) and ``kind`` (structlog's context variables,
+``config/logs.py``); when it ends it counts in ``poker_commands_total`` and
+``poker_command_seconds`` (``config/metrics.py``), and logs one line at
+DEBUG (none at INFO: a line per action would cost more than the rest of
+this together).  It is on the hot path, so it is a plain class with slots,
+the metrics' children are looked up once per label set, and nothing is
+formatted unless logged: about 10 µs a command (tests/poker/test_telemetry.py
+holds it under 50).
 """
 
 from __future__ import annotations
