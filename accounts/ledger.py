@@ -104,6 +104,12 @@ def house() -> AccountRef:
     return AccountRef(Kind.HOUSE)
 
 
+def rake() -> AccountRef:
+    """The house's rake from every cash table (RULES.md 8), apart from its
+    fees (``house``)."""
+    return AccountRef(Kind.RAKE)
+
+
 def external() -> AccountRef:
     return AccountRef(Kind.EXTERNAL)
 

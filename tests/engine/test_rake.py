@@ -13,13 +13,16 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pokerkit import HandHistory
 
 from poker.engine.commands import Deal
 from poker.engine.errors import EngineError, Malformed
 from poker.engine.events import DrawStarted, HandRaked, HandStarted, from_json, to_json
-from poker.engine.hand import start
+from poker.engine.hand import replay, start
+from poker.engine.history import to_phh
 from poker.engine.rake import Rake, RakePreset, percent_basis_points, preset_settings
 from poker.engine.rules import Betting, Game
+from poker.engine.script import run
 from poker.engine.showdown import pots
 from poker.engine.table import (
     FinishHand,
@@ -29,7 +32,9 @@ from poker.engine.table import (
     plan_hand,
     play_table,
 )
+from poker.engine.view import SPECTATOR, view
 from tests.engine.table_support import FIVE, deal, table
+from tests.engine.test_history_phh import SINGLE_DRAW_NL, script_events
 from tests.engine.test_properties import COMBINATIONS, SETTINGS, deals, play_out
 
 # --------------------------------------------------------------------------
@@ -198,3 +203,35 @@ def test_pots_awarded_and_rake_make_the_pot_and_no_draw_no_drop(
         assert raked == ([HandRaked(sum(takes), takes)] if sum(takes) else [])
     if rake.cap is not None:
         assert state.raked <= rake.cap
+
+
+# --------------------------------------------------------------------------
+# Histories and views
+
+
+def test_a_raked_hand_history_notes_the_rake_and_keeps_it_apart() -> None:
+    """PHH: the rake is a line of the actions and ``_rake`` (PokerKit reads
+    a ``rake`` key as its raking function); winnings are after the rake."""
+    script = {**SINGLE_DRAW_NL, "rake": {"percent": 5, "cap": 10}}
+    out = run(script)
+    assert out["rake"] == 10
+    text = to_phh(script_events(script), 3)
+    assert "  # Rake 10: main pot 10\n" in text
+    assert "  # main pot 200: p4 200\n" in text
+    assert "finishing_stacks = [92, 58, 0, 200]\nwinnings = [0, 0, 0, 200]\n_rake = 10\n" in text
+    loaded = HandHistory.loads(text)
+    assert loaded.user_defined_fields["_rake"] == 10
+    assert loaded.finishing_stacks == [92, 58, 0, 200]
+
+
+def test_an_unraked_table_writes_no_rake() -> None:
+    assert "_rake" not in to_phh(script_events(SINGLE_DRAW_NL), 3)
+
+
+def test_the_view_shows_the_rake_and_what_it_took() -> None:
+    script = {**SINGLE_DRAW_NL, "rake": {"percent": 5, "cap": 10}}
+    state = replay(script_events(script))
+    seen = view(state, SPECTATOR)
+    assert seen["rake"] == {"basis_points": 500, "cap": 10, "min_pot": 0}
+    assert seen["raked"] == 10
+    assert view(replay(script_events(SINGLE_DRAW_NL)), 0)["rake"] is None

@@ -1,0 +1,96 @@
+"""The rake at a cash table through the API (RULES.md 8): set per table,
+taken by the hand that reaches the draw, posted to the house's rake
+account in the transaction of the action that ends the hand; the audit
+covers it and chips are conserved: table chips + rake = buy-ins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts import ledger
+from accounts.audit import ledger_audit
+from accounts.models import Transfer
+from accounts.selectors import account_balance
+from tests.poker.api_support import Room, action_body, ok, post, seat_players
+from tests.poker.test_session import chips_on_table, money_flows
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+RAKE = {"rake_basis_points": 2500, "rake_cap": 3, "rake_min_pot": 0}
+"""25 %, at most 3 chips a hand: a checked-down heads-up pot of 4 gives 1."""
+
+
+def play(room: Room, prefer: tuple[str, ...]) -> dict[str, Any]:
+    """Play the running hand to its end, each player taking the first of
+    ``prefer`` he may; the finished hand's history (``GET /api/hands/ID/``)."""
+    start = room.view()["hand"]
+    while True:
+        hand = room.view()["hand"]
+        if hand["id"] != start["id"] or hand["phase"] == "complete":
+            client = next(iter(room.clients.values()))
+            return ok(client.get(f"/api/hands/{start['id']}/"))  # type: ignore[no-any-return]
+        _, client, mine = room.to_act()
+        legal = mine["hand"]["legal"]["actions"]
+        action = next(a for a in prefer if a in legal)
+        ok(post(client, f"/api/tables/{room.table}/actions/", action_body(mine, action)))
+
+
+def raked(hand: dict[str, Any]) -> int:
+    """The rake of a finished hand as its history gives it, checked against
+    its ``hand.raked`` events."""
+    events = [e for e in hand["events"] if e["type"] == "hand.raked"]
+    assert hand["result"]["rake"] == sum(e["amount"] for e in events)
+    assert len(events) <= 1
+    return int(hand["result"]["rake"])
+
+
+def conserved(room: Room) -> int:
+    """Checks chips on the table + rake = brought - taken; the rake."""
+    brought, taken = money_flows(room.table)
+    rake = account_balance(ledger.rake())
+    assert chips_on_table(room.table) + rake == brought - taken
+    assert ledger_audit() == []
+    return rake
+
+
+def test_the_table_shows_its_rake_settings(open_table) -> None:
+    table = open_table(game="five-card-draw", **RAKE)["table"]
+    assert {k: table[k] for k in RAKE} == RAKE
+
+
+def test_a_hand_that_reaches_the_draw_is_raked_into_the_house_account(
+    open_table, make_user, client_for
+) -> None:
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw", **RAKE)
+    assert room.view()["hand"]["rake"] == {"basis_points": 2500, "cap": 3, "min_pot": 0}
+    hand = play(room, ("call", "check", "stand", "show", "muck"))
+    assert raked(hand) == 1  # 25 % of the pot of 4 (both players' 2)
+    assert conserved(room) == 1
+    (transfer,) = Transfer.objects.filter(kind=Transfer.Kind.RAKE)
+    assert transfer.ref.startswith(f"table-{room.table}@") and transfer.ref.endswith("/rake")
+
+
+def test_no_draw_no_drop(open_table, make_user, client_for) -> None:
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw", **RAKE)
+    hand = play(room, ("fold",))
+    assert raked(hand) == 0
+    assert conserved(room) == 0
+    assert not Transfer.objects.filter(kind=Transfer.Kind.RAKE).exists()
+
+
+def test_a_table_without_rake_takes_none(open_table, make_user, client_for) -> None:
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw")
+    assert room.view()["hand"]["rake"] is None
+    hand = play(room, ("call", "check", "stand", "show", "muck"))
+    assert raked(hand) == 0
+    assert conserved(room) == 0
+
+
+def test_the_rake_of_many_hands_adds_up(open_table, make_user, client_for) -> None:
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw", **RAKE)
+    taken = [raked(play(room, ("call", "check", "stand", "show", "muck"))) for _ in range(3)]
+    assert taken == [1, 1, 1]
+    assert conserved(room) == 3
+    assert Transfer.objects.filter(kind=Transfer.Kind.RAKE).count() == 3
