@@ -94,3 +94,41 @@ def test_the_rake_of_many_hands_adds_up(open_table, make_user, client_for) -> No
     assert taken == [1, 1, 1]
     assert conserved(room) == 3
     assert Transfer.objects.filter(kind=Transfer.Kind.RAKE).count() == 3
+
+
+def test_a_preset_sets_the_rake_at_the_tables_big_blind(open_table) -> None:
+    table = open_table(game="five-card-draw", small_blind=3, big_blind=6, rake_preset="standard")
+    got = {k: table["table"][k] for k in RAKE}
+    assert got == {"rake_basis_points": 500, "rake_cap": 18, "rake_min_pot": 6}
+
+
+def test_the_none_preset_is_no_rake(open_table) -> None:
+    table = open_table(game="five-card-draw", rake_preset="none")["table"]
+    assert (table["rake_basis_points"], table["rake_cap"], table["rake_min_pot"]) == (0, None, 0)
+
+
+def test_a_preset_and_rake_numbers_together_are_refused(staff, client_for) -> None:
+    body = {"name": "T", "game": "five-card-draw", "betting": "no-limit", "small_blind": 1,
+            "big_blind": 2, "rake_preset": "standard", "rake_cap": 4}  # fmt: skip
+    response = client_for(staff).post("/api/tables/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert "rake_cap" in str(response.json()["fields"]["rake_preset"])
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"rake_preset": "huge"},
+        {"rake_basis_points": 10_001},
+        {"rake_cap": -1},
+        {"rake_min_pot": 1.5},
+        {"rake_basis_points": "5"},
+    ],
+)
+def test_nonsense_rake_settings_are_refused(staff, client_for, bad: dict[str, Any]) -> None:
+    body = {"name": "T", "game": "five-card-draw", "betting": "no-limit", "small_blind": 1,
+            "big_blind": 2, **bad}  # fmt: skip
+    response = client_for(staff).post("/api/tables/", body, format="json")
+    assert response.status_code == 400
+    assert set(response.json()) >= {"code", "message"}
