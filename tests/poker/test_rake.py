@@ -5,9 +5,12 @@ covers it and chips are conserved: table chips + rake = buy-ins."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts import ledger
 from accounts.audit import ledger_audit
@@ -15,6 +18,7 @@ from accounts.models import Transfer
 from accounts.selectors import account_balance
 from tests.poker.api_support import Room, action_body, ok, post, seat_players
 from tests.poker.test_session import chips_on_table, money_flows
+from tests.poker.test_statement_budget import BUDGET
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -132,3 +136,39 @@ def test_nonsense_rake_settings_are_refused(staff, client_for, bad: dict[str, An
     response = client_for(staff).post("/api/tables/", body, format="json")
     assert response.status_code == 400
     assert set(response.json()) >= {"code", "message"}
+
+
+# --------------------------------------------------------------------------
+# What it costs the database
+
+
+@pytest.mark.postgres
+def test_an_action_at_a_raking_table_keeps_the_statement_budget(
+    pg_default: None, open_table, make_user, client_for
+) -> None:
+    """The rake costs an action inside a hand nothing: it is worked out and
+    posted only when the hand ends."""
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw", **RAKE)
+    _, client, mine = room.to_act()
+    with CaptureQueriesContext(connection) as captured:
+        ok(post(client, f"/api/tables/{room.table}/actions/", action_body(mine, "call")))
+    kinds = Counter(q["sql"].split()[0].upper() for q in captured.captured_queries)
+    assert len(captured.captured_queries) <= BUDGET, kinds
+    assert kinds["BEGIN"] + kinds["SAVEPOINT"] <= 1, kinds
+
+
+@pytest.mark.postgres
+def test_the_action_that_ends_a_raked_hand_posts_the_rake_in_its_own_transaction(
+    pg_default: None, open_table, make_user, client_for
+) -> None:
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw", **RAKE)
+    for action in ("call", "check", "stand", "stand", "check", "check", "show"):
+        ok(room.act(action))
+    _, client, mine = room.to_act()  # the second hand turned up ends it
+    assert mine["hand"]["phase"] == "showdown"
+    with CaptureQueriesContext(connection) as captured:
+        ok(post(client, f"/api/tables/{room.table}/actions/", action_body(mine, "show")))
+    kinds = Counter(q["sql"].split()[0].upper() for q in captured.captured_queries)
+    assert kinds["BEGIN"] == 1 and kinds["COMMIT"] == 1, kinds
+    (transfer,) = Transfer.objects.filter(kind=Transfer.Kind.RAKE)
+    assert transfer.entries.get(account__key=ledger.rake().key).amount == 1
