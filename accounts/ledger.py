@@ -115,6 +115,12 @@ def casino(table_id: int) -> AccountRef:
     return AccountRef(Kind.CASINO, ref=_ref(int(table_id)))
 
 
+def rake() -> AccountRef:
+    """The house's rake from every cash table (RULES.md 8), apart from its
+    fees (``house``)."""
+    return AccountRef(Kind.RAKE)
+
+
 def external() -> AccountRef:
     return AccountRef(Kind.EXTERNAL)
 

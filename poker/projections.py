@@ -184,6 +184,7 @@ def hand_result(state: HandState, seats: list[int]) -> dict[str, Any]:
             str(seats[i]): [str(c) for c in p.cards] for i, p in enumerate(state.players) if p.shown
         },
         "parole": state.parole_agreed,
+        "rake": state.raked,
     }
 
 

@@ -155,8 +155,10 @@ class Work:
         self.table_do(StartHand(rules))
         self.dealt = True
         number = self.table_state.hand_number
-        rules = self.table_state.config.rules
-        deal = to_deal(plan, rules, shuffled(rules.variant.deck), secrets.randbits(128))
+        config = self.table_state.config
+        rules = config.rules
+        deck, seed = shuffled(rules.variant.deck), secrets.randbits(128)
+        deal = to_deal(plan, rules, deck, seed, config.rake)
         state, events = begin(deal)
         row = Hand(
             id=hand_id(self.table.pk, number),

@@ -62,7 +62,7 @@ INCOME: tuple[Source, ...] = (
         ),
     ),
     Source("house_tickets", Kind.HOUSE, frozenset({Moved.TICKET_AWARD})),
-    # The rake, when it lands:   Source("rake", Kind.RAKE, frozenset({Moved.RAKE})),
+    Source("rake", Kind.RAKE, frozenset({Moved.RAKE})),
     # The casino, when it lands: Source("casino", Kind.BANKROLL, frozenset({Moved.SETTLEMENT})),
 )
 """The house's income by source (``house_tickets``: what the house pays
