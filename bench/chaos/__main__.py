@@ -13,7 +13,7 @@ if len(sys.argv) > 1 and sys.argv[1] == "satellite":
     satellite(sys.argv[2], sys.argv[3])
     sys.exit(0)
 
-from bench.chaos.run import FULL, SHORT, main  # noqa: E402
+from bench.chaos.run import FULL, SHORT, main
 
 parser = argparse.ArgumentParser(prog="python -m bench.chaos", description=__doc__)
 parser.add_argument("--short", action="store_true", help="about a minute: 20 tables, 10 players")

@@ -21,6 +21,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +48,9 @@ class Sample:
     sent: float
     latency: float
     via: str
-    retries: int = 0
+    table: int
+    retries: tuple[str, ...] = ()
+    """Why each earlier try got no answer."""
 
 
 @dataclass
@@ -61,8 +64,8 @@ class Room:
     lost: list[str] = field(default_factory=list)
     """Actions never answered after ``RETRY_FOR_S`` of retries."""
     refusals: int = 0
-    retried: int = 0
-    """Actions answered only after being sent again (same command id)."""
+    retried: Counter[str] = field(default_factory=Counter)
+    """Tries sent again (same command id), by why the try got no answer."""
     sit_ins: int = 0
     idles: int = 0
     errors: list[str] = field(default_factory=list)
@@ -208,7 +211,9 @@ class Driver(TableBot):
         self.rng = rng
         self.rest = rest
         self.tokens = {p["id"]: p["token"] for p in seeded["players"]}
-        self.players = {p["id"]: Feed(room, self.id, p["token"], p["id"]) for p in seeded["players"]}
+        self.players = {
+            p["id"]: Feed(room, self.id, p["token"], p["id"]) for p in seeded["players"]
+        }
         self.spectator = Feed(room, self.id, None, None)
         self.feeds = [*self.players.values(), self.spectator]
         self.view: dict[str, Any] | None = None
@@ -274,30 +279,38 @@ class Driver(TableBot):
         time); the answer or error frame, None if it was lost."""
         command_id = str(uuid.uuid4())
         sent = self.room.now()
-        tries = 0
+        why: list[str] = []
+        via = "rest" if self.rest else "ws"
         while self.room.now() - sent < RETRY_FOR_S:
-            tries += 1
             frame = await (self._rest if self.rest else self._ws)(player, command_id, body)
-            if frame is not None:
-                self.room.samples.append(
-                    Sample(sent, self.room.now() - sent, "rest" if self.rest else "ws", tries - 1)
-                )
-                self.room.retried += tries > 1
+            if not isinstance(frame, str):
+                latency = self.room.now() - sent
+                self.room.samples.append(Sample(sent, latency, via, self.id, tuple(why)))
                 return frame
+            why.append(frame)
+            self.room.retried[frame] += 1
             await asyncio.sleep(0.3)
         self.room.lost.append(f"table {self.id} command {command_id}: {body}")
         return None
 
-    async def _ws(self, player: int, command_id: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    async def _ws(self, player: int, command_id: str, body: dict[str, Any]) -> dict[str, Any] | str:
+        """The answer or error frame, or why there was none."""
         try:
             frame = await self.players[player].send(command_id, body)
-        except (Lost, TimeoutError, OSError):
-            return None
+        except Lost:
+            return "ws: socket closed"
+        except TimeoutError:
+            return "ws: no answer in time"
+        except OSError as error:
+            return f"ws: {type(error).__name__}"
         if frame.get("type") == "error" and frame.get("code") in ("server_error", "throttled"):
-            return None
+            return f"ws: {frame['code']}"
         return frame
 
-    async def _rest(self, player: int, command_id: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    async def _rest(
+        self, player: int, command_id: str, body: dict[str, Any]
+    ) -> dict[str, Any] | str:
+        """The answer or the refusal, or why there was neither."""
         url = f"{self.room.http}/api/tables/{self.id}/actions/"
         status, answer = await asyncio.to_thread(
             http, "POST", url, self.tokens[player], {"command_id": command_id, **body}
@@ -305,5 +318,5 @@ class Driver(TableBot):
         if status == 200:
             return {"type": "answer", "answer": answer}
         if status == 0 or status >= 500 or status == 429:
-            return None
+            return f"rest: {status or 'connection failed'}"
         return {"type": "error", **answer}

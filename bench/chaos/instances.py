@@ -33,15 +33,14 @@ def pg_bin() -> Path | None:
     chosen = os.environ.get("CHAOS_PG_BIN")
     if chosen:
         return Path(chosen)
-    found = sorted(
-        Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[-3])
-    )
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda p: int(p.parts[-3]))
     return found[-1].parent if found else None
 
 
 def missing() -> str | None:
     """Why the harness cannot run its own servers here, or None."""
-    if pg_bin() is None or not (pg_bin() / "initdb").exists():  # type: ignore[operator]
+    found = pg_bin()
+    if found is None or not (found / "initdb").exists():
         return "no PostgreSQL install (initdb, pg_ctl) under /usr/lib/postgresql"
     if shutil.which("redis-server") is None:
         return "no redis-server on the PATH"
@@ -84,7 +83,8 @@ class Postgres:
         if self.user is not None:
             for path in (self.dir, self.socket_dir, self.log):
                 shutil.chown(path, self.user)
-        self._run("initdb", "-D", str(self.dir), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        self._run("initdb", "-D", str(self.dir), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                  "--no-sync", "--no-instructions")  # fmt: skip
         self.start()
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "chaos")
 

@@ -31,16 +31,22 @@ from bench.websockets import ROOT, pct
 
 CLOCK_S = 4
 """Every clock of the cash tables (action, draw, Parole), no time bank."""
+PAUSE_S = 1
+"""The pause between hands at the cash tables: every hand's next is dealt by a timer."""
 STACK = 1_000_000
+REBUY_LEVELS = 3
+SEED_THREADS = 4
+"""Tables seeded at once (each thread its own database connection)."""
 SEED = 20_261_125
 
 
 @dataclass(frozen=True)
 class Size:
     """How big and how long: ``tables`` cash tables of 5, a satellite of
-    ``players`` (rebuys through level 2) for seats worth ``seat_value``,
+    ``players`` (rebuys through level ``REBUY_LEVELS``) for seats worth ``seat_value``,
     its clock's minutes ``minute_seconds`` s; ``warmup`` s of play not
-    measured, then the first fault ``first`` s into measured play, one every ``spacing`` s, ``recovery`` s of each counted as during
+    measured, then the first fault ``first`` s into measured play, one
+    every ``spacing`` s, ``recovery`` s of each counted as during
     it, play going on ``tail`` s after the last (and until the satellite
     ends, at most ``limit`` s from the start of play)."""
 
@@ -154,6 +160,7 @@ def _seed(env: dict[str, str], size: Size, say: Log) -> list[dict[str, Any]]:
 
     django.setup()
     from django.contrib.auth import get_user_model
+    from django.db import connection, connections
     from knox.models import AuthToken
 
     from accounts import money
@@ -161,13 +168,19 @@ def _seed(env: dict[str, str], size: Size, say: Log) -> list[dict[str, Any]]:
 
     users = get_user_model()
     boss = users.objects.create_user("chaosboss", is_staff=True)
-    seeded = []
-    for t in range(size.tables):
+
+    def table(t: int) -> dict[str, Any]:
+        try:
+            return one(t)
+        finally:
+            connection.close()  # this thread's own
+
+    def one(t: int) -> dict[str, Any]:
         table = services.table_create(
             by=boss, name=f"chaos {t}", game="32-card-draw", betting="no-limit",
             small_blind=1, big_blind=2, min_buy_in=20, max_buy_in=None,
             action_seconds=CLOCK_S, draw_seconds=CLOCK_S, bet_seconds=CLOCK_S,
-            parole_seconds=CLOCK_S, time_bank_seconds=0, pause_seconds=1,
+            parole_seconds=CLOCK_S, time_bank_seconds=0, pause_seconds=PAUSE_S,
         )  # fmt: skip
         players = []
         for seat in range(1, 6):
@@ -178,9 +191,12 @@ def _seed(env: dict[str, str], size: Size, say: Log) -> list[dict[str, Any]]:
                 by=user, table_id=table.pk, seat=seat, buy_in=STACK, command_id=uuid.uuid4()
             )
             players.append({"id": user.pk, "token": token, "seat": seat})
-        seeded.append({"table": table.pk, "players": players})
-    from django.db import connections
+        return {"table": table.pk, "players": players}
 
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(SEED_THREADS) as pool:
+        seeded = list(pool.map(table, range(size.tables)))
     connections.close_all()
     say(f"{size.tables} cash tables of 5 players seeded")
     return seeded
@@ -228,7 +244,7 @@ class Satellite:
 def _satellite(env: dict[str, str], size: Size, root: Path) -> Satellite:
     plan = {
         "players": size.players, "level_minutes": 1, "minute_seconds": size.minute_seconds,
-        "break_minutes": 1, "rebuy_until": 2, "max_rebuys": 1, "seat_value": size.seat_value,
+        "break_minutes": 1, "rebuy_until": REBUY_LEVELS, "max_rebuys": 1, "seat_value": size.seat_value,
         "seed": SEED, "time_limit": size.limit, "progress_seconds": 10.0,
     }  # fmt: skip
     return Satellite(env, plan, root)
@@ -293,8 +309,8 @@ async def _play(
     deadline = time.monotonic() + 60
     while any(f.last is None for f in feeds) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
-    say(f"proxy on port {proxy.port}: {len(feeds)} sockets open, "
-        f"{sum(d.rest for d in drivers)} tables acting over REST, the rest over their sockets")  # fmt: skip
+    rest = sum(d.rest for d in drivers)
+    say(f"proxy on port {proxy.port}: {len(feeds)} sockets open; {rest} tables act over REST")
     (root / "go").touch()  # the satellite's bots register: it starts
     play = asyncio.gather(*(d.run(room.now() + size.limit) for d in drivers))
     say(f"bots playing; the satellite registering; {size.warmup:g} s of warm-up")
@@ -324,7 +340,9 @@ async def _play(
             say(f"FAULT kill -9 {servers[0].name} (pid {servers[0].process.pid}, "  # type: ignore[union-attr]
                 f"{len(proxy.open)} connections through the proxy)")  # fmt: skip
             await blocking(servers[0].kill)
-            restarts.append(later(size.recovery, lambda: _restart_server(servers[0]), "asgi1 restarted"))
+            restarts.append(
+                later(size.recovery, lambda: _restart_server(servers[0]), "asgi1 restarted")
+            )
         elif n == 1:
             held = await asyncio.to_thread(_unacked, redis.url)
             say(f"FAULT kill -9 {workers[0].name} (pid {workers[0].pid}; {held} timers "
@@ -348,12 +366,11 @@ async def _play(
     while not (root / "done.json").exists() and room.now() < limit:
         await asyncio.sleep(0.5)
     satellite_done = (root / "done.json").exists()
-    say(f"play over ({'the satellite finished' if satellite_done else 'the satellite did NOT finish'})")
+    say(f"play over (the satellite {'finished' if satellite_done else 'did NOT finish'})")
     room.stopping = True
     await play
     stop_at = room.now()
-    await asyncio.to_thread(beat.stop, 3)
-    await asyncio.gather(*(asyncio.to_thread(w.stop, 3) for w in workers))
+    await asyncio.gather(*(asyncio.to_thread(p.stop, 2) for p in (beat, *workers)))
     stopped = datetime.now(UTC)
     say("beat and workers stopped; the feeds settle")
     await asyncio.sleep(3)
@@ -421,7 +438,8 @@ def _checks(
         checks.Check(
             "every action answered (resent with its command id until it was)",
             not room.lost and not room.errors,
-            f"{len(room.samples)} actions, {room.retried} answered only after a retry, "
+            f"{len(room.samples)} actions, {sum(bool(s.retries) for s in room.samples)} "
+            f"answered only after a retry (tries again: {dict(room.retried)}), "
             f"{len(room.lost)} never answered, {room.refusals} refused as stale, "
             f"{room.sit_ins} sit-ins after a timeout, {len(room.errors)} bot errors"
             + checks._first(room.lost + room.errors),
@@ -437,6 +455,7 @@ def _checks(
             outcome.stopped - timedelta(seconds=5),
             [w.log_path for w in workers],
             CLOCK_S,
+            PAUSE_S,
         ),
         *checks.satellite(ready),
         checks.rebuild(),
@@ -458,7 +477,9 @@ def _phases(outcome: Outcome) -> list[tuple[str, float, float]]:
 def _report(size: Size, outcome: Outcome, results: list[checks.Check], say: Log) -> bool:
     print(f"\nthroughput and latency (act -> answer, client clock) by phase, "
           f"{size.tables} tables ({asdict(size)})")  # fmt: skip
-    print(f"  {'phase':<45}{'s':>6}{'actions':>9}{'act/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'retried':>9}")
+    print(
+        f"  {'phase':<45}{'s':>6}{'actions':>9}{'act/s':>8}{'p50 ms':>9}{'p99 ms':>9}{'retried':>9}"
+    )
     for name, a, b in _phases(outcome):
         got = [s for s in outcome.room.samples if a <= s.sent < b]
         lat = [s.latency for s in got]
@@ -466,8 +487,13 @@ def _report(size: Size, outcome: Outcome, results: list[checks.Check], say: Log)
         print(
             f"  {name:<45}{span:>6.1f}{len(got):>9}{len(got) / span:>8.1f}"
             f"{1000 * pct(lat, 50):>9.0f}{1000 * pct(lat, 99):>9.0f}"
-            f"{sum(s.retries > 0 for s in got):>9}"
+            f"{sum(bool(s.retries) for s in got):>9}"
         )
+    slow = sorted(outcome.room.samples, key=lambda s: -s.latency)[:3]
+    print("  slowest: " + "; ".join(
+        f"table {s.table} {s.via} at {s.sent:.1f} s: {s.latency:.1f} s {list(s.retries)}"
+        for s in slow
+    ))  # fmt: skip
     print(
         f"  proxy: {outcome.proxy_refused} connections refused by a server and taken by the "
         f"other; servers' logs: {outcome.server_errors}"

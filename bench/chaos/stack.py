@@ -103,10 +103,8 @@ class Celery:
             return
         if self.process.poll() is None:
             self.process.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                pass
         self.kill()
 
     def tail(self, size: int = 2000) -> str:
