@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,10 @@ PAUSE_S = 1
 """The pause between hands at the cash tables: every hand's next is dealt by a timer."""
 STACK = 1_000_000
 REBUY_LEVELS = 3
+LOST_AFTER_S = 10
+"""A clock still overdue this long (past the sweeps' grace) when the
+workers stopped was lost: the sweeps (every ``CLOCK_SWEEP_SECONDS``, 5 by
+default) fire a lost timer's clock well within it."""
 SEED_THREADS = 4
 """Tables seeded at once (each thread its own database connection)."""
 SEED = 20_261_125
@@ -63,7 +68,7 @@ class Size:
 
 
 FULL = Size(200, 300, 1_100, 4, warmup=10, first=30, spacing=30, recovery=10, tail=40, limit=900)
-SHORT = Size(20, 20, 800, 3, warmup=3, first=6, spacing=6, recovery=3, tail=6, limit=100)
+SHORT = Size(20, 16, 700, 3, warmup=3, first=5, spacing=6, recovery=3, tail=5, limit=100)
 
 FAULTS = ("kill an ASGI server", "kill a Celery worker", "restart Redis",
           "restart PostgreSQL", "drop a tenth of the connections")  # fmt: skip
@@ -90,6 +95,7 @@ def main(size: Size, keep: bool = False) -> int:
     _raise_file_limit()
     root = Path(tempfile.mkdtemp(prefix="chaos-"))
     root.chmod(0o755)  # PostgreSQL's own user reaches its directories
+    sys.stdout = Tee(sys.stdout, (root / "chaos.log").open("a"))
     say = Log()
     say(f"run directory {root} (logs of every process)")
     pg, redis = instances.Postgres(root), instances.Redis(root)
@@ -130,6 +136,21 @@ def main(size: Size, keep: bool = False) -> int:
         else:
             print(f"logs kept in {root}")
     return 0 if ok else 1
+
+
+class Tee:
+    """What the harness prints, also in ``chaos.log`` of the run's directory."""
+
+    def __init__(self, out: Any, copy: Any) -> None:
+        self.out, self.copy = out, copy
+
+    def write(self, text: str) -> int:
+        self.copy.write(text)
+        return int(self.out.write(text))
+
+    def flush(self) -> None:
+        self.copy.flush()
+        self.out.flush()
 
 
 def _raise_file_limit() -> None:
@@ -244,8 +265,9 @@ class Satellite:
 def _satellite(env: dict[str, str], size: Size, root: Path) -> Satellite:
     plan = {
         "players": size.players, "level_minutes": 1, "minute_seconds": size.minute_seconds,
-        "break_minutes": 1, "rebuy_until": REBUY_LEVELS, "max_rebuys": 1, "seat_value": size.seat_value,
-        "seed": SEED, "time_limit": size.limit, "progress_seconds": 10.0,
+        "break_minutes": 1, "rebuy_until": REBUY_LEVELS, "max_rebuys": 1,
+        "seat_value": size.seat_value, "seed": SEED, "time_limit": size.limit,
+        "progress_seconds": 10.0,
     }  # fmt: skip
     return Satellite(env, plan, root)
 
@@ -278,6 +300,8 @@ class Outcome:
     satellite_done: bool
     server_errors: dict[str, int] = field(default_factory=dict)
     """Lines of the servers' logs by kind (500s, ASGI exceptions)."""
+    unexpected: list[str] = field(default_factory=list)
+    """Processes that exited by themselves (and were started again)."""
 
 
 async def _play(
@@ -323,13 +347,33 @@ async def _play(
     async def blocking(what: Callable[[], None]) -> None:
         await asyncio.to_thread(what)
 
+    down: set[str] = set()
+    """Processes a fault killed; it starts them again itself."""
+    unexpected: list[str] = []
+
     def later(seconds: float, what: Callable[[], None], name: str) -> asyncio.Task[None]:
         async def go() -> None:
             await asyncio.sleep(seconds)
             await blocking(what)
+            down.clear()
             say(f"recovered: {name}")
 
         return asyncio.create_task(go())
+
+    async def supervise() -> None:
+        """What systemd's ``Restart=always`` does for the deployed units: a
+        process that exits by itself is started again (and reported)."""
+        while not room.stopping:
+            await asyncio.sleep(1)
+            for p in (*servers, *workers, beat):
+                code = None if p.process is None else p.process.poll()
+                if p.name in down or code is None or room.stopping:
+                    continue
+                unexpected.append(f"{p.name} exited by itself (code {code}) at {room.now():.1f} s")
+                say(f"UNEXPECTED: {p.name} exited by itself (code {code}); started again")
+                await blocking(p.start if isinstance(p, Celery) else partial(_restart_server, p))
+
+    supervisor = asyncio.create_task(supervise())
 
     restarts: list[asyncio.Task[None]] = []
     for n, name in enumerate(FAULTS):
@@ -339,6 +383,7 @@ async def _play(
         if n == 0:
             say(f"FAULT kill -9 {servers[0].name} (pid {servers[0].process.pid}, "  # type: ignore[union-attr]
                 f"{len(proxy.open)} connections through the proxy)")  # fmt: skip
+            down.add(servers[0].name)
             await blocking(servers[0].kill)
             restarts.append(
                 later(size.recovery, lambda: _restart_server(servers[0]), "asgi1 restarted")
@@ -347,6 +392,7 @@ async def _play(
             held = await asyncio.to_thread(_unacked, redis.url)
             say(f"FAULT kill -9 {workers[0].name} (pid {workers[0].pid}; {held} timers "
                 "unacknowledged in the broker, held by the workers)")  # fmt: skip
+            down.add(workers[0].name)
             await blocking(workers[0].kill)
             restarts.append(later(size.recovery, workers[0].start, "worker1 started again"))
         elif n == 2:
@@ -369,6 +415,7 @@ async def _play(
     say(f"play over (the satellite {'finished' if satellite_done else 'did NOT finish'})")
     room.stopping = True
     await play
+    await supervisor
     stop_at = room.now()
     await asyncio.gather(*(asyncio.to_thread(p.stop, 2) for p in (beat, *workers)))
     stopped = datetime.now(UTC)
@@ -383,7 +430,7 @@ async def _play(
     logs = "".join(s.tail(10**9) for s in servers)
     errors = {kind: logs.count(kind) for kind in SERVER_ERRORS}
     return Outcome(room, drivers, faults, (start, stop_at), stopped, final, proxy.refused,
-                   satellite_done, errors)  # fmt: skip
+                   satellite_done, errors, unexpected)  # fmt: skip
 
 
 SERVER_ERRORS = ("Internal Server Error", "Exception in ASGI application")
@@ -452,7 +499,7 @@ def _checks(
             + checks._first([str(g) for g in gaps[:3]] + [str(b) for b in behind[:3]]),
         ),
         *checks.timers(
-            outcome.stopped - timedelta(seconds=5),
+            outcome.stopped - timedelta(seconds=LOST_AFTER_S),
             [w.log_path for w in workers],
             CLOCK_S,
             PAUSE_S,
@@ -498,6 +545,7 @@ def _report(size: Size, outcome: Outcome, results: list[checks.Check], say: Log)
         f"  proxy: {outcome.proxy_refused} connections refused by a server and taken by the "
         f"other; servers' logs: {outcome.server_errors}"
     )
+    print(f"  processes that exited by themselves: {outcome.unexpected or 'none'}")
     print("\nchecks:")
     for check in results:
         print(f"  [{'ok' if check.ok else 'FAILED'}] {check.name}: {check.detail}")

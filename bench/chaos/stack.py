@@ -28,7 +28,6 @@ SETTINGS = {
     # any due before that); a redelivered timer must then do nothing.
     "CELERY_VISIBILITY_TIMEOUT": "15",
     "CELERY_RESTORE_SECONDS": "2",
-    "CLOCK_SWEEP_SECONDS": "2",
 }
 """The environment every process of the stack shares (with the URLs)."""
 
