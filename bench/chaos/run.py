@@ -422,11 +422,9 @@ async def _play(
     say("beat and workers stopped; the feeds settle")
     await asyncio.sleep(3)
     final = await asyncio.to_thread(_positions)
-    for feed in feeds:
-        await feed.close()
+    await asyncio.gather(*(feed.close() for feed in feeds))
     await proxy.close()
-    for server in servers:
-        await asyncio.to_thread(server.stop)
+    await asyncio.gather(*(asyncio.to_thread(server.stop) for server in servers))
     logs = "".join(s.tail(10**9) for s in servers)
     errors = {kind: logs.count(kind) for kind in SERVER_ERRORS}
     return Outcome(room, drivers, faults, (start, stop_at), stopped, final, proxy.refused,
@@ -474,7 +472,8 @@ def _checks(
     room = outcome.room
     feeds = [f for d in outcome.drivers for f in d.feeds]
     gaps = [(d.id, f.player, g) for d in outcome.drivers for f in d.feeds for g in f.gaps]
-    behind = [(d.id, f.player) for d in outcome.drivers for f in d.feeds
+    behind = [(d.id, f.player, (outcome.final.get(d.id) or 0) - (f.last or 0))
+              for d in outcome.drivers for f in d.feeds
               if f.last != outcome.final.get(d.id)]  # fmt: skip
     reconnects = sum(f.connects - 1 for f in feeds)
     out = [
@@ -495,7 +494,8 @@ def _checks(
             "every client's feed without a missed version after resuming",
             not gaps and not behind,
             f"{len(feeds)} sockets, {reconnects} reconnections (after=last position), "
-            f"{len(gaps)} gaps, {len(behind)} not at their table's last position"
+            f"{len(gaps)} gaps, {len(behind)} not at their table's last position "
+            f"(by {max((b[2] for b in behind), default=0)} at most)"
             + checks._first([str(g) for g in gaps[:3]] + [str(b) for b in behind[:3]]),
         ),
         *checks.timers(
@@ -521,6 +521,11 @@ def _phases(outcome: Outcome) -> list[tuple[str, float, float]]:
     return out
 
 
+def _ms(latencies: list[float], p: float) -> str:
+    """The ``p``th percentile in whole milliseconds ("-": none)."""
+    return f"{1000 * pct(latencies, p):.0f}" if latencies else "-"
+
+
 def _report(size: Size, outcome: Outcome, results: list[checks.Check], say: Log) -> bool:
     print(f"\nthroughput and latency (act -> answer, client clock) by phase, "
           f"{size.tables} tables ({asdict(size)})")  # fmt: skip
@@ -533,7 +538,7 @@ def _report(size: Size, outcome: Outcome, results: list[checks.Check], say: Log)
         span = max(b - a, 1e-9)
         print(
             f"  {name:<45}{span:>6.1f}{len(got):>9}{len(got) / span:>8.1f}"
-            f"{1000 * pct(lat, 50):>9.0f}{1000 * pct(lat, 99):>9.0f}"
+            f"{_ms(lat, 50):>9}{_ms(lat, 99):>9}"
             f"{sum(bool(s.retries) for s in got):>9}"
         )
     slow = sorted(outcome.room.samples, key=lambda s: -s.latency)[:3]

@@ -91,7 +91,10 @@ def test_the_short_run_survives_every_fault_and_passes_every_check() -> None:
     checks = re.findall(r"^  \[(ok|FAILED)\] (.*?):", out, re.M)
     assert len(checks) == 11 and all(ok == "ok" for ok, _ in checks), checks
     phases = re.findall(
-        r"^  (before|during|after)\b.*?(\d+)\s+[\d.]+\s+\d+\s+\d+\s+\d+$", out, re.M
+        r"^  ((?:before|during|after).*?)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+(\d+|-)\s+(\d+|-)\s+\d+$",
+        out,
+        re.M,
     )
-    assert len(phases) == 11
+    assert len(phases) == 11, phases  # before, then during and after each fault
+    assert int(phases[0][1]) > 0 and int(phases[-1][1]) > 0  # play before, and again at the end
     assert "chaos run passed" in out
