@@ -40,6 +40,10 @@ LOST_AFTER_S = 10
 """A clock still overdue this long (past the sweeps' grace) when the
 workers stopped was lost: the sweeps (every ``CLOCK_SWEEP_SECONDS``, 5 by
 default) fire a lost timer's clock well within it."""
+SETTLE_MAX_S = 30
+"""How long the sockets may take, once nothing moves, to reach their
+tables' last positions (a frame never sent is never caught up: the socket
+learns of a missed frame only from the next one)."""
 SEED_THREADS = 4
 """Tables seeded at once (each thread its own database connection)."""
 SEED = 20_261_125
@@ -420,8 +424,11 @@ async def _play(
     await asyncio.gather(*(asyncio.to_thread(p.stop, 2) for p in (beat, *workers)))
     stopped = datetime.now(UTC)
     say("beat and workers stopped; the feeds settle")
-    await asyncio.sleep(3)
+    await asyncio.sleep(1)
     final = await asyncio.to_thread(_positions)
+    settle = time.monotonic() + SETTLE_MAX_S
+    while time.monotonic() < settle and any(f.last != final.get(f.table) for f in feeds):
+        await asyncio.sleep(0.5)  # a loaded server may still be sending what it owes
     await asyncio.gather(*(feed.close() for feed in feeds))
     await proxy.close()
     await asyncio.gather(*(asyncio.to_thread(server.stop) for server in servers))
