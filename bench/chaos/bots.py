@@ -224,7 +224,7 @@ class Driver(TableBot):
         )
         return view if status == 200 else None
 
-    async def run(self, until: float) -> None:  # type: ignore[override]
+    async def run(self, until: float) -> None:
         await asyncio.sleep(self.rng.random() * PACE)
         next_at = self.room.now()
         while self.room.now() < until and not self.room.stopping:

@@ -187,7 +187,8 @@ def timers(stopped: datetime, logs: list[Path], clock_s: int, pause_s: int) -> l
     from poker import clocks
     from poker.models import Event, Table
 
-    early, late = [], []
+    early: list[float] = []
+    late: list[float] = []
     cash = [t.stream for t in Table.objects.filter(tournament=None)]
     hand_prefixes = tuple(f"hand-{s.split('-', 1)[1]}-" for s in cash)
     previous: dict[str, datetime] = {}

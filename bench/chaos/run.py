@@ -126,7 +126,7 @@ def main(size: Size, keep: bool = False) -> int:
         ready = _ready(satellite, size, root, say)
         outcome = asyncio.run(_play(size, seeded, servers, workers, beat, pg, redis, root, say))
         say("stack stopped; checking")
-        results = _checks(outcome, ready, workers, beat, root)
+        results = _checks(outcome, ready, workers)
         ok = _report(size, outcome, results, say)
     finally:
         for p in reversed(procs):
@@ -385,7 +385,7 @@ async def _play(
         await asyncio.sleep(max(0.0, at - room.now()))
         t = room.now()
         if n == 0:
-            say(f"FAULT kill -9 {servers[0].name} (pid {servers[0].process.pid}, "  # type: ignore[union-attr]
+            say(f"FAULT kill -9 {servers[0].name} (pid {servers[0].pids()[0]}, "
                 f"{len(proxy.open)} connections through the proxy)")  # fmt: skip
             down.add(servers[0].name)
             await blocking(servers[0].kill)
@@ -470,9 +470,7 @@ def _positions() -> dict[int, int]:
 # Checks and report
 
 
-def _checks(
-    outcome: Outcome, ready: dict[str, Any], workers: list[Celery], beat: Celery, root: Path
-) -> list[checks.Check]:
+def _checks(outcome: Outcome, ready: dict[str, Any], workers: list[Celery]) -> list[checks.Check]:
     from django.db import connections
 
     connections.close_all()
@@ -514,7 +512,6 @@ def _checks(
         *checks.satellite(ready),
         checks.rebuild(),
     ]
-    del beat, root
     return out
 
 
