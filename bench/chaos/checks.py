@@ -159,7 +159,10 @@ def rebuild() -> Check:
             if old != new:
                 fields = sorted(k for k in (old or {}).keys() | (new or {}).keys()
                                 if (old or {}).get(k) != (new or {}).get(k))  # fmt: skip
-                differ.append(f"{name} {pk}: {', '.join(fields)}")
+                shown = ", ".join(
+                    f"{k} {(old or {}).get(k)!r} -> {(new or {}).get(k)!r}" for k in fields
+                )
+                differ.append(f"{name} {pk}: {shown}")
     total = sum(len(v) for v in before.values())
     return Check(
         "read models equal a rebuild from the log",

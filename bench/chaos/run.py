@@ -356,11 +356,13 @@ async def _play(
     unexpected: list[str] = []
 
     def later(seconds: float, what: Callable[[], None], name: str) -> asyncio.Task[None]:
+        """Start process ``name`` again ``seconds`` after its fault."""
+
         async def go() -> None:
             await asyncio.sleep(seconds)
             await blocking(what)
-            down.clear()
-            say(f"recovered: {name}")
+            down.discard(name)
+            say(f"recovered: {name} started again")
 
         return asyncio.create_task(go())
 
@@ -390,7 +392,7 @@ async def _play(
             down.add(servers[0].name)
             await blocking(servers[0].kill)
             restarts.append(
-                later(size.recovery, lambda: _restart_server(servers[0]), "asgi1 restarted")
+                later(size.recovery, partial(_restart_server, servers[0]), servers[0].name)
             )
         elif n == 1:
             held = await asyncio.to_thread(_unacked, redis.url)
@@ -398,7 +400,7 @@ async def _play(
                 "unacknowledged in the broker, held by the workers)")  # fmt: skip
             down.add(workers[0].name)
             await blocking(workers[0].kill)
-            restarts.append(later(size.recovery, workers[0].start, "worker1 started again"))
+            restarts.append(later(size.recovery, workers[0].start, workers[0].name))
         elif n == 2:
             say("FAULT restart Redis (SIGTERM, start again on its port and data)")
             await blocking(redis.restart)
@@ -442,6 +444,8 @@ SERVER_ERRORS = ("Internal Server Error", "Exception in ASGI application")
 
 
 def _restart_server(server: AsgiServer) -> None:
+    if server.process is not None and server.process.poll() is None:
+        return  # running: never two processes under one name
     server.start()
     _wait_http(server)
 

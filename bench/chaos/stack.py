@@ -66,6 +66,9 @@ class Celery:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        """Start the process, unless it is running (never two under one name)."""
+        if self.alive():
+            return
         if self.role == "worker":
             more = ["worker", "-n", f"{self.name}@chaos", "-c", "2", "--without-gossip"]
             more += ["--without-mingle", "-Q", self.env.get("CLOCK_QUEUE", "clocks")]
