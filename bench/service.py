@@ -737,6 +737,10 @@ SENDS = {
     "celery": "clock scheduling: timer queued",
 }
 """Where a step hands its work to Redis: charged apart from the step."""
+THREADS = "sender threads (frames, timers)"
+"""The CPU of the process's other threads meanwhile: the frame publisher
+(``config.layer``) and the timer dispatcher (``config.timers``), which send
+what the commands handed them."""
 GLUE = "transaction and glue"
 """Under ``hand_act`` with no step on the stack: BEGIN, COMMIT, the rest."""
 PROJECT = ("poker", "accounts", "tournaments", "config")
@@ -756,7 +760,8 @@ def step_of(frame: FrameType) -> str | None:
 class StepProfiler:
     """Charges this thread's CPU to the step on the stack under
     ``hand_act``: a timer samples the stack every ``interval`` s of wall
-    time and charges it the thread's CPU since the sample before.  Only
+    time and charges it the thread's CPU since the sample before; the CPU
+    of the process's other threads meanwhile goes to ``THREADS``.  Only
     the main thread receives signals: profile there."""
 
     def __init__(self, interval: float = 0.0002) -> None:
@@ -782,11 +787,14 @@ class StepProfiler:
         """Charge the CPU of the block (the tail after the last sample to
         the step seen last)."""
         self.last, self.step, self.active = time.thread_time(), GLUE, True
+        start, process = self.last, time.process_time()
         try:
             yield
         finally:
             self.active = False
-            self.cpu[self.step] += time.thread_time() - self.last
+            now = time.thread_time()
+            self.cpu[self.step] += now - self.last
+            self.cpu[THREADS] += max(0.0, time.process_time() - process - (now - start))
 
     def _sample(self, signum: int, frame: FrameType | None) -> None:
         if not self.active:
