@@ -47,6 +47,7 @@ from poker.errors import NotFound
 from poker.eventstore import Batch, Feed, Recorded, append
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
+from poker.selectors import table_summary
 
 # --------------------------------------------------------------------------
 # One command's unit of work
@@ -118,7 +119,7 @@ class Work:
                     return
                 self.hand_do(command)
             elif hand is not None and self.table_state.hand_running:
-                stored = streams.stored_hand_events(hand.row.stream, hand.start)
+                stored = streams.timed_out_events(hand.row.stream, hand.start)
                 events = stored + hand.events
                 self.table_do(hand_result(self.table_state, hand.state, events))
                 self.finished = True
@@ -263,7 +264,8 @@ def written(work: Work, recorded: list[Recorded]) -> None:
     seated |= {n: s.player for n, s in work.table_state.seats.items()}
     clock = clocks.as_json(clocks.work_clock(work))
     table = work.table.pk
-    transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock, seats))
+    summary = table_summary(work.table) if work.table_events else None  # the row as written
+    transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock, seats, summary))
 
 
 def load(table_id: int) -> Work:
