@@ -67,11 +67,21 @@ def insert(model: type[Model], objects: Sequence[Model], using: str = "default")
     """``model.objects.bulk_create(objects)`` as one statement, not run (an
     id the database makes is not read back)."""
     connection = connections[using]
-    fields = _written(model)
     params = [
-        f.get_db_prep_save(f.pre_save(obj, add=True), connection) for obj in objects for f in fields
+        f.get_db_prep_save(
+            getattr(obj, f.attname) if plain else f.pre_save(obj, add=True), connection
+        )
+        for obj in objects
+        for f, plain in _savers(model)
     ]
     return _insert_sql(model, len(objects)), params
+
+
+@cache
+def _savers(model: type[Model]) -> list[tuple[Field[Any, Any], bool]]:
+    """The columns an insert gives, each with whether its ``pre_save`` is
+    ``Field``'s own (the attribute as it is: read directly)."""
+    return [(f, type(f).pre_save is Field.pre_save) for f in _written(model)]
 
 
 def update(model: type[Model], pk: Any, using: str = "default", **values: Any) -> Statement:

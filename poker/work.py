@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -91,6 +92,9 @@ class Work:
     pause, never a loop of hands in one transaction that never commits."""
     table_start: TableState = field(init=False)
     """The table as the command found it."""
+    clock_shown: tuple[tuple[object, ...], dict[str, Any] | None] | None = None
+    """The clock as shown for the states it was worked out at
+    (``clocks.work_clock_json``)."""
 
     def __post_init__(self) -> None:
         self.table_start = self.table_state
@@ -262,7 +266,7 @@ def written(work: Work, recorded: list[Recorded]) -> None:
     seats = {h.row.stream: list(h.row.seats) for h in work.hands}
     seated = {n: s.player for n, s in work.table_start.seats.items()}
     seated |= {n: s.player for n, s in work.table_state.seats.items()}
-    clock = clocks.as_json(clocks.work_clock(work))
+    clock = clocks.work_clock_json(work)
     table = work.table.pk
     summary = table_summary(work.table) if work.table_events else None  # the row as written
     transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock, seats, summary))

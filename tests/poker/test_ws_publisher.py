@@ -85,9 +85,7 @@ def _act(table: int, users: list[Any], rng: random.Random) -> None:
     )
 
 
-def test_a_command_hands_its_frames_over_without_making_an_event_loop(
-    redis_layer, monkeypatch
-):
+def test_a_command_hands_its_frames_over_without_making_an_event_loop(redis_layer, monkeypatch):
     seed_decks(monkeypatch, 21)
     rng = random.Random(21)
     table = async_to_sync(open_table)()
