@@ -7,21 +7,24 @@ command), makes a new event loop in a new thread for every call, and the
 Redis layer keeps its connections per loop: every command paid for a loop,
 a thread and a fresh connection to Redis, a third of its CPU.  So on Redis
 a command only hands its messages to its process's ``Publisher`` (an
-append to an in-process queue), and the publisher's one thread sends them
-through the layer's own ``group_send``, in one event loop of its own that
-lives as long as the process, on the connections that loop keeps open.
+append to an in-process queue), and the publisher's one thread sends
+whatever has piled up at once, as the layer's ``group_send`` would, in two
+pipelined round trips on connections it keeps (``config.redis_groups``);
+a layer it cannot send that way goes through its own ``group_send`` in an
+event loop of the thread's that lives as long as the process.
 
 What stays as it was:
 
 - Only committed work is published: ``send_all`` is still called from
   ``transaction.on_commit``.
-- Order: one thread sends everything in the order it was handed over, one
-  message after another, so a table's frames leave a process in the order
-  its commands committed (and reach each channel in that order: the Redis
-  layer orders a channel's messages by the time they were sent).
+- Order: one thread sends everything in the order it was handed over, so
+  a table's frames leave a process in the order its commands committed
+  (and reach each channel in that order: the Redis layer orders a
+  channel's messages by the time they were sent, which the sender keeps
+  increasing).
 - The layer may drop a message; the event store is the truth (a client
   that misses a position asks for it).  A send that fails is logged and
-  dropped, as Redis would lose it.
+  dropped, as Redis would lose it (with the rest of its turn).
 - A process that stops sends what it still holds (``flush`` at exit); a
   forked child starts a publisher of its own (the parent's thread is not
   there, and what the parent had queued is the parent's to send).
@@ -44,6 +47,8 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from config.redis_groups import GroupSender, usable
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +76,12 @@ def send_all(messages: Messages) -> None:
 async def _send_all(layer: Any, messages: Messages) -> None:
     """A command's frames, sent in order."""
     for group, frame in messages:
-        await layer.group_send(group, {"type": "frame", "frame": frame})
+        await layer.group_send(group, _message(frame))
+
+
+def _message(frame: dict[str, Any]) -> dict[str, Any]:
+    """A frame as the consumers' ``frame`` handler receives it."""
+    return {"type": "frame", "frame": frame}
 
 
 class Publisher:
@@ -85,6 +95,8 @@ class Publisher:
         self._queue: SimpleQueue[tuple[Any, Messages] | threading.Event] = SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._sender: GroupSender | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def send(self, layer: Any, messages: Messages) -> None:
         """Have ``messages`` sent through ``layer`` after everything handed
@@ -110,7 +122,6 @@ class Publisher:
                 self._thread = thread
 
     def _run(self) -> None:
-        loop = asyncio.new_event_loop()  # the thread's one loop: the layer's connections stay
         while True:
             batch = [self._queue.get()]
             while len(batch) < BATCH_MAX:
@@ -118,22 +129,40 @@ class Publisher:
                     batch.append(self._queue.get_nowait())
                 except Empty:
                     break
-            sends = [item for item in batch if not isinstance(item, threading.Event)]
-            if sends:
-                loop.run_until_complete(_publish(sends))
+            for layer, messages in _runs(batch):
+                try:
+                    self._send(layer, messages)
+                except Exception:
+                    log.exception("%d frames lost: clients catch up from the store", len(messages))
             for item in batch:
                 if isinstance(item, threading.Event):
                     item.set()  # every message queued before it was just sent
 
+    def _send(self, layer: Any, messages: Messages) -> None:
+        """All of ``messages`` at once, as ``group_send`` would send each,
+        or one by one through the layer's own in the thread's one loop."""
+        if usable(layer):
+            if self._sender is None or self._sender.layer is not layer:
+                self._sender = GroupSender(layer)
+            self._sender.send([(group, _message(frame)) for group, frame in messages])
+        else:
+            self._loop = self._loop or asyncio.new_event_loop()
+            self._loop.run_until_complete(_send_all(layer, messages))
 
-async def _publish(sends: list[tuple[Any, Messages]]) -> None:
-    """Each hand-over's messages in turn; one that fails is logged and the
-    rest go on."""
-    for layer, messages in sends:
-        try:
-            await _send_all(layer, messages)
-        except Exception:
-            log.exception("%d frames not sent: clients catch up from the store", len(messages))
+
+def _runs(batch: list[Any]) -> list[tuple[Any, Messages]]:
+    """The hand-overs of a turn of the queue, in order, those in a row
+    for one Redis layer sent at once made one."""
+    out: list[tuple[Any, Messages]] = []
+    for item in batch:
+        if isinstance(item, threading.Event):
+            continue
+        layer, messages = item
+        if out and out[-1][0] is layer and usable(layer):
+            out[-1][1].extend(messages)
+        else:
+            out.append((layer, list(messages)))
+    return out
 
 
 publisher = Publisher()
