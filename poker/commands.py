@@ -155,7 +155,7 @@ def receipt(work: Work) -> dict[str, Any]:
         "table_version": work.table_state.version,
         "hand": None if hand is None else hand[0].pk,
         "hand_version": None if hand is None else hand[2],
-        "clock": clocks.as_json(clocks.work_clock(work)),
+        "clock": clocks.work_clock_json(work),
     }
 
 
