@@ -1,6 +1,6 @@
 """What a table command leaves for the operators (``config.telemetry``): it
 counts at ``/metrics``, every log line it writes says which command and
-table, and all of it costs a few microseconds."""
+table."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ import io
 import json
 import logging
 import socket
-import time
 import urllib.request
-import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -18,14 +16,11 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 from rest_framework.test import APIClient
 
-from config import logs, telemetry
+from config import logs
 from poker.models import Hand
 from poker.work import Work
 from tests.poker.api_support import action_body, ok, post, refused, seat_players
 from tests.poker.clock_support import timed_table, until
-
-BUDGET_S = 50e-6
-"""What the telemetry may add to one command."""
 
 
 def sample(text: str, name: str, **labels: str) -> float:
@@ -127,33 +122,6 @@ def test_no_line_is_logged_per_action_at_info(room, json_lines):
     _, client, view = room.to_act()
     ok(post(client, act_path(room), action_body(view, "call")))
     assert parsed(json_lines) == []
-
-
-@pytest.mark.parametrize("level", [logging.INFO, logging.DEBUG])
-def test_the_telemetry_costs_far_less_than_its_budget_per_command(level):
-    logger = logging.getLogger("poker.commands")
-    before = logger.level
-    logger.setLevel(level)
-    logger.disabled = level == logging.DEBUG  # DEBUG checked for, nothing written
-    try:
-        rounds = 5_000
-        best = float("inf")
-        for _ in range(3):  # the best of three: the machine is shared
-            started = time.perf_counter()
-            for _ in range(rounds):
-                with telemetry.command("hand.act", uuid.uuid4(), logger, table_id=7):
-                    pass
-            best = min(best, (time.perf_counter() - started) / rounds)
-        baseline = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            for _ in range(rounds):
-                uuid.uuid4()
-            baseline = min(baseline, (time.perf_counter() - started) / rounds)
-    finally:
-        logger.setLevel(before)
-        logger.disabled = False
-    assert best - baseline < BUDGET_S, f"{(best - baseline) * 1e6:.1f} µs a command"
 
 
 @pytest.mark.redis
