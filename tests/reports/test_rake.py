@@ -25,6 +25,7 @@ from poker.engine.showdown import pots
 from poker.eventstore import load
 from poker.models import Event, Hand
 from reports.rake import hand_rake, pot_contributions, share_out
+from tests.config.contract_support import served_schema
 from tests.poker.api_support import Room, action_body, ok, post
 from tests.reports.support import around_today, entries, report
 
@@ -211,6 +212,19 @@ def test_a_period_without_the_hands_has_no_rake_paid(room):
     rows = report(boss, "players", **{"from": "2020-01-01", "to": "2020-01-31"})
     assert rows == []
     assert sum(paid(room).values()) == sum(e.amount for e in rake_entries()) > 0
+
+
+def test_the_schema_declares_rake_paid_as_the_rows_carry_it(room):
+    """The players' rows as the OpenAPI schema types them (``PlayersRow``):
+    ``rake_paid`` a required whole number of chips, at least 0."""
+    play(room, [("raise", {"amount": 10}), ("call", {}), ("fold", {})])
+    row = served_schema()["components"]["schemas"]["PlayersRow"]
+    assert row["properties"]["rake_paid"]["type"] == "integer"
+    assert row["properties"]["rake_paid"]["minimum"] == 0
+    assert "rake_paid" in row["required"]
+    rows = report(room.clients[room.users["boss"].pk], "players")
+    assert all(list(r) == list(row["properties"]) for r in rows)
+    assert sorted(r["rake_paid"] for r in rows) == [1, 2, 2]
 
 
 # --------------------------------------------------------------------------
