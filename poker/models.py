@@ -236,8 +236,12 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_table_number")
         ]
-        # The reports (``reports``) find the hands of a period by their start.
-        indexes = [models.Index(fields=["started_at"], name="hand_started")]
+        # The reports (``reports``) find the hands of a period by their start,
+        # and the raked hands by their end (``reports.rake``).
+        indexes = [
+            models.Index(fields=["started_at"], name="hand_started"),
+            models.Index(fields=["ended_at"], name="hand_ended"),
+        ]
 
     def __str__(self) -> str:
         return f"hand {self.number} of table {self.table_id}"
