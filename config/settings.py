@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "poker",
     "tournaments",
     "accounts",
+    "client",  # the browser client at / (a page, ES modules and CSS; no models)
 ]
 
 MIDDLEWARE = [

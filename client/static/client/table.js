@@ -1,0 +1,549 @@
+// A pot-game table: the felt, the player's cards and actions, the seat
+// commands, and the table's feed (ws/tables/<id>/), which resumes from the
+// last position it saw after a dropped connection.
+//
+// The feed says that something happened (and what, for the log); the
+// table as this viewer may see it comes from the API (GET tables/<id>/,
+// or the answer to his own command), so what is drawn is always what the
+// server says he may see, legal actions included.
+
+import { Feed, api, commandId, session } from "./api.js";
+import { back, cardsText, face } from "./cards.js";
+import { fill, h, notice } from "./dom.js";
+import { describe } from "./events.js";
+import { gameName } from "./lobby.js";
+
+const BLIND_LABEL = { small: "SB", big: "BB", over: "OB", extra: "post" };
+const PHONE = window.matchMedia("(max-width: 760px)");
+const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise" };
+
+export async function tableView(tableId) {
+  const t = {
+    id: tableId,
+    view: null,
+    handId: null,
+    blinds: {},
+    selected: new Set(),
+    log: [],
+    busy: false,
+    refreshTimer: null,
+    amount: null,
+  };
+  t.view = await api("GET", `tables/${tableId}/`);
+
+  const el = h("section.table-page", { id: "table-page", dataset: { table: tableId } });
+  const head = h("header.table-head");
+  const felt = h("div.felt", { id: "felt" });
+  const controls = h("div.controls", { id: "controls", "aria-label": "Your actions" });
+  const seatBar = h("div.seat-bar", { id: "seat-bar" });
+  const result = h("div.result", { id: "result", "aria-live": "polite" });
+  const logList = h("ol.log", { id: "log", "aria-label": "Hand log" });
+  const status = h("span.status", { id: "feed-status" }, "connecting");
+  el.append(head, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, "Log"), logList)), controls, seatBar);
+
+  // ---------------------------------------------------------------- feed
+
+  const refresh = () => {
+    clearTimeout(t.refreshTimer);
+    t.refreshTimer = setTimeout(async () => {
+      try {
+        show(await api("GET", `tables/${tableId}/`));
+      } catch (e) {
+        notice(e.message, "error");
+      }
+    }, 50);
+  };
+
+  const feed = new Feed(`tables/${tableId}/`, {
+    resume: true,
+    onStatus: (s) => {
+      status.textContent = s;
+      status.dataset.state = s;
+    },
+    onFrame: (frame) => {
+      if (frame.type === "snapshot") {
+        show(frame.view);
+      } else if (frame.type === "event" || frame.type === "private") {
+        const event = frame.event;
+        if (frame.type === "event") addLog(event);
+        if (event.type === "hand.blind_posted") t.blinds[event.seat] = event.blind;
+        if (event.type === "hand.started") t.blinds = {};
+        refresh();
+      }
+    },
+  });
+  window.pokerTable = { feed, state: t }; // for tests and the curious: nothing hidden in it
+
+  // ------------------------------------------------------------ rendering
+
+  function seatName(seat) {
+    const s = t.view?.seats.find((x) => x.seat === seat);
+    if (s) return s.screen_name;
+    const p = t.view?.hand?.players.find((x) => x.seat === seat);
+    return p ? p.screen_name : `seat ${seat}`;
+  }
+
+  function addLog(event) {
+    if (!describe(event, seatName)) return;
+    t.log.push(event);
+    if (t.log.length > 60) t.log.shift();
+    drawLog();
+  }
+
+  // Lines are written when drawn: a player who just sat down has his name
+  // in the view only once it is fetched.
+  function drawLog() {
+    fill(logList, t.log.map((e) => h("li", {}, describe(e, seatName))).reverse());
+  }
+
+  async function loadBlinds(handId) {
+    try {
+      const detail = await api("GET", `hands/${handId}/`);
+      const blinds = {};
+      for (const e of detail.events) if (e.type === "hand.blind_posted") blinds[e.seat] = e.blind;
+      if (t.handId === handId) {
+        t.blinds = blinds;
+        draw();
+      }
+    } catch {
+      // blinds are decoration: the table plays without them
+    }
+  }
+
+  // The hand before this one, as this viewer may see its history: what
+  // was shown and who won stays on screen while the next hand plays.
+  async function loadLastHand(handId) {
+    try {
+      const detail = await api("GET", `hands/${handId}/`);
+      const names = new Map();
+      const shown = [];
+      const awards = [];
+      for (const e of detail.events) {
+        if (e.type === "hand.started") for (const p of e.players) names.set(p.seat, p.screen_name);
+        if (e.type === "hand.shown") shown.push(e);
+        if (e.type === "hand.pot_awarded") awards.push(e);
+      }
+      t.lastHand = { number: detail.number, names, shown, awards };
+      drawResult();
+    } catch {
+      // history is decoration here: the table plays without it
+    }
+  }
+
+  function show(view) {
+    if (!view?.table) return;
+    const handId = view.hand?.id ?? null;
+    if (handId !== t.handId) {
+      if (t.handId) loadLastHand(t.handId);
+      t.handId = handId;
+      t.selected.clear();
+      t.amount = null;
+      if (handId) loadBlinds(handId);
+    }
+    t.view = view;
+    draw();
+  }
+
+  function mySeat() {
+    return t.view.you?.seat ?? null;
+  }
+
+  function draw() {
+    drawHead();
+    drawFelt();
+    drawControls();
+    drawSeatBar();
+    drawResult();
+    drawLog();
+  }
+
+  function drawHead() {
+    const tb = t.view.table;
+    const hand = t.view.hand;
+    fill(
+      head,
+      h("h1", {}, tb.name || `Table ${tb.id}`, " ", status),
+      h(
+        "p.meta",
+        {},
+        `${gameName(tb.game, tb.betting)} · blinds ${tb.small_blind}/${tb.big_blind}`,
+        tb.ante ? ` · ante ${tb.ante}` : "",
+        hand ? ` · hand #${hand.number}` : "",
+        tb.status !== "open" ? ` · ${tb.status}` : "",
+      ),
+      h("p.links", {}, h("a", { href: "#/lobby" }, "← Lobby"), " ", h("a", { href: `#/hands?table=${tb.id}` }, "Hand history")),
+    );
+  }
+
+  function drawFelt() {
+    const tb = t.view.table;
+    const hand = t.view.hand;
+    const seats = tb.seats;
+    const mine = mySeat();
+    const bySeat = new Map(t.view.seats.map((s) => [s.seat, s]));
+    const inHand = new Map((hand?.players || []).map((p) => [p.seat, p]));
+    const clock = t.view.clock;
+    const nodes = [];
+    // A phone's felt stands upright: the seats keep inside the screen.
+    const [rx, ry] = PHONE.matches ? [30, 40] : [41, 38];
+    for (let n = 1; n <= seats; n += 1) {
+      const angle = (2 * Math.PI * (n - (mine || 1))) / seats;
+      const style = `left:${50 + rx * Math.sin(angle)}%;top:${50 + ry * Math.cos(angle)}%`;
+      const seat = bySeat.get(n);
+      if (!seat) {
+        const sit = session.me && mine === null && tb.status === "open";
+        nodes.push(
+          h(
+            "div.seat.empty",
+            { style, dataset: { seat: n } },
+            sit ? h("button.sit", { onclick: () => openSit(n), "aria-label": `Sit in seat ${n}` }, `Sit ${n}`) : h("span.hint", {}, `Seat ${n}`),
+          ),
+        );
+        continue;
+      }
+      const player = inHand.get(n);
+      const toAct = hand && hand.to_act === n && !["complete", "dealing"].includes(hand.phase);
+      const classes = ["seat"];
+      if (n === mine) classes.push("me");
+      if (toAct) classes.push("to-act");
+      if (player?.folded) classes.push("folded");
+      const badges = [];
+      if (hand && hand.button === n) badges.push(h("span.badge.button", { title: "button" }, "D"));
+      if (hand && t.blinds[n]) badges.push(h(`span.badge.blind.${t.blinds[n]}`, {}, BLIND_LABEL[t.blinds[n]] || t.blinds[n]));
+      const state = [];
+      if (player?.folded) state.push("folded");
+      if (player?.all_in) state.push("all-in");
+      if (seat.sitting_out) state.push("sitting out");
+      if (seat.leaving) state.push("leaving");
+      if (seat.waiting_for_big_blind) state.push("waiting for BB");
+      if (player?.mucked) state.push("mucked");
+      if (hand?.phase === "draw" && player?.last_discard_count !== null && player?.last_discard_count !== undefined) {
+        state.push(player.last_discard_count ? `drew ${player.last_discard_count}` : "stood pat");
+      }
+      nodes.push(
+        h(
+          `div.${classes.join(".")}`,
+          { style, dataset: { seat: n }, "aria-label": `Seat ${n}: ${seat.screen_name}` },
+          h("div.cards", {}, seatCards(player, n === mine)),
+          h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player ? player.stack : seat.stack)),
+          h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
+          toAct && clock && clock.seat === n ? h("div.clock", { dataset: { clock: n } }, clockText(clock)) : null,
+          player && player.bet ? h("div.bet", { dataset: { bet: n } }, player.bet) : null,
+        ),
+      );
+    }
+    const centre = h(
+      "div.centre",
+      {},
+      hand
+        ? [
+            h("div.pot", { id: "pot" }, `Pot ${hand.pot}`),
+            hand.pots.length > 1 ? h("div.pots", {}, hand.pots.map((p, i) => h("span", {}, `${i ? `side ${i}` : "main"} ${p.amount}`))) : null,
+            h("div.phase", { id: "phase" }, phaseText(hand)),
+          ]
+        : h("div.phase", { id: "phase" }, t.view.seats.length < 2 ? "Waiting for players" : "Next hand soon"),
+    );
+    fill(felt, centre, nodes);
+  }
+
+  function seatCards(player, mine) {
+    if (!player || player.folded || player.mucked) return [];
+    if (player.cards) {
+      const drawing = mine && canDiscard();
+      return player.cards.map((code) =>
+        face(
+          code,
+          drawing
+            ? {
+                role: "button",
+                tabindex: 0,
+                class: `card face${"hd".includes(code[1]) ? " red" : ""}${t.selected.has(code) ? " selected" : ""}`,
+                "aria-pressed": String(t.selected.has(code)),
+                onclick: () => toggle(code),
+                onkeydown: (e) => {
+                  if (e.key === " " || e.key === "Enter") {
+                    e.preventDefault();
+                    toggle(code);
+                  }
+                },
+              }
+            : {},
+        ),
+      );
+    }
+    return Array.from({ length: player.card_count }, back);
+  }
+
+  function phaseText(hand) {
+    if (hand.phase === "betting") return hand.round === 0 ? "Before the draw" : `Betting, round ${hand.round + 1}`;
+    if (hand.phase === "draw") return "Draw";
+    if (hand.phase === "parole") return `Parole offered by ${seatName(hand.parole_by)}`;
+    if (hand.phase === "showdown") return "Showdown";
+    if (hand.phase === "complete") return "Hand over";
+    return hand.phase;
+  }
+
+  function clockText(clock) {
+    const now = Date.now();
+    const deadline = Date.parse(clock.deadline);
+    const expires = Date.parse(clock.expires || clock.deadline);
+    const betUntil = clock.bet_until ? Date.parse(clock.bet_until) : null;
+    const secs = (ms) => Math.max(0, Math.ceil(ms / 1000));
+    if (now < deadline) {
+      const bet = betUntil && now < betUntil ? ` · bet ${secs(betUntil - now)}s` : betUntil ? " · bet window closed" : "";
+      return `${secs(deadline - now)}s${bet}`;
+    }
+    if (now < expires) return `time bank ${secs(expires - now)}s`;
+    return "time!";
+  }
+
+  // ---------------------------------------------------------- the actions
+
+  function legal() {
+    return t.view.hand?.legal || null;
+  }
+
+  function canDiscard() {
+    return Boolean(legal()?.actions.includes("discard"));
+  }
+
+  function toggle(code) {
+    if (t.selected.has(code)) t.selected.delete(code);
+    else if (t.selected.size < (legal()?.max_discard ?? 5)) t.selected.add(code);
+    draw();
+  }
+
+  async function act(action, extra = {}) {
+    const hand = t.view.hand;
+    if (!hand || t.busy) return;
+    t.busy = true;
+    try {
+      const body = { hand: hand.id, version: hand.version, command_id: commandId(), action, ...extra };
+      show(await api("POST", `tables/${tableId}/actions/`, body));
+    } catch (e) {
+      notice(e.message, "error");
+      if (e.body?.current) show(e.body.current);
+      else refresh();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  function betBounds(l) {
+    if (l.actions.includes("bet")) return ["bet", l.min_bet_to, l.max_bet_to];
+    if (l.actions.includes("raise")) return ["raise", l.min_raise_to, l.max_raise_to];
+    return null;
+  }
+
+  function drawControls() {
+    const l = legal();
+    const hand = t.view.hand;
+    if (!session.me) {
+      fill(controls, h("p.hint", {}, "Watching. ", h("a", { href: "#/login" }, "Log in"), " to play."));
+      return;
+    }
+    if (!l || !hand) {
+      const waiting = hand && hand.to_act !== null && !["complete"].includes(hand.phase) ? `Waiting for ${seatName(hand.to_act)}` : "";
+      fill(controls, h("p.hint", { id: "waiting" }, waiting));
+      return;
+    }
+    const buttons = [];
+    const key = (k) => h("kbd", {}, k);
+    if (l.actions.includes("fold")) buttons.push(h("button.act.fold", { id: "act-fold", onclick: () => act("fold") }, "Fold ", key("F")));
+    if (l.actions.includes("check")) buttons.push(h("button.act", { id: "act-check", onclick: () => act("check") }, "Check ", key("C")));
+    if (l.actions.includes("call")) buttons.push(h("button.act", { id: "act-call", onclick: () => act("call") }, `Call ${l.call ?? ""} `, key("C")));
+    const bounds = betBounds(l);
+    if (bounds) {
+      const [kind, low, high] = bounds;
+      if (t.amount === null || t.amount < low || t.amount > high) t.amount = low;
+      const label = h("span", {}, `${kind === "bet" ? "Bet" : "Raise to"} ${t.amount} `);
+      const button = h("button.act.primary", { id: `act-${kind}`, onclick: () => act(kind, { amount: t.amount }) }, label, key("R"));
+      const sync = (value) => {
+        const v = Math.min(high, Math.max(low, Math.round(Number(value) || low)));
+        t.amount = v;
+        label.textContent = `${kind === "bet" ? "Bet" : "Raise to"} ${v} `;
+        range.value = v;
+        if (document.activeElement !== field) field.value = v;
+      };
+      const range = h("input", { type: "range", id: "amount-range", min: low, max: high, value: t.amount, "aria-label": "Amount", oninput: (e) => sync(e.target.value) });
+      const field = h("input", {
+        type: "number",
+        id: "amount",
+        min: low,
+        max: high,
+        value: t.amount,
+        "aria-label": "Amount (round total)",
+        oninput: (e) => sync(e.target.value),
+        onkeydown: (e) => {
+          if (e.key === "Enter") act(kind, { amount: t.amount });
+        },
+      });
+      buttons.push(h("div.amount", {}, low === high ? null : [range, field, h("span.bounds", {}, `${low}–${high}`)], button));
+    }
+    if (l.actions.includes("parole")) buttons.push(h("button.act", { id: "act-parole", onclick: () => act("parole") }, "Offer Parole"));
+    if (l.actions.includes("accept")) buttons.push(h("button.act.primary", { id: "act-accept", onclick: () => act("accept") }, "Accept Parole"));
+    if (l.actions.includes("decline")) buttons.push(h("button.act", { id: "act-decline", onclick: () => act("decline") }, "Decline Parole"));
+    if (canDiscard()) {
+      const n = t.selected.size;
+      buttons.push(
+        h("p.hint", {}, `Click up to ${l.max_discard} cards to throw.`),
+        h("button.act.primary", { id: "act-discard", disabled: n === 0, onclick: () => act("discard", { cards: [...t.selected] }) }, `Discard ${n}`),
+      );
+    }
+    if (l.actions.includes("stand")) buttons.push(h("button.act", { id: "act-stand", onclick: () => act("stand") }, "Stand pat"));
+    if (l.actions.includes("show")) buttons.push(h("button.act.primary", { id: "act-show", onclick: () => act("show") }, "Show"));
+    if (l.actions.includes("muck")) buttons.push(h("button.act", { id: "act-muck", onclick: () => act("muck") }, "Muck"));
+    fill(controls, h("div.actions", { role: "group", "aria-label": "Your turn" }, buttons));
+  }
+
+  function onKey(e) {
+    if (e.target.closest?.("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const what = KEYS[e.key.toLowerCase()];
+    const l = legal();
+    if (!what || !l) return;
+    e.preventDefault();
+    if (what === "fold" && l.actions.includes("fold")) act("fold");
+    else if (what === "check-call") {
+      if (l.actions.includes("check")) act("check");
+      else if (l.actions.includes("call")) act("call");
+    } else if (what === "bet-raise") {
+      const bounds = betBounds(l);
+      if (bounds) act(bounds[0], { amount: t.amount ?? bounds[1] });
+    }
+  }
+  document.addEventListener("keydown", onKey);
+  const relayout = () => t.view && drawFelt();
+  PHONE.addEventListener("change", relayout);
+
+  // ------------------------------------------------------ seat commands
+
+  async function seatCommand(command, body = {}) {
+    try {
+      show(await api("POST", `tables/${tableId}/${command}/`, { command_id: commandId(), ...body }));
+    } catch (e) {
+      if (e.code === "insufficient_funds") {
+        notice(`${e.message} Your wallet is short: see the cashier (Wallet page).`, "error");
+      } else notice(e.message, "error");
+    }
+  }
+
+  function openSit(seat) {
+    t.sitSeat = seat;
+    drawSeatBar();
+  }
+
+  function sitForm(seat) {
+    const tb = t.view.table;
+    const max = tb.max_buy_in ?? tb.min_buy_in * 5;
+    return h(
+        "form.sit-form",
+        {
+          id: "sit-form",
+          dataset: { seat },
+          onsubmit: (e) => {
+            e.preventDefault();
+            const data = new FormData(e.target);
+            seatCommand("sit", { seat, buy_in: Number(data.get("buy_in")), wait_for_big_blind: data.get("wait") === "on" });
+          },
+        },
+        h("label", { for: "buy-in" }, `Buy in at seat ${seat} (${tb.min_buy_in}–${tb.max_buy_in ?? "no max"})`),
+        h("input", { id: "buy-in", name: "buy_in", type: "number", min: tb.min_buy_in, max: tb.max_buy_in ?? undefined, value: Math.min(max, tb.min_buy_in * 2 > max ? max : tb.min_buy_in * 2) }),
+        h("label.inline", {}, h("input", { type: "checkbox", name: "wait" }), " wait for the big blind"),
+        h("button.primary", { type: "submit", id: "sit-confirm" }, "Sit down"),
+        h("button", { type: "button", onclick: () => { t.sitSeat = null; drawSeatBar(); } }, "Cancel"),
+      );
+  }
+
+  function drawSeatBar() {
+    const mine = mySeat();
+    if (mine !== null) t.sitSeat = null;
+    if (session.me && mine === null && t.sitSeat) {
+      // Kept while the table moves on, with what was typed in it.
+      const taken = t.view.seats.some((s) => s.seat === t.sitSeat);
+      const open = seatBar.querySelector("#sit-form");
+      if (!taken && open?.dataset.seat === String(t.sitSeat)) return;
+      if (!taken) {
+        fill(seatBar, sitForm(t.sitSeat));
+        return;
+      }
+      t.sitSeat = null;
+    }
+    if (!session.me || mine === null) {
+      fill(seatBar, session.me && t.view.table.status === "open" ? h("p.hint", {}, "Pick an empty seat to sit down.") : null);
+      return;
+    }
+    const seat = t.view.seats.find((s) => s.seat === mine);
+    const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, placeholder: "chips", "aria-label": "Top-up amount" });
+    fill(
+      seatBar,
+      h(
+        "div.seat-commands",
+        {},
+        seat.sitting_out
+          ? h("button", { id: "sit-in", onclick: () => seatCommand("sit-in") }, "Sit in")
+          : h("button", { id: "sit-out", onclick: () => seatCommand("sit-out") }, "Sit out"),
+        h("span.top-up", {}, topUp, h("button", { id: "top-up", onclick: () => topUp.value && seatCommand("top-up", { amount: Number(topUp.value) }) }, "Top up")),
+        h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, "Leave table"),
+        seat.top_up_queued ? h("span.hint", {}, ` top-up of ${seat.top_up_queued} after this hand`) : null,
+        seat.time_bank !== undefined ? h("span.hint", { id: "time-bank" }, ` time bank ${seat.time_bank}s`) : null,
+      ),
+    );
+  }
+
+  function drawResult() {
+    const hand = t.view.hand;
+    if (!hand || !(hand.awards.length || hand.phase === "showdown")) {
+      const last = t.lastHand;
+      if (!last) {
+        fill(result);
+        return;
+      }
+      const who = (seat) => last.names.get(seat) || `seat ${seat}`;
+      fill(
+        result,
+        h("h2", {}, `Last hand (#${last.number})`),
+        last.shown.length ? h("ol.shown", {}, last.shown.map((e) => h("li", {}, `${who(e.seat)}: `, h("span.cards.small", {}, e.cards.map((c) => face(c)))))) : null,
+        h("ul.awards", { id: "awards" }, last.awards.map((a) => h("li.winner", {}, a.shares.map((x) => `${who(x.seat)} wins ${x.amount}`).join(", "), a.pot ? ` (side pot ${a.pot})` : ""))),
+      );
+      return;
+    }
+    const shown = hand.showdown_order
+      .map((seat) => hand.players.find((p) => p.seat === seat))
+      .filter((p) => p && p.cards && p.shown);
+    fill(
+      result,
+      h("h2", {}, hand.phase === "complete" ? "Result" : "Showdown"),
+      shown.length ? h("ol.shown", {}, shown.map((p) => h("li", {}, `${p.screen_name}: `, h("span.cards.small", {}, p.cards.map((c) => face(c)))))) : null,
+      h(
+        "ul.awards",
+        { id: "awards" },
+        hand.awards.map((a) =>
+          h("li.winner", {}, a.shares.map((s) => `${seatName(s.seat)} wins ${s.amount}`).join(", "), a.pot ? ` (side pot ${a.pot})` : ""),
+        ),
+      ),
+    );
+  }
+
+  // The clock's countdown moves by itself.
+  const ticker = setInterval(() => {
+    const clock = t.view?.clock;
+    if (!clock) return;
+    const node = felt.querySelector(`[data-clock="${clock.seat}"]`);
+    if (node) node.textContent = clockText(clock);
+  }, 250);
+
+  show(t.view);
+  return {
+    el,
+    stop: () => {
+      feed.close();
+      clearInterval(ticker);
+      clearTimeout(t.refreshTimer);
+      document.removeEventListener("keydown", onKey);
+      PHONE.removeEventListener("change", relayout);
+      if (window.pokerTable?.feed === feed) delete window.pokerTable;
+    },
+  };
+}
+
+export { cardsText };
