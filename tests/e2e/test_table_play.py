@@ -24,7 +24,9 @@ from tests.integration.cluster import Server
 pytestmark = pytest.mark.postgres
 
 PASSWORD = "a long enough secret 1"
-BUY_IN = 200
+BUY_IN = 150
+TOP_UP = 40
+"""Within the table's maximum (200) whoever won the hand."""
 
 
 def sign_up(page: Page, base: str, username: str) -> None:
@@ -283,6 +285,37 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         shots(small, "phone")
         width = small.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390, width
+
+        # The hand's history replays, and the browser proves each card Ann
+        # saw against the deck's commitment (WebCrypto); a forged card fails.
+        ann.get_by_role("link", name="Hand history").click()
+        ann.get_by_role("link", name="#1").click()
+        expect(ann.locator("#verify-result")).to_contain_text("proved", timeout=WAIT_MS)
+        expect(ann.locator("#verify-result")).to_have_class(re.compile(r"\bok\b"))
+        expect(ann.locator("#steps li")).not_to_have_count(0)
+        steps = ann.locator("#steps li").count()
+        ann.locator("#step-back").click()
+        expect(ann.locator("#steps li")).to_have_count(steps - 1)
+        shots(ann, "history")
+        forged = ann.evaluate(FORGE)
+        assert forged == {"true": True, "forged": False}
+
+        # Between hands Ann sits out, comes back, tops up and leaves with
+        # her chips: her wallet has them again.
+        ann.goto(f"{base}/#/tables/{table}")
+        stack = next(s["stack"] for s in final["seats"] if s["screen_name"] == "Ann")
+        ann.locator("#sit-out").click()
+        expect(ann.locator(".seat.me .state")).to_contain_text("sitting out", timeout=WAIT_MS)
+        ann.locator("#sit-in").click()
+        expect(ann.locator("#sit-out")).to_be_visible(timeout=WAIT_MS)
+        ann.locator("#top-up-amount").fill(str(TOP_UP))
+        ann.locator("#top-up").click()
+        expect(ann.locator('[data-stack="1"]')).to_have_text(str(stack + TOP_UP), timeout=WAIT_MS)
+        ann.locator("#leave").click()
+        expect(ann.get_by_role("button", name="Sit in seat 1")).to_be_visible(timeout=WAIT_MS)
+        ann.goto(f"{base}/#/wallet")
+        cash = 1000 - BUY_IN - TOP_UP + (stack + TOP_UP)
+        expect(ann.locator("#cash")).to_have_text(str(cash), timeout=WAIT_MS)
         assert errors == []
     except BaseException:
         for name, page in (("ann", ann), ("bob", bob), ("cashier", cashier), ("watcher", watcher)):
@@ -291,6 +324,21 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
     finally:
         for context in contexts:
             context.close()
+
+
+FORGE = """async () => {
+  const { verifyOpening } = await import("/static/client/hands.js");
+  const hand = window.lastHandChecked;
+  const o = hand.openings[0];
+  const root = hand.roots[o.tree];
+  const other = o.card === "As" ? "Ks" : "As";
+  return {
+    true: await verifyOpening(o, root, 32),
+    forged: await verifyOpening({ ...o, card: other }, root, 32),
+  };
+}"""
+"""Run the page's own check on one of Ann's openings, then on the same
+opening claiming another card."""
 
 
 def rake(view: dict[str, Any]) -> int:

@@ -25,10 +25,12 @@ const ROUTES = [
 ];
 
 let cleanup = null;
+let routed = 0;
 
 async function route() {
   if (cleanup) cleanup();
   cleanup = null;
+  const turn = ++routed;
   const hash = location.hash || "#/lobby";
   const main = document.getElementById("main");
   const found = ROUTES.map(([re, view]) => [hash.match(re), view]).find(([m]) => m);
@@ -40,10 +42,15 @@ async function route() {
   main.dataset.view = hash.split("/")[1];
   try {
     const shown = await view(match);
+    if (turn !== routed) {
+      // The user went elsewhere while this view loaded: drop it.
+      if (shown.stop) shown.stop();
+      return;
+    }
     fill(main, shown.el);
     cleanup = shown.stop || null;
   } catch (e) {
-    fill(main, h("p.error", { role: "alert" }, e.message));
+    if (turn === routed) fill(main, h("p.error", { role: "alert" }, e.message));
   }
 }
 

@@ -47,6 +47,7 @@ export async function handsView() {
 
 export async function handView(handId) {
   const hand = await api("GET", `hands/${handId}/`);
+  window.lastHandChecked = hand; // what the check ran on, for the curious (and tests)
   const names = new Map();
   for (const e of hand.events) {
     if (e.type === "hand.started") for (const p of e.players) names.set(p.seat, p.screen_name);

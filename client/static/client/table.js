@@ -225,7 +225,7 @@ export async function tableView(tableId) {
           `div.${classes.join(".")}`,
           { style, dataset: { seat: n }, "aria-label": `Seat ${n}: ${seat.screen_name}` },
           h("div.cards", {}, seatCards(player, n === mine)),
-          h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player ? player.stack : seat.stack)),
+          h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player && hand.phase !== "complete" ? player.stack : seat.stack)),
           h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
           toAct && clock && clock.seat === n ? h("div.clock", { dataset: { clock: n } }, clockText(clock)) : null,
           player && player.bet ? h("div.bet", { dataset: { bet: n } }, player.bet) : null,
@@ -473,7 +473,8 @@ export async function tableView(tableId) {
       return;
     }
     const seat = t.view.seats.find((s) => s.seat === mine);
-    const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, placeholder: "chips", "aria-label": "Top-up amount" });
+    const most = t.view.table.max_buy_in === null ? undefined : Math.max(0, t.view.table.max_buy_in - seat.stack);
+    const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, max: most, placeholder: most === undefined ? "chips" : `up to ${most}`, "aria-label": "Top-up amount" });
     fill(
       seatBar,
       h(
