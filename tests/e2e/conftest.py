@@ -6,8 +6,8 @@ it would download a browser).  Without it the tests are skipped with the
 reason, except under ``CI=true``, where they fail.
 
 The server is uvicorn on a PostgreSQL database of the run's own
-(``tests.integration.cluster``), one per module: the tests of a module
-share it, each with tables and users of its own.  Screenshots go
+(``tests.integration.cluster``), one per test process: the tests share it,
+each with tables and users of its own.  Screenshots go
 to ``tests/e2e/artifacts/`` (not committed).
 """
 
@@ -66,12 +66,12 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(request: pytest.FixtureRequest) -> Iterator[Server]:
     """uvicorn on a fresh PostgreSQL database, as ``make run`` serves: no
     Redis, the clocks run by the worker inside the server process (tests
     give their tables clocks long enough for a slow machine)."""
-    database = Database(request.getfixturevalue("_module_pg_dsn"))
+    database = Database(request.getfixturevalue("_session_pg_dsn"))
     running = None
     try:
         running = Server("e2e", database.url, redis_url="")
@@ -85,13 +85,27 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         database.drop()
 
 
-@pytest.fixture(scope="module")
-def _module_pg_dsn() -> str:
+@pytest.fixture(scope="session")
+def _session_pg_dsn() -> str:
     from tests.conftest import _pg_dsn, _postgres_problem, _require
 
     dsn = _pg_dsn()
     _require(_postgres_problem(dsn))
     return dsn
+
+
+def grant(server: Server, *grants: tuple[str, str]) -> None:
+    """Give users roles, (username, role) each, as ``manage.py grant_role``
+    does (one process for all: a Django start is slow on a loaded machine)."""
+    script = "; ".join(
+        [
+            "from django.contrib.auth import get_user_model",
+            "from accounts.services import role_grant",
+            "users = get_user_model().objects",
+            *(f"role_grant(user=users.get(username={u!r}), role={r!r})" for u, r in grants),
+        ]
+    )
+    manage(server, "shell", "-c", script)
 
 
 def manage(server: Server, *args: str) -> None:

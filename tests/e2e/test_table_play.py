@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import WAIT_MS, manage, register
+from tests.e2e.conftest import WAIT_MS, grant, register
 from tests.integration.cluster import Server
 
 pytestmark = pytest.mark.postgres
@@ -85,7 +85,7 @@ def room(server: Server) -> dict[str, Any]:
     """A cashier (staff) and a 32 Card Draw no-limit table with long clocks
     (the bet window stays open however slow the browser is)."""
     token = register(server, "cashier")
-    manage(server, "grant_role", "cashier", "cashier")
+    grant(server, ("cashier", "cashier"))
     status, table = server.request(
         "POST",
         "/api/tables/",

@@ -299,8 +299,17 @@ export async function tableView(tableId) {
 
   // ---------------------------------------------------------- the actions
 
+  // The menu as the server gave it, less bet and raise once the 32 Card
+  // Draw bet window has closed since (the server would refuse them).
   function legal() {
-    return t.view.hand?.legal || null;
+    const l = t.view.hand?.legal || null;
+    if (!l || betWindowOpen()) return l;
+    return { ...l, actions: l.actions.filter((a) => a !== "bet" && a !== "raise") };
+  }
+
+  function betWindowOpen() {
+    const until = t.view.clock?.bet_until;
+    return !until || Date.now() < Date.parse(until);
   }
 
   function canDiscard() {
@@ -338,6 +347,10 @@ export async function tableView(tableId) {
   function drawControls() {
     const l = legal();
     const hand = t.view.hand;
+    // Drawn again only when the menu changes: an amount being typed stays.
+    const key = JSON.stringify([Boolean(session.me), hand?.id, hand?.version, hand?.to_act, l, [...t.selected]]);
+    if (controls.dataset.key === key) return;
+    controls.dataset.key = key;
     if (!session.me) {
       fill(controls, h("p.hint", {}, "Watching. ", h("a", { href: "#/login" }, "Log in"), " to play."));
       return;
@@ -348,16 +361,16 @@ export async function tableView(tableId) {
       return;
     }
     const buttons = [];
-    const key = (k) => h("kbd", {}, k);
-    if (l.actions.includes("fold")) buttons.push(h("button.act.fold", { id: "act-fold", onclick: () => act("fold") }, "Fold ", key("F")));
-    if (l.actions.includes("check")) buttons.push(h("button.act", { id: "act-check", onclick: () => act("check") }, "Check ", key("C")));
-    if (l.actions.includes("call")) buttons.push(h("button.act", { id: "act-call", onclick: () => act("call") }, `Call ${l.call ?? ""} `, key("C")));
+    const kbd = (k) => h("kbd", {}, k);
+    if (l.actions.includes("fold")) buttons.push(h("button.act.fold", { id: "act-fold", onclick: () => act("fold") }, "Fold ", kbd("F")));
+    if (l.actions.includes("check")) buttons.push(h("button.act", { id: "act-check", onclick: () => act("check") }, "Check ", kbd("C")));
+    if (l.actions.includes("call")) buttons.push(h("button.act", { id: "act-call", onclick: () => act("call") }, `Call ${l.call ?? ""} `, kbd("C")));
     const bounds = betBounds(l);
     if (bounds) {
       const [kind, low, high] = bounds;
       if (t.amount === null || t.amount < low || t.amount > high) t.amount = low;
       const label = h("span", {}, `${kind === "bet" ? "Bet" : "Raise to"} ${t.amount} `);
-      const button = h("button.act.primary", { id: `act-${kind}`, onclick: () => act(kind, { amount: t.amount }) }, label, key("R"));
+      const button = h("button.act.primary", { id: `act-${kind}`, onclick: () => act(kind, { amount: t.amount }) }, label, kbd("R"));
       const sync = (value) => {
         const v = Math.min(high, Math.max(low, Math.round(Number(value) || low)));
         t.amount = v;
@@ -463,16 +476,22 @@ export async function tableView(tableId) {
       const open = seatBar.querySelector("#sit-form");
       if (!taken && open?.dataset.seat === String(t.sitSeat)) return;
       if (!taken) {
+        seatBar.dataset.key = "";
         fill(seatBar, sitForm(t.sitSeat));
         return;
       }
       t.sitSeat = null;
     }
+    seatBar.dataset.key = "";
     if (!session.me || mine === null) {
       fill(seatBar, session.me && t.view.table.status === "open" ? h("p.hint", {}, "Pick an empty seat to sit down.") : null);
       return;
     }
     const seat = t.view.seats.find((s) => s.seat === mine);
+    // Drawn again only when it changes: what the player is typing stays.
+    const key = JSON.stringify([mine, seat.sitting_out, seat.stack, seat.top_up_queued, seat.time_bank, t.view.table.max_buy_in]);
+    if (seatBar.dataset.key === key) return;
+    seatBar.dataset.key = key;
     const most = t.view.table.max_buy_in === null ? undefined : Math.max(0, t.view.table.max_buy_in - seat.stack);
     const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, max: most, placeholder: most === undefined ? "chips" : `up to ${most}`, "aria-label": "Top-up amount" });
     fill(
@@ -531,6 +550,7 @@ export async function tableView(tableId) {
     if (!clock) return;
     const node = felt.querySelector(`[data-clock="${clock.seat}"]`);
     if (node) node.textContent = clockText(clock);
+    drawControls(); // the bet window may have closed (drawn only if the menu changed)
   }, 250);
 
   show(t.view);

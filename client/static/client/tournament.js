@@ -34,7 +34,8 @@ export async function tournamentView(id) {
     const mmss = left === null || left === undefined ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     const next = c.next_level ? ` · next ${c.next_level.small_blind}/${c.next_level.big_blind}` : "";
     const state = c.paused ? " · paused" : c.on_break ? " · on break" : "";
-    return `Level ${c.level}: ${c.small_blind}/${c.big_blind}${c.ante ? ` ante ${c.ante}` : ""} · ${mmss} left${next}${state}`;
+    const time = mmss ? ` · ${mmss} left` : " · last level";
+    return `Level ${c.level}: ${c.small_blind}/${c.big_blind}${c.ante ? ` ante ${c.ante}` : ""}${time}${next}${state}`;
   };
 
   const draw = (standings) => {
