@@ -195,6 +195,8 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         cards.nth(0).click()
         cards.nth(1).click()
         expect(page.locator("#act-discard")).to_have_text("Discard 2")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        shots(page, "table-draw", full_page=False)
         version = view(page)["hand"]["version"]
         page.locator("#act-discard").click()
         wait_for_move(pages, version)

@@ -142,6 +142,8 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
             page.goto(f"{base}/#/tournaments/{tournament}")
             expect(page.locator("#tournament-clock")).to_have_text("finished", timeout=WAIT_MS)
             expect(page.locator("#standings li").first).to_contain_text(standings[0])
+            place = "1st" if page is pages[standings[0]] else "2nd"
+            expect(page.locator("#your-entry")).to_have_text(f"You finished {place}.")
         shots(pages["cy"], "finished")
         assert errors == []
     except BaseException:

@@ -217,7 +217,7 @@ export async function tableView(tableId) {
       if (seat.leaving) state.push("leaving");
       if (seat.waiting_for_big_blind) state.push("waiting for BB");
       if (player?.mucked) state.push("mucked");
-      if (hand?.phase === "draw" && player?.last_discard_count !== null && player?.last_discard_count !== undefined) {
+      if (hand?.phase === "draw" && player?.last_discard_count >= 0) {
         state.push(player.last_discard_count ? `drew ${player.last_discard_count}` : "stood pat");
       }
       nodes.push(
@@ -228,7 +228,7 @@ export async function tableView(tableId) {
           h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player && hand.phase !== "complete" ? player.stack : seat.stack)),
           h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
           toAct && clock && clock.seat === n ? h("div.clock", { dataset: { clock: n } }, clockText(clock)) : null,
-          player && player.bet ? h("div.bet", { dataset: { bet: n } }, player.bet) : null,
+          player && player.bet && hand.phase === "betting" ? h("div.bet", { dataset: { bet: n }, title: "bet this round", "aria-label": `bet ${player.bet}` }, player.bet) : null,
         ),
       );
     }
@@ -238,12 +238,20 @@ export async function tableView(tableId) {
       hand
         ? [
             h("div.pot", { id: "pot" }, `Pot ${hand.pot}`),
-            hand.pots.length > 1 ? h("div.pots", {}, hand.pots.map((p, i) => h("span", {}, `${i ? `side ${i}` : "main"} ${p.amount}`))) : null,
+            potsLine(hand),
             h("div.phase", { id: "phase" }, phaseText(hand)),
           ]
         : h("div.phase", { id: "phase" }, t.view.seats.length < 2 ? "Waiting for players" : "Next hand soon"),
     );
     fill(felt, centre, nodes);
+  }
+
+  // Pots contested by two or more; a part of a bet nobody has called yet
+  // is in the total but is no pot of its own.
+  function potsLine(hand) {
+    const pots = hand.pots.filter((p) => p.eligible.length > 1);
+    if (pots.length < 2) return null;
+    return h("div.pots", {}, pots.map((p, i) => (i ? `Side pot ${i}: ${p.amount}` : `Main ${p.amount}`)).join(" · "));
   }
 
   function seatCards(player, mine) {

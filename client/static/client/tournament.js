@@ -7,6 +7,11 @@ import { Feed, api, commandId, rows, session } from "./api.js";
 import { fill, h, notice, when } from "./dom.js";
 import { gameName } from "./lobby.js";
 
+function ordinal(n) {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${tail}`;
+}
+
 export async function tournamentView(id) {
   const el = h("section.tournament", { id: "tournament" });
   let timer = null;
@@ -38,6 +43,14 @@ export async function tournamentView(id) {
     return `Level ${c.level}: ${c.small_blind}/${c.big_blind}${c.ante ? ` ante ${c.ante}` : ""}${time}${next}${state}`;
   };
 
+  const entryLine = (you, standings) => {
+    if (view.status === "finished" || view.status === "cancelled") {
+      const mine = standings.find((s) => s.player === session.me?.id);
+      return mine ? `You finished ${ordinal(mine.place)}.` : "It is over.";
+    }
+    return you.in ? `You are in: stack ${you.stack}` : "You are out.";
+  };
+
   const draw = (standings) => {
     const you = view.you;
     const me = session.me;
@@ -64,14 +77,14 @@ export async function tournamentView(id) {
       h("p.clock", { id: "tournament-clock" }, clockLine()),
       h("p", {}, `Players ${view.players_left ?? view.entries}/${view.entries} · prize pool ${view.prize_pool}`),
       you
-        ? h("p", { id: "your-entry" }, you.in ? `You are in: stack ${you.stack}` : "You are out.", you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
+        ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
         : null,
       h("p.actions", {}, buttons),
       controls,
-      h("h2", {}, "Tables"),
-      h("ul", {}, view.tables_in_play.map((t) => h("li", {}, t.table_id ? h("a", { href: `#/tables/${t.table_id}` }, `Table ${t.number}`) : `Table ${t.number}`, ` (${t.players})`))),
+      view.status === "running" ? h("h2", {}, "Tables") : null,
+      h("ul", {}, (view.status === "running" ? view.tables_in_play : []).map((t) => h("li", {}, t.table_id ? h("a", { href: `#/tables/${t.table_id}` }, `Table ${t.number}`) : `Table ${t.number}`, ` (${t.players})`))),
       h("h2", {}, "Standings"),
-      h("ol", { id: "standings" }, standings.map((s) => h("li", {}, `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`))),
+      h("ol", { id: "standings" }, standings.map((s) => h("li", { value: s.place }, `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`))),
       h("h2", {}, "Prizes"),
       h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` seat in tournament ${p.ticket}` : ""))),
       h("h2", {}, "Structure"),
