@@ -46,14 +46,21 @@ def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
+def require_chromium(path: Path = CHROMIUM) -> None:
+    """Skip the test when the browser is missing, with the reason; under
+    ``CI=true`` fail it: CI must not go green by skipping what it checks."""
+    if path.exists():
+        return
+    reason = f"{path} is missing (apt-get install chromium; .ci/run does it)"
+    if _in_ci():
+        pytest.fail(f"{reason} (CI=true: a missing browser fails the run)", pytrace=False)
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Chromium, headless, through Playwright's driver."""
-    if not CHROMIUM.exists():
-        reason = f"{CHROMIUM} is missing (apt-get install chromium; .ci/run does it)"
-        if _in_ci():
-            pytest.fail(f"{reason} (CI=true: a missing browser fails the run)", pytrace=False)
-        pytest.skip(reason)
+    require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

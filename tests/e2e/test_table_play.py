@@ -104,7 +104,7 @@ def room(server: Server) -> dict[str, Any]:
         },
     )
     assert status == 201, table
-    return {"table": table["table"]["id"] if "table" in table else table["id"]}
+    return {"table": table["table"]["id"]}
 
 
 def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_card(

@@ -41,7 +41,7 @@ export async function staffView() {
     "Open table",
     async (v) => {
       const table = await api("POST", "tables/", { ...v, game: game.value, betting: betting.value });
-      notice(`Opened ${table.name || table.table?.name || "the table"}.`);
+      notice(`Opened ${table.table.name}.`);
       await load();
     },
     { id: "open-table" },
