@@ -111,6 +111,21 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
                 re.compile(r"Level 1: 10/20 · [23]:\d\d left · next 20/40"), timeout=WAIT_MS
             )
         shots(pages["cy"], "clock")
+
+        # The director pauses the clock from his page, and the players'
+        # pages say so live; he resumes it.
+        desk = browser.new_context()
+        contexts.append(desk)
+        director = desk.new_page()
+        log_in(director, base, "director")
+        director.goto(f"{base}/#/tournaments/{tournament}")
+        director.get_by_role("button", name="Pause").click()
+        for page in pages.values():
+            expect(page.locator("#tournament-clock")).to_contain_text("paused", timeout=WAIT_MS)
+        shots(director, "director")
+        director.get_by_role("button", name="Resume").click()
+        for page in pages.values():
+            expect(page.locator("#tournament-clock")).not_to_contain_text("paused", timeout=WAIT_MS)
         for page in pages.values():
             page.locator("#your-entry a").click()
             expect(page.locator("#feed-status")).to_have_text("live", timeout=WAIT_MS)

@@ -4,8 +4,12 @@
 // frame brings the API's view again).
 
 import { Feed, api, commandId, rows, session } from "./api.js";
-import { fill, h, notice, when } from "./dom.js";
+import { fill, form, h, notice, when } from "./dom.js";
 import { gameName } from "./lobby.js";
+
+function isDirector() {
+  return (session.me?.roles || []).includes("tournament_director");
+}
 
 function ordinal(n) {
   const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
@@ -13,7 +17,9 @@ function ordinal(n) {
 }
 
 export async function tournamentView(id) {
-  const el = h("section.tournament", { id: "tournament" });
+  const body = h("div");
+  const directorBox = h("div.director");
+  const el = h("section.tournament", { id: "tournament" }, body, directorBox);
   let timer = null;
   let view = null;
 
@@ -54,24 +60,14 @@ export async function tournamentView(id) {
   const draw = (standings) => {
     const you = view.you;
     const me = session.me;
-    const director = me && (me.roles || []).includes("tournament_director");
     const buttons = [];
     if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `Register (${view.buy_in}+${view.fee})`));
     if (me && you && view.status === "registering") buttons.push(h("button", { id: "unregister", onclick: () => command("unregister") }, "Unregister"));
     if (you?.may_rebuy) buttons.push(h("button", { onclick: () => command("rebuy") }, "Rebuy"));
     if (you?.may_add_on) buttons.push(h("button", { onclick: () => command("add-on") }, "Add-on"));
-    const controls = director
-      ? h(
-          "p.actions",
-          {},
-          h("button", { onclick: () => command("pause") }, "Pause"),
-          h("button", { onclick: () => command("resume") }, "Resume"),
-          h("button", { onclick: () => command("add-time", { seconds: 60 }) }, "+1 min"),
-          h("button.danger", { onclick: () => confirm("Cancel this tournament?") && command("cancel") }, "Cancel"),
-        )
-      : null;
+
     fill(
-      el,
+      body,
       h("h1", {}, view.name),
       h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${view.buy_in}+${view.fee} · stack ${view.starting_stack}`, view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
@@ -80,13 +76,23 @@ export async function tournamentView(id) {
         ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
         : null,
       h("p.actions", {}, buttons),
-      controls,
       view.status === "running" ? h("h2", {}, "Tables") : null,
       h("ul", {}, (view.status === "running" ? view.tables_in_play : []).map((t) => h("li", {}, t.table_id ? h("a", { href: `#/tables/${t.table_id}` }, `Table ${t.number}`) : `Table ${t.number}`, ` (${t.players})`))),
       h("h2", {}, "Standings"),
-      h("ol", { id: "standings" }, standings.map((s) => h("li", { value: s.place }, `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`))),
+      h(
+        "ol",
+        { id: "standings" },
+        standings.map((s) =>
+          h(
+            "li",
+            { value: s.place },
+            `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`,
+            isDirector() ? h("span.hint", {}, ` (player ${s.player})`) : null,
+          ),
+        ),
+      ),
       h("h2", {}, "Prizes"),
-      h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` seat in tournament ${p.ticket}` : ""))),
+      h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : ""))),
       h("h2", {}, "Structure"),
       h(
         "div.scroll",
@@ -101,7 +107,35 @@ export async function tournamentView(id) {
     );
   };
 
+  const drawDirector = () => {
+    if (!isDirector()) return;
+    fill(
+      directorBox,
+      h("h2", {}, "Director"),
+      h(
+          "div.actions",
+          {},
+          h("button", { onclick: () => command("pause") }, "Pause"),
+          h("button", { onclick: () => command("resume") }, "Resume"),
+          h("button", { onclick: () => command("add-time", { seconds: 60 }) }, "+1 min"),
+          h("button.danger", { onclick: () => confirm("Cancel this tournament?") && command("cancel") }, "Cancel"),
+          form(
+            [
+              { name: "player", label: "Player number", type: "number", min: 1 },
+              { name: "table", label: "To table", type: "number", min: 1 },
+              { name: "seat", label: "Seat", type: "number", min: 1 },
+            ],
+            "Move player",
+            (v) => command("move", v),
+            { id: "move-form" },
+          ),
+          form([{ name: "player", label: "Player number", type: "number", min: 1 }], "Disqualify", (v) => command("disqualify", v), { id: "disqualify-form" }),
+        ),
+    );
+  };
+
   await load();
+  drawDirector();
   const feed = new Feed(`tournaments/${id}/`, {
     onFrame: (frame) => {
       if (frame.type === "update") load().catch(() => {});
