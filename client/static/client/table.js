@@ -8,13 +8,12 @@
 // server says he may see, legal actions included.
 
 import { Feed, api, commandId, session } from "./api.js";
-import { back, cardsText, face } from "./cards.js";
+import { cardsText, face } from "./cards.js";
 import { fill, h, notice } from "./dom.js";
 import { describe } from "./events.js";
+import { PHONE, clockText, drawFelt as feltDraw } from "./felt.js";
 import { gameName } from "./lobby.js";
 
-const BLIND_LABEL = { small: "SB", big: "BB", over: "OB", extra: "post" };
-const PHONE = window.matchMedia("(max-width: 760px)");
 const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise" };
 
 export async function tableView(tableId) {
@@ -176,133 +175,15 @@ export async function tableView(tableId) {
   }
 
   function drawFelt() {
-    const tb = t.view.table;
-    const hand = t.view.hand;
-    const seats = tb.seats;
-    const mine = mySeat();
-    const bySeat = new Map(t.view.seats.map((s) => [s.seat, s]));
-    const inHand = new Map((hand?.players || []).map((p) => [p.seat, p]));
-    const clock = t.view.clock;
-    const nodes = [];
-    // A phone's felt stands upright: the seats keep inside the screen.
-    const [rx, ry] = PHONE.matches ? [30, 40] : [41, 38];
-    for (let n = 1; n <= seats; n += 1) {
-      const angle = (2 * Math.PI * (n - (mine || 1))) / seats;
-      const style = `left:${50 + rx * Math.sin(angle)}%;top:${50 + ry * Math.cos(angle)}%`;
-      const seat = bySeat.get(n);
-      if (!seat) {
-        const sit = session.me && mine === null && tb.status === "open";
-        nodes.push(
-          h(
-            "div.seat.empty",
-            { style, dataset: { seat: n } },
-            sit ? h("button.sit", { onclick: () => openSit(n), "aria-label": `Sit in seat ${n}` }, `Sit ${n}`) : h("span.hint", {}, `Seat ${n}`),
-          ),
-        );
-        continue;
-      }
-      const player = inHand.get(n);
-      const toAct = hand && hand.to_act === n && !["complete", "dealing"].includes(hand.phase);
-      const classes = ["seat"];
-      if (n === mine) classes.push("me");
-      if (toAct) classes.push("to-act");
-      if (player?.folded) classes.push("folded");
-      const badges = [];
-      if (hand && hand.button === n) badges.push(h("span.badge.button", { title: "button" }, "D"));
-      if (hand && t.blinds[n]) badges.push(h(`span.badge.blind.${t.blinds[n]}`, {}, BLIND_LABEL[t.blinds[n]] || t.blinds[n]));
-      const state = [];
-      if (player?.folded) state.push("folded");
-      if (player?.all_in) state.push("all-in");
-      if (seat.sitting_out) state.push("sitting out");
-      if (seat.leaving) state.push("leaving");
-      if (seat.waiting_for_big_blind) state.push("waiting for BB");
-      if (player?.mucked) state.push("mucked");
-      if (hand?.phase === "draw" && player?.last_discard_count >= 0) {
-        state.push(player.last_discard_count ? `drew ${player.last_discard_count}` : "stood pat");
-      }
-      nodes.push(
-        h(
-          `div.${classes.join(".")}`,
-          { style, dataset: { seat: n }, "aria-label": `Seat ${n}: ${seat.screen_name}` },
-          h("div.cards", {}, seatCards(player, n === mine)),
-          h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player && hand.phase !== "complete" ? player.stack : seat.stack)),
-          h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
-          toAct && clock && clock.seat === n ? h("div.clock", { dataset: { clock: n } }, clockText(clock)) : null,
-          player && player.bet && hand.phase === "betting" ? h("div.bet", { dataset: { bet: n }, title: "bet this round", "aria-label": `bet ${player.bet}` }, player.bet) : null,
-        ),
-      );
-    }
-    const centre = h(
-      "div.centre",
-      {},
-      hand
-        ? [
-            h("div.pot", { id: "pot" }, `Pot ${hand.pot}`),
-            potsLine(hand),
-            h("div.phase", { id: "phase" }, phaseText(hand)),
-          ]
-        : h("div.phase", { id: "phase" }, t.view.seats.length < 2 ? "Waiting for players" : "Next hand soon"),
-    );
-    fill(felt, centre, nodes);
-  }
-
-  // Pots contested by two or more; a part of a bet nobody has called yet
-  // is in the total but is no pot of its own.
-  function potsLine(hand) {
-    const pots = hand.pots.filter((p) => p.eligible.length > 1);
-    if (pots.length < 2) return null;
-    return h("div.pots", {}, pots.map((p, i) => (i ? `Side pot ${i}: ${p.amount}` : `Main ${p.amount}`)).join(" · "));
-  }
-
-  function seatCards(player, mine) {
-    if (!player || player.folded || player.mucked) return [];
-    if (player.cards) {
-      const drawing = mine && canDiscard();
-      return player.cards.map((code) =>
-        face(
-          code,
-          drawing
-            ? {
-                role: "button",
-                tabindex: 0,
-                class: `card face${"hd".includes(code[1]) ? " red" : ""}${t.selected.has(code) ? " selected" : ""}`,
-                "aria-pressed": String(t.selected.has(code)),
-                onclick: () => toggle(code),
-                onkeydown: (e) => {
-                  if (e.key === " " || e.key === "Enter") {
-                    e.preventDefault();
-                    toggle(code);
-                  }
-                },
-              }
-            : {},
-        ),
-      );
-    }
-    return Array.from({ length: player.card_count }, back);
-  }
-
-  function phaseText(hand) {
-    if (hand.phase === "betting") return hand.round === 0 ? "Before the draw" : `Betting, round ${hand.round + 1}`;
-    if (hand.phase === "draw") return "Draw";
-    if (hand.phase === "parole") return `Parole offered by ${seatName(hand.parole_by)}`;
-    if (hand.phase === "showdown") return "Showdown";
-    if (hand.phase === "complete") return "Hand over";
-    return hand.phase;
-  }
-
-  function clockText(clock) {
-    const now = Date.now();
-    const deadline = Date.parse(clock.deadline);
-    const expires = Date.parse(clock.expires || clock.deadline);
-    const betUntil = clock.bet_until ? Date.parse(clock.bet_until) : null;
-    const secs = (ms) => Math.max(0, Math.ceil(ms / 1000));
-    if (now < deadline) {
-      const bet = betUntil && now < betUntil ? ` · bet ${secs(betUntil - now)}s` : betUntil ? " · bet window closed" : "";
-      return `${secs(deadline - now)}s${bet}`;
-    }
-    if (now < expires) return `time bank ${secs(expires - now)}s`;
-    return "time!";
+    feltDraw(felt, t.view, {
+      blinds: t.blinds,
+      selected: t.selected,
+      drawing: canDiscard(),
+      canSit: Boolean(session.me),
+      seatName,
+      onSit: openSit,
+      onToggle: toggle,
+    });
   }
 
   // ---------------------------------------------------------- the actions
