@@ -13,6 +13,8 @@ alone, with a draw, a Parole offer and a dropped socket.
 from __future__ import annotations
 
 import re
+import time
+import uuid
 from typing import Any
 
 import pytest
@@ -25,6 +27,8 @@ pytestmark = pytest.mark.postgres
 
 PASSWORD = "a long enough secret 1"
 BUY_IN = 150
+PASSIVE = ("fold", "check", "stand", "decline", "muck", "show")
+"""What a player who only wants the hand over does, first legal first."""
 TOP_UP = 40
 """Within the table's maximum (200) whoever won the hand."""
 
@@ -349,3 +353,81 @@ def rake(view: dict[str, Any]) -> int:
     awarded = sum(a["amount"] for a in hand["awards"])
     total = sum(p["total"] for p in hand["players"])
     return int(total - awarded)
+
+
+def test_a_spectator_sees_the_over_blind_and_only_backs_at_a_four_handed_table(
+    browser: Any, server: Server, shots: Any
+) -> None:
+    """Four players (seated through the API) and a 32 Card Draw hand with
+    the three blinds: the spectator's felt marks the button, SB, BB and OB
+    and shows twenty backs, no face."""
+    cashier = register(server, "teller")
+    grant(server, ("teller", "cashier"))
+    status, opened = server.request(
+        "POST",
+        "/api/tables/",
+        cashier,
+        {
+            "name": "Four Handed",
+            "game": "32-card-draw",
+            "betting": "pot-limit",
+            "small_blind": 1,
+            "big_blind": 2,
+            "pause_seconds": 1,
+            "action_seconds": 600,
+            "bet_seconds": 600,
+        },
+    )
+    assert status == 201, opened
+    table = opened["table"]["id"]
+    tokens = {}
+    for seat, name in enumerate(("eve", "fay", "gus", "hal"), start=1):
+        token = tokens[seat] = register(server, name)
+        player = server.request("GET", "/api/me/", token)[1]["id"]
+        status, body = server.request(
+            "POST",
+            f"/api/wallets/{player}/deposit/",
+            cashier,
+            {"transfer_id": str(uuid.uuid4()), "amount": 500},
+        )
+        assert status in (200, 201), body
+        status, body = server.request(
+            "POST", f"/api/tables/{table}/sit/", token, {"seat": seat, "buy_in": 100}
+        )
+        assert status == 200, body
+
+    # Hands dealt before everyone sat down are folded away until one deals
+    # all four in.
+    deadline = time.monotonic() + 60
+    while True:
+        hand = server.request("GET", f"/api/tables/{table}/")[1]["hand"]
+        if hand and hand["phase"] != "complete" and len(hand["players"]) == 4:
+            break
+        assert time.monotonic() < deadline, hand
+        if hand and hand["phase"] != "complete" and hand["to_act"] is not None:
+            token = tokens[hand["to_act"]]
+            mine = server.request("GET", f"/api/tables/{table}/", token)[1]["hand"]
+            legal = (mine["legal"] or {}).get("actions", [])
+            action = next((a for a in PASSIVE if a in legal), None)
+            if action is not None:
+                body = {
+                    "hand": mine["id"],
+                    "version": mine["version"],
+                    "command_id": str(uuid.uuid4()),
+                    "action": action,
+                }
+                server.request("POST", f"/api/tables/{table}/actions/", token, body)
+        time.sleep(0.2)
+
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        page = context.new_page()
+        page.goto(f"{server.http}/#/tables/{table}")
+        expect(page.locator(".card.back")).to_have_count(20, timeout=WAIT_MS)
+        expect(page.locator(".badge.blind.over")).to_have_text("OB")
+        expect(page.locator(".badge.blind")).to_have_text(["SB", "BB", "OB"], timeout=WAIT_MS)
+        expect(page.locator(".badge.button")).to_have_count(1)
+        assert face_up(page) == []
+        shots(page, "four-handed")
+    finally:
+        context.close()

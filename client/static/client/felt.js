@@ -88,9 +88,11 @@ export function drawFelt(el, view, o) {
   fill(el, centre, nodes);
 }
 
-// Pots contested by two or more; a part of a bet nobody has called yet
-// is in the total but is no pot of its own.
+// Side pots once someone is all-in, each contested by two or more (a
+// part of a bet nobody has called yet is in the total, no pot of its own;
+// before anyone is all-in the layers of the bets are no side pots yet).
 function potsLine(hand) {
+  if (!hand.players.some((p) => p.all_in)) return null;
   const pots = hand.pots.filter((p) => p.eligible.length > 1);
   if (pots.length < 2) return null;
   return h("div.pots", {}, pots.map((p, i) => (i ? `Side pot ${i}: ${p.amount}` : `Main ${p.amount}`)).join(" · "));
