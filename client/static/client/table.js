@@ -16,6 +16,14 @@ import { gameName } from "./lobby.js";
 
 const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise" };
 
+/** Whether table view `a` shows the table before `b` did. */
+function older(a, b) {
+  const at = (v) => [v.table.version, v.hand?.number ?? 0, v.hand?.version ?? 0];
+  const [x, y] = [at(a), at(b)];
+  for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return x[i] < y[i];
+  return false;
+}
+
 export async function tableView(tableId) {
   const t = {
     id: tableId,
@@ -131,6 +139,9 @@ export async function tableView(tableId) {
 
   function show(view) {
     if (!view?.table) return;
+    // Answers can cross: a view fetched before a command may arrive after
+    // that command's answer.  The older of the two is not drawn.
+    if (t.view && older(view, t.view)) return;
     const handId = view.hand?.id ?? null;
     if (handId !== t.handId) {
       if (t.handId) loadLastHand(t.handId);
