@@ -322,6 +322,16 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         ann.goto(f"{base}/#/wallet")
         cash = 1000 - BUY_IN - TOP_UP + (stack + TOP_UP)
         expect(ann.locator("#cash")).to_have_text(str(cash), timeout=WAIT_MS)
+
+        # Logging out ends the token: the wallet asks for a login again.
+        token = ann.evaluate("() => localStorage.getItem('pokerroom.token')")
+        assert server.request("GET", "/api/me/", token)[0] == 200
+        ann.locator("#logout").click()
+        expect(ann.get_by_role("link", name="Log in")).to_be_visible(timeout=WAIT_MS)
+        assert ann.evaluate("() => localStorage.getItem('pokerroom.token')") is None
+        ann.goto(f"{base}/#/wallet")
+        expect(ann).to_have_url(re.compile("#/login$"), timeout=WAIT_MS)
+        assert server.request("GET", "/api/me/", token)[0] == 401
         assert errors == []
     except BaseException:
         for name, page in (("ann", ann), ("bob", bob), ("cashier", cashier), ("watcher", watcher)):
