@@ -29,6 +29,12 @@ export function describe(e, name) {
       return `${who()} raises to ${e.to}`;
     case "hand.bet_returned":
       return `${e.amount} returned to ${who()}`;
+    case "hand.betting_started":
+      return e.round === 0 ? "Betting" : `Betting after draw ${e.round}`;
+    case "hand.cards_drawn": {
+      const n = e.cards ? e.cards.length : e.count;
+      return n ? `${who()} draws ${n}` : null;
+    }
     case "hand.draw_started":
       return "The draw";
     case "hand.discarded": {

@@ -83,10 +83,10 @@ export async function handView(handId) {
     h(
       "p.pager",
       {},
-      h("button", { onclick: () => go(0) }, "⏮ Start"),
+      h("button", { onclick: () => go(0) }, "« Start"),
       h("button", { id: "step-back", onclick: () => go(step - 1) }, "◀ Back"),
       h("button", { id: "step-next", onclick: () => go(step + 1) }, "Next ▶"),
-      h("button", { onclick: () => go(lines.length - 1) }, "End ⏭"),
+      h("button", { onclick: () => go(lines.length - 1) }, "End »"),
       " ",
       position,
     ),

@@ -382,8 +382,8 @@ export async function tableView(tableId) {
       }
       t.sitSeat = null;
     }
-    seatBar.dataset.key = "";
     if (!session.me || mine === null) {
+      seatBar.dataset.key = "";
       fill(seatBar, session.me && t.view.table.status === "open" ? h("p.hint", {}, "Pick an empty seat to sit down.") : null);
       return;
     }
