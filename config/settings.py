@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "tournaments",
     "accounts",
     "reports",
+    "client",  # the browser client at / (a page, ES modules and CSS; no models)
 ]
 
 MIDDLEWARE = [

@@ -1,12 +1,14 @@
-"""Root URLs: admin, OpenAPI schema and docs, health check, the apps' APIs."""
+"""Root URLs: the browser client, admin, OpenAPI schema and docs, health check, the apps' APIs."""
 
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from client.views import index
 from config import views
 
 urlpatterns = [
+    path("", index, name="client"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -1,0 +1,150 @@
+// The felt: seats around the table, their cards, stacks, badges, bets and
+// clock, and the pot in the middle.  Drawn from the table view alone
+// (plus what the page knows: the blinds and the cards picked to throw).
+
+import { back, face } from "./cards.js";
+import { fill, h } from "./dom.js";
+
+const BLIND_LABEL = { small: "SB", big: "BB", over: "OB", extra: "post" };
+
+/** A phone's felt stands upright: the seats keep inside the screen. */
+export const PHONE = window.matchMedia("(max-width: 760px)");
+
+/**
+ * Draw the felt of `view` into `el`.  `o`: what the table page knows
+ * beyond the view — the blinds posted this hand (`blinds`, by seat), the
+ * cards picked to throw (`selected`), whether the viewer is drawing now
+ * (`drawing`), whether he may sit (`canSit`), the names (`seatName`) and
+ * what clicks do (`onSit(seat)`, `onToggle(card)`).
+ */
+export function drawFelt(el, view, o) {
+  const tb = view.table;
+  const hand = view.hand;
+  const seats = tb.seats;
+  const mine = view.you?.seat ?? null;
+  const bySeat = new Map(view.seats.map((s) => [s.seat, s]));
+  const inHand = new Map((hand?.players || []).map((p) => [p.seat, p]));
+  const clock = view.clock;
+  const nodes = [];
+  // A phone's felt stands upright: the seats keep inside the screen.
+  const [rx, ry] = PHONE.matches ? [30, 40] : [41, 38];
+  for (let n = 1; n <= seats; n += 1) {
+    const angle = (2 * Math.PI * (n - (mine || 1))) / seats;
+    const style = `left:${50 + rx * Math.sin(angle)}%;top:${50 + ry * Math.cos(angle)}%`;
+    const seat = bySeat.get(n);
+    if (!seat) {
+      const sit = o.canSit && mine === null && tb.status === "open";
+      nodes.push(
+        h(
+          "div.seat.empty",
+          { style, dataset: { seat: n } },
+          sit ? h("button.sit", { onclick: () => o.onSit(n), "aria-label": `Sit in seat ${n}` }, `Sit ${n}`) : h("span.hint", {}, `Seat ${n}`),
+        ),
+      );
+      continue;
+    }
+    const player = inHand.get(n);
+    const toAct = hand && hand.to_act === n && !["complete", "dealing"].includes(hand.phase);
+    const classes = ["seat"];
+    if (n === mine) classes.push("me");
+    if (toAct) classes.push("to-act");
+    if (player?.folded) classes.push("folded");
+    const badges = [];
+    if (hand && hand.button === n) badges.push(h("span.badge.button", { title: "button" }, "D"));
+    if (hand && o.blinds[n]) badges.push(h(`span.badge.blind.${o.blinds[n]}`, {}, BLIND_LABEL[o.blinds[n]] || o.blinds[n]));
+    const state = [];
+    if (player?.folded) state.push("folded");
+    if (player?.all_in) state.push("all-in");
+    if (seat.sitting_out) state.push("sitting out");
+    if (seat.leaving) state.push("leaving");
+    if (seat.waiting_for_big_blind) state.push("waiting for BB");
+    if (player?.mucked) state.push("mucked");
+    if (hand?.phase === "draw" && player?.last_discard_count >= 0) {
+      state.push(player.last_discard_count ? `drew ${player.last_discard_count}` : "stood pat");
+    }
+    nodes.push(
+      h(
+        `div.${classes.join(".")}`,
+        { style, dataset: { seat: n }, "aria-label": `Seat ${n}: ${seat.screen_name}` },
+        h("div.cards", {}, seatCards(player, n === mine && o.drawing, o)),
+        h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player && hand.phase !== "complete" ? player.stack : seat.stack)),
+        h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
+        toAct && clock && clock.seat === n ? h("div.clock", { dataset: { clock: n } }, clockText(clock)) : null,
+        player && player.bet && hand.phase === "betting" ? h("div.bet", { dataset: { bet: n }, title: "bet this round", "aria-label": `bet ${player.bet}` }, player.bet) : null,
+      ),
+    );
+  }
+  const centre = h(
+    "div.centre",
+    {},
+    hand
+      ? [
+          h("div.pot", { id: "pot" }, `Pot ${hand.pot}`),
+          potsLine(hand),
+          h("div.phase", { id: "phase" }, phaseText(hand, o.seatName)),
+        ]
+      : h("div.phase", { id: "phase" }, view.seats.length < 2 ? "Waiting for players" : "Next hand soon"),
+  );
+  fill(el, centre, nodes);
+}
+
+// Side pots once someone is all-in, each contested by two or more (a
+// part of a bet nobody has called yet is in the total, no pot of its own;
+// before anyone is all-in the layers of the bets are no side pots yet).
+function potsLine(hand) {
+  if (!hand.players.some((p) => p.all_in)) return null;
+  const pots = hand.pots.filter((p) => p.eligible.length > 1);
+  if (pots.length < 2) return null;
+  return h("div.pots", {}, pots.map((p, i) => (i ? `Side pot ${i}: ${p.amount}` : `Main ${p.amount}`)).join(" · "));
+}
+
+function seatCards(player, drawing, o) {
+  if (!player || player.folded || player.mucked) return [];
+  if (player.cards) {
+    return player.cards.map((code) =>
+      face(
+        code,
+        drawing
+          ? {
+              role: "button",
+              tabindex: 0,
+              class: `card face${"hd".includes(code[1]) ? " red" : ""}${o.selected.has(code) ? " selected" : ""}`,
+              "aria-pressed": String(o.selected.has(code)),
+              onclick: () => o.onToggle(code),
+              onkeydown: (e) => {
+                if (e.key === " " || e.key === "Enter") {
+                  e.preventDefault();
+                  o.onToggle(code);
+                }
+              },
+            }
+          : {},
+      ),
+    );
+  }
+  return Array.from({ length: player.card_count }, back);
+}
+
+function phaseText(hand, seatName) {
+  if (hand.phase === "betting") return hand.round === 0 ? "Before the draw" : `Betting, round ${hand.round + 1}`;
+  if (hand.phase === "draw") return "Draw";
+  if (hand.phase === "parole") return `Parole offered by ${seatName(hand.parole_by)}`;
+  if (hand.phase === "showdown") return "Showdown";
+  if (hand.phase === "complete") return "Hand over";
+  return hand.phase;
+}
+
+/** The countdown of a clock: the action time, the bet window, the time bank. */
+export function clockText(clock) {
+  const now = Date.now();
+  const deadline = Date.parse(clock.deadline);
+  const expires = Date.parse(clock.expires || clock.deadline);
+  const betUntil = clock.bet_until ? Date.parse(clock.bet_until) : null;
+  const secs = (ms) => Math.max(0, Math.ceil(ms / 1000));
+  if (now < deadline) {
+    const bet = betUntil && now < betUntil ? ` · bet ${secs(betUntil - now)}s` : betUntil ? " · bet window closed" : "";
+    return `${secs(deadline - now)}s${bet}`;
+  }
+  if (now < expires) return `time bank ${secs(expires - now)}s`;
+  return "time!";
+}

@@ -1,0 +1,119 @@
+// The lobby, live: cash tables and tournaments from ws/lobby/ (a snapshot
+// of the tables, then a line per change), tournaments first from the API.
+
+import { Feed, api, rows, session } from "./api.js";
+import { fill, h, when } from "./dom.js";
+
+export const GAMES = {
+  "32-card-draw": "32 Card Draw",
+  "five-card-draw": "Five Card Draw",
+  "five-card-triple-draw": "Five Card Triple Draw",
+  "2-7-single-draw": "2-7 Single Draw",
+  "2-7-triple-draw": "2-7 Triple Draw",
+  "a-5-single-draw": "A-5 Single Draw",
+  "a-5-triple-draw": "A-5 Triple Draw",
+};
+
+export function gameName(game, betting) {
+  const name = GAMES[game] || game;
+  return betting ? `${name}, ${betting}` : name;
+}
+
+export async function lobbyView() {
+  const tables = new Map();
+  const tournaments = new Map();
+  for (const t of rows(await api("GET", "tournaments/"))) tournaments.set(t.id, t);
+  const tableBody = h("tbody");
+  const tourBody = h("tbody");
+  const status = h("span.status", { id: "lobby-status" }, "connecting");
+
+  const drawTables = () => {
+    const open = [...tables.values()].filter((t) => t.status !== "closed" && !t.tournament);
+    fill(
+      tableBody,
+      open.length
+        ? open.map((t) =>
+            h(
+              "tr",
+              { dataset: { table: t.id } },
+              h("td", {}, h("a", { href: `#/tables/${t.id}` }, t.name || `Table ${t.id}`)),
+              h("td", {}, gameName(t.game, t.betting)),
+              h("td", {}, `${t.small_blind}/${t.big_blind}${t.ante ? ` ante ${t.ante}` : ""}`),
+              h("td", {}, `${t.players_seated}/${t.seats}`),
+              h("td", {}, t.hand_number || "–"),
+              h("td", {}, t.status),
+            ),
+          )
+        : h("tr", {}, h("td", { colspan: 6 }, "No table is open.")),
+    );
+  };
+  const drawTournaments = () => {
+    const list = [...tournaments.values()];
+    fill(
+      tourBody,
+      list.length
+        ? list.map((t) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name)),
+              h("td", {}, gameName(t.game, t.betting)),
+              h("td", {}, t.status.replaceAll("_", " ")),
+              h("td", {}, `${t.entries}${t.max_players ? `/${t.max_players}` : ""}`),
+              h("td", {}, `${t.buy_in}+${t.fee}`),
+              h("td", {}, t.sit_and_go ? "when full" : when(t.starts_at)),
+              h("td", {}, t.level ?? "–"),
+            ),
+          )
+        : h("tr", {}, h("td", { colspan: 7 }, "No tournament yet.")),
+    );
+  };
+
+  const feed = new Feed("lobby/", {
+    onStatus: (s) => (status.textContent = s),
+    onFrame: (frame) => {
+      if (frame.type === "snapshot") {
+        tables.clear();
+        for (const t of frame.tables) tables.set(t.id, t);
+        drawTables();
+      } else if (frame.type === "lobby") {
+        tables.set(frame.table.id, frame.table);
+        drawTables();
+      } else if (frame.type === "tournament") {
+        tournaments.set(frame.tournament.id, frame.tournament);
+        drawTournaments();
+      }
+    },
+  });
+  drawTables();
+  drawTournaments();
+
+  const el = h(
+    "section.lobby",
+    {},
+    session.me ? null : h("p.hint", {}, h("a", { href: "#/signup" }, "Sign up"), " or ", h("a", { href: "#/login" }, "log in"), " to play; anyone may watch."),
+    h("h1", {}, "Cash tables ", status),
+    h(
+      "div.scroll",
+      {},
+      h(
+        "table.list",
+        { id: "tables" },
+        h("thead", {}, h("tr", {}, ["Table", "Game", "Blinds", "Seated", "Hand", "Status"].map((c) => h("th", { scope: "col" }, c)))),
+        tableBody,
+      ),
+    ),
+    h("h1", {}, "Tournaments"),
+    h(
+      "div.scroll",
+      {},
+      h(
+        "table.list",
+        { id: "tournaments" },
+        h("thead", {}, h("tr", {}, ["Tournament", "Game", "State", "Players", "Buy-in", "Start", "Level"].map((c) => h("th", { scope: "col" }, c)))),
+        tourBody,
+      ),
+    ),
+  );
+  return { el, stop: () => feed.close() };
+}

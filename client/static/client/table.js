@@ -1,0 +1,470 @@
+// A pot-game table: the felt, the player's cards and actions, the seat
+// commands, and the table's feed (ws/tables/<id>/), which resumes from the
+// last position it saw after a dropped connection.
+//
+// The feed says that something happened (and what, for the log); the
+// table as this viewer may see it comes from the API (GET tables/<id>/,
+// or the answer to his own command), so what is drawn is always what the
+// server says he may see, legal actions included.
+
+import { Feed, api, commandId, session } from "./api.js";
+import { cardsText, face } from "./cards.js";
+import { fill, h, notice } from "./dom.js";
+import { describe } from "./events.js";
+import { PHONE, clockText, drawFelt as feltDraw } from "./felt.js";
+import { gameName } from "./lobby.js";
+
+const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise" };
+
+/** Whether table view `a` shows the table before `b` did. */
+function older(a, b) {
+  const at = (v) => [v.table.version, v.hand?.number ?? 0, v.hand?.version ?? 0];
+  const [x, y] = [at(a), at(b)];
+  for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return x[i] < y[i];
+  return false;
+}
+
+export async function tableView(tableId) {
+  const t = {
+    id: tableId,
+    view: null,
+    handId: null,
+    blinds: {},
+    selected: new Set(),
+    log: [],
+    busy: false,
+    refreshTimer: null,
+    amount: null,
+  };
+  t.view = await api("GET", `tables/${tableId}/`);
+
+  const el = h("section.table-page", { id: "table-page", dataset: { table: tableId } });
+  const head = h("header.table-head");
+  const felt = h("div.felt", { id: "felt" });
+  const controls = h("div.controls", { id: "controls", "aria-label": "Your actions" });
+  const seatBar = h("div.seat-bar", { id: "seat-bar" });
+  const result = h("div.result", { id: "result", "aria-live": "polite" });
+  const logList = h("ol.log", { id: "log", "aria-label": "Hand log" });
+  const status = h("span.status", { id: "feed-status" }, "connecting");
+  el.append(head, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, "Log"), logList)), controls, seatBar);
+
+  // ---------------------------------------------------------------- feed
+
+  const refresh = () => {
+    clearTimeout(t.refreshTimer);
+    t.refreshTimer = setTimeout(async () => {
+      try {
+        show(await api("GET", `tables/${tableId}/`));
+      } catch (e) {
+        notice(e.message, "error");
+      }
+    }, 50);
+  };
+
+  const feed = new Feed(`tables/${tableId}/`, {
+    resume: true,
+    onStatus: (s) => {
+      status.textContent = s;
+      status.dataset.state = s;
+    },
+    onFrame: (frame) => {
+      if (frame.type === "snapshot") {
+        show(frame.view);
+      } else if (frame.type === "event" || frame.type === "private") {
+        const event = frame.event;
+        if (frame.type === "event") addLog(event);
+        if (event.type === "hand.blind_posted") t.blinds[event.seat] = event.blind;
+        if (event.type === "hand.started") t.blinds = {};
+        refresh();
+      }
+    },
+  });
+  window.pokerTable = { feed, state: t }; // for tests and the curious: nothing hidden in it
+
+  // ------------------------------------------------------------ rendering
+
+  function seatName(seat) {
+    const s = t.view?.seats.find((x) => x.seat === seat);
+    if (s) return s.screen_name;
+    const p = t.view?.hand?.players.find((x) => x.seat === seat);
+    return p ? p.screen_name : `seat ${seat}`;
+  }
+
+  function addLog(event) {
+    if (!describe(event, seatName)) return;
+    t.log.push(event);
+    if (t.log.length > 60) t.log.shift();
+    drawLog();
+  }
+
+  // Lines are written when drawn: a player who just sat down has his name
+  // in the view only once it is fetched.
+  function drawLog() {
+    fill(logList, t.log.map((e) => h("li", {}, describe(e, seatName))).reverse());
+  }
+
+  async function loadBlinds(handId) {
+    try {
+      const detail = await api("GET", `hands/${handId}/`);
+      const blinds = {};
+      for (const e of detail.events) if (e.type === "hand.blind_posted") blinds[e.seat] = e.blind;
+      if (t.handId === handId) {
+        t.blinds = blinds;
+        draw();
+      }
+    } catch {
+      // blinds are decoration: the table plays without them
+    }
+  }
+
+  // The hand before this one, as this viewer may see its history: what
+  // was shown and who won stays on screen while the next hand plays.
+  async function loadLastHand(handId) {
+    try {
+      const detail = await api("GET", `hands/${handId}/`);
+      const names = new Map();
+      const shown = [];
+      const awards = [];
+      for (const e of detail.events) {
+        if (e.type === "hand.started") for (const p of e.players) names.set(p.seat, p.screen_name);
+        if (e.type === "hand.shown") shown.push(e);
+        if (e.type === "hand.pot_awarded") awards.push(e);
+      }
+      t.lastHand = { number: detail.number, names, shown, awards };
+      drawResult();
+    } catch {
+      // history is decoration here: the table plays without it
+    }
+  }
+
+  function show(view) {
+    if (!view?.table) return;
+    // Answers can cross: a view fetched before a command may arrive after
+    // that command's answer.  The older of the two is not drawn.
+    if (t.view && older(view, t.view)) return;
+    const handId = view.hand?.id ?? null;
+    if (handId !== t.handId) {
+      if (t.handId) loadLastHand(t.handId);
+      t.handId = handId;
+      t.selected.clear();
+      t.amount = null;
+      if (handId) loadBlinds(handId);
+    }
+    t.view = view;
+    draw();
+  }
+
+  function mySeat() {
+    return t.view.you?.seat ?? null;
+  }
+
+  function draw() {
+    drawHead();
+    drawFelt();
+    drawControls();
+    drawSeatBar();
+    drawResult();
+    drawLog();
+  }
+
+  function drawHead() {
+    const tb = t.view.table;
+    const hand = t.view.hand;
+    fill(
+      head,
+      h("h1", {}, tb.name || `Table ${tb.id}`, " ", status),
+      h(
+        "p.meta",
+        {},
+        `${gameName(tb.game, tb.betting)} · blinds ${tb.small_blind}/${tb.big_blind}`,
+        tb.ante ? ` · ante ${tb.ante}` : "",
+        hand ? ` · hand #${hand.number}` : "",
+        tb.status !== "open" ? ` · ${tb.status}` : "",
+      ),
+      h("p.links", {}, h("a", { href: "#/lobby" }, "← Lobby"), " ", h("a", { href: `#/hands?table=${tb.id}` }, "Hand history")),
+    );
+  }
+
+  function drawFelt() {
+    feltDraw(felt, t.view, {
+      blinds: t.blinds,
+      selected: t.selected,
+      drawing: canDiscard(),
+      canSit: Boolean(session.me),
+      seatName,
+      onSit: openSit,
+      onToggle: toggle,
+    });
+  }
+
+  // ---------------------------------------------------------- the actions
+
+  // The menu as the server gave it, less bet and raise once the 32 Card
+  // Draw bet window has closed since (the server would refuse them).
+  function legal() {
+    const l = t.view.hand?.legal || null;
+    if (!l || betWindowOpen()) return l;
+    return { ...l, actions: l.actions.filter((a) => a !== "bet" && a !== "raise") };
+  }
+
+  function betWindowOpen() {
+    const until = t.view.clock?.bet_until;
+    return !until || Date.now() < Date.parse(until);
+  }
+
+  function canDiscard() {
+    return Boolean(legal()?.actions.includes("discard"));
+  }
+
+  function toggle(code) {
+    if (t.selected.has(code)) t.selected.delete(code);
+    else if (t.selected.size < (legal()?.max_discard ?? 5)) t.selected.add(code);
+    draw();
+  }
+
+  async function act(action, extra = {}) {
+    const hand = t.view.hand;
+    if (!hand || t.busy) return;
+    t.busy = true;
+    try {
+      const body = { hand: hand.id, version: hand.version, command_id: commandId(), action, ...extra };
+      show(await api("POST", `tables/${tableId}/actions/`, body));
+    } catch (e) {
+      notice(e.message, "error");
+      if (e.body?.current) show(e.body.current);
+      else refresh();
+    } finally {
+      t.busy = false;
+    }
+  }
+
+  function betBounds(l) {
+    if (l.actions.includes("bet")) return ["bet", l.min_bet_to, l.max_bet_to];
+    if (l.actions.includes("raise")) return ["raise", l.min_raise_to, l.max_raise_to];
+    return null;
+  }
+
+  function drawControls() {
+    const l = legal();
+    const hand = t.view.hand;
+    // Drawn again only when the menu changes: an amount being typed stays.
+    const key = JSON.stringify([Boolean(session.me), hand?.id, hand?.version, hand?.to_act, l, [...t.selected]]);
+    if (controls.dataset.key === key) return;
+    controls.dataset.key = key;
+    if (!session.me) {
+      fill(controls, h("p.hint", {}, "Watching. ", h("a", { href: "#/login" }, "Log in"), " to play."));
+      return;
+    }
+    if (!l || !hand) {
+      const waiting = hand && hand.to_act !== null && !["complete"].includes(hand.phase) ? `Waiting for ${seatName(hand.to_act)}` : "";
+      fill(controls, h("p.hint", { id: "waiting" }, waiting));
+      return;
+    }
+    const buttons = [];
+    const kbd = (k) => h("kbd", {}, k);
+    if (l.actions.includes("fold")) buttons.push(h("button.act.fold", { id: "act-fold", onclick: () => act("fold") }, "Fold ", kbd("F")));
+    if (l.actions.includes("check")) buttons.push(h("button.act", { id: "act-check", onclick: () => act("check") }, "Check ", kbd("C")));
+    if (l.actions.includes("call")) buttons.push(h("button.act", { id: "act-call", onclick: () => act("call") }, `Call ${l.call ?? ""} `, kbd("C")));
+    const bounds = betBounds(l);
+    if (bounds) {
+      const [kind, low, high] = bounds;
+      if (t.amount === null || t.amount < low || t.amount > high) t.amount = low;
+      const label = h("span", {}, `${kind === "bet" ? "Bet" : "Raise to"} ${t.amount} `);
+      const button = h("button.act.primary", { id: `act-${kind}`, onclick: () => act(kind, { amount: t.amount }) }, label, kbd("R"));
+      const sync = (value) => {
+        const v = Math.min(high, Math.max(low, Math.round(Number(value) || low)));
+        t.amount = v;
+        label.textContent = `${kind === "bet" ? "Bet" : "Raise to"} ${v} `;
+        range.value = v;
+        if (document.activeElement !== field) field.value = v;
+      };
+      const range = h("input", { type: "range", id: "amount-range", min: low, max: high, value: t.amount, "aria-label": "Amount", oninput: (e) => sync(e.target.value) });
+      const field = h("input", {
+        type: "number",
+        id: "amount",
+        min: low,
+        max: high,
+        value: t.amount,
+        "aria-label": "Amount (round total)",
+        oninput: (e) => sync(e.target.value),
+        onkeydown: (e) => {
+          if (e.key === "Enter") act(kind, { amount: t.amount });
+        },
+      });
+      buttons.push(h("div.amount", {}, low === high ? null : [range, field, h("span.bounds", {}, `${low}–${high}`)], button));
+    }
+    if (l.actions.includes("parole")) buttons.push(h("button.act", { id: "act-parole", onclick: () => act("parole") }, "Offer Parole"));
+    if (l.actions.includes("accept")) buttons.push(h("button.act.primary", { id: "act-accept", onclick: () => act("accept") }, "Accept Parole"));
+    if (l.actions.includes("decline")) buttons.push(h("button.act", { id: "act-decline", onclick: () => act("decline") }, "Decline Parole"));
+    if (canDiscard()) {
+      const n = t.selected.size;
+      buttons.push(
+        h("p.hint", {}, `Click up to ${l.max_discard} cards to throw.`),
+        h("button.act.primary", { id: "act-discard", disabled: n === 0, onclick: () => act("discard", { cards: [...t.selected] }) }, `Discard ${n}`),
+      );
+    }
+    if (l.actions.includes("stand")) buttons.push(h("button.act", { id: "act-stand", onclick: () => act("stand") }, "Stand pat"));
+    if (l.actions.includes("show")) buttons.push(h("button.act.primary", { id: "act-show", onclick: () => act("show") }, "Show"));
+    if (l.actions.includes("muck")) buttons.push(h("button.act", { id: "act-muck", onclick: () => act("muck") }, "Muck"));
+    fill(controls, h("div.actions", { role: "group", "aria-label": "Your turn" }, buttons));
+  }
+
+  function onKey(e) {
+    if (e.target.closest?.("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const what = KEYS[e.key.toLowerCase()];
+    const l = legal();
+    if (!what || !l) return;
+    e.preventDefault();
+    if (what === "fold" && l.actions.includes("fold")) act("fold");
+    else if (what === "check-call") {
+      if (l.actions.includes("check")) act("check");
+      else if (l.actions.includes("call")) act("call");
+    } else if (what === "bet-raise") {
+      const bounds = betBounds(l);
+      if (bounds) act(bounds[0], { amount: t.amount ?? bounds[1] });
+    }
+  }
+  document.addEventListener("keydown", onKey);
+  const relayout = () => t.view && drawFelt();
+  PHONE.addEventListener("change", relayout);
+
+  // ------------------------------------------------------ seat commands
+
+  async function seatCommand(command, body = {}) {
+    try {
+      show(await api("POST", `tables/${tableId}/${command}/`, { command_id: commandId(), ...body }));
+    } catch (e) {
+      if (e.code === "insufficient_funds") {
+        notice(`${e.message} Your wallet is short: see the cashier (Wallet page).`, "error");
+      } else notice(e.message, "error");
+    }
+  }
+
+  function openSit(seat) {
+    t.sitSeat = seat;
+    drawSeatBar();
+  }
+
+  function sitForm(seat) {
+    const tb = t.view.table;
+    const max = tb.max_buy_in ?? tb.min_buy_in * 5;
+    return h(
+        "form.sit-form",
+        {
+          id: "sit-form",
+          dataset: { seat },
+          onsubmit: (e) => {
+            e.preventDefault();
+            const data = new FormData(e.target);
+            seatCommand("sit", { seat, buy_in: Number(data.get("buy_in")), wait_for_big_blind: data.get("wait") === "on" });
+          },
+        },
+        h("label", { for: "buy-in" }, `Buy in at seat ${seat} (${tb.min_buy_in}–${tb.max_buy_in ?? "no max"})`),
+        h("input", { id: "buy-in", name: "buy_in", type: "number", min: tb.min_buy_in, max: tb.max_buy_in ?? undefined, value: Math.min(max, tb.min_buy_in * 2 > max ? max : tb.min_buy_in * 2) }),
+        h("label.inline", {}, h("input", { type: "checkbox", name: "wait" }), " wait for the big blind"),
+        h("button.primary", { type: "submit", id: "sit-confirm" }, "Sit down"),
+        h("button", { type: "button", onclick: () => { t.sitSeat = null; drawSeatBar(); } }, "Cancel"),
+      );
+  }
+
+  function drawSeatBar() {
+    const mine = mySeat();
+    if (mine !== null) t.sitSeat = null;
+    if (session.me && mine === null && t.sitSeat) {
+      // Kept while the table moves on, with what was typed in it.
+      const taken = t.view.seats.some((s) => s.seat === t.sitSeat);
+      const open = seatBar.querySelector("#sit-form");
+      if (!taken && open?.dataset.seat === String(t.sitSeat)) return;
+      if (!taken) {
+        seatBar.dataset.key = "";
+        fill(seatBar, sitForm(t.sitSeat));
+        return;
+      }
+      t.sitSeat = null;
+    }
+    if (!session.me || mine === null) {
+      seatBar.dataset.key = "";
+      fill(seatBar, session.me && t.view.table.status === "open" ? h("p.hint", {}, "Pick an empty seat to sit down.") : null);
+      return;
+    }
+    const seat = t.view.seats.find((s) => s.seat === mine);
+    // Drawn again only when it changes: what the player is typing stays.
+    const key = JSON.stringify([mine, seat.sitting_out, seat.stack, seat.top_up_queued, seat.time_bank, t.view.table.max_buy_in]);
+    if (seatBar.dataset.key === key) return;
+    seatBar.dataset.key = key;
+    const most = t.view.table.max_buy_in === null ? undefined : Math.max(0, t.view.table.max_buy_in - seat.stack);
+    const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, max: most, placeholder: most === undefined ? "chips" : `up to ${most}`, "aria-label": "Top-up amount" });
+    fill(
+      seatBar,
+      h(
+        "div.seat-commands",
+        {},
+        seat.sitting_out
+          ? h("button", { id: "sit-in", onclick: () => seatCommand("sit-in") }, "Sit in")
+          : h("button", { id: "sit-out", onclick: () => seatCommand("sit-out") }, "Sit out"),
+        h("span.top-up", {}, topUp, h("button", { id: "top-up", onclick: () => topUp.value && seatCommand("top-up", { amount: Number(topUp.value) }) }, "Top up")),
+        h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, "Leave table"),
+        seat.top_up_queued ? h("span.hint", {}, ` top-up of ${seat.top_up_queued} after this hand`) : null,
+        seat.time_bank !== undefined ? h("span.hint", { id: "time-bank" }, ` time bank ${seat.time_bank}s`) : null,
+      ),
+    );
+  }
+
+  function drawResult() {
+    const hand = t.view.hand;
+    if (!hand || !(hand.awards.length || hand.phase === "showdown")) {
+      const last = t.lastHand;
+      if (!last) {
+        fill(result);
+        return;
+      }
+      const who = (seat) => last.names.get(seat) || `seat ${seat}`;
+      fill(
+        result,
+        h("h2", {}, `Last hand (#${last.number})`),
+        last.shown.length ? h("ol.shown", {}, last.shown.map((e) => h("li", {}, `${who(e.seat)}: `, h("span.cards.small", {}, e.cards.map((c) => face(c)))))) : null,
+        h("ul.awards", { id: "awards" }, last.awards.map((a) => h("li.winner", {}, a.shares.map((x) => `${who(x.seat)} wins ${x.amount}`).join(", "), a.pot ? ` (side pot ${a.pot})` : ""))),
+      );
+      return;
+    }
+    const shown = hand.showdown_order
+      .map((seat) => hand.players.find((p) => p.seat === seat))
+      .filter((p) => p && p.cards && p.shown);
+    fill(
+      result,
+      h("h2", {}, hand.phase === "complete" ? "Result" : "Showdown"),
+      shown.length ? h("ol.shown", {}, shown.map((p) => h("li", {}, `${p.screen_name}: `, h("span.cards.small", {}, p.cards.map((c) => face(c)))))) : null,
+      h(
+        "ul.awards",
+        { id: "awards" },
+        hand.awards.map((a) =>
+          h("li.winner", {}, a.shares.map((s) => `${seatName(s.seat)} wins ${s.amount}`).join(", "), a.pot ? ` (side pot ${a.pot})` : ""),
+        ),
+      ),
+    );
+  }
+
+  // The clock's countdown moves by itself.
+  const ticker = setInterval(() => {
+    const clock = t.view?.clock;
+    if (!clock) return;
+    const node = felt.querySelector(`[data-clock="${clock.seat}"]`);
+    if (node) node.textContent = clockText(clock);
+    drawControls(); // the bet window may have closed (drawn only if the menu changed)
+  }, 250);
+
+  show(t.view);
+  return {
+    el,
+    stop: () => {
+      feed.close();
+      clearInterval(ticker);
+      clearTimeout(t.refreshTimer);
+      document.removeEventListener("keydown", onKey);
+      PHONE.removeEventListener("change", relayout);
+      if (window.pokerTable?.feed === feed) delete window.pokerTable;
+    },
+  };
+}
+
+export { cardsText };

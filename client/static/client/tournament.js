@@ -1,0 +1,155 @@
+// One tournament: its structure and prizes, the clock, standings, the
+// player's entry and table; register, unregister, rebuy and add-on; for
+// directors, the controls.  Live from ws/tournaments/<id>/ (each update
+// frame brings the API's view again).
+
+import { Feed, api, commandId, rows, session } from "./api.js";
+import { fill, form, h, notice, when } from "./dom.js";
+import { gameName } from "./lobby.js";
+
+function isDirector() {
+  return (session.me?.roles || []).includes("tournament_director");
+}
+
+function ordinal(n) {
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${tail}`;
+}
+
+export async function tournamentView(id) {
+  const body = h("div");
+  const directorBox = h("div.director");
+  const el = h("section.tournament", { id: "tournament" }, body, directorBox);
+  let timer = null;
+  let view = null;
+
+  const command = async (name, body = {}) => {
+    try {
+      await api("POST", `tournaments/${id}/${name}/`, { command_id: commandId(), ...body });
+      await load();
+    } catch (e) {
+      notice(e.message, "error");
+    }
+  };
+
+  const load = async () => {
+    view = await api("GET", `tournaments/${id}/`);
+    const standings = rows(await api("GET", `tournaments/${id}/standings/`));
+    draw(standings);
+  };
+
+  const clockLine = () => {
+    const c = view.clock;
+    if (!c) return view.status === "registering" ? `Starts ${view.sit_and_go ? "when full" : when(view.starts_at)}` : view.status.replaceAll("_", " ");
+    const left = c.ends_at ? Math.max(0, Math.round((Date.parse(c.ends_at) - Date.now()) / 1000)) : c.seconds_left;
+    const mmss = left === null || left === undefined ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const next = c.next_level ? ` · next ${c.next_level.small_blind}/${c.next_level.big_blind}` : "";
+    const state = c.paused ? " · paused" : c.on_break ? " · on break" : "";
+    const time = mmss ? ` · ${mmss} left` : " · last level";
+    return `Level ${c.level}: ${c.small_blind}/${c.big_blind}${c.ante ? ` ante ${c.ante}` : ""}${time}${next}${state}`;
+  };
+
+  const entryLine = (you, standings) => {
+    if (view.status === "finished" || view.status === "cancelled") {
+      const mine = standings.find((s) => s.player === session.me?.id);
+      return mine ? `You finished ${ordinal(mine.place)}.` : "It is over.";
+    }
+    return you.in ? `You are in: stack ${you.stack}` : "You are out.";
+  };
+
+  const draw = (standings) => {
+    const you = view.you;
+    const me = session.me;
+    const buttons = [];
+    if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `Register (${view.buy_in}+${view.fee})`));
+    if (me && you && view.status === "registering") buttons.push(h("button", { id: "unregister", onclick: () => command("unregister") }, "Unregister"));
+    if (you?.may_rebuy) buttons.push(h("button", { onclick: () => command("rebuy") }, "Rebuy"));
+    if (you?.may_add_on) buttons.push(h("button", { onclick: () => command("add-on") }, "Add-on"));
+
+    fill(
+      body,
+      h("h1", {}, view.name),
+      h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${view.buy_in}+${view.fee} · stack ${view.starting_stack}`, view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
+      h("p.clock", { id: "tournament-clock" }, clockLine()),
+      h("p", {}, `Players ${view.players_left ?? view.entries}/${view.entries} · prize pool ${view.prize_pool}`),
+      you
+        ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
+        : null,
+      h("p.actions", {}, buttons),
+      view.status === "running" ? h("h2", {}, "Tables") : null,
+      h("ul", {}, (view.status === "running" ? view.tables_in_play : []).map((t) => h("li", {}, t.table_id ? h("a", { href: `#/tables/${t.table_id}` }, `Table ${t.number}`) : `Table ${t.number}`, ` (${t.players})`))),
+      h("h2", {}, "Standings"),
+      h(
+        "ol",
+        { id: "standings" },
+        standings.map((s) =>
+          h(
+            "li",
+            { value: s.place },
+            `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`,
+            isDirector() ? h("span.hint", {}, ` (player ${s.player})`) : null,
+          ),
+        ),
+      ),
+      h("h2", {}, "Prizes"),
+      h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : ""))),
+      h("h2", {}, "Structure"),
+      h(
+        "div.scroll",
+        {},
+        h(
+          "table.list",
+          {},
+          h("thead", {}, h("tr", {}, ["Level", "Blinds", "Ante", "Minutes"].map((c) => h("th", {}, c)))),
+          h("tbody", {}, view.structure.levels.map((l) => h("tr", {}, h("td", {}, l.level), h("td", {}, `${l.small_blind}/${l.big_blind}`), h("td", {}, l.ante), h("td", {}, l.minutes)))),
+        ),
+      ),
+    );
+  };
+
+  const drawDirector = () => {
+    if (!isDirector()) return;
+    fill(
+      directorBox,
+      h("h2", {}, "Director"),
+      h(
+          "div.actions",
+          {},
+          h("button", { onclick: () => command("pause") }, "Pause"),
+          h("button", { onclick: () => command("resume") }, "Resume"),
+          h("button", { onclick: () => command("add-time", { seconds: 60 }) }, "+1 min"),
+          h("button.danger", { onclick: () => confirm("Cancel this tournament?") && command("cancel") }, "Cancel"),
+          form(
+            [
+              { name: "player", label: "Player number", type: "number", min: 1 },
+              { name: "table", label: "To table", type: "number", min: 1 },
+              { name: "seat", label: "Seat", type: "number", min: 1 },
+            ],
+            "Move player",
+            (v) => command("move", v),
+            { id: "move-form" },
+          ),
+          form([{ name: "player", label: "Player number", type: "number", min: 1 }], "Disqualify", (v) => command("disqualify", v), { id: "disqualify-form" }),
+        ),
+    );
+  };
+
+  await load();
+  drawDirector();
+  const feed = new Feed(`tournaments/${id}/`, {
+    onFrame: (frame) => {
+      if (frame.type === "update") load().catch(() => {});
+    },
+  });
+  timer = setInterval(() => {
+    const node = document.getElementById("tournament-clock");
+    if (node && view) node.textContent = clockLine();
+  }, 1000);
+  return {
+    el,
+    stop: () => {
+      feed.close();
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,13 @@
+"""The one page of the browser client; everything else it does goes
+through the public API (``/api/``) and streams (``/ws/``)."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    """The client's shell: it routes by the URL's fragment (``#/lobby``,
+    ``#/tables/3``), so this page is all the server renders."""
+    return render(request, "client/index.html")
