@@ -63,10 +63,13 @@ INCOME: tuple[Source, ...] = (
     ),
     Source("house_tickets", Kind.HOUSE, frozenset({Moved.TICKET_AWARD})),
     # The rake, when it lands:   Source("rake", Kind.RAKE, frozenset({Moved.RAKE})),
-    # The casino, when it lands: Source("casino", Kind.BANKROLL, frozenset({Moved.SETTLEMENT})),
+    Source("casino", Kind.BANKROLL, frozenset({Moved.CASINO_SETTLE})),
 )
 """The house's income by source (``house_tickets``: what the house pays
-for the entries it gives away, a negative income)."""
+for the entries it gives away, a negative income; ``casino``: what the
+bankroll took and paid settling the casino tables' boxes, its result
+there.  Funding the bankroll, ``BANKROLL_FUND``, is the house moving its
+own money, not income, and is left out)."""
 
 CASHIER: tuple[Source, ...] = (
     Source("deposits", Kind.EXTERNAL, frozenset({Moved.DEPOSIT}), sign=-1),

@@ -50,6 +50,11 @@ def casino_table_summary(table: CasinoTable) -> dict[str, Any]:
     }
 
 
+def casino_lobby() -> list[dict[str, Any]]:
+    """The casino tables as the lobby lists them."""
+    return [casino_table_summary(t) for t in casino_table_list()]
+
+
 def casino_table_view(table: CasinoTable, viewer: Any) -> dict[str, Any]:
     """The table as ``viewer`` (a user, or None) may see it now."""
     state = streams.tables.state(table.stream, table.version)
@@ -70,6 +75,12 @@ def casino_work_view(work: CasinoWork, viewer: Any) -> dict[str, Any]:
         row = CasinoRound.objects.get(pk=pk)
         latest = (row, streams.rounds.state(row.stream, row.version))
     return _view(work.table, work.table_state, latest, viewer, current=True)
+
+
+def casino_work_clock(work: CasinoWork) -> dict[str, Any] | None:
+    """The clock running once a command's events are in (its live frames')."""
+    latest = None if work.round is None else (work.round.row, work.round.state)
+    return _clock(work.table, work.table_state, latest)
 
 
 def casino_view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:

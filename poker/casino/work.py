@@ -31,7 +31,7 @@ from poker.engine.casino.table import (
     play_table,
 )
 from poker.errors import NotFound
-from poker.eventstore import Batch
+from poker.eventstore import Batch, Recorded
 
 
 @dataclass
@@ -57,6 +57,8 @@ class CasinoWork:
     now: datetime = field(default_factory=timezone.now)
     dealt: bool = False
     """A round was dealt in this command (at most one a command)."""
+    recorded: list[Recorded] = field(default_factory=list)
+    """The events as appended, with their feed positions (the live stream's)."""
     table_start: CasinoTableState = field(init=False)
 
     def __post_init__(self) -> None:

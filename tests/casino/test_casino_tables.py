@@ -300,12 +300,12 @@ def test_the_audit_finds_a_round_account_off_its_bets_and_an_uncovered_bankroll(
 
 def test_a_locked_player_cannot_sit_or_bet_and_leaves_his_box(two, make_user, client_for):
     from accounts import locks
-    from accounts.roles import grant
+    from accounts.services import role_grant
 
-    table, ann, bob, clients = two
+    table, ann, _bob, clients = two
     ok(command(clients[ann.pk], table, "bet", amount=10))
     floor = make_user("floorman")
-    grant(floor, "floor")
+    role_grant(user=floor, role="floor")
     done = locks.account_lock(user=ann, reason="chargeback", by=floor)
     assert done.notes == [f"casino table {table}: leaves"] and done.problems == []
     assert not CasinoBox.objects.filter(table_id=table, player=ann).exists()

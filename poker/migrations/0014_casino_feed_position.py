@@ -1,0 +1,18 @@
+# The casino tables' feed position (their live stream's order).
+
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('poker', '0013_casino_tables'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='casinotable',
+            name='position',
+            field=models.PositiveBigIntegerField(default=0),
+        ),
+    ]
