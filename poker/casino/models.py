@@ -87,6 +87,8 @@ class CasinoRound(models.Model):
     number = models.PositiveIntegerField()
     boxes = models.JSONField()
     """The table's box numbers dealt in, in the round's order."""
+    players = models.JSONField(default=list)
+    """Their players' ids, in the same order (a player's rounds: ``contains``)."""
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)

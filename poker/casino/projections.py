@@ -155,7 +155,10 @@ def _rebuild_round(
     pk = round_id(table.pk, number)
     rows = load(f"casino-round-{pk}", using=using)
     state = casino.replay(streams.decode_round(r) for r in rows)
-    row = CasinoRound(pk, table=table, number=number, boxes=boxes, started_at=started)
+    players = [int(box.name) for box in state.boxes]
+    row = CasinoRound(
+        pk, table=table, number=number, boxes=boxes, players=players, started_at=started
+    )
     row.version = len(rows)
     row.phase = state.phase.value
     row.to_act = state.to_act

@@ -155,6 +155,11 @@ def _view(
     }
 
 
+def round_as_seen(row: CasinoRound, state: CasinoState, you: str | None) -> dict[str, Any]:
+    """A round as the player ``you`` (an id, or None) may see it (``casino.view``)."""
+    return _round(row, state, you)
+
+
 def _round(row: CasinoRound, state: CasinoState, you: str | None) -> dict[str, Any]:
     """The round as ``you`` may see it (``casino.view``), its boxes named by
     the table's box numbers and their players' screen names."""

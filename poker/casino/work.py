@@ -112,6 +112,7 @@ class CasinoWork:
             table=self.table,
             number=number,
             boxes=list(state.round_boxes),
+            players=[int(e.name) for e in entrants],
             started_at=self.now,
         )
         self.round = RoundWork(row, 0, round_state, list(events))

@@ -11,6 +11,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name='casinoround',
+            name='players',
+            field=models.JSONField(default=list),
+        ),
+        migrations.AddField(
             model_name='casinotable',
             name='position',
             field=models.PositiveBigIntegerField(default=0),
