@@ -14,11 +14,11 @@ from poker.engine.casino import (
     Deal,
     Entrant,
     begin,
+    fairdeal,
     legal_actions,
     play,
     redact,
 )
-from poker.engine.casino import fairdeal
 from poker.engine.casino.events import DiscardsReshuffled
 
 
