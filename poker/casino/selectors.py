@@ -27,11 +27,15 @@ from poker.selectors import player_name
 
 def casino_table_list() -> QuerySet[CasinoTable]:
     """Every casino table that is not closed, oldest first."""
-    return CasinoTable.objects.exclude(status=CasinoTable.Status.CLOSED).order_by("id")
+    tables = CasinoTable.objects.exclude(status=CasinoTable.Status.CLOSED)
+    return tables.prefetch_related("box_set").order_by("id")
 
 
-def casino_table_summary(table: CasinoTable) -> dict[str, Any]:
-    """A table as the list shows it: its settings and how full it is."""
+def casino_table_summary(table: CasinoTable, taken: list[int] | None = None) -> dict[str, Any]:
+    """A table as the list and the lobby show it: its settings and how full
+    it is (``boxes_taken``: from its box rows unless given)."""
+    if taken is None:
+        taken = [box.number for box in table.box_set.all()]
     return {
         "id": table.pk,
         "name": table.name,
@@ -47,6 +51,7 @@ def casino_table_summary(table: CasinoTable) -> dict[str, Any]:
         "version": table.version,
         "round_number": table.round_number,
         "players_seated": table.players_seated,
+        "boxes_taken": sorted(n + 1 for n in taken),
     }
 
 
@@ -141,7 +146,7 @@ def _view(
         }
         for n, s in sorted(state.seats.items())
     ]
-    summary = casino_table_summary(table) | {
+    summary = casino_table_summary(table, list(state.seats)) | {
         "version": state.version,
         "round_number": state.round_number,
         "players_seated": len(state.seats),

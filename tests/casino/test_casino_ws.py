@@ -48,18 +48,21 @@ async def test_the_lobby_lists_casino_tables_and_follows_boxes_taken_and_left():
     await database_sync_to_async(services.casino_sit)(by=ann, table_id=table, box=2)
     line = await lobby.receive_json_from(timeout=WAIT)
     assert (line["table"]["id"], line["table"]["players_seated"]) == (table, 1)
+    assert line["table"]["boxes_taken"] == [2]
     await database_sync_to_async(services.casino_sit)(by=bob, table_id=table, box=4)
-    assert (await lobby.receive_json_from(timeout=WAIT))["table"]["players_seated"] == 2
+    line = await lobby.receive_json_from(timeout=WAIT)
+    assert (line["table"]["players_seated"], line["table"]["boxes_taken"]) == (2, [2, 4])
     await database_sync_to_async(services.casino_bet)(by=ann, table_id=table, amount=10)
     assert await lobby.receive_nothing(timeout=0.3)  # a bet (no deal yet) changes no line
     await database_sync_to_async(services.casino_leave)(by=ann, table_id=table)
     line = await lobby.receive_json_from(timeout=WAIT)
-    assert line["table"]["players_seated"] == 1
+    assert (line["table"]["players_seated"], line["table"]["boxes_taken"]) == (1, [4])
     await lobby.disconnect()
 
     again = connect("/ws/lobby/")
     assert (await again.connect())[0]
     [listed] = (await again.receive_json_from(timeout=WAIT))["casino_tables"]
+    assert listed["boxes_taken"] == [4] and listed["game"] == "casino-draw"
     assert (listed["id"], listed["min_bet"], listed["max_bet"], listed["jokers"]) == (
         table,
         10,

@@ -127,7 +127,7 @@ async def test_viewers_see_what_they_may_in_order_and_a_reconnect_misses_nothing
     assert line["type"] == "casino_lobby" and line["table"]["players_seated"] == 1
     command(two, bob["token"], table, "sit", box=3)
     line = json.loads(await asyncio.wait_for(lobby.recv(), WAIT_S))
-    assert line["table"]["players_seated"] == 2
+    assert (line["table"]["players_seated"], line["table"]["boxes_taken"]) == (2, [1, 3])
     await lobby.close()
 
     command(one, ann["token"], table, "bet", amount=10)

@@ -44,6 +44,9 @@ class CasinoTableOut(serializers.Serializer[dict[str, object]]):
     version = serializers.IntegerField()
     round_number = serializers.IntegerField()
     players_seated = serializers.IntegerField()
+    boxes_taken = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The boxes players sit in (1 to 4)."
+    )
 
 
 class CasinoSeatOut(serializers.Serializer[dict[str, object]]):
