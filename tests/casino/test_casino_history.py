@@ -15,10 +15,11 @@ from rest_framework.test import APIClient
 
 from accounts.models import Entry, Transfer
 from poker.casino import streams
-from poker.casino.models import CasinoRound
+from poker.casino.models import CasinoRound, CasinoTable, casino_feed
 from poker.casino.verify import verify_round
 from poker.engine.casino import fairdeal
 from poker.eventstore import load
+from poker.models import Event
 from tests.casino.support import command, move, ok, play_out, view_of
 
 pytestmark = pytest.mark.django_db
@@ -173,3 +174,16 @@ def test_a_spectator_is_given_the_openings_of_the_dealers_cards_alone(played):
     mine = history(clients[ann.pk], f"{table}-1")
     [dealt] = [e for e in mine["events"] if e["type"] == "casino.cards_dealt"]
     assert set(dealt["hands"][0]) <= {o["card"] for o in mine["openings"]}
+
+
+def test_the_tables_feed_holds_its_stream_and_its_rounds_in_the_order_written(played):
+    table, *_ = played
+    fed = list(Event.objects.filter(feed=casino_feed(table)).order_by("position"))
+    streams_of = {f"casino-table-{table}", f"casino-round-{table}-1", f"casino-round-{table}-2"}
+    assert [e.position for e in fed] == list(range(1, len(fed) + 1))
+    assert {e.stream for e in fed} == streams_of
+    assert len(fed) == Event.objects.filter(stream__in=streams_of).count()
+    assert CasinoTable.objects.get(pk=table).position == len(fed)
+    ids = [e.id for e in fed]
+    assert ids == sorted(ids)  # the order they were written
+    assert not Event.objects.filter(feed=table).exists()  # no pot table's feed
