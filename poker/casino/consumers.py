@@ -1,7 +1,7 @@
 """The live stream of a casino table: ``ws/casino/tables/<id>/?after=<position>``.
 
 Anyone may watch (public frames); a logged-in player also gets his private
-frames (his box's cards and chips), all taken from the one message per
+frames (his box's cards and chips) until his account is locked, all taken from the one message per
 command the table's group gets (``casino.publish``).  On connect it sends
 the frames after ``after`` from the store, or, with none given, one
 beyond the feed or too far behind, the table's view as a snapshot at its
@@ -43,10 +43,12 @@ class CasinoTableConsumer(JsonFrames):
             return
         await self.accept()
         await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
+        await self.session_join(self.user)  # a lock of his account ends the socket
         await self._catch_up(query_after(self.scope))
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.table_group(self.table), self.channel_name)
+        await self.session_leave(getattr(self, "user", None))
 
     async def _catch_up(self, after: int | None) -> None:
         if after is not None and after <= await database_sync_to_async(_position)(self.table):

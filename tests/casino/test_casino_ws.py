@@ -13,8 +13,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from knox.models import AuthToken
 
-from accounts import money
+from accounts import locks, money
 from config.asgi import application
+from config.ws_auth import ACCOUNT_LOCKED
 from poker.casino import services
 from tests.funds import fund
 
@@ -126,3 +127,21 @@ async def test_a_player_is_told_what_his_bet_holds_and_nobody_else_is():
         90,
     )
     assert len(frames[bob.pk]) == 1
+
+
+async def test_a_lock_ends_the_players_casino_socket_and_no_one_elses():
+    table, ann, _ = await a_table()
+    token = await database_sync_to_async(lambda u: AuthToken.objects.create(user=u)[1])(ann)
+    own = connect(f"/ws/casino/tables/{table}/?token={token}")
+    other = connect(f"/ws/casino/tables/{table}/")
+    for socket in (own, other):
+        assert (await socket.connect())[0]
+        assert (await socket.receive_json_from(timeout=WAIT))["type"] == "snapshot"
+    await database_sync_to_async(locks.account_lock)(user=ann, reason="bot")
+    frame = await own.receive_json_from(timeout=WAIT)
+    assert (frame["type"], frame["code"]) == ("error", "account_locked")
+    closing = await own.receive_output(WAIT)
+    assert (closing["type"], closing["code"]) == ("websocket.close", ACCOUNT_LOCKED.close_code)
+    await other.send_json_to({"type": "ping"})
+    assert (await other.receive_json_from(timeout=WAIT))["type"] == "pong"
+    await other.disconnect()
