@@ -169,11 +169,17 @@ def _table_event(
     """A table event as ``viewer`` (a player id, None: anyone) may see it,
     boxes numbered from 1."""
     data = {"type": row.type, **row.data}
-    if isinstance(event, BetPlaced | BetWithdrawn) and owners.get(event.box) != viewer:
+    if isinstance(event, BetPlaced | BetWithdrawn) and (
+        viewer is None or owners.get(event.box) != viewer
+    ):
         data["held"] = None
     if isinstance(event, RoundFinished):
         data["paid"] = [
-            {**p, "box": p["box"] + 1, "held": p["held"] if p["player"] == viewer else None}
+            {
+                **p,
+                "box": p["box"] + 1,
+                "held": p["held"] if viewer is not None and p["player"] == viewer else None,
+            }
             for p in data["paid"]
         ]
     if isinstance(data.get("box"), int):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -14,9 +15,10 @@ from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
 from accounts.models import Entry, Transfer
-from poker.casino import streams
+from poker.casino import publish, streams
 from poker.casino.models import CasinoRound, CasinoTable, casino_feed
 from poker.casino.verify import verify_round
+from poker.engine.cards import CARD_PATTERN
 from poker.engine.casino import fairdeal
 from poker.eventstore import load
 from poker.models import Event
@@ -187,3 +189,37 @@ def test_the_tables_feed_holds_its_stream_and_its_rounds_in_the_order_written(pl
     ids = [e.id for e in fed]
     assert ids == sorted(ids)  # the order they were written
     assert not Event.objects.filter(feed=table).exists()  # no pot table's feed
+
+
+def _cards_of(frames: list[dict]) -> set[str]:
+    return set(re.findall(r'"(' + CARD_PATTERN.strip("^$") + ')"', json.dumps(frames)))
+
+
+def test_the_feed_replayed_shows_each_viewer_only_his_cards_and_the_dealers(played):
+    table, ann, bob, _ = played
+    stored = {}
+    for number in (1, 2):
+        events = [streams.decode_round(r) for r in load(f"casino-round-{table}-{number}")]
+        stored[number] = events
+    boxes: dict[int, set[str]] = {0: set(), 1: set()}
+    dealer: set[str] = set()
+    for events in stored.values():
+        trace = fairdeal.trace(events)
+        for _, owner, (tree, index) in trace.receipts:
+            code = str(trace.trees[tree][index])
+            (dealer if owner == fairdeal.DEALER else boxes[owner]).add(code)
+    spectator = publish.replay(table, 0, None)
+    assert [f["position"] for f in spectator] == list(range(1, len(spectator) + 1))
+    assert _cards_of(spectator) <= dealer
+    mine = publish.replay(table, 0, ann.pk)
+    assert boxes[0] <= _cards_of(mine) <= boxes[0] | dealer
+    theirs = publish.replay(table, 0, bob.pk)
+    assert boxes[1] <= _cards_of(theirs) <= boxes[1] | dealer
+    privates = [i for i, f in enumerate(mine) if f["type"] == "private"]
+    assert privates
+    for i in privates:  # each right after its event's public frame, which says so
+        before = mine[i - 1]
+        assert (before["type"], before["position"]) == ("event", mine[i]["position"])
+        assert ann.pk in before["private_for"]
+    later = publish.replay(table, 10, ann.pk)
+    assert later == [f for f in mine if f["position"] > 10]
