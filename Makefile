@@ -7,7 +7,7 @@ PYTEST_ARGS ?= -q -n 2
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv run test lint bench migrate static clean
+.PHONY: venv run test lint bench chaos migrate static clean
 
 venv: $(STAMP)
 
@@ -41,6 +41,12 @@ lint: venv
 
 bench: venv
 	$(BIN)/python -m bench
+
+# The stack under faults on this machine (bench/chaos, README "Chaos run"):
+# its own PostgreSQL and Redis, stops by itself; CHAOS_ARGS=--short for a minute.
+CHAOS_ARGS ?=
+chaos: venv
+	$(BIN)/python -m bench.chaos $(CHAOS_ARGS)
 
 # Build output and caches; keeps .venv and db.sqlite3 (rm -rf .venv for a fresh venv).
 clean:

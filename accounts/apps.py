@@ -20,4 +20,6 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
+        from accounts import checks  # noqa: F401 - registers the deployment checks
+
         post_migrate.connect(_roles, sender=self)

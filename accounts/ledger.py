@@ -115,6 +115,12 @@ def casino(table_id: int) -> AccountRef:
     return AccountRef(Kind.CASINO, ref=_ref(int(table_id)))
 
 
+def rake() -> AccountRef:
+    """The house's rake from every cash table (RULES.md 8), apart from its
+    fees (``house``)."""
+    return AccountRef(Kind.RAKE)
+
+
 def external() -> AccountRef:
     return AccountRef(Kind.EXTERNAL)
 
@@ -145,11 +151,13 @@ def transfer_id_for(name: str) -> uuid.UUID:
     """The room's transfer id for a movement its own log names uniquely
     (``table-7@12``): the same name, the same id, so a replay finds it.
 
-    HMAC-SHA256 of the name keyed by ``settings.SECRET_KEY``, cut to a
-    UUID of version ``SYSTEM_VERSION``: nobody without the key can tell
-    which id a table will use next, and no client id can be one.
+    HMAC-SHA256 of the name keyed by ``settings.LEDGER_KEY`` (by default
+    ``SECRET_KEY``), cut to a UUID of version ``SYSTEM_VERSION``: nobody
+    without the key can tell which id a table will use next, and no client
+    id can be one.  The key must outlive a ``SECRET_KEY`` rotation (a replay
+    must find its first id): docs/operations.md.
     """
-    key = settings.SECRET_KEY.encode()
+    key = (settings.LEDGER_KEY or settings.SECRET_KEY).encode()
     digest = hmac.new(key, f"ledger transfer {name}".encode(), hashlib.sha256).digest()
     value = int.from_bytes(digest[:16], "big")
     value &= ~(0xF000 << 64) & ~(0xC000 << 48)  # clear the version and variant bits

@@ -12,13 +12,16 @@ A table command's events say when chips move (``poker.engine.table.events``):
 - ``PlayerLeft``: the cash-out, and any queued top-up he never got, go
   back to cash;
 - ``HandFinished`` drops the queued top-ups that no ``ToppedUp`` or
-  ``PlayerLeft`` of the same command applies: they go back to cash.
+  ``PlayerLeft`` of the same command applies: they go back to cash; and
+  its ``rake`` (RULES.md 8) goes from the escrow to the house's rake
+  account, in a transfer of its own (``table-7@12/rake``).
 
 So between commands a table's escrow equals its seats' stacks (as each
 hand began: during a hand the pot is still the table's) plus its queued
-top-ups.  Each movement is one transfer whose id derives from the table
-stream and the event's version, so it is unique and a replay of the same
-events finds the same transfers.
+top-ups, and the rake account holds every table's rake.  Each movement
+is one transfer whose id derives from the table stream and the event's
+version, so it is unique and a replay of the same events finds the same
+transfers.
 """
 
 from __future__ import annotations
@@ -48,11 +51,20 @@ Kind = Transfer.Kind
 
 @dataclass
 class Planned:
-    """One transfer to post: at which table version, what kind, which moves."""
+    """One transfer to post: at which table version, what kind, which moves;
+    ``part`` tells apart two transfers of one event (a hand's top-up
+    refunds and its rake)."""
 
     version: int
     kind: str
     moves: list[Move] = field(default_factory=list)
+    part: str = ""
+
+    def name(self, table_id: int) -> str:
+        """The transfer's name, from which its id derives: unique per table
+        event (and part), the same on a replay."""
+        name = f"table-{table_id}@{self.version}"
+        return f"{name}/{self.part}" if self.part else name
 
 
 def table_chips_moved(
@@ -77,7 +89,7 @@ def table_chips_moved(
     )
     posted = []
     for plan in plans:
-        name = f"table-{table_id}@{plan.version}"
+        name = plan.name(table_id)
         transfer = ledger.transfer_post(
             transfer_id=ledger.transfer_id_for(name),
             kind=plan.kind,
@@ -128,6 +140,8 @@ def table_money_plan(
             }
             dropped = Planned(version, Kind.TOP_UP_REFUND)
             plans.append(dropped)
+            raked = Move(escrow, ledger.rake(), event.rake)
+            plans.append(Planned(version, Kind.RAKE, [raked], part="rake"))
         state = evolve_table(state, event)
     if dropped is not None:
         dropped.moves += [_out(p, escrow, q) for p, q in queued.values()]

@@ -40,7 +40,9 @@ the channel layer and the clock timers, under a key prefix and timer queue
 of the run's own, deleted at the end; without Redis, the in-memory ones.
 
 One action's cost, at one table in one worker: ``ACTIONS`` actions with
-``time.process_time`` around each ``hand_act`` (CPU per action); as many
+``time.thread_time`` around each ``hand_act``, plus what the process's
+other threads spent meanwhile on sending the frames and timers the actions
+handed them (``sender_threads``): CPU per action; as many
 under Django's ``CaptureQueriesContext`` (statements per action, BEGIN and
 COMMIT included, as ``tests/poker/test_statement_budget.py`` counts them);
 and as many under a sampling profiler that charges the thread's CPU to the
@@ -659,12 +661,14 @@ def one_action_cost(seated: Seated, actions: int) -> dict[str, Any]:
         driver.act(*driver.next())
 
     cpu = wall = 0.0
-    for _ in range(actions):
-        user, hand, move = driver.next()
-        c0, w0 = time.process_time(), time.perf_counter()
-        driver.act(user, hand, move)
-        cpu += time.process_time() - c0
-        wall += time.perf_counter() - w0
+    with sender_threads() as others:
+        for _ in range(actions):
+            user, hand, move = driver.next()
+            c0, w0 = time.thread_time(), time.perf_counter()
+            driver.act(user, hand, move)
+            cpu += time.thread_time() - c0
+            wall += time.perf_counter() - w0
+    cpu += others[0]
 
     kinds: Counter[str] = Counter()
     totals: Counter[int] = Counter()
@@ -676,11 +680,12 @@ def one_action_cost(seated: Seated, actions: int) -> dict[str, Any]:
         totals[len(captured.captured_queries)] += 1
 
     profiler = StepProfiler()
-    with profiler:
+    with profiler, sender_threads() as others:
         for _ in range(actions):
             user, hand, move = driver.next()
             with profiler.inside():
                 driver.act(user, hand, move)
+    profiler.cpu[THREADS] += others[0]
     return {
         "actions": actions,
         "cpu_ms": 1000 * cpu / actions,
@@ -690,6 +695,25 @@ def one_action_cost(seated: Seated, actions: int) -> dict[str, Any]:
         "steps": dict(profiler.cpu),
         "samples": profiler.samples,
     }
+
+
+@contextmanager
+def sender_threads() -> Iterator[list[float]]:
+    """The CPU the process's other threads spend on what the block's
+    commands handed them (frames, timers: sent after each command
+    returned, while the driver goes on), in the list's one item once the
+    block is over.  Both are flushed before and after, so that all of it,
+    and only it, falls inside."""
+    from config import layer, timers
+
+    out = [0.0]
+    layer.flush()
+    timers.flush()
+    p0, t0 = time.process_time(), time.thread_time()
+    yield out
+    layer.flush()
+    timers.flush()
+    out[0] = max(0.0, (time.process_time() - p0) - (time.thread_time() - t0))
 
 
 def statement_kind(sql: str) -> str:
@@ -737,6 +761,10 @@ SENDS = {
     "celery": "clock scheduling: timer queued",
 }
 """Where a step hands its work to Redis: charged apart from the step."""
+THREADS = "sender threads (frames, timers)"
+"""The CPU of the process's other threads meanwhile: the frame publisher
+(``config.layer``) and the timer dispatcher (``config.timers``), which send
+what the commands handed them."""
 GLUE = "transaction and glue"
 """Under ``hand_act`` with no step on the stack: BEGIN, COMMIT, the rest."""
 PROJECT = ("poker", "accounts", "tournaments", "config")
@@ -756,8 +784,9 @@ def step_of(frame: FrameType) -> str | None:
 class StepProfiler:
     """Charges this thread's CPU to the step on the stack under
     ``hand_act``: a timer samples the stack every ``interval`` s of wall
-    time and charges it the thread's CPU since the sample before.  Only
-    the main thread receives signals: profile there."""
+    time and charges it the thread's CPU since the sample before (the
+    caller adds the other threads', ``sender_threads``, as ``THREADS``).
+    Only the main thread receives signals: profile there."""
 
     def __init__(self, interval: float = 0.0002) -> None:
         self.interval = interval

@@ -13,6 +13,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from config.metrics import open_sockets  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import OriginGuard, TokenAuthMiddleware  # noqa: E402
 
@@ -26,10 +27,11 @@ application = ProtocolTypeRouter(
     {
         # Static files too, DEBUG on or off (WhiteNoise, in the middleware).
         "http": django_asgi_app,
-        # A session cookie works only from ALLOWED_HOSTS' pages (a WebSocket is
-        # not covered by CSRF protection); a token needs no Origin (ws_auth).
-        "websocket": OriginGuard(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+        # Counted while open (poker_open_sockets).  A session cookie works
+        # only from ALLOWED_HOSTS' pages (a WebSocket is not covered by CSRF
+        # protection); a token needs no Origin (ws_auth).
+        "websocket": open_sockets(
+            OriginGuard(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))))
         ),
     }
 )

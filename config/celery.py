@@ -4,6 +4,8 @@ import os
 
 from celery import Celery
 
+from config import metrics  # noqa: F401 - its task_prerun handler times the timers
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("pokerroom")

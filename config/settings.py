@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -34,13 +35,41 @@ env = environ.Env()
 
 # --- Core --------------------------------------------------------------------
 
+DJANGO_ENV = env.str("DJANGO_ENV", default="development")
+"""``production`` turns on every protection ``manage.py check --deploy``
+asks for (HTTPS only, secure cookies, HSTS, JSON logs) and requires a real
+``SECRET_KEY``; each stays a variable of its own to override.  Anything
+else is the zero-config development profile of ``make run``."""
+if DJANGO_ENV not in ("development", "production"):
+    raise ImproperlyConfigured(f"DJANGO_ENV is {DJANGO_ENV!r}: development or production")
+PRODUCTION = DJANGO_ENV == "production"
+
 # A dev key, never to be used in production: setting SECRET_KEY also turns
 # DEBUG off unless DEBUG is set explicitly.
 _INSECURE_DEV_SECRET_KEY = "django-insecure-dev-only-do-not-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default="") or _INSECURE_DEV_SECRET_KEY
+if PRODUCTION and SECRET_KEY == _INSECURE_DEV_SECRET_KEY:
+    raise ImproperlyConfigured("DJANGO_ENV=production needs SECRET_KEY in the environment")
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
+"""Keys retired by a rotation (docs/operations.md): sessions, password-reset
+links and other signatures made with them stay valid until they are dropped."""
+LEDGER_KEY = env.str("LEDGER_KEY", default="")
+"""The key of the ledger's own transfer ids (``accounts.ledger.transfer_id_for``);
+empty: ``SECRET_KEY``.  Pin it to the old key before rotating ``SECRET_KEY``."""
 DEBUG = env.bool("DEBUG", default=SECRET_KEY == _INSECURE_DEV_SECRET_KEY)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# HTTPS.  TLS ends at the proxy (deploy/nginx.conf), which says so in
+# X-Forwarded-Proto; only trust that header behind such a proxy.
+if env.bool("BEHIND_TLS_PROXY", default=PRODUCTION):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PRODUCTION)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31_536_000 if PRODUCTION else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=PRODUCTION)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=PRODUCTION)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PRODUCTION)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PRODUCTION)
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `manage.py runserver` serves ASGI
@@ -62,6 +91,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz, /metrics: answered before the Host check and the
+    # HTTPS redirect (probes reach a server by its address, in plain HTTP).
+    "config.probes.middleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.api_body_limit",  # 413 JSON for an /api/ body over the limit
     # Static files (the admin's, Swagger UI's) from the server itself, with
@@ -301,8 +333,24 @@ SPECTACULAR_SETTINGS = {
         "CasinoClockKindEnum": "poker.casino.api.responses.CLOCK_KINDS",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",
+        "TransferKindEnum": "accounts.models.Transfer.Kind",
+        # The reports' kind of play (reports/api/serializers.py).
+        "PlayKindEnum": ["cash", "tournament"],
     },
 }
+
+# --- Operations: metrics and readiness ---------------------------------------
+
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+"""When set, ``/metrics`` wants ``Authorization: Bearer <token>``."""
+METRICS_NETWORKS = env.list(
+    "METRICS_NETWORKS",
+    default=["127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"],
+)
+"""Addresses ``/metrics`` answers (``REMOTE_ADDR``: the proxy in front keeps
+the public out, deploy/nginx.conf)."""
+READY_TIMEOUT_S = env.float("READY_TIMEOUT_S", default=1.0)
+"""How long ``/readyz`` waits for each of Redis and a worker's answer."""
 
 # --- I18n, static files ------------------------------------------------------
 
@@ -323,15 +371,34 @@ WHITENOISE_USE_FINDERS = True
 # --- Logging -----------------------------------------------------------------
 
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+LOG_FORMAT = env.str("LOG_FORMAT", default="json" if PRODUCTION else "plain")
+"""``json`` (one object a line, for a log shipper) or ``plain``
+(``config/logs.py``); both carry the bound context (command id, table)."""
+if LOG_FORMAT not in ("json", "plain"):
+    raise ImproperlyConfigured(f"LOG_FORMAT is {LOG_FORMAT!r}: json or plain")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "config.logs.json_formatter"},
+        "plain": {"()": "config.logs.plain_formatter"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # The servers' own loggers set handlers of their own before Django
+    # starts: theirs go through the one above, in the same format; but
+    # uvicorn's access log stays off (nginx logs the requests), with
+    # --no-access-log or without.
+    "loggers": {
+        **{
+            name: {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}
+            for name in ("uvicorn", "uvicorn.error", "daphne", "celery")
+        },
+        "uvicorn.access": {"handlers": [], "propagate": False},
+    },
 }
+# A Celery worker keeps this configuration instead of its own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -9,12 +9,23 @@ dispatcher's sends what has piled up in batches, on one connection, in one
 pipelined round trip to Redis (``Producer.batch``; the in-memory transport
 sends them one by one).
 
+A table's timers replace one another: each command that sets one makes
+every timer set before it at that table do nothing when it fires (it
+finds its stream moved on).  So the thread gathers for ``GATHER_S`` after
+the first timer, and of the timers gathered with one ``key`` (a table's)
+sends only the one set last (the highest ``order``: the table's feed
+position, fixed under its lock); a busy table then costs one send in
+``GATHER_S``, not one per command.
+
 What keeps every guarantee of the timers as it was:
 
 - Only committed commands set timers: ``send`` is still called from
   ``transaction.on_commit``.
 - Exactly once, only at its version: the task's own (its command id, its
-  version check); when it was sent changes nothing.
+  version check); when it was sent changes nothing.  A timer left out for
+  a later one of its table would have done nothing.
+- On time: a timer leaves at most ``GATHER_S`` later than it would have,
+  a small part of the clocks' allowance (p99 late under 250 ms).
 - A process that dies with timers handed over but not yet sent loses them,
   as a broker restarted loses its own: beat's sweeps fire every clock
   overdue by more than ``SWEEP_GRACE_SECONDS``.  A send that fails is
@@ -35,6 +46,8 @@ import atexit
 import logging
 import os
 import threading
+import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from queue import Empty, SimpleQueue
@@ -46,6 +59,8 @@ log = logging.getLogger(__name__)
 
 BATCH_MAX = 500
 """Timers sent in one round trip at most."""
+GATHER_S = 0.02
+"""How long the thread gathers timers after the first before it sends."""
 FLUSH_TIMEOUT_S = 10.0
 """How long ``flush`` waits for the sends before it gives up."""
 THREAD_NAME = "timer-dispatcher"
@@ -59,6 +74,10 @@ class Timer:
     args: tuple[Any, ...]
     when: datetime
     queue: str
+    key: Hashable | None = None
+    """Timers with one key replace one another (None: none replaces it)."""
+    order: int = 0
+    """Among timers of one key, the one set last has the highest."""
 
 
 class Dispatcher:
@@ -72,16 +91,26 @@ class Dispatcher:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
-    def send(self, task: Any, args: tuple[Any, ...], when: datetime) -> None:
+    def send(
+        self,
+        task: Any,
+        args: tuple[Any, ...],
+        when: datetime,
+        *,
+        key: Hashable | None = None,
+        order: int = 0,
+    ) -> None:
         """Have ``task`` sent with ``args`` for ``when`` on ``CLOCK_QUEUE``;
-        returns at once."""
+        returns at once.  ``key``: the timers it replaces and that replace
+        it, ``order`` telling which of them was set last (see the module)."""
         if self._thread is None:
             self._start()
-        self._queue.put(Timer(task, args, when, settings.CLOCK_QUEUE))
+        self._queue.put(Timer(task, args, when, settings.CLOCK_QUEUE, key, order))
 
     def flush(self, timeout: float = FLUSH_TIMEOUT_S) -> bool:
-        """Wait until every timer handed over before this call was sent (or
-        its send failed); whether that happened within ``timeout``."""
+        """Wait until every timer handed over before this call was sent, or
+        replaced by a later one that was (or its send failed); whether that
+        happened within ``timeout``.  No gathering waits for it."""
         if self._thread is None:
             return True  # nothing was ever handed over in this process
         done = threading.Event()
@@ -98,15 +127,27 @@ class Dispatcher:
     def _loop(self) -> None:
         while True:
             batch = [self._queue.get()]
-            while len(batch) < BATCH_MAX:
+            until = time.monotonic() + GATHER_S
+            while len(batch) < BATCH_MAX and isinstance(batch[-1], Timer):  # a flush: send now
                 try:
-                    batch.append(self._queue.get_nowait())
+                    batch.append(self._queue.get(timeout=max(0.0, until - time.monotonic())))
                 except Empty:
                     break
-            _publish([item for item in batch if isinstance(item, Timer)])
+            _publish(latest([item for item in batch if isinstance(item, Timer)]))
             for item in batch:
                 if isinstance(item, threading.Event):
                     item.set()  # every timer queued before it was just sent
+
+
+def latest(timers: list[Timer]) -> list[Timer]:
+    """``timers`` without those a later timer of their key replaces, in order."""
+    last: dict[Hashable, Timer] = {}
+    for timer in timers:
+        if timer.key is not None:
+            kept = last.get(timer.key)
+            if kept is None or timer.order >= kept.order:
+                last[timer.key] = timer
+    return [t for t in timers if t.key is None or last[t.key] is t]
 
 
 def _publish(timers: list[Timer]) -> None:

@@ -92,6 +92,18 @@ def work_clock(work: Work) -> Clock | None:
     return _pause(work.table_state, work.pause_ends())
 
 
+def work_clock_json(work: Work) -> dict[str, Any] | None:
+    """``as_json(work_clock(work))``, worked out once for the states the
+    command has reached (its answer, its receipt and its frames all show
+    it; a copy each, as they may change theirs)."""
+    hand = work.hand
+    key = (work.table_state, None if hand is None else hand.state, work.finished, work.now)
+    kept = work.clock_shown
+    if kept is None or any(a is not b for a, b in zip(kept[0], key, strict=True)):
+        kept = work.clock_shown = (key, as_json(work_clock(work)))
+    return None if kept[1] is None else dict(kept[1])
+
+
 def table_clock(
     table: Table, state: TableState, hand: tuple[Hand, HandState, int] | None
 ) -> Clock | None:
@@ -191,16 +203,30 @@ def schedule(work: Work) -> None:
     if timer is None or not settings.CLOCKS_ENABLED:
         return
     stream, version, when = timer
-    table = work.table.pk
-    transaction.on_commit(lambda: set_timer(table, stream, version, when))
+    table, position = work.table.pk, work.table.position
+    transaction.on_commit(lambda: set_timer(table, stream, version, when, position))
 
 
-def set_timer(table: int, stream: str, version: int, when: datetime) -> None:
+def set_timer(
+    table: int, stream: str, version: int, when: datetime, position: int | None = None
+) -> None:
     """Have the Celery task that fires at ``when`` sent (``config.timers``:
-    no broker round trip here)."""
+    no broker round trip here).  ``position``: the table's feed position
+    the command that set it left (every command that sets a timer appends
+    events): a timer set at a later position replaces it, for it finds
+    its stream moved on (another version of the hand, another hand, a
+    hand dealt), and may take its place in the dispatcher's queue."""
     from poker.tasks import clock_expired
 
-    timers.send(clock_expired, (table, stream, version), when)
+    args = (table, stream, version)
+    if position is None:
+        timers.send(clock_expired, args, when)
+    else:
+        timers.send(clock_expired, args, when, key=(TIMER_KEY, table), order=position)
+
+
+TIMER_KEY = "poker.clock"
+"""The timers of a table's clock, one key a table (``config.timers``)."""
 
 
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:

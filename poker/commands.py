@@ -22,6 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.tables import table_chips_moved
+from config import telemetry
 from config.api_errors import ApiError
 from poker import clocks
 from poker.engine.errors import EngineError
@@ -57,6 +58,7 @@ class Key:
     content: str | None
 
 
+@telemetry.observed("table_id")  # its log context (command id, table) and metrics
 def run(
     table_id: int,
     *,
@@ -153,7 +155,7 @@ def receipt(work: Work) -> dict[str, Any]:
         "table_version": work.table_state.version,
         "hand": None if hand is None else hand[0].pk,
         "hand_version": None if hand is None else hand[2],
-        "clock": clocks.as_json(clocks.work_clock(work)),
+        "clock": clocks.work_clock_json(work),
     }
 
 

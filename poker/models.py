@@ -140,6 +140,12 @@ class Table(models.Model):
         default=_default("time_bank_refill_hands")
     )
     pause_seconds = models.PositiveSmallIntegerField(default=_default("pause_seconds"))
+    rake_basis_points = models.PositiveSmallIntegerField(default=_default("rake_basis_points"))
+    """The rake in hundredths of a percent (RULES.md 8; 0: none)."""
+    rake_cap = models.PositiveBigIntegerField(null=True, blank=True, default=_default("rake_cap"))
+    """The most chips the rake takes from one hand (None: no cap)."""
+    rake_min_pot = models.PositiveBigIntegerField(default=_default("rake_min_pot"))
+    """The smallest raked pot, in chips."""
     tournament = models.PositiveBigIntegerField(null=True, blank=True)
     """The tournament a tournament table belongs to (None: a cash table)."""
     tournament_table = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -230,8 +236,12 @@ class Hand(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="hand_table_number")
         ]
-        # The reports (``reports``) find the hands of a period by their start.
-        indexes = [models.Index(fields=["started_at"], name="hand_started")]
+        # The reports (``reports``) find the hands of a period by their start,
+        # and the raked hands by their end (``reports.rake``).
+        indexes = [
+            models.Index(fields=["started_at"], name="hand_started"),
+            models.Index(fields=["ended_at"], name="hand_ended"),
+        ]
 
     def __str__(self) -> str:
         return f"hand {self.number} of table {self.table_id}"

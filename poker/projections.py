@@ -15,7 +15,14 @@ from django.db.models import Max
 
 from poker import statements, streams
 from poker.engine.state import HandState
-from poker.engine.table import HandBegan, HandFinished, TableConfig, TableState, evolve_table
+from poker.engine.table import (
+    HandBegan,
+    HandFinished,
+    SeatState,
+    TableConfig,
+    TableState,
+    evolve_table,
+)
 from poker.engine.table.clock import turn_started
 from poker.engine.table.config import SETTINGS
 from poker.eventstore import Recorded, load
@@ -38,33 +45,41 @@ def table_config(table: Table) -> TableConfig:
 
 
 def write(work: Work, recorded: list[Recorded]) -> None:
-    """Rewrite the rows a command's events changed."""
+    """Rewrite the rows a command's events changed, in one statement on
+    PostgreSQL (two when a seat changes hands: its old row goes first)."""
     if not recorded:
         return
     at = recorded[-1].recorded_at
+    gone: list[statements.Statement] = []
     updates: list[statements.Statement] = []
     for hand in work.hands:
         if hand.events:
             version = hand.start + len(hand.events)
-            update = write_hand(
-                hand.row,
-                hand.state,
-                version,
-                started=at if hand.start == 0 else None,
-                at=at,
-                turn_started=at if hand.turn_moved else None,
+            updates.append(
+                write_hand(
+                    hand.row,
+                    hand.state,
+                    version,
+                    started=at if hand.start == 0 else None,
+                    at=at,
+                    turn_started=at if hand.turn_moved else None,
+                )
             )
-            updates += [update] if update is not None else []
             _remember_on_commit(streams.hands, hand.row.stream, version, hand.state)
-    work.table.position = recorded[-1].position or work.table.position
+    position = recorded[-1].position or work.table.position
     if work.table_events:
         finished = any(isinstance(e, HandFinished) for e in work.table_events)
-        write_table(work.table, work.table_state, at, finished=at if finished else None)
+        ended = at if finished else None
+        updates += table_changes(work.table, work.table_state, position, finished=ended)
+        gone, seats = seat_changes(work.table.pk, work.table_start, work.table_state)
+        updates += seats
         _remember_on_commit(
             streams.tables, work.table.stream, work.table_state.version, work.table_state
         )
     else:  # an action inside a hand: the table moves only its feed position
+        work.table.position = position
         updates.append(statements.update(Table, work.table.pk, position=work.table.position))
+    statements.execute(gone)
     statements.execute(updates)  # one round trip on PostgreSQL
 
 
@@ -81,7 +96,37 @@ def write_table(
     finished: datetime | None = None,
 ) -> None:
     """The table row and its seat rows as ``state`` says; ``finished`` is
-    when the last hand ended, if that is news."""
+    when the last hand ended, if that is news.  (Saved through the ORM and
+    the seat rows read first: a new table, a rebuild.  A command writes
+    what its events changed: ``table_changes``, ``seat_changes``.)"""
+    _set_table(table, state, opened, finished)
+    table.save()
+    _write_seats(table, state)
+
+
+def table_changes(
+    table: Table, state: TableState, position: int, finished: datetime | None = None
+) -> list[statements.Statement]:
+    """``write_table``'s changes to a table row read under its lock, with
+    its feed at ``position``, made to the row and returned as an UPDATE of
+    the columns that changed (none: nothing)."""
+    before = {f.attname: getattr(table, f.attname) for f in _TABLE_COLUMNS}
+    table.position = position
+    _set_table(table, state, None, finished)
+    changed = {
+        f.attname: value
+        for f in _TABLE_COLUMNS
+        if (value := getattr(table, f.attname)) != before[f.attname]
+    }
+    return [statements.update(Table, table.pk, **changed)] if changed else []
+
+
+_TABLE_COLUMNS = [f for f in Table._meta.concrete_fields if not f.primary_key]
+
+
+def _set_table(
+    table: Table, state: TableState, opened: datetime | None, finished: datetime | None
+) -> None:
     for name, value in config_fields(state.config).items():
         setattr(table, name, value)
     table.status = _status(state)
@@ -94,14 +139,27 @@ def write_table(
         table.created_at = opened
     if finished is not None:
         table.next_hand_at = finished + timedelta(seconds=state.config.pause_seconds)
-    table.save()
-    _write_seats(table, state)
 
 
 def _status(state: TableState) -> str:
     if state.closed:
         return Table.Status.CLOSED
     return Table.Status.CLOSING if state.closing else Table.Status.OPEN
+
+
+def _seat_values(seat: SeatState) -> dict[str, Any]:
+    """A seat row's columns (but its table and number) as ``seat`` says."""
+    return {
+        "player_id": int(seat.player),
+        "stack": seat.stack,
+        "sitting_out": seat.sitting_out,
+        "waiting_for_big_blind": seat.waiting,
+        "in_hand": seat.in_hand,
+        "top_up_queued": seat.queued_top_up,
+        "leave_queued": seat.leaving,
+        "missed_blinds": sorted(b.value for b in seat.missed),
+        "time_bank": seat.bank,
+    }
 
 
 def _write_seats(table: Table, state: TableState) -> None:
@@ -112,17 +170,7 @@ def _write_seats(table: Table, state: TableState) -> None:
             del rows[number]
             row.delete()
     for number, seat in state.seats.items():
-        values = {
-            "player_id": int(seat.player),
-            "stack": seat.stack,
-            "sitting_out": seat.sitting_out,
-            "waiting_for_big_blind": seat.waiting,
-            "in_hand": seat.in_hand,
-            "top_up_queued": seat.queued_top_up,
-            "leave_queued": seat.leaving,
-            "missed_blinds": sorted(b.value for b in seat.missed),
-            "time_bank": seat.bank,
-        }
+        values = _seat_values(seat)
         row = rows.get(number)
         if row is None:
             Seat.objects.create(table=table, number=number, **values)
@@ -130,6 +178,33 @@ def _write_seats(table: Table, state: TableState) -> None:
             for key, value in values.items():
                 setattr(row, key, value)
             row.save()
+
+
+def seat_changes(
+    table: int, before: TableState, after: TableState
+) -> tuple[list[statements.Statement], list[statements.Statement]]:
+    """The seat rows of ``table`` from ``before`` (what they show: every
+    command wrote them so) to ``after``, without reading them: the rows to
+    delete (a player gone, or another in his seat: a tournament's moves),
+    then the rows to insert and update.  The deletes run first, apart, so
+    that a seat's new row never meets its old one."""
+    gone, writes = [], []
+    for number, seat in before.seats.items():
+        now = after.seats.get(number)
+        if now is None or now.player != seat.player:
+            gone.append(statements.delete_where(Seat, {"table": table, "number": number}))
+    new = []
+    for number, seat in after.seats.items():
+        values = _seat_values(seat)
+        old = before.seats.get(number)
+        if old is None or old.player != seat.player:
+            new.append(Seat(table_id=table, number=number, **values))
+        elif _seat_values(old) != values:
+            where = {"table": table, "number": number}
+            writes.append(statements.update_where(Seat, where, **values))
+    if new:
+        writes.append(statements.insert(Seat, new))
+    return gone, writes
 
 
 def write_hand(
@@ -140,7 +215,7 @@ def write_hand(
     started: datetime | None,
     at: datetime,
     turn_started: datetime | None,
-) -> statements.Statement | None:
+) -> statements.Statement:
     """The hand row as ``state`` (at ``version``) says; ``started`` is the
     time of its first event when that is now, ``turn_started`` when the
     turn in progress began if that changed.  A new row is saved here; a
@@ -163,8 +238,9 @@ def write_hand(
     for name, value in changes.items():
         setattr(row, name, value)
     if started is not None:
-        row.save(force_insert=True)
-        return None
+        insert = statements.insert(Hand, [row])
+        row._state.adding, row._state.db = False, "default"  # as if saved
+        return insert
     return statements.update(Hand, row.pk, **changes)
 
 
@@ -184,6 +260,7 @@ def hand_result(state: HandState, seats: list[int]) -> dict[str, Any]:
             str(seats[i]): [str(c) for c in p.cards] for i, p in enumerate(state.players) if p.shown
         },
         "parole": state.parole_agreed,
+        "rake": state.raked,
     }
 
 
@@ -239,4 +316,4 @@ def _rebuild_hand(table: Table, number: int, seats: list[int], using: str) -> No
     first, at = rows[0].recorded_at, rows[-1].recorded_at
     began = turn_started(states)
     saved = write_hand(hand, state, rows[-1].version, started=first, at=at, turn_started=began)
-    assert saved is None  # a new row, saved
+    statements.execute([saved], using)

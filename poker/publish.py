@@ -448,20 +448,22 @@ def publish(
     seated: dict[int, str] | None = None,
     clock: dict[str, Any] | None = None,
     seats: dict[str, list[int]] | None = None,
+    summary: dict[str, Any] | None = None,
 ) -> None:
     """Send committed events: the table's one message to its group (every
     frame of its sockets is cut from it there), each owner's private frames
     and the seat frames to the players' own streams, and the table's new
     lobby line when it changed.  A player's action inside a hand sends the
     table's message alone (a draw adds one to the drawer's own stream).
-    ``hands``: the states the command left its hands in."""
+    ``hands``: the states the command left its hands in; ``summary``: the
+    table's lobby summary as the command wrote it (else it is read)."""
     seats = hand_seats_of(table, rows, seats or {})
     opened = openings(rows, hands)
     messages = [(table_group(table), pack(table, rows, hands, clock, seats, opened))]
     messages += private_frames(table, rows, player_ids(hands), clock, seats, opened)
     messages += seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
-        line = lobby_line(table)
+        line = lobby_line(table) if summary is None else {"type": "lobby", "table": summary}
         if line is not None:
             messages.append((LOBBY_GROUP, line))
     send_all(messages)

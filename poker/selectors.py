@@ -11,6 +11,8 @@ cards he may see, which prove them against those roots one card at a time
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -82,7 +84,7 @@ def table_clock(
 
 def work_view(work: Work, viewer: Any) -> dict[str, Any]:
     """The same view from a command's unit of work, before it commits."""
-    clock = clocks.as_json(clocks.work_clock(work))
+    clock = clocks.work_clock_json(work)
     return _view(work.table, work.table_state, work.shown_hand(), viewer, clock, work.now)
 
 
@@ -110,7 +112,7 @@ def _view(
     """The table view as of ``now`` (the legal actions follow the clock)."""
     player = str(viewer.pk) if viewer is not None else None
     you = state.seat_of(player) if player is not None else None
-    upcoming = dealt_in(state)
+    upcoming = _dealt_in(state)
     summary = table_summary(table)
     summary.update(
         version=state.version,
@@ -126,6 +128,26 @@ def _view(
         "clock": clock,
         "hand": None if hand is None else _hand(*hand, viewer, clocks.bet_until(clock), now),
     }
+
+
+_DEALT_KEPT = 256
+_dealt: OrderedDict[int, tuple[TableState, dict[int, DealtIn]]] = OrderedDict()
+_dealt_lock = threading.Lock()
+
+
+def _dealt_in(state: TableState) -> dict[int, DealtIn]:
+    """``dealt_in(state)``, worked out once per state: a table's state
+    stays the same object (the folds' cache) through every action of a
+    hand that moves no seat, and every answer and view shows it."""
+    kept = _dealt.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    upcoming = dealt_in(state)
+    with _dealt_lock:
+        _dealt[id(state)] = (state, upcoming)
+        while len(_dealt) > _DEALT_KEPT:
+            _dealt.popitem(last=False)
+    return upcoming
 
 
 def _seat(number: int, seat: SeatState, dealt: DealtIn | None) -> dict[str, Any]:

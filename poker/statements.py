@@ -15,7 +15,7 @@ the embedded defaults) run the parts one after another.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any, TypeVar
 
@@ -48,30 +48,67 @@ def _insert_sql(model: type[Model], rows: int) -> str:
 
 
 @cache
-def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
+def _update_sql(model: type[Model], names: tuple[str, ...], keys: tuple[str, ...]) -> str:
     meta = model._meta
     sets = ", ".join(f"{_quote(meta.get_field(n).column)} = %s" for n in names)
-    return f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_quote(meta.pk.column)} = %s"
+    return f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_where(model, keys)}"
+
+
+@cache
+def _delete_sql(model: type[Model], keys: tuple[str, ...]) -> str:
+    return f"DELETE FROM {_quote(model._meta.db_table)} WHERE {_where(model, keys)}"
+
+
+def _where(model: type[Model], keys: tuple[str, ...]) -> str:
+    return " AND ".join(f"{_quote(model._meta.get_field(k).column)} = %s" for k in keys)
 
 
 def insert(model: type[Model], objects: Sequence[Model], using: str = "default") -> Statement:
     """``model.objects.bulk_create(objects)`` as one statement, not run (an
     id the database makes is not read back)."""
     connection = connections[using]
-    fields = _written(model)
     params = [
-        f.get_db_prep_save(f.pre_save(obj, add=True), connection) for obj in objects for f in fields
+        f.get_db_prep_save(
+            getattr(obj, f.attname) if plain else f.pre_save(obj, add=True), connection
+        )
+        for obj in objects
+        for f, plain in _savers(model)
     ]
     return _insert_sql(model, len(objects)), params
 
 
+@cache
+def _savers(model: type[Model]) -> list[tuple[Field[Any, Any], bool]]:
+    """The columns an insert gives, each with whether its ``pre_save`` is
+    ``Field``'s own (the attribute as it is: read directly)."""
+    return [(f, type(f).pre_save is Field.pre_save) for f in _written(model)]
+
+
 def update(model: type[Model], pk: Any, using: str = "default", **values: Any) -> Statement:
     """``model.objects.filter(pk=pk).update(**values)`` as a statement, not run."""
+    return update_where(model, {model._meta.pk.name: pk}, using, **values)
+
+
+def update_where(
+    model: type[Model], where: Mapping[str, Any], using: str = "default", **values: Any
+) -> Statement:
+    """``model.objects.filter(**where).update(**values)`` (``where``: equal
+    values by field name) as a statement, not run."""
     connection = connections[using]
     meta = model._meta
     params = [meta.get_field(n).get_db_prep_save(v, connection) for n, v in values.items()]
-    params.append(meta.pk.get_db_prep_value(pk, connection))
-    return _update_sql(model, tuple(values)), params
+    params += _keys(model, where, connection)
+    return _update_sql(model, tuple(values), tuple(where)), params
+
+
+def delete_where(model: type[Model], where: Mapping[str, Any], using: str = "default") -> Statement:
+    """``model.objects.filter(**where).delete()`` as a statement, not run
+    (no cascades or signals: for rows nothing points to)."""
+    return _delete_sql(model, tuple(where)), _keys(model, where, connections[using])
+
+
+def _keys(model: type[Model], where: Mapping[str, Any], connection: Any) -> list[Any]:
+    return [model._meta.get_field(k).get_db_prep_value(v, connection) for k, v in where.items()]
 
 
 def execute(statements: Sequence[Statement], using: str = "default") -> None:

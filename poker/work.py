@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -47,6 +48,7 @@ from poker.errors import NotFound
 from poker.eventstore import Batch, Feed, Recorded, append
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
+from poker.selectors import table_summary
 
 # --------------------------------------------------------------------------
 # One command's unit of work
@@ -90,6 +92,9 @@ class Work:
     pause, never a loop of hands in one transaction that never commits."""
     table_start: TableState = field(init=False)
     """The table as the command found it."""
+    clock_shown: tuple[tuple[object, ...], dict[str, Any] | None] | None = None
+    """The clock as shown for the states it was worked out at
+    (``clocks.work_clock_json``)."""
 
     def __post_init__(self) -> None:
         self.table_start = self.table_state
@@ -118,7 +123,7 @@ class Work:
                     return
                 self.hand_do(command)
             elif hand is not None and self.table_state.hand_running:
-                stored = streams.stored_hand_events(hand.row.stream, hand.start)
+                stored = streams.timed_out_events(hand.row.stream, hand.start)
                 events = stored + hand.events
                 self.table_do(hand_result(self.table_state, hand.state, events))
                 self.finished = True
@@ -155,8 +160,10 @@ class Work:
         self.table_do(StartHand(rules))
         self.dealt = True
         number = self.table_state.hand_number
-        rules = self.table_state.config.rules
-        deal = to_deal(plan, rules, shuffled(rules.variant.deck), secrets.randbits(128))
+        config = self.table_state.config
+        rules = config.rules
+        deck, seed = shuffled(rules.variant.deck), secrets.randbits(128)
+        deal = to_deal(plan, rules, deck, seed, config.rake)
         state, events = begin(deal)
         row = Hand(
             id=hand_id(self.table.pk, number),
@@ -261,9 +268,10 @@ def written(work: Work, recorded: list[Recorded]) -> None:
     seats = {h.row.stream: list(h.row.seats) for h in work.hands}
     seated = {n: s.player for n, s in work.table_start.seats.items()}
     seated |= {n: s.player for n, s in work.table_state.seats.items()}
-    clock = clocks.as_json(clocks.work_clock(work))
+    clock = clocks.work_clock_json(work)
     table = work.table.pk
-    transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock, seats))
+    summary = table_summary(work.table) if work.table_events else None  # the row as written
+    transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock, seats, summary))
 
 
 def load(table_id: int) -> Work:

@@ -1,11 +1,12 @@
 """Each player's play in a period: hands dealt, tournaments and their
-results, money won and lost, and when he was last seen.
+results, money won and lost, the rake he paid, and when he was last seen.
 
 Three GROUP BY queries, each by player: the hands' first events
 (``reports.dealt``), the entrant rows of the tournaments that started in
 the period, and the ledger entries of the players' cash
 (``reports.sources`` says which transfers are the tables' and the
-tournaments').
+tournaments'); and one read of the raked hands' events, shared out in
+Python (``reports.rake``: no query sums a pot's contributors).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import Account, Entry
 from reports.dealt import dealt_in
 from reports.period import Period
+from reports.rake import rake_paid
 from reports.sources import CASHIER_KINDS, PLAYER_TABLES, PLAYER_TOURNAMENTS
 from tournaments.models import Entrant
 
@@ -34,6 +36,7 @@ ZERO: dict[str, Any] = {
     "tables_net": 0,
     "tournaments_net": 0,
     "net": 0,
+    "rake_paid": 0,
 }
 
 
@@ -50,6 +53,12 @@ def players_report(*, period: Period) -> list[dict[str, Any]]:
       tables and tournaments less his cash into them, in the period
       (chips still on a table count when he leaves it);
     - ``net``: every movement of his cash in the period but the cashier's;
+    - ``rake_paid``: his part of the rake of the cash hands that ended in
+      the period, "contributed" rake: each pot's rake shared among the
+      players who put chips into that pot (folded or not), in proportion
+      to their chips in it, in whole chips (the odd ones to the largest
+      remainders, a tie to the seat first left of the button), so the
+      players' parts add up to the rake exactly;
     - ``last_seen``: the latest of his last login, the last hand dealt to
       him in the period and his cash's last movement in it.
     """
@@ -73,6 +82,8 @@ def players_report(*, period: Period) -> list[dict[str, Any]]:
             saw(int(player), _moment(last))
     for row in _tournaments(period):
         of(row.pop("player_id")).update(row)
+    for player, chips in rake_paid(period=period).items():
+        of(player)["rake_paid"] = chips
     for row in _money(period):
         player = row.pop("account__user_id")
         saw(player, row.pop("last"))

@@ -18,10 +18,10 @@ it lands on and the kind of transfer that moved it (``Account.Kind``,
   for each player's results; a player's net result is every movement of
   his cash but the cashier's.
 
-A new source of income is one more ``Source`` in ``INCOME`` (the rake:
-``Source("rake", Kind.RAKE, frozenset({Moved.RAKE}))``, the casino's
-result: ``Source("casino", Kind.BANKROLL, frozenset({Moved.SETTLEMENT}))``,
-with whatever names the ledger gives them).  Each row of the income report
+A new source of income is one more ``Source`` in ``INCOME`` (as the rake,
+``Source("rake", Kind.RAKE, frozenset({Moved.RAKE}))``, and the casino's
+result, ``Source("casino", Kind.BANKROLL, frozenset({Moved.CASINO_SETTLE}))``,
+are).  Each row of the income report
 says the table or tournament a movement belongs to, read from the
 transfer's ``ref`` (``table-7@12``, ``tournament:4``: ``reports.subjects``).
 """
@@ -62,7 +62,7 @@ INCOME: tuple[Source, ...] = (
         ),
     ),
     Source("house_tickets", Kind.HOUSE, frozenset({Moved.TICKET_AWARD})),
-    # The rake, when it lands:   Source("rake", Kind.RAKE, frozenset({Moved.RAKE})),
+    Source("rake", Kind.RAKE, frozenset({Moved.RAKE})),
     Source("casino", Kind.BANKROLL, frozenset({Moved.CASINO_SETTLE})),
 )
 """The house's income by source (``house_tickets``: what the house pays

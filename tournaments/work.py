@@ -27,6 +27,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 
+from config import telemetry
 from config.api_errors import ApiError
 from poker.commands import command_done, user_of
 from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify, digest
@@ -70,6 +71,7 @@ Decide = Callable[[TournamentState, int], TournamentCommand]
 (raising an ``ApiError`` refuses it before the rules are asked)."""
 
 
+@telemetry.observed("tournament_id")  # its log context (command id, tournament), metrics
 def run(
     tournament_id: int,
     *,

@@ -25,6 +25,7 @@ from config.api import choice
 from poker.engine.cards import CARD_PATTERN, Card
 from poker.engine.commands import Action
 from poker.engine.events import EVENT_TYPES, Blind
+from poker.engine.rake import Rake
 from poker.engine.rules import Betting, Game
 from poker.engine.settings import Setting
 from poker.engine.state import Phase
@@ -322,6 +323,8 @@ class HandNowOut(serializers.Serializer[dict[str, object]]):
     parole_by = serializers.IntegerField(allow_null=True, help_text="A seat.")
     showdown_order = ints(help_text="Seats.")
     awards = event_out("hand.pot_awarded")(many=True)
+    rake = record_out(Rake)(allow_null=True, help_text="The table's rake (null: none).")
+    raked = serializers.IntegerField(help_text="Chips the house took from the pots so far.")
     seats = ints(help_text="The seats dealt in.")
     your_seat = serializers.IntegerField(allow_null=True, help_text="Yours, if dealt in.")
     commitment = serializers.CharField()
@@ -361,6 +364,9 @@ class HandResultOut(serializers.Serializer[dict[str, object]]):
     awards = AwardOut(many=True)
     shown = serializers.DictField(child=cards_out(), help_text="By seat.")
     parole = serializers.BooleanField()
+    rake = serializers.IntegerField(
+        required=False, help_text="Chips the house took from the pots (RULES.md 8)."
+    )
 
 
 class HandSummaryOut(serializers.Serializer[dict[str, object]]):

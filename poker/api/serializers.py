@@ -10,6 +10,7 @@ from rest_framework import serializers
 from config.api import Pattern, StrictBoolean, StrictInteger, StrictUUID, Text, chips, choice
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.commands import Action
+from poker.engine.rake import RakePreset, preset_settings
 from poker.engine.settings import Setting
 from poker.engine.table.config import SETTINGS
 
@@ -51,14 +52,33 @@ def settings_fields(
     }
 
 
+RAKE_SETTINGS = ("rake_basis_points", "rake_cap", "rake_min_pot")
+"""The settings a rake preset stands for."""
+
+
 class TableIn(serializers.Serializer[dict[str, object]]):
     """A table to open: every setting of a cash table (tournament tables
     are opened by their tournament), the name required for the lobby.  A
     setting left out takes its default; the seats and buy-ins follow from
-    the game and stakes (``max_buy_in`` null: no maximum)."""
+    the game and stakes (``max_buy_in`` null: no maximum).  The rake is
+    none unless set: by its three settings, or by ``rake_preset``, which
+    gives all three at the table's big blind (never both)."""
 
     def get_fields(self) -> dict[str, serializers.Field]:
-        return settings_fields(exclude=("tournament", "tournament_table"), required=("name",))
+        fields = settings_fields(exclude=("tournament", "tournament_table"), required=("name",))
+        fields["rake_preset"] = choice(RakePreset, required=False)
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        preset = attrs.pop("rake_preset", None)
+        if preset is None:
+            return attrs
+        given = sorted(set(RAKE_SETTINGS) & set(self.initial_data))
+        if given:
+            raise serializers.ValidationError(
+                {"rake_preset": [f"Give a rake preset or {', '.join(given)}, not both."]}
+            )
+        return {**attrs, **preset_settings(RakePreset(preset), attrs["big_blind"])}
 
 
 class CommandIn(serializers.Serializer[dict[str, object]]):

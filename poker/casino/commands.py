@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from config import telemetry
 from config.api_errors import ApiError
 from poker.casino import clocks, projections, publish
 from poker.casino.house import casino_money_move
@@ -33,6 +34,7 @@ from poker.eventstore import AlreadyDone, Feed, append, classify, digest
 from poker.models import Command as CommandRow
 
 
+@telemetry.observed("table_id")  # its log context (command id, table) and metrics
 def run(
     table_id: int,
     *,

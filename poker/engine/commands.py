@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum, unique
 
 from poker.engine.cards import Card
+from poker.engine.rake import Rake
 from poker.engine.rules import Rules
 
 
@@ -102,6 +103,7 @@ class Deal:
     in; ``deck`` is the complete order of the game's deck, top card first,
     shuffled outside the engine; ``seed`` (secret, from a secure source)
     drives reshuffles of discards and the salts of the deck's commitment.
+    ``rake``: the house's rake on a cash table (None: none, RULES.md 8).
     """
 
     rules: Rules
@@ -112,6 +114,7 @@ class Deal:
     button_dead: bool = False
     blinds: BlindPlan | None = None
     posts: tuple[Post, ...] = ()
+    rake: Rake | None = None
 
 
 Command = Act | TimeOut | Forfeit

@@ -33,6 +33,7 @@ def opening_events(deal: Deal) -> list[Event]:
             deal.seed,
             root=commit(deal.deck, deal.seed, 0),
             button_dead=deal.button_dead,
+            rake=deal.rake,
         )
     ]
     stacks = [stack for _, stack in deal.players]

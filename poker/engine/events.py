@@ -18,6 +18,7 @@ from typing import Any, Union
 
 from poker.engine.cards import Card
 from poker.engine.codec import from_typed_json, registry, to_typed_json
+from poker.engine.rake import Rake
 from poker.engine.rules import Rules
 
 
@@ -73,7 +74,8 @@ class HandStarted:
     the Merkle root over every (position, card) of ``deck``
     (``engine.fairdeal``).  With ``button_dead`` the button sits on an empty
     seat just after player ``button`` (TDA dead button), so nobody present
-    holds it.
+    holds it.  ``rake``: what the house takes from the pots of a cash
+    table's hand (None: nothing, as at every hand dealt before issue 15).
     """
 
     rules: Rules
@@ -84,6 +86,7 @@ class HandStarted:
     root: str
     button_dead: bool = False
     commitment: Commitment = Commitment.MERKLE
+    rake: Rake | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,10 +258,22 @@ class HandMucked:
 
 
 @dataclass(frozen=True, slots=True)
+class HandRaked:
+    """The house took its rake (RULES.md 8) out of the pots, before any was
+    awarded: ``pots[k]`` chips from pot k (0 the main pot, side pots in the
+    order they were made), ``amount`` in all.  Only a hand that reached
+    the first draw, and only when something is taken."""
+
+    amount: int
+    pots: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PotAwarded:
     """One pot went to its winners (``shares`` sum to ``amount``).
 
     ``pot`` 0 is the main pot; side pots follow in the order they were made.
+    ``amount`` is what was left of the pot after the rake (``HandRaked``).
     """
 
     pot: int
@@ -293,6 +308,7 @@ Event = Union[  # noqa: UP007 - typing.get_args lists the members
     ShowdownStarted,
     HandShown,
     HandMucked,
+    HandRaked,
     PotAwarded,
     HandEnded,
 ]
@@ -321,6 +337,7 @@ EVENT_TYPES: dict[str, type[Any]] = registry(
         "hand.showdown_started": ShowdownStarted,
         "hand.shown": HandShown,
         "hand.mucked": HandMucked,
+        "hand.raked": HandRaked,
         "hand.pot_awarded": PotAwarded,
         "hand.ended": HandEnded,
     },

@@ -29,6 +29,7 @@ from poker.engine.events import (
     Folded,
     HandEnded,
     HandMucked,
+    HandRaked,
     HandShown,
     HandStarted,
     MuckReshuffled,
@@ -79,6 +80,7 @@ def _started(event: HandStarted) -> HandState:
         commitment=event.commitment,
         roots=(event.root,),
         trees=(event.deck,),
+        rake=event.rake,
         version=1,
     )
 
@@ -362,6 +364,10 @@ def _mucked(state: HandState, e: HandMucked) -> HandState:
     return evolved(state, to_act=_next_to_show(state))
 
 
+def _raked(state: HandState, e: HandRaked) -> HandState:
+    return evolved(state, raked=state.raked + e.amount)
+
+
 def _awarded(state: HandState, e: PotAwarded) -> HandState:
     players = list(state.players)
     for share in e.shares:
@@ -396,6 +402,7 @@ _APPLY: dict[type[Any], Callable[[HandState, Any], HandState]] = {
     ShowdownStarted: _showdown_started,
     HandShown: _shown,
     HandMucked: _mucked,
+    HandRaked: _raked,
     PotAwarded: _awarded,
     HandEnded: _hand_ended,
 }

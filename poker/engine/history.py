@@ -67,6 +67,7 @@ from poker.engine.events import (
     Folded,
     HandEnded,
     HandMucked,
+    HandRaked,
     HandShown,
     HandStarted,
     MuckReshuffled,
@@ -294,14 +295,21 @@ def _write(w: _Writer, event: Event) -> None:
         w.act(f"{p(event.player)} sm {''.join(str(c) for c in event.cards)}")
     elif isinstance(event, HandMucked):
         w.act(f"{p(event.player)} sm")
+    elif isinstance(event, HandRaked):
+        taken = ", ".join(f"{_pot_name(k)} {t}" for k, t in enumerate(event.pots) if t)
+        w.note(f"Rake {event.amount}: {taken}")
     elif isinstance(event, PotAwarded):
-        name = "main pot" if event.pot == 0 else f"side pot {event.pot}"
+        name = _pot_name(event.pot)
         shares = ", ".join(f"{p(s.player)} {s.amount}" for s in event.shares if s.amount)
         w.note(f"{name} {event.amount}: {shares}")
     elif isinstance(event, HandEnded):
         pass
     else:  # pragma: no cover - every event type is handled above
         raise Malformed(f"unexpected {type(event).__name__}")
+
+
+def _pot_name(pot: int) -> str:
+    return "main pot" if pot == 0 else f"side pot {pot}"
 
 
 @dataclass
@@ -392,6 +400,10 @@ def _render(w: _Writer, events: list[Event], posts: _Posts, header: Header) -> s
                 won[share.player] += share.amount
         fields.append(("finishing_stacks", [state.players[i].stack for i in order]))
         fields.append(("winnings", [won[i] for i in order]))
+        if start.rake is not None:
+            # Not PHH's own: PokerKit reads a ``rake`` key as its raking
+            # function, so the chips taken go under a user-defined name.
+            fields.append(("_rake", state.raked))
     view = "full" if w.reveal_all else "public" if w.viewer is None else w.label(w.viewer)
     fields += [("_game", rules.game.value), ("_betting", rules.betting.value), ("_view", view)]
     if start.button_dead:

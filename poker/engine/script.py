@@ -20,6 +20,7 @@ from poker.engine.commands import Act, Action, Deal
 from poker.engine.errors import EngineError, Malformed
 from poker.engine.events import Event, to_json
 from poker.engine.hand import play, replay, start
+from poker.engine.rake import Rake, percent_basis_points
 from poker.engine.rules import AnteBy, Betting, Game, Rules, TieBreak
 from poker.engine.script_input import ScriptError, action_head, script_deck, whole
 from poker.engine.state import HandState, Phase
@@ -42,7 +43,10 @@ def run(script: dict[str, Any]) -> dict[str, Any]:
                 "message": exc.error.message,
             },
         }
-    return _result(state, events, names)
+    out = _result(state, events, names)
+    if "rake" in script:
+        out["rake"] = state.raked
+    return out
 
 
 def _play(script: dict[str, Any]) -> tuple[HandState, list[Event], list[str]]:
@@ -94,7 +98,25 @@ def _deal(script: dict[str, Any]) -> tuple[Deal, list[str]]:
     if script["button"] not in names:
         raise Malformed(f"the button {script['button']!r} is not a player")
     deck, seed = script_deck(script, rules.variant.deck)
-    return Deal(rules, tuple(players), names.index(script["button"]), deck, seed), names
+    button = names.index(script["button"])
+    return Deal(rules, tuple(players), button, deck, seed, rake=_rake(script.get("rake"))), names
+
+
+def _rake(given: Any) -> Rake | None:
+    """The script's ``rake``: ``{"percent", "cap"?, "min_pot"?}`` (no cap
+    and no smallest pot when left out); a percent may have two decimals
+    (2.5), held as whole basis points."""
+    if given is None:
+        return None
+    if not isinstance(given, dict) or set(given) - {"percent", "cap", "min_pot"}:
+        raise Malformed("rake is {percent, cap, min_pot}")
+    cap = given.get("cap")
+    rake = Rake(
+        percent_basis_points(given["percent"]),
+        None if cap is None else whole(cap),
+        whole(given.get("min_pot", 0)),
+    )
+    return None if rake.takes_nothing else rake
 
 
 def _command(raw: Any, names: list[str]) -> Act:

@@ -1,9 +1,10 @@
-"""Showdown order, who may muck, and who wins which pot (RULES.md 1-4)."""
+"""Showdown order, who may muck, the rake, and who wins which pot
+(RULES.md 1-4 and 8)."""
 
 from __future__ import annotations
 
 from poker.engine.evaluate import RANK_FUNCTIONS
-from poker.engine.events import PotAwarded
+from poker.engine.events import Event, HandRaked, PotAwarded
 from poker.engine.pots import Pot, build_pots, split
 from poker.engine.state import HandState
 
@@ -55,12 +56,33 @@ def can_win(state: HandState, i: int) -> bool:
     return False
 
 
-def showdown_awards(state: HandState) -> list[PotAwarded]:
-    """Each pot to the best shown hand among its contenders, last pot first."""
+def raked_pots(state: HandState) -> tuple[list[Pot], list[Event]]:
+    """The pots as they are awarded, the rake taken out (RULES.md 8), and
+    the ``HandRaked`` event that took it (none when nothing is taken).
+
+    No draw, no drop: a hand that ends before the first draw began is not
+    raked; one that reached it is, however it ends (a Parole split, a
+    fold in the draw or after it, a showdown).  A bet returned uncalled is
+    in no pot by now (``BetReturned`` comes first), so it is not raked.
+    """
+    all_pots = pots(state)
+    rake = state.rake
+    if rake is None or state.draw < 0:
+        return all_pots, []
+    takes = rake.takes([p.amount for p in all_pots])
+    if not sum(takes):
+        return all_pots, []
+    left = [Pot(p.amount - t, p.eligible) for p, t in zip(all_pots, takes, strict=True)]
+    return left, [HandRaked(sum(takes), takes)]
+
+
+def showdown_awards(state: HandState) -> list[Event]:
+    """The rake, then each pot to the best shown hand among its
+    contenders, last pot first."""
     rank = RANK_FUNCTIONS[state.rules.ranking]
     ranks = {i: rank(p.cards) for i, p in enumerate(state.players) if p.shown and p.in_hand}
-    awards = []
-    all_pots = pots(state)
+    all_pots, raked = raked_pots(state)
+    awards: list[Event] = list(raked)
     for k in reversed(range(len(all_pots))):
         pot = all_pots[k]
         live = [i for i in pot.eligible if i in ranks]
@@ -70,13 +92,13 @@ def showdown_awards(state: HandState) -> list[PotAwarded]:
     return awards
 
 
-def split_awards(state: HandState) -> list[PotAwarded]:
-    """Every pot split evenly among its contenders (a Parole, or the last
-    player standing, who is then every pot's only contender)."""
-    all_pots = pots(state)
-    return [
-        _award(state, k, all_pots[k], all_pots[k].eligible) for k in reversed(range(len(all_pots)))
-    ]
+def split_awards(state: HandState) -> list[Event]:
+    """The rake, then every pot split evenly among its contenders (a
+    Parole, or the last player standing, who is then every pot's only
+    contender); odd chips after the rake as in RULES.md 1."""
+    all_pots, raked = raked_pots(state)
+    last_first = reversed(range(len(all_pots)))
+    return [*raked, *(_award(state, k, all_pots[k], all_pots[k].eligible) for k in last_first)]
 
 
 def _award(state: HandState, k: int, pot: Pot, winners: list[int] | tuple[int, ...]) -> PotAwarded:

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from poker.engine.cards import Card
 from poker.engine.events import Commitment, PotAwarded
+from poker.engine.rake import Rake
 from poker.engine.rules import Rules, Variant
 
 T = TypeVar("T")
@@ -165,6 +166,10 @@ class HandState:
     receipts: tuple[Receipt, ...] = ()
     """Every card dealt or drawn, in order (secret but to its owner)."""
     showdown_order: tuple[int, ...] = ()
+    rake: Rake | None = None
+    """What the house takes from the pots (RULES.md 8; None: nothing)."""
+    raked: int = 0
+    """The chips the house took (``HandRaked``): in no stack and no award."""
     awards: tuple[PotAwarded, ...] = ()
     version: int = 0
     """How many events made this state."""

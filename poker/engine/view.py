@@ -15,6 +15,7 @@ from typing import Any
 
 from poker.engine.betting import Legal, legal_actions
 from poker.engine.cards import codes
+from poker.engine.codec import to_data
 from poker.engine.events import (
     CardsDealt,
     CardsDrawn,
@@ -59,6 +60,8 @@ def view(state: HandState, viewer: int | None, legal: Legal | None = None) -> di
         "parole_by": state.parole_by,
         "showdown_order": list(state.showdown_order),
         "awards": [to_json(a) for a in state.awards],
+        "rake": None if state.rake is None else to_data(state.rake),
+        "raked": state.raked,
         "roots": list(state.roots),
         "openings": [o.to_json() for o in openings(state, viewer)],
         "version": state.version,

@@ -120,6 +120,9 @@ class PlayersRow(Row):
     tables_net = serializers.IntegerField(help_text="Cash back from tables less cash into them.")
     tournaments_net = serializers.IntegerField(help_text="The same for tournaments.")
     net = serializers.IntegerField(help_text="Every movement of his cash but the cashier's.")
+    rake_paid = _count(
+        help_text="His part of the rake: each pot's rake shared by the chips he put in it."
+    )
     last_seen = serializers.DateTimeField(allow_null=True)
 
 

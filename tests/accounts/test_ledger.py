@@ -194,6 +194,16 @@ def test_the_room_s_transfer_ids_are_version_8_and_keyed_by_the_secret(settings)
     assert derived != uuid.uuid5(old_namespace, "table-1@2")
 
 
+def test_the_room_s_transfer_ids_outlive_a_secret_key_rotation_with_the_ledger_key_pinned(
+    settings,
+):
+    derived = ledger.transfer_id_for("table-1@2")
+    settings.LEDGER_KEY, settings.SECRET_KEY = settings.SECRET_KEY, "the rotated secret"
+    assert ledger.transfer_id_for("table-1@2") == derived
+    settings.LEDGER_KEY = "another ledger key"
+    assert ledger.transfer_id_for("table-1@2") != derived
+
+
 def test_a_client_may_not_choose_an_id_of_the_room_s_kind():
     derived = ledger.transfer_id_for("table-1@2")
     with pytest.raises(ReservedTransferId) as refused:

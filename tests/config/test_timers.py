@@ -1,10 +1,14 @@
 """The timer dispatcher (``config.timers``): a command hands its timers
 over and goes on; they reach the broker from the dispatcher's thread, and
-``flush`` returns once they have.  On Redis, on a queue no worker reads."""
+``flush`` returns once they have; of a table's timers gathered together
+only the last set goes.  On Redis, on a queue no worker reads."""
 
 from __future__ import annotations
 
+import base64
+import json
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -60,3 +64,35 @@ def test_a_forked_child_sends_its_own_timers(queue, redis_url):
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert in_broker(redis_url, queue) == 2
+
+
+def sent_args(redis_url: str, queue: str) -> list[list[Any]]:
+    """The arguments of each task waiting in ``queue`` on Redis."""
+    out = []
+    for raw in redis.Redis.from_url(redis_url).lrange(queue, 0, -1):
+        message = json.loads(raw)
+        args, _, _ = json.loads(base64.b64decode(message["body"]))
+        out.append(args)
+    return out
+
+
+def test_of_a_tables_timers_gathered_together_only_the_last_set_is_sent(queue, redis_url):
+    for position in range(1, 21):  # a busy table: each command's timer replaces the last
+        timers.send(clock_expired, (1, "hand-1-1", position), LATER, key=("t", 1), order=position)
+    timers.send(clock_expired, (2, "hand-2-1", 7), LATER, key=("t", 2), order=7)
+    timers.send(clock_expired, (2, "hand-2-1", 6), LATER, key=("t", 2), order=6)  # set earlier
+    for version in range(3):
+        timers.send(clock_expired, (3, "hand-3-1", version), LATER)  # no key: each is sent
+    assert timers.flush()
+    assert sorted(sent_args(redis_url, queue)) == sorted(
+        [[1, "hand-1-1", 20], [2, "hand-2-1", 7]] + [[3, "hand-3-1", v] for v in range(3)]
+    )
+
+
+def test_flush_sends_at_once_without_waiting_for_more_timers(queue, redis_url, monkeypatch):
+    monkeypatch.setattr(timers, "GATHER_S", 30.0)
+    started = time.monotonic()
+    timers.send(clock_expired, (1, "hand-1-1", 1), LATER, key=("t", 1), order=1)
+    assert timers.flush(10)
+    assert time.monotonic() - started < 10
+    assert in_broker(redis_url, queue) == 1

@@ -65,6 +65,9 @@ def configs(draw: Any) -> TableConfig:
         time_bank_seconds=draw(within("time_bank_seconds")),
         time_bank_refill_hands=draw(within("time_bank_refill_hands")),
         pause_seconds=draw(within("pause_seconds")),
+        rake_basis_points=draw(within("rake_basis_points")),
+        rake_cap=draw(st.none() | within("rake_cap")),
+        rake_min_pot=draw(within("rake_min_pot")),
         tournament=tournament,
         tournament_table=None
         if tournament is None

@@ -397,7 +397,7 @@ def test_a_command_that_fails_after_writing_leaves_nothing_in_the_fold_cache(roo
     # Bob's fold ends the hand: the hand's projection is written, then the
     # table's fails and the whole command rolls back.
     events = Event.objects.count()
-    monkeypatch.setattr(projections, "write_table", broken)
+    monkeypatch.setattr(projections, "table_changes", broken)
     with pytest.raises(RuntimeError):
         post(bob, actions_path(r), action_body(view, "fold"))
     monkeypatch.undo()

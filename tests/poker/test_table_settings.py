@@ -59,6 +59,10 @@ class LegacyTableIn(serializers.Serializer[dict[str, object]]):
     time_bank_seconds = StrictInteger(min_value=0, max_value=3600, default=30)
     time_bank_refill_hands = StrictInteger(min_value=0, max_value=3600, default=10)
     pause_seconds = StrictInteger(min_value=0, max_value=3600, default=5)
+    # Issue 15 (the rake), written out as the others were.
+    rake_basis_points = StrictInteger(min_value=0, max_value=10_000, default=0)
+    rake_cap = chips(min_value=0, allow_null=True, default=None)
+    rake_min_pot = chips(min_value=0, default=0)
 
 
 BASE = {"name": "Main", "game": "32-card-draw", "betting": "no-limit",
@@ -98,7 +102,7 @@ def test_any_body_is_taken_or_refused_as_it_was(changes: dict[str, Any]) -> None
 
 def test_the_api_takes_every_setting_but_a_tournaments() -> None:
     names = [s.name for s in SETTINGS if not s.name.startswith("tournament")]
-    assert list(TableIn().fields) == names
+    assert list(TableIn().fields) == [*names, "rake_preset"]  # issue 15: the three rake_*
 
 
 def test_the_table_schema_is_what_it_was() -> None:

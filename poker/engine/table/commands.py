@@ -82,10 +82,12 @@ class StartHand:
 class FinishHand:
     """The running hand is over: ``stacks`` maps every seat dealt in to his
     chips after it (the hand engine's final stacks); ``timed_out`` are the
-    seats whose action clock ran out in it."""
+    seats whose action clock ran out in it; ``rake`` the chips the house
+    took from its pots (RULES.md 8), which left the table."""
 
     stacks: Mapping[int, int]
     timed_out: tuple[int, ...] = field(default=())
+    rake: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """A table's settings: the game, the number of seats, the buy-in bounds, the
-clocks, and whether it is a cash table or a tournament table."""
+clocks, the rake, and whether it is a cash table or a tournament table."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from poker.engine.errors import Malformed
+from poker.engine.rake import WHOLE, Rake
 from poker.engine.rules import Betting, Rules
 from poker.engine.settings import Setting, bounded, check_all, settings_of
 
@@ -100,6 +101,13 @@ class TableConfig:
     """The time banks are full again every this many hands (0: never)."""
     pause_seconds: int = field(default=5, metadata=ALLOWANCE)
     """The pause between hands before the next is dealt by itself (0: none)."""
+    rake_basis_points: int = field(default=0, metadata=bounded(0, WHOLE))
+    """The house's rake (RULES.md 8): hundredths of a percent of each pot
+    (500 = 5 %; 0: no rake, as at private games and tournament tables)."""
+    rake_cap: int | None = field(default=None, metadata=bounded(0, chips=True))
+    """The most the rake takes from one hand, in chips (None: no cap)."""
+    rake_min_pot: int = field(default=0, metadata=bounded(0, chips=True))
+    """The smallest raked pot: a hand whose pots come to less is not raked."""
     tournament: int | None = field(default=None, metadata=bounded(1))
     """The id of the tournament this table belongs to (None: a cash table)."""
     tournament_table: int | None = field(default=None, metadata=bounded(1, MAX_TOURNAMENT_TABLE))
@@ -160,6 +168,14 @@ class TableConfig:
     def is_tournament(self) -> bool:
         """A tournament table: chips come and go only with the tournament."""
         return self.tournament is not None
+
+    @property
+    def rake(self) -> Rake | None:
+        """The rake each hand is dealt with (RULES.md 8); None when it can
+        take nothing (zero percent or a zero cap) and at a tournament table,
+        which takes no rake whatever its settings (the fee is the house's)."""
+        rake = Rake(self.rake_basis_points, self.rake_cap, self.rake_min_pot)
+        return None if rake.takes_nothing or self.is_tournament else rake
 
     @property
     def deals_by_itself(self) -> bool:

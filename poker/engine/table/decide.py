@@ -134,6 +134,7 @@ def hand_result(state: TableState, hand: HandState, events: Iterable[Event]) -> 
     return FinishHand(
         {seat: p.stack for seat, p in zip(seats, hand.players, strict=True)},
         tuple(sorted(timed_out)),
+        hand.raked,
     )
 
 
@@ -216,9 +217,15 @@ def _finish(state: TableState, command: FinishHand) -> list[TableEvent]:
         raise Malformed(f"give the final stack of exactly the seats dealt in: {sorted(dealt)}")
     if any(type(v) is not int or v < 0 for v in stacks.values()):
         raise Malformed("final stacks are whole numbers, not negative")
+    rake = command.rake
+    if type(rake) is not int or rake < 0:
+        raise Malformed("the rake is a whole number of chips, not negative")
+    if rake and state.config.rake is None:
+        raise Malformed("this table takes no rake")
     before = sum(state.seats[n].stack for n in dealt)
-    if sum(stacks.values()) != before:
-        raise Malformed(f"the hand must conserve chips: {before} in, {sum(stacks.values())} out")
+    after = sum(stacks.values()) + rake
+    if after != before:
+        raise Malformed(f"the hand must conserve chips: {before} in, {after} out with the rake")
     timed_out = tuple(sorted(set(command.timed_out)))
     if not set(timed_out) <= dealt:
         raise Malformed("only seats dealt in can time out")
@@ -227,6 +234,7 @@ def _finish(state: TableState, command: FinishHand) -> list[TableEvent]:
             state.hand_number,
             tuple(SeatStack(n, stacks[n]) for n in sorted(dealt)),
             timed_out,
+            rake,
         )
     ]
     if state.closing:

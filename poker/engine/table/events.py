@@ -166,11 +166,14 @@ class HandFinished:
     """Hand ``number`` is over: ``stacks`` are the dealt-in seats' chips
     after it; ``timed_out`` seats let their action clock run out and sit out
     from the next hand (RULES.md 1, clocks).  Queued top-ups and leaves are
-    settled by the ``ToppedUp`` and ``PlayerLeft`` events that follow."""
+    settled by the ``ToppedUp`` and ``PlayerLeft`` events that follow.
+    ``rake``: the chips the house took from the hand's pots (RULES.md 8):
+    they left the table for the house's rake account."""
 
     number: int
     stacks: tuple[SeatStack, ...]
     timed_out: tuple[int, ...] = ()
+    rake: int = 0
 
     @property
     def busted(self) -> tuple[int, ...]:

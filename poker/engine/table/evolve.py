@@ -185,7 +185,7 @@ def _hand_finished(state: TableState, e: HandFinished) -> TableState:
                 sitting_out=seat.sitting_out or number in timed_out,
             )
         seats[number] = seat
-    return replace(state, seats=seats, hand_running=False)
+    return replace(state, seats=seats, hand_running=False, raked=state.raked + e.rake)
 
 
 def _time_bank_used(state: TableState, e: TimeBankUsed) -> TableState:

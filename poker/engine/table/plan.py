@@ -64,6 +64,7 @@ from enum import StrEnum, unique
 from poker.engine.cards import Card
 from poker.engine.commands import BlindPlan, Deal, Post
 from poker.engine.events import Blind
+from poker.engine.rake import Rake
 from poker.engine.rules import Rules
 from poker.engine.table.config import Stakes
 from poker.engine.table.events import HandBegan, SeatPost
@@ -92,14 +93,19 @@ class HandPlan:
     posts: tuple[Post, ...] = ()
     stakes: Stakes | None = None
 
-    def to_deal(self, rules: Rules, deck: tuple[Card, ...], seed: int) -> Deal:
+    def to_deal(
+        self, rules: Rules, deck: tuple[Card, ...], seed: int, rake: Rake | None = None
+    ) -> Deal:
         """The hand engine's ``Deal`` for this plan."""
-        return to_deal(self, rules, deck, seed)
+        return to_deal(self, rules, deck, seed, rake)
 
 
-def to_deal(plan: HandPlan, rules: Rules, deck: tuple[Card, ...], seed: int) -> Deal:
+def to_deal(
+    plan: HandPlan, rules: Rules, deck: tuple[Card, ...], seed: int, rake: Rake | None = None
+) -> Deal:
     """The hand engine's ``Deal`` for ``plan`` with the table's rules
-    (``config.rules``), at the plan's stakes when it has its own."""
+    (``config.rules``), at the plan's stakes when it has its own, and the
+    table's rake (``config.rake``)."""
     if plan.stakes is not None:
         rules = plan.stakes.apply(rules)
     return Deal(
@@ -111,6 +117,7 @@ def to_deal(plan: HandPlan, rules: Rules, deck: tuple[Card, ...], seed: int) -> 
         button_dead=plan.button_dead,
         blinds=plan.blinds,
         posts=plan.posts,
+        rake=rake,
     )
 
 

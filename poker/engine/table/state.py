@@ -83,6 +83,8 @@ class TableState:
     stakes: Stakes | None = None
     """The blinds and ante of the running or last hand when they were not
     the table's own (a tournament level); None: the table's own."""
+    raked: int = 0
+    """The chips the house took from this table's hands in all (RULES.md 8)."""
     version: int = 0
     """How many events made this state."""
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('poker', '0013_casino_tables'),
+        ('poker', '0015_hand_ended_index'),
     ]
 
     operations = [

@@ -1,0 +1,322 @@
+"""Bots at the cash tables, over WebSockets and REST through the proxy, that
+survive the faults: a socket that drops is opened again with the last
+position it saw (``?after=``) and must get every later frame exactly once;
+an action whose answer was lost (the socket or the server died, the
+database or Redis was away) is sent again with the same command id, so it
+is carried out once and the retry gets the first answer.
+
+The moves are ``bench.websockets.TableBot``'s (check, call or sometimes
+fold; stand or discard from the player's own dealt cards; on a refusal,
+from the player's legal menu); each table's driver makes one action a
+second, half the tables over their players' sockets, half over REST.  Now
+and then a driver leaves a draw to the clock, so timers fire throughout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.websockets import TableBot
+
+PACE = 1.0
+"""Seconds between two actions of one table."""
+IDLE = 0.04
+"""Share of draws left to the clock."""
+RETRY_FOR_S = 45.0
+"""How long an action is sent again before it counts as lost."""
+ANSWER_TIMEOUT_S = 10.0
+
+
+class Lost(Exception):
+    """A socket closed under a command waiting for its answer."""
+
+
+@dataclass
+class Sample:
+    """One action: when it was sent (harness clock), how long until its
+    answer, how it went."""
+
+    sent: float
+    latency: float
+    via: str
+    table: int
+    retries: tuple[str, ...] = ()
+    """Why each earlier try got no answer."""
+
+
+@dataclass
+class Room:
+    """What every bot shares: where the proxy is, the clock, the tallies."""
+
+    proxy_port: int
+    started: float = field(default_factory=time.monotonic)
+    stopping: bool = False
+    samples: list[Sample] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    """Actions never answered after ``RETRY_FOR_S`` of retries."""
+    refusals: int = 0
+    retried: Counter[str] = field(default_factory=Counter)
+    """Tries sent again (same command id), by why the try got no answer."""
+    sit_ins: int = 0
+    idles: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def now(self) -> float:
+        return time.monotonic() - self.started
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.proxy_port}"
+
+
+class Feed:
+    """One socket's view of a table's feed, kept open across faults."""
+
+    def __init__(self, room: Room, table: int, token: str | None, player: int | None) -> None:
+        self.room = room
+        self.table = table
+        self.token = token
+        self.player = player
+        self.last: int | None = None
+        """The last public position seen (from a frame or a snapshot)."""
+        self.gaps: list[tuple[int, int]] = []
+        """(expected, got) for each public frame that was not the next."""
+        self.connects = 0
+        self.ws: Any = None
+        self.up = asyncio.Event()
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.dealt: dict[str, list[str]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.keep())
+
+    async def keep(self) -> None:
+        """Connect, read, and connect again after the last position seen."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        port = self.room.proxy_port
+        while not self.room.stopping:
+            query = [] if self.token is None else [f"token={self.token}"]
+            if self.last is not None:
+                query.append(f"after={self.last}")
+            url = f"ws://127.0.0.1:{port}/ws/tables/{self.table}/?{'&'.join(query)}"
+            try:
+                async with connect(
+                    url, origin=f"http://127.0.0.1:{port}", open_timeout=20, ping_interval=None,
+                    max_size=2**22, close_timeout=2,
+                ) as ws:  # fmt: skip
+                    self.ws = ws
+                    self.connects += 1
+                    self.up.set()
+                    async for raw in ws:
+                        self.on_frame(json.loads(raw))
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+                pass
+            finally:
+                self.up.clear()
+                self.ws = None
+                for fut in self.answers.values():
+                    if not fut.done():
+                        fut.set_exception(Lost())
+                self.answers.clear()
+            if not self.room.stopping:
+                await asyncio.sleep(0.2 + random.random() * 0.5)
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "event":
+            position = frame["position"]
+            if self.last is not None and position != self.last + 1:
+                self.gaps.append((self.last + 1, position))
+            self.last = position
+        elif kind == "snapshot":
+            position = frame["position"]
+            if self.last is not None and position != self.last:
+                self.gaps.append((self.last + 1, position))  # a resume that could not replay
+            self.last = position
+        elif kind == "private":
+            event = frame["event"]
+            if event.get("type") == "hand.cards_dealt":
+                mine = [h for h in event.get("hands", []) if h]
+                if mine:
+                    self.dealt[frame["stream"]] = mine[0]
+        elif kind in ("answer", "error"):
+            fut = self.answers.pop(frame.get("command_id"), None)
+            if fut is not None and not fut.done():
+                fut.set_result(frame)
+
+    async def send(self, command_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """One try: the answer or error frame, or ``Lost``."""
+        await asyncio.wait_for(self.up.wait(), ANSWER_TIMEOUT_S)
+        ws = self.ws
+        if ws is None:
+            raise Lost()
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[command_id] = fut
+        await ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
+        return await asyncio.wait_for(fut, ANSWER_TIMEOUT_S)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.task is not None:
+            try:
+                await asyncio.wait_for(self.task, 5)
+            except (TimeoutError, asyncio.CancelledError):
+                self.task.cancel()
+
+
+def http(
+    method: str, url: str, token: str | None, body: dict[str, Any] | None = None
+) -> tuple[int, dict[str, Any]]:
+    """(status, JSON body); 0 and {} when the connection itself failed."""
+    headers = {"Accept": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Token {token}"
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers=headers, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=ANSWER_TIMEOUT_S) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:
+        try:
+            return error.code, json.load(error)
+        except ValueError:
+            return error.code, {}
+    except (OSError, ValueError):
+        return 0, {}
+
+
+class Driver(TableBot):
+    """One table's bots: its players' and a spectator's sockets, and the
+    driver that acts for whoever is to act (over the sockets or REST)."""
+
+    def __init__(self, room: Room, seeded: dict[str, Any], rng: random.Random, rest: bool) -> None:
+        self.room = room
+        self.id: int = seeded["table"]
+        self.rng = rng
+        self.rest = rest
+        self.tokens = {p["id"]: p["token"] for p in seeded["players"]}
+        self.players = {
+            p["id"]: Feed(room, self.id, p["token"], p["id"]) for p in seeded["players"]
+        }
+        self.spectator = Feed(room, self.id, None, None)
+        self.feeds = [*self.players.values(), self.spectator]
+        self.view: dict[str, Any] | None = None
+
+    async def get(self, token: str | None) -> dict[str, Any] | None:
+        status, view = await asyncio.to_thread(
+            http, "GET", f"{self.room.http}/api/tables/{self.id}/", token
+        )
+        return view if status == 200 else None
+
+    async def run(self, until: float) -> None:
+        await asyncio.sleep(self.rng.random() * PACE)
+        next_at = self.room.now()
+        while self.room.now() < until and not self.room.stopping:
+            try:
+                await self.step()
+            except Exception as error:  # a bot's bug, not the service's: counted, shown
+                self.room.errors.append(f"table {self.id}: {type(error).__name__}: {error}")
+                self.view = None
+            next_at = max(next_at + PACE, self.room.now())
+            await asyncio.sleep(max(0.0, next_at - self.room.now()))
+
+    async def step(self) -> None:
+        view = self.view or await self.get(None)
+        self.view = None
+        if view is None:
+            return
+        for seat in view["seats"]:
+            if seat.get("sitting_out") and seat.get("player") in self.tokens:
+                await self.sit_in(seat["player"])
+                return
+        hand = view.get("hand")
+        if hand is None or hand.get("to_act_seat") is None:
+            return
+        seat = next(s for s in view["seats"] if s["seat"] == hand["to_act_seat"])
+        player = seat["player"]
+        if hand["phase"] == "draw" and self.rng.random() < IDLE:
+            self.room.idles += 1  # the draw clock stands him pat
+            return
+        move = self.choose_public(hand, self.players[player])
+        for _ in range(3):
+            frame = await self.act(player, {"hand": hand["id"], "version": hand["version"], **move})
+            if frame is None:
+                return
+            if frame.get("type") == "answer":
+                self.view = frame["answer"]
+                return
+            self.room.refusals += 1  # stale (a clock acted first): his own menu
+            mine = await self.get(self.tokens[player])
+            hand = None if mine is None else mine.get("hand")
+            if hand is None or hand.get("legal") is None:
+                return
+            move = self.choose_legal(hand)
+
+    async def sit_in(self, player: int) -> None:
+        body = {"command_id": str(uuid.uuid4())}
+        url = f"{self.room.http}/api/tables/{self.id}/sit-in/"
+        status, _ = await asyncio.to_thread(http, "POST", url, self.tokens[player], body)
+        self.room.sit_ins += status == 200
+
+    async def act(self, player: int, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Send the action until it is answered (the same command id each
+        time); the answer or error frame, None if it was lost."""
+        command_id = str(uuid.uuid4())
+        sent = self.room.now()
+        why: list[str] = []
+        via = "rest" if self.rest else "ws"
+        while self.room.now() - sent < RETRY_FOR_S:
+            frame = await (self._rest if self.rest else self._ws)(player, command_id, body)
+            if not isinstance(frame, str):
+                latency = self.room.now() - sent
+                self.room.samples.append(Sample(sent, latency, via, self.id, tuple(why)))
+                return frame
+            why.append(frame)
+            self.room.retried[frame] += 1
+            await asyncio.sleep(0.3)
+        self.room.lost.append(f"table {self.id} command {command_id}: {body}")
+        return None
+
+    async def _ws(self, player: int, command_id: str, body: dict[str, Any]) -> dict[str, Any] | str:
+        """The answer or error frame, or why there was none."""
+        try:
+            frame = await self.players[player].send(command_id, body)
+        except Lost:
+            return "ws: socket closed"
+        except TimeoutError:
+            return "ws: no answer in time"
+        except OSError as error:
+            return f"ws: {type(error).__name__}"
+        if frame.get("type") == "error" and frame.get("code") in ("server_error", "throttled"):
+            return f"ws: {frame['code']}"
+        return frame
+
+    async def _rest(
+        self, player: int, command_id: str, body: dict[str, Any]
+    ) -> dict[str, Any] | str:
+        """The answer or the refusal, or why there was neither."""
+        url = f"{self.room.http}/api/tables/{self.id}/actions/"
+        status, answer = await asyncio.to_thread(
+            http, "POST", url, self.tokens[player], {"command_id": command_id, **body}
+        )
+        if status == 200:
+            return {"type": "answer", "answer": answer}
+        if status == 0 or status >= 500 or status == 429:
+            return f"rest: {status or 'connection failed'}"
+        return {"type": "error", **answer}

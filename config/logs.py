@@ -1,0 +1,77 @@
+"""Log lines with their context: JSON in production, key=value in development.
+
+Every module logs through the standard library (``logging.getLogger``);
+structlog only formats.  Its ``merge_contextvars`` puts on each line what
+the code running it bound with ``structlog.contextvars``: a table command
+binds its ``command_id``, ``table_id`` and ``kind``
+(``config.telemetry.command``), so every line logged on the command path,
+by any module, says which command and which table it belongs to, with no
+argument passed down.  ``settings.LOGGING`` names the formatters below;
+``LOG_FORMAT`` (``json`` or ``plain``) picks one.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+import structlog
+
+
+def _ids_as_text(logger: Any, method: str, event: dict[str, Any]) -> dict[str, Any]:
+    """A bound UUID (a command id) as its text, not its repr."""
+    for key, value in event.items():
+        if isinstance(value, uuid.UUID):
+            event[key] = str(value)
+    return event
+
+
+PRE_CHAIN: list[Any] = [
+    structlog.contextvars.merge_contextvars,
+    _ids_as_text,
+    structlog.stdlib.add_log_level,
+    structlog.stdlib.add_logger_name,
+    structlog.processors.TimeStamper(fmt="iso", utc=True, key="time"),
+]
+"""What each line gets before it is rendered, from a ``logging`` call or a
+structlog one alike."""
+
+
+def json_formatter() -> logging.Formatter:
+    """One JSON object a line: ``time``, ``level``, ``logger``, ``event`` (the
+    message), the bound context, and ``exception`` when there is one."""
+    return structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=PRE_CHAIN,
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ],
+    )
+
+
+def plain_formatter() -> logging.Formatter:
+    """The same fields as ``key=value`` after the message, for a terminal.
+    Tracebacks plain: rich's pretty ones cost ~0.4 s each, enough to stall
+    the frame publisher's thread while Redis is away."""
+    return structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=PRE_CHAIN,
+        processors=[
+            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+            structlog.dev.ConsoleRenderer(
+                colors=False, exception_formatter=structlog.dev.plain_traceback
+            ),
+        ],
+    )
+
+
+structlog.configure(
+    processors=[*PRE_CHAIN, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+    logger_factory=structlog.stdlib.LoggerFactory(),
+    wrapper_class=structlog.stdlib.BoundLogger,
+    cache_logger_on_first_use=True,
+)
+"""A ``structlog.get_logger()`` logger goes through ``logging`` too, so the
+handlers and formatters of ``settings.LOGGING`` render it like any other."""
+logging.captureWarnings(True)  # Python's warnings too, as lines of ``py.warnings``

@@ -1,0 +1,265 @@
+"""The room as deployed: nginx with deploy/nginx/*.conf in front of two real
+uvicorn servers on the production profile (``DJANGO_ENV=production``), on a
+PostgreSQL and a Redis database of the module's own.
+
+Only what cannot run here is changed in the shipped configuration: the
+ports (loopback ones, free), the certificate (a throwaway one) and the
+static directory (a ``collectstatic`` of the test's own).  Through nginx:
+plain HTTP is redirected to HTTPS; the API answers over HTTPS with HSTS;
+the probes and metrics are not reachable; static files come from nginx;
+WebSockets are proxied to both servers in turn (no stickiness), and when
+one server dies the next client reaches the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from tests.integration.cluster import ROOT, START_TIMEOUT_S, Server, free_port
+from tests.integration.room import Cluster
+from tests.process_groups import end_group
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+DEPLOY = ROOT / "deploy"
+WAIT_S = 10
+NO_VERIFY = ssl.create_default_context()
+NO_VERIFY.check_hostname = False
+NO_VERIFY.verify_mode = ssl.CERT_NONE
+
+
+class ProductionServer(Server):
+    """A ``Server`` on the production profile, behind one proxy; ready when
+    its ``/healthz`` answers (the rest of the site is HTTPS only)."""
+
+    def __init__(self, name: str, database_url: str, redis_url: str, static: Path) -> None:
+        super().__init__(name, database_url, redis_url)
+        self.env["STATIC_ROOT"] = str(static)
+        self.env.update(DJANGO_ENV="production", NUM_PROXIES="1", LOG_LEVEL="INFO")
+        self.env.pop("DEBUG", None)
+
+    def start(self) -> ProductionServer:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+             "--port", str(self.port), "--proxy-headers", "--forwarded-allow-ips", "127.0.0.1",
+             "--no-access-log", "--lifespan", "off"],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"server {self.name} exited:\n{self.tail()}")
+            try:
+                with urllib.request.urlopen(f"{self.http}/healthz", timeout=1) as answer:
+                    if json.load(answer) == {"status": "ok"}:
+                        return self
+            except (OSError, ValueError):
+                time.sleep(0.1)
+        raise AssertionError(f"server {self.name} never answered /healthz:\n{self.tail()}")
+
+    def open_sockets(self) -> float:
+        """``poker_open_sockets`` at this server's own ``/metrics``."""
+        with urllib.request.urlopen(f"{self.http}/metrics", timeout=5) as page:
+            text = page.read().decode()
+        found = re.search(r"^poker_open_sockets (\S+)$", text, re.MULTILINE)
+        assert found, text[-2000:]
+        return float(found[1])
+
+
+class Nginx:
+    """nginx, in the foreground in a process group of its own, with the
+    shipped site on free loopback ports."""
+
+    def __init__(self, servers: list[Server], static: Path, workdir: Path) -> None:
+        binary = shutil.which("nginx")
+        if binary is None:
+            if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+                pytest.fail("nginx is not installed (.ci/run installs it)")
+            pytest.skip("nginx is not installed")
+        self.http_port, self.https_port = free_port(), free_port()
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+             "-subj", "/CN=localhost", "-keyout", str(workdir / "privkey.pem"),
+             "-out", str(workdir / "fullchain.pem")],
+            check=True, capture_output=True, timeout=60,
+        )  # fmt: skip
+        site = (DEPLOY / "nginx" / "pokerroom.conf").read_text()
+        site = site.replace("listen 80 ", f"listen 127.0.0.1:{self.http_port} ")
+        site = site.replace("listen 443 ", f"listen 127.0.0.1:{self.https_port} ")
+        site = site.replace("/etc/nginx/certs/", f"{workdir}/")
+        site = site.replace("/srv/pokerroom/static/", f"{static}/")
+        (workdir / "site.conf").write_text(site)
+        upstream = (DEPLOY / "nginx" / "upstream.systemd.conf").read_text()
+        lines = "".join(
+            f"    server 127.0.0.1:{s.port} max_fails=1 fail_timeout=5s;\n" for s in servers
+        )
+        upstream = re.sub(r"(    server .*\n)+", lines, upstream)
+        (workdir / "upstream.conf").write_text(upstream)
+        user = "user root;\n" if os.geteuid() == 0 else ""  # workers read the test's files
+        (workdir / "nginx.conf").write_text(
+            f"{user}worker_processes 1;\npid {workdir}/nginx.pid;\n"
+            f"error_log {workdir}/error.log warn;\nevents {{}}\n"
+            f"http {{\n  include /etc/nginx/mime.types;\n  access_log off;\n"
+            f"  include {workdir}/upstream.conf;\n  include {workdir}/site.conf;\n}}\n"
+        )
+        self.workdir = workdir
+        self.process = subprocess.Popen(
+            [binary, "-c", str(workdir / "nginx.conf"), "-p", f"{workdir}/", "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"nginx exited:\n{self.errors()}")
+            try:
+                self.get("/healthz")
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError(f"nginx never answered:\n{self.errors()}")
+
+    def errors(self) -> str:
+        path = self.workdir / "error.log"
+        return path.read_text()[-3000:] if path.exists() else ""
+
+    def get(self, path: str, https: bool = True) -> tuple[int, dict[str, str], bytes]:
+        """(status, headers, body), redirects not followed."""
+        base = (
+            f"https://127.0.0.1:{self.https_port}"
+            if https
+            else f"http://127.0.0.1:{self.http_port}"
+        )
+        opener = urllib.request.build_opener(
+            urllib.request.HTTPSHandler(context=NO_VERIFY), NoRedirect()
+        )
+        request = urllib.request.Request(f"{base}{path}", headers={"Host": "localhost"})
+        try:
+            with opener.open(request, timeout=WAIT_S) as answer:
+                return answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def stop(self) -> None:
+        end_group(self.process)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def room() -> Iterator[tuple[Nginx, list[ProductionServer], Path]]:
+    cluster = Cluster(
+        os.environ.get("TEST_DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test",
+        os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+    )
+    nginx = None
+    with tempfile.TemporaryDirectory(prefix="pokerroom-nginx-") as workdir:
+        try:
+            static = Path(workdir) / "static"
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT,
+                env={**os.environ, "STATIC_ROOT": str(static), "DJANGO_SETTINGS_MODULE":
+                     "config.settings"}, check=True, timeout=120,
+            )  # fmt: skip
+            servers = []
+            for name in ("A", "B"):
+                server = ProductionServer(name, cluster.db.url, cluster.redis.url, static)
+                cluster.started.append(server)
+                servers.append(server.start())
+            nginx = Nginx(servers, static, Path(workdir))
+            yield nginx, servers, static
+        finally:
+            if nginx is not None:
+                nginx.stop()
+            cluster.close()
+
+
+def test_plain_http_is_redirected_to_https(room):
+    nginx, _, _ = room
+    status, headers, _ = nginx.get("/api/tables/", https=False)
+    assert status == 301
+    assert headers["Location"] == "https://localhost/api/tables/"
+
+
+def test_the_api_answers_over_https_with_hsts(room):
+    nginx, _, _ = room
+    status, headers, body = nginx.get("/api/tables/")
+    assert status == 200, body
+    assert json.loads(body) == []
+    assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
+
+
+def test_the_probes_and_metrics_are_not_reachable_through_nginx(room):
+    nginx, servers, _ = room
+    assert nginx.get("/metrics")[0] == 404
+    assert nginx.get("/readyz")[0] == 404
+    assert nginx.get("/healthz")[:3:2] == (200, b'{"status": "ok"}')
+    assert servers[0].open_sockets() >= 0  # but straight at a server, they are
+
+
+def test_static_files_come_from_nginx_cached_for_an_hour(room):
+    nginx, _, static = room
+    status, headers, body = nginx.get("/static/admin/css/base.css")
+    assert status == 200
+    assert body == (static / "admin" / "css" / "base.css").read_bytes()
+    assert headers["Cache-Control"] == "public, max-age=3600"
+    assert headers["Server"].startswith("nginx")
+
+
+async def lobby(nginx: Nginx) -> Any:
+    """A WebSocket to the lobby through nginx, its first frame read."""
+    socket = await connect(
+        f"wss://127.0.0.1:{nginx.https_port}/ws/lobby/",
+        origin="https://localhost",  # type: ignore[arg-type]
+        ssl=NO_VERIFY,
+        server_hostname="localhost",
+        open_timeout=WAIT_S,
+    )
+    frame = json.loads(await asyncio.wait_for(socket.recv(), WAIT_S))
+    assert frame == {"type": "snapshot", "tables": []}
+    return socket
+
+
+async def test_websockets_go_to_every_server_in_turn_and_to_the_live_one_when_one_dies(room):
+    nginx, servers, _ = room
+    before = [server.open_sockets() for server in servers]
+    sockets = [await lobby(nginx) for _ in range(4)]
+    opened = [server.open_sockets() - was for server, was in zip(servers, before, strict=True)]
+    assert sum(opened) == 4
+    assert all(count >= 1 for count in opened), opened  # no server got them all
+    for socket in sockets:
+        await socket.close()
+    servers[0].kill()
+    again = [await lobby(nginx) for _ in range(3)]  # each reaches B
+    for socket in again:
+        await socket.close()
+
+
+def test_the_servers_log_one_json_object_a_line(room):
+    _, servers, _ = room
+    lines = [line for line in servers[1].tail(20_000).splitlines() if line.strip()]
+    assert any("Uvicorn running on" in line for line in lines), lines
+    for line in lines:
+        entry = json.loads(line)
+        assert {"event", "level", "logger", "time"} <= entry.keys(), entry
+    assert not any('"uvicorn.access"' in line for line in lines)  # nginx logs requests
