@@ -739,6 +739,7 @@ STEPS: list[tuple[str, frozenset[str] | None, str]] = [
     ("poker.services", None, TRANSPARENT),
     ("poker.commands", frozenset({"receipt"}), "answer (view, receipt)"),
     ("poker.commands", None, TRANSPARENT),
+    ("config.telemetry", None, TRANSPARENT),  # wraps run: its own few µs are glue
     ("poker.work", frozenset({"written", "<lambda>"}), TRANSPARENT),
     ("django.db.transaction", None, TRANSPARENT),
     ("poker.work", frozenset({"load", "_lock_table", "_fold"}), "lock and fold"),

@@ -76,6 +76,7 @@ def test_one_command_rebuilds_the_read_models_of_every_app(director, players, cl
     assert (projected_rows(), poker_rows()) == before
     assert out.getvalue().splitlines() == [
         "poker: 2 streams",  # the table and its hand
+        "casino: 0 streams",  # no casino table here
         "tournaments: 2 streams",
         "rebuilt the read models of 4 streams",
     ]
