@@ -1,6 +1,7 @@
 """Staff at work in the browser: a table opened from the staff page shows
 up in a player's lobby without a reload, and leaves it when it is closed;
-a player sees no staff page in his menu."""
+a player sees no staff page in his menu; a tournament director creates a
+sit-and-go there (the API's refusals shown by the fields they name)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,73 @@ def test_a_table_opened_and_closed_by_staff_comes_and_goes_in_the_lobby_live(
         line.get_by_role("button", name="Close").click()
         expect(row).to_have_count(0, timeout=WAIT_MS)
         expect(staff.locator("#staff-tables li", has_text="Late Game")).to_have_count(0)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_director_creates_a_sit_and_go_that_shows_in_the_lobby_live(
+    browser: Any, server: Server, shots: Any
+) -> None:
+    register(server, "td", PASSWORD)
+    register(server, "railbird", PASSWORD)
+    grant(server, ("td", "tournament_director"))
+    contexts = [browser.new_context() for _ in range(2)]
+    director, player = (c.new_page() for c in contexts)
+    try:
+        log_in(player, server.http, "railbird")
+        expect(player.locator("#lobby-status")).to_have_text("live", timeout=WAIT_MS)
+
+        log_in(director, server.http, "td")
+        director.get_by_role("link", name="Staff").click()
+        form = director.locator("#create-tournament")
+        form.get_by_label("Tournament name").fill("Friday SNG")
+        form.get_by_label("Game", exact=True).select_option("five-card-draw")
+        form.get_by_label("Betting").select_option("pot-limit")
+        form.get_by_label("Buy-in").fill("25")
+        form.get_by_label("Fee").fill("3")
+        form.get_by_label("Starting stack").fill("800")
+        form.get_by_label("Players min").fill("6")
+        form.get_by_label("Players max").fill("4")  # fewer than the minimum
+        create = form.get_by_role("button", name="Create tournament")
+        create.click()
+        # The rules' refusal, by the field it names (not a word left out).
+        error = form.locator('[data-field="max_players"]')
+        expect(error).to_have_text("a whole number from 6 to 10000", timeout=WAIT_MS)
+        expect(form.get_by_label("Players max")).to_have_attribute(
+            "aria-describedby", str(error.get_attribute("id"))
+        )
+
+        # Custom levels: a big blind not twice the small one, refused by
+        # level and field (structure.levels[1].big_blind) under the levels.
+        form.get_by_label("Players max").fill("6")
+        form.get_by_label("Structure").select_option("custom")
+        form.get_by_label("Levels").fill("10/20 15\n20/45 15")
+        create.click()
+        levels = form.locator('[data-field="structure.levels"]')
+        expect(levels).to_contain_text("levels[1].big_blind", timeout=WAIT_MS)
+        expect(levels).to_contain_text("twice the small blind")
+        expect(error).to_be_empty()
+        expect(form.get_by_role("alert")).to_have_text("Not created: see the fields marked above.")
+        shots(director, "refused")
+
+        form.get_by_label("Levels").fill("10/20 15\n20/40 15")
+        create.click()
+        link = director.locator("#staff-tournaments a", has_text="Friday SNG")
+        expect(link).to_be_visible(timeout=WAIT_MS)
+        expect(form.locator(".field-error:not(:empty)")).to_have_count(0)
+
+        row = player.locator("#tournaments tr", has_text="Friday SNG")
+        expect(row).to_contain_text("Five Card Draw, pot-limit", timeout=WAIT_MS)
+        expect(row).to_contain_text("25+3")
+        expect(row).to_contain_text("when full")
+        expect(row).to_contain_text("0/6")
+
+        link.click()
+        page = director.locator("#tournament")
+        expect(page).to_contain_text("Friday SNG", timeout=WAIT_MS)
+        expect(page).to_contain_text("stack 800")
+        shots(director, "created")
     finally:
         for context in contexts:
             context.close()

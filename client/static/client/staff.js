@@ -1,8 +1,10 @@
-// Staff tools: open a cash table, close one between hands.
+// Staff tools: open a cash table, close one between hands; a tournament
+// director creates tournaments.
 
-import { api, commandId, rows } from "./api.js";
+import { api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice } from "./dom.js";
 import { GAMES } from "./lobby.js";
+import { tournamentForm } from "./tournament_form.js";
 
 export async function staffView() {
   const list = h("ul", { id: "staff-tables" });
@@ -49,5 +51,13 @@ export async function staffView() {
   open.prepend(h("label", { for: "open-game" }, "Game"), game, h("label", { for: "open-betting" }, "Betting"), betting);
   await load();
   const el = h("section.card-panel.narrow", {}, h("h1", {}, "Staff"), h("h2", {}, "Open a table"), open, h("h2", {}, "Open tables"), list);
+  if ((session.me?.roles || []).includes("tournament_director")) {
+    const made = h("ul", { id: "staff-tournaments" });
+    const created = (t) => {
+      made.append(h("li", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name), ` (#${t.id}, ${t.status.replaceAll("_", " ")})`));
+      notice(`Created ${t.name}.`);
+    };
+    el.append(h("h2", {}, "Create a tournament"), tournamentForm(created), made);
+  }
   return { el };
 }
