@@ -79,10 +79,19 @@ def test_a_director_creates_a_sit_and_go_that_shows_in_the_lobby_live(
         form.get_by_label("Players min").fill("6")
         form.get_by_label("Players max").fill("4")  # fewer than the minimum
         create = form.get_by_role("button", name="Create tournament")
+        # The input checks' refusal, nested ({"rebuys": {"chips": [...]}}),
+        # under the field it names.
+        form.get_by_label("Rebuys until level").fill("1")
+        create.click()
+        rebuy_chips = form.locator('[data-field="rebuys.chips"]')
+        expect(rebuy_chips).to_have_text("This field is required.", timeout=WAIT_MS)
+        expect(form.locator('[data-field="rebuys.price"]')).to_have_text("This field is required.")
+        form.get_by_label("Rebuys until level").fill("")
         create.click()
         # The rules' refusal, by the field it names (not a word left out).
         error = form.locator('[data-field="max_players"]')
         expect(error).to_have_text("a whole number from 6 to 10000", timeout=WAIT_MS)
+        expect(rebuy_chips).to_be_empty()
         expect(form.get_by_label("Players max")).to_have_attribute(
             "aria-describedby", str(error.get_attribute("id"))
         )
