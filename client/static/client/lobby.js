@@ -1,5 +1,7 @@
 // The lobby, live: cash tables and tournaments from ws/lobby/ (a snapshot
-// of the tables, then a line per change), tournaments first from the API.
+// of the tables, then a line per change), tournaments first from the API;
+// casino tables from the API, fetched again every few seconds (they have
+// no lobby feed yet).
 
 import { Feed, api, rows, session } from "./api.js";
 import { fill, h, when } from "./dom.js";
@@ -19,11 +21,16 @@ export function gameName(game, betting) {
   return betting ? `${name}, ${betting}` : name;
 }
 
+const CASINO_POLL_MS = 3000;
+
 export async function lobbyView() {
   const tables = new Map();
   const tournaments = new Map();
-  for (const t of rows(await api("GET", "tournaments/"))) tournaments.set(t.id, t);
+  const [tourList, casinoList] = await Promise.all([api("GET", "tournaments/"), api("GET", "casino/tables/")]);
+  for (const t of rows(tourList)) tournaments.set(t.id, t);
+  let casinos = rows(casinoList);
   const tableBody = h("tbody");
+  const casinoBody = h("tbody");
   const tourBody = h("tbody");
   const status = h("span.status", { id: "lobby-status" }, "connecting");
 
@@ -47,6 +54,37 @@ export async function lobbyView() {
         : h("tr", {}, h("td", { colspan: 6 }, "No table is open.")),
     );
   };
+  const drawCasinos = () => {
+    const open = casinos.filter((t) => t.status !== "closed");
+    fill(
+      casinoBody,
+      open.length
+        ? open.map((t) =>
+            h(
+              "tr",
+              { dataset: { casino: t.id } },
+              h("td", {}, h("a", { href: `#/casino/${t.id}` }, t.name)),
+              h("td", {}, `${t.min_bet}–${t.max_bet}`),
+              h("td", {}, String(t.jokers)),
+              h("td", {}, `${t.players_seated}/${t.boxes}`),
+              h("td", {}, t.round_number || "–"),
+            ),
+          )
+        : h("tr", {}, h("td", { colspan: 5 }, "No casino table is open.")),
+    );
+  };
+  let casinoTimer = null;
+  let stopped = false;
+  const pollCasinos = async () => {
+    try {
+      casinos = rows(await api("GET", "casino/tables/"));
+      if (!stopped) drawCasinos();
+    } catch {
+      // the next poll tries again
+    }
+    if (!stopped) casinoTimer = setTimeout(pollCasinos, CASINO_POLL_MS);
+  };
+  casinoTimer = setTimeout(pollCasinos, CASINO_POLL_MS);
   const drawTournaments = () => {
     const list = [...tournaments.values()];
     fill(
@@ -86,6 +124,7 @@ export async function lobbyView() {
     },
   });
   drawTables();
+  drawCasinos();
   drawTournaments();
 
   const el = h(
@@ -103,6 +142,17 @@ export async function lobbyView() {
         tableBody,
       ),
     ),
+    h("h1", {}, "Casino tables"),
+    h(
+      "div.scroll",
+      {},
+      h(
+        "table.list",
+        { id: "casino-tables" },
+        h("thead", {}, h("tr", {}, ["Table", "Bets", "Jokers", "Boxes taken", "Round"].map((c) => h("th", { scope: "col" }, c)))),
+        casinoBody,
+      ),
+    ),
     h("h1", {}, "Tournaments"),
     h(
       "div.scroll",
@@ -115,5 +165,12 @@ export async function lobbyView() {
       ),
     ),
   );
-  return { el, stop: () => feed.close() };
+  return {
+    el,
+    stop: () => {
+      stopped = true;
+      clearTimeout(casinoTimer);
+      feed.close();
+    },
+  };
 }
