@@ -195,6 +195,10 @@ class TableOut(serializers.Serializer[dict[str, object]]):
     status = serializers.ChoiceField(choices=Table.Status.choices)
     players_seated = serializers.IntegerField()
     hand_number = serializers.IntegerField()
+    average_pot = serializers.IntegerField(
+        allow_null=True,
+        help_text="The finished hands' average pot, rounded down (null: none yet).",
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()

@@ -50,10 +50,18 @@ def test_rebuild_reproduces_every_read_model(open_table, make_user, client_for):
     command(clients[users[1].pk], f"/api/tables/{tables[1]}/sit-out/")
     before = snapshot()
     assert len(before["hands"]) > 5
+    # The running totals the commands kept are the finished hands' own, and
+    # the lobby's average pot follows from them.
+    lobby = {t["id"]: t for t in client_for(None).get("/api/tables/").json()}
+    for table in Table.objects.filter(pk__in=tables):
+        ended = Hand.objects.filter(table=table, ended_at__isnull=False)
+        assert table.hands_ended == ended.count() > 0
+        assert table.pots_total == sum(ended.values_list("pot", flat=True)) > 0
+        assert lobby[table.pk]["average_pot"] == table.pots_total // table.hands_ended
 
     Seat.objects.update(stack=0, sitting_out=True)
     Hand.objects.update(phase="garbage", pot=12345)
-    Table.objects.update(version=999, name="scrambled")
+    Table.objects.update(version=999, name="scrambled", hands_ended=7, pots_total=1)
     out = StringIO()
     call_command("rebuild_projections", stdout=out)
 

@@ -60,7 +60,7 @@ function secondsLeft(iso) {
 }
 
 export async function casinoView(tableId) {
-  const c = { view: null, selected: new Set(), busy: false, menuKey: null };
+  const c = { view: null, selected: new Set(), busy: false, menuKey: null, lastBet: null };
   const first = await api("GET", `casino/tables/${tableId}/`);
 
   const el = h("section.casino-page", { id: "casino-page", dataset: { table: tableId } });
@@ -276,7 +276,7 @@ export async function casinoView(tableId) {
     }
     if (!running() || !mine()) {
       const t = v.table;
-      const amount = h("input", { id: "casino-amount", type: "number", min: t.min_bet, max: t.max_bet, value: seat.bet || t.min_bet, "aria-label": "Bet" });
+      const amount = h("input", { id: "casino-amount", type: "number", min: t.min_bet, max: t.max_bet, value: seat.bet || c.lastBet || t.min_bet, "aria-label": "Bet" });
       parts.push(
         h(
           "form.amount",
@@ -284,7 +284,8 @@ export async function casinoView(tableId) {
             id: "casino-bet",
             onsubmit: (e) => {
               e.preventDefault();
-              command("bet", { amount: Number(amount.value) });
+              c.lastBet = Number(amount.value);
+              command("bet", { amount: c.lastBet });
             },
           },
           h("label.inline", { for: "casino-amount" }, "Bet"),

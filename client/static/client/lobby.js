@@ -47,11 +47,12 @@ export async function lobbyView() {
               h("td", {}, gameName(t.game, t.betting)),
               h("td", {}, `${t.small_blind}/${t.big_blind}${t.ante ? ` ante ${t.ante}` : ""}`),
               h("td", {}, `${t.players_seated}/${t.seats}`),
+              h("td.num", {}, t.average_pot ?? "–"),
               h("td", {}, t.hand_number || "–"),
               h("td", {}, t.status),
             ),
           )
-        : h("tr", {}, h("td", { colspan: 6 }, "No table is open.")),
+        : h("tr", {}, h("td", { colspan: 7 }, "No table is open.")),
     );
   };
   const drawCasinos = () => {
@@ -138,7 +139,7 @@ export async function lobbyView() {
       h(
         "table.list",
         { id: "tables" },
-        h("thead", {}, h("tr", {}, ["Table", "Game", "Blinds", "Seated", "Hand", "Status"].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ["Table", "Game", "Blinds", "Seated", "Avg pot", "Hand", "Status"].map((c) => h("th", { scope: "col" }, c)))),
         tableBody,
       ),
     ),
