@@ -1,6 +1,6 @@
 """A casino round in the browser: a player signs up, gets chips from a
-cashier, sits in a box at a table staff opened (the bankroll funded
-through the API), bets, exchanges twice, plays, and sees the dealer's
+cashier, sits in a box at a table staff opened on the staff page (the
+bankroll funded through the API), bets, exchanges twice, plays, and sees the dealer's
 reveal and his payout.
 
 - The page never holds a face-up card it may not show: before the
@@ -51,21 +51,6 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
     base = server.http
     staff_token = register(server, "croupier", PASSWORD)
     grant(server, ("croupier", "cashier"))
-    status, opened = server.request(
-        "POST",
-        "/api/casino/tables/",
-        staff_token,
-        {
-            "name": "Joker Wild",
-            "min_bet": 10,
-            "max_bet": 100,
-            "boxes": 3,
-            "bet_seconds": 600,
-            "decision_seconds": 600,
-        },
-    )
-    assert status == 201, opened
-    table = opened["table"]["id"]
     status, bankroll = server.request(
         "POST",
         "/api/casino/bankroll/",
@@ -97,6 +82,23 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         form.get_by_label("Note").fill("chips for the casino")
         form.get_by_role("button", name="Deposit").click()
         expect(player.locator("#cash")).to_have_text(str(DEPOSIT), timeout=WAIT_MS)
+
+        # Staff open the table on the staff page (long clocks: a slow machine).
+        cashier.get_by_role("link", name="Staff").click()
+        form = cashier.locator("#open-casino")
+        form.get_by_label("Name").fill("Joker Wild")
+        form.get_by_label("Minimum bet").fill("10")
+        form.get_by_label("Maximum bet").fill("100")
+        form.get_by_label("Boxes").fill("3")
+        form.get_by_label("Betting window (s)").fill("600")
+        form.get_by_label("Decision clock (s)").fill("600")
+        form.get_by_role("button", name="Open casino table").click()
+        line = cashier.locator("#staff-casino-tables li", has_text="Joker Wild")
+        expect(line).to_contain_text("bets 10", timeout=WAIT_MS)
+        shots(cashier, "staff")
+        status, listed = server.request("GET", "/api/casino/tables/")
+        assert status == 200, listed
+        (table,) = [t["id"] for t in listed if t["name"] == "Joker Wild"]
 
         # The lobby lists the casino table; the player sits in box 2.
         player.goto(f"{base}/#/lobby")
