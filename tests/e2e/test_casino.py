@@ -129,8 +129,15 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         assert not set(thrown) & set(after)
         # The second exchange takes exactly one card: a second pick is refused.
         assert casino_view(player)["round"]["legal"]["max_exchange"] == 1
-        pick(player, 1)
-        player.locator(".box.me [data-card][role=button]").nth(1).click()
+        # By keyboard this time: a card picked with Space keeps the focus.
+        mine = player.locator(".box.me [data-card][role=button]")
+        expect(mine).to_have_count(5, timeout=WAIT_MS)
+        mine.nth(0).focus()
+        player.keyboard.press("Space")
+        expect(player.locator(".box.me .card.selected")).to_have_count(1)
+        focused = player.evaluate("() => document.activeElement.dataset.card")
+        assert focused == mine.nth(0).get_attribute("data-card")
+        mine.nth(1).click()
         expect(player.locator(".box.me .card.selected")).to_have_count(1)
         player.keyboard.press("e")  # the exchange by its key
         expect(player.locator("#casino-play")).to_be_visible(timeout=WAIT_MS)

@@ -230,7 +230,9 @@ export async function casinoView(tableId) {
     if (c.selected.has(code)) c.selected.delete(code);
     else if (c.selected.size < (legal()?.max_exchange ?? 5)) c.selected.add(code);
     c.menuKey = null;
+    const focused = document.activeElement?.dataset?.card;
     draw();
+    if (focused) boxes.querySelector(`[data-card="${focused}"]`)?.focus(); // a keyboard user keeps his place
   }
 
   function actionButton(action, label, key, extra = {}) {
