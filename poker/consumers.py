@@ -29,6 +29,7 @@ from config.throttles import command_wait
 from config.ws_auth import ACCOUNT_LOCKED, NOT_AUTHENTICATED, Refusal, end, refuse
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
+from poker.casino.selectors import casino_lobby
 from poker.models import Table
 
 MAX_FRAME = 16 * 1024
@@ -218,14 +219,16 @@ class TableConsumer(JsonFrames):
 
 
 class LobbyConsumer(JsonFrames):
-    """The list of tables: all of it on connect, then each table that
-    appears, fills, empties or closes."""
+    """The list of tables: all of it on connect (the casino tables under
+    ``casino_tables``), then each table that appears, fills, empties or
+    closes (a casino table's line: ``casino_lobby``)."""
 
     async def connect(self) -> None:
         await self.accept()
         await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
         tables = await database_sync_to_async(_lobby)()
-        await self.send_json({"type": "snapshot", "tables": tables})
+        casino = await database_sync_to_async(casino_lobby)()
+        await self.send_json({"type": "snapshot", "tables": tables, "casino_tables": casino})
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)

@@ -18,10 +18,10 @@ it lands on and the kind of transfer that moved it (``Account.Kind``,
   for each player's results; a player's net result is every movement of
   his cash but the cashier's.
 
-A new source of income is one more ``Source`` in ``INCOME`` (the rake:
-``Source("rake", Kind.RAKE, frozenset({Moved.RAKE}))``, the casino's
-result: ``Source("casino", Kind.BANKROLL, frozenset({Moved.SETTLEMENT}))``,
-with whatever names the ledger gives them).  Each row of the income report
+A new source of income is one more ``Source`` in ``INCOME`` (as the rake,
+``Source("rake", Kind.RAKE, frozenset({Moved.RAKE}))``, and the casino's
+result, ``Source("casino", Kind.BANKROLL, frozenset({Moved.CASINO_SETTLE}))``,
+are).  Each row of the income report
 says the table or tournament a movement belongs to, read from the
 transfer's ``ref`` (``table-7@12``, ``tournament:4``: ``reports.subjects``).
 """
@@ -63,10 +63,13 @@ INCOME: tuple[Source, ...] = (
     ),
     Source("house_tickets", Kind.HOUSE, frozenset({Moved.TICKET_AWARD})),
     Source("rake", Kind.RAKE, frozenset({Moved.RAKE})),
-    # The casino, when it lands: Source("casino", Kind.BANKROLL, frozenset({Moved.SETTLEMENT})),
+    Source("casino", Kind.BANKROLL, frozenset({Moved.CASINO_SETTLE})),
 )
 """The house's income by source (``house_tickets``: what the house pays
-for the entries it gives away, a negative income)."""
+for the entries it gives away, a negative income; ``casino``: what the
+bankroll took and paid settling the casino tables' boxes, its result
+there.  Funding the bankroll, ``BANKROLL_FUND``, is the house moving its
+own money, not income, and is left out)."""
 
 CASHIER: tuple[Source, ...] = (
     Source("deposits", Kind.EXTERNAL, frozenset({Moved.DEPOSIT}), sign=-1),

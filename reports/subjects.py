@@ -7,9 +7,9 @@ before ``@`` is cut in SQL (``subject_of``), so a report groups by it; the
 few distinct subjects are then matched here against ``SUBJECTS`` and
 named from their rows, one query for each kind of subject.
 
-A new kind of subject (the casino's tables, ``casino-3@9:2``) is one more
-``SubjectKind``: ``SubjectKind("casino_table", re.compile(r"^casino-(\\d{1,18})$"),
-_casino_tables)``, with ``_casino_tables`` reading their ids, names and game.
+A casino table's settlements are ``casino-3@9:2`` (table 3's stream at
+version 9, box 2): the subject ``casino_table``.  A new kind of subject is
+one more ``SubjectKind`` with a function reading its ids, names and game.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from django.db.models import Case, CharField, F, Value, When
 from django.db.models.expressions import Combinable
 from django.db.models.functions import Left, StrIndex
 
+from poker.casino.models import CasinoTable
+from poker.engine.casino import GAME as CASINO_GAME
 from poker.models import Table
 from tournaments.models import Tournament
 
@@ -57,9 +59,16 @@ def _tournaments(ids: list[int]) -> Any:
     return Tournament.objects.filter(pk__in=ids).values_list("pk", "name", "game")
 
 
+def _casino_tables(ids: list[int]) -> Any:
+    """Casino tables all play the one house game (not a column)."""
+    names = CasinoTable.objects.filter(pk__in=ids).values_list("pk", "name")
+    return [(pk, name, CASINO_GAME) for pk, name in names]
+
+
 SUBJECTS: tuple[SubjectKind, ...] = (
     SubjectKind("table", re.compile(r"^table-(\d{1,18})$"), _tables),
     SubjectKind("tournament", re.compile(r"^tournament[:-](\d{1,18})$"), _tournaments),
+    SubjectKind("casino_table", re.compile(r"^casino-(\d{1,18})$"), _casino_tables),
 )
 
 

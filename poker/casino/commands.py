@@ -22,14 +22,15 @@ from django.db import IntegrityError, transaction
 
 from config import telemetry
 from config.api_errors import ApiError
-from poker.casino import clocks, projections
+from poker.casino import clocks, projections, publish
 from poker.casino.house import casino_money_move
+from poker.casino.models import casino_feed
 from poker.casino.selectors import casino_receipt, casino_view_at
 from poker.casino.work import CasinoWork, load
 from poker.commands import command_done, user_of
 from poker.engine.errors import EngineError
 from poker.errors import Busy, CommandIdReused, refusal
-from poker.eventstore import AlreadyDone, append, classify, digest
+from poker.eventstore import AlreadyDone, Feed, append, classify, digest
 from poker.models import Command as CommandRow
 
 
@@ -60,17 +61,19 @@ def run(
             except EngineError as error:
                 raise refusal(error) from error
             casino_money_move(work, by=user_of(by))
-            append(
+            work.recorded = append(
                 work.batches(),
                 command_id=command_id,
                 answer=casino_receipt(work),
                 content=content,
                 by=user_of(by),
+                feed=Feed(casino_feed(table_id), work.table.position),
                 at=work.now,
             )
             projections.write(work)
             reply = answer(work)
             clocks.schedule(work)
+            publish.after_commit(work)
     except ApiError:
         # Nothing was written.  A retry of a command carried out before
         # (which the table now refuses) gets its first answer.

@@ -30,6 +30,9 @@ class CasinoTable(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(default=0)
     """The table stream's version."""
+    position = models.PositiveBigIntegerField(default=0)
+    """The last position of the table's feed (its stream and its rounds',
+    in the order they were written: ``casino_feed``)."""
     round_number = models.PositiveIntegerField(default=0)
     """The last round dealt."""
     round_running = models.BooleanField(default=False)
@@ -84,6 +87,8 @@ class CasinoRound(models.Model):
     number = models.PositiveIntegerField()
     boxes = models.JSONField()
     """The table's box numbers dealt in, in the round's order."""
+    players = models.JSONField(default=list)
+    """Their players' ids, in the same order (a player's rounds: ``contains``)."""
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -105,6 +110,14 @@ class CasinoRound(models.Model):
     @property
     def stream(self) -> str:
         return casino_round_stream(self.pk)
+
+
+def casino_feed(table_id: int) -> int:
+    """The feed of a casino table: its stream's and its rounds' events in
+    the order they were written (``Event.feed``, ``position``), for the live
+    stream's catch-up.  Numbered below zero, so that it never meets the
+    feed of a pot table, which is the table's own (positive) id."""
+    return -table_id
 
 
 def casino_table_stream(table_id: int) -> str:

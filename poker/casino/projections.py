@@ -7,9 +7,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Max
 
 from poker.casino import streams
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable, round_id
+from poker.casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed, round_id
 from poker.casino.work import CasinoWork, RoundWork
 from poker.engine import casino
 from poker.engine.casino.table import (
@@ -21,6 +22,7 @@ from poker.engine.casino.table import (
 )
 from poker.eventstore import load
 from poker.eventstore import streams as stream_names
+from poker.models import Event
 
 
 def config_fields(config: CasinoTableConfig) -> dict[str, object]:
@@ -52,6 +54,7 @@ def bet_until(
 def write(work: CasinoWork) -> None:
     """The read models after ``work``'s events (appended just now)."""
     table = work.table
+    table.position += len(work.recorded)
     until = bet_until(work.table_start, work.table_state, work.now, table.bet_until)
     write_table(table, work.table_state, until)
     for current in work.rounds:
@@ -138,6 +141,8 @@ def _rebuild_table(table_pk: int, using: str) -> int:
     table = CasinoTable.objects.using(using).filter(pk=table_pk).first()
     if table is None:
         table = CasinoTable(pk=table_pk, **config_fields(state.config))
+    fed = Event.objects.using(using).filter(feed=casino_feed(table_pk))
+    table.position = fed.aggregate(last=Max("position"))["last"] or 0
     write_table(table, state, until, using)
     for number, (boxes, started) in sorted(dealt.items()):
         _rebuild_round(table, number, boxes, started, using)
@@ -150,7 +155,10 @@ def _rebuild_round(
     pk = round_id(table.pk, number)
     rows = load(f"casino-round-{pk}", using=using)
     state = casino.replay(streams.decode_round(r) for r in rows)
-    row = CasinoRound(pk, table=table, number=number, boxes=boxes, started_at=started)
+    players = [int(box.name) for box in state.boxes]
+    row = CasinoRound(
+        pk, table=table, number=number, boxes=boxes, players=players, started_at=started
+    )
     row.version = len(rows)
     row.phase = state.phase.value
     row.to_act = state.to_act

@@ -27,11 +27,15 @@ from poker.selectors import player_name
 
 def casino_table_list() -> QuerySet[CasinoTable]:
     """Every casino table that is not closed, oldest first."""
-    return CasinoTable.objects.exclude(status=CasinoTable.Status.CLOSED).order_by("id")
+    tables = CasinoTable.objects.exclude(status=CasinoTable.Status.CLOSED)
+    return tables.prefetch_related("box_set").order_by("id")
 
 
-def casino_table_summary(table: CasinoTable) -> dict[str, Any]:
-    """A table as the list shows it: its settings and how full it is."""
+def casino_table_summary(table: CasinoTable, taken: list[int] | None = None) -> dict[str, Any]:
+    """A table as the list and the lobby show it: its settings and how full
+    it is (``boxes_taken``: from its box rows unless given)."""
+    if taken is None:
+        taken = [box.number for box in table.box_set.all()]
     return {
         "id": table.pk,
         "name": table.name,
@@ -47,7 +51,13 @@ def casino_table_summary(table: CasinoTable) -> dict[str, Any]:
         "version": table.version,
         "round_number": table.round_number,
         "players_seated": table.players_seated,
+        "boxes_taken": sorted(n + 1 for n in taken),
     }
+
+
+def casino_lobby() -> list[dict[str, Any]]:
+    """The casino tables as the lobby lists them."""
+    return [casino_table_summary(t) for t in casino_table_list()]
 
 
 def casino_table_view(table: CasinoTable, viewer: Any) -> dict[str, Any]:
@@ -70,6 +80,12 @@ def casino_work_view(work: CasinoWork, viewer: Any) -> dict[str, Any]:
         row = CasinoRound.objects.get(pk=pk)
         latest = (row, streams.rounds.state(row.stream, row.version))
     return _view(work.table, work.table_state, latest, viewer, current=True)
+
+
+def casino_work_clock(work: CasinoWork) -> dict[str, Any] | None:
+    """The clock running once a command's events are in (its live frames')."""
+    latest = None if work.round is None else (work.round.row, work.round.state)
+    return _clock(work.table, work.table_state, latest)
 
 
 def casino_view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
@@ -130,7 +146,7 @@ def _view(
         }
         for n, s in sorted(state.seats.items())
     ]
-    summary = casino_table_summary(table) | {
+    summary = casino_table_summary(table, list(state.seats)) | {
         "version": state.version,
         "round_number": state.round_number,
         "players_seated": len(state.seats),
@@ -142,6 +158,11 @@ def _view(
         "round": None if latest is None else _round(latest[0], latest[1], you),
         "clock": _clock(table, state, latest) if current else None,
     }
+
+
+def round_as_seen(row: CasinoRound, state: CasinoState, you: str | None) -> dict[str, Any]:
+    """A round as the player ``you`` (an id, or None) may see it (``casino.view``)."""
+    return _round(row, state, you)
 
 
 def _round(row: CasinoRound, state: CasinoState, you: str | None) -> dict[str, Any]:

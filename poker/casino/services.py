@@ -19,10 +19,10 @@ from accounts.errors import InsufficientFunds
 from accounts.limits import play_check
 from accounts.selectors import account_balance
 from config.api_errors import ApiError
-from poker.casino import projections, streams
+from poker.casino import projections, publish, streams
 from poker.casino.commands import run
 from poker.casino.house import exposure_open
-from poker.casino.models import CasinoBox, CasinoTable
+from poker.casino.models import CasinoBox, CasinoTable, casino_feed
 from poker.casino.selectors import casino_work_view
 from poker.casino.work import CasinoWork
 from poker.commands import user_of
@@ -42,7 +42,7 @@ from poker.engine.casino.table import (
 )
 from poker.engine.errors import EngineError
 from poker.errors import Forbidden, StaleVersion, refusal
-from poker.eventstore import Batch, append
+from poker.eventstore import Batch, Feed, append
 
 # --------------------------------------------------------------------------
 # Tables (staff)
@@ -75,8 +75,10 @@ def casino_table_open(
     with transaction.atomic():
         table = CasinoTable.objects.create(**projections.config_fields(config))
         batch = Batch(table.stream, 0, streams.encode_table(events))
-        append([batch], by=user_of(by))
+        recorded = append([batch], by=user_of(by), feed=Feed(casino_feed(table.pk), 0))
+        table.position = len(recorded)
         projections.write_table(table, replay_table(events), None)
+        publish.lobby_after_commit(table.pk)
     return table
 
 
@@ -209,8 +211,6 @@ casino_leave = _seat_command(
     "Leave the table: at once between rounds (a bet placed comes back), else "
     "when the round you play ends.",
 )
-
-
 
 
 def casino_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True) -> list[str]:

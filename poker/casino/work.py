@@ -31,7 +31,7 @@ from poker.engine.casino.table import (
     play_table,
 )
 from poker.errors import NotFound
-from poker.eventstore import Batch
+from poker.eventstore import Batch, Recorded
 
 
 @dataclass
@@ -57,6 +57,8 @@ class CasinoWork:
     now: datetime = field(default_factory=timezone.now)
     dealt: bool = False
     """A round was dealt in this command (at most one a command)."""
+    recorded: list[Recorded] = field(default_factory=list)
+    """The events as appended, with their feed positions (the live stream's)."""
     table_start: CasinoTableState = field(init=False)
 
     def __post_init__(self) -> None:
@@ -110,6 +112,7 @@ class CasinoWork:
             table=self.table,
             number=number,
             boxes=list(state.round_boxes),
+            players=[int(e.name) for e in entrants],
             started_at=self.now,
         )
         self.round = RoundWork(row, 0, round_state, list(events))

@@ -88,13 +88,20 @@ def test_the_error_shape_has_a_code_and_a_message(document):
 
 @pytest.mark.parametrize(
     "path",
-    ["/api/tables/", "/api/tables/{table_id}/", "/api/hands/{hand_id}/", "/api/tournaments/"],
+    [
+        "/api/tables/",
+        "/api/tables/{table_id}/",
+        "/api/hands/{hand_id}/",
+        "/api/tournaments/",
+        "/api/casino/tables/",
+        "/api/casino/rounds/{round_id}/",
+    ],
 )
 def test_public_reads_need_no_login(document, path):
     assert {} in document["paths"][path]["get"]["security"]
 
 
-@pytest.mark.parametrize("path", ["/api/me/", "/api/me/wallet/"])
+@pytest.mark.parametrize("path", ["/api/me/", "/api/me/wallet/", "/api/casino/rounds/"])
 def test_private_reads_need_a_login(document, path):
     assert {} not in document["paths"][path]["get"]["security"]
 
@@ -105,8 +112,9 @@ def test_the_lists_are_declared_as_lists_and_the_ledgers_as_pages(document):
 
     assert body("/api/tables/")["schema"]["type"] == "array"
     assert body("/api/tournaments/{tournament_id}/standings/")["schema"]["type"] == "array"
-    page = body("/api/me/ledger/")["schema"]["$ref"].rsplit("/", 1)[-1]
-    assert {"count", "results"} <= set(document["components"]["schemas"][page]["properties"])
+    for paged in ("/api/me/ledger/", "/api/casino/rounds/"):
+        page = body(paged)["schema"]["$ref"].rsplit("/", 1)[-1]
+        assert {"count", "results"} <= set(document["components"]["schemas"][page]["properties"])
 
 
 def test_card_codes_are_declared_with_their_pattern(document):

@@ -2,8 +2,9 @@
 
 Run as ``python tests/integration/seed.py`` with ``DATABASE_URL`` set; reads
 one JSON request on stdin, ``{"prefix", "players": [names], "table": {...},
-"director": bool}`` (the last two optional: more table settings, such as
-clocks; whether the staff user directs tournaments), and prints one JSON
+"director": bool, "bankroll": amount}`` (the last three optional: more
+table settings, such as clocks; whether the staff user directs
+tournaments; money for the casino's bankroll), and prints one JSON
 line: a staff user and one user per name, each with an API token, and a 32
 Card Draw no-limit table (blinds 1/2) opened by the staff user::
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -29,6 +31,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from knox.models import AuthToken  # noqa: E402
 
+from accounts import money  # noqa: E402
 from accounts.services import role_grant  # noqa: E402
 from poker import services  # noqa: E402
 from tests.funds import fund  # noqa: E402
@@ -56,6 +59,8 @@ def main() -> None:
         players.append(
             {"id": user.pk, "name": name, "token": AuthToken.objects.create(user=user)[1]}
         )
+    if request.get("bankroll"):
+        money.bankroll_fund(transfer_id=uuid.uuid4(), amount=request["bankroll"])
     _, staff_token = AuthToken.objects.create(user=staff)
     reply = {"table": table.pk, "staff": {"id": staff.pk, "token": staff_token}, "players": players}
     print(json.dumps(reply), flush=True)

@@ -108,7 +108,11 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
 async def test_the_lobby_sends_its_list_then_each_change():
     lobby = connect("/ws/lobby/")
     assert (await lobby.connect())[0]
-    assert (await lobby.receive_json_from(timeout=WAIT)) == {"type": "snapshot", "tables": []}
+    assert (await lobby.receive_json_from(timeout=WAIT)) == {
+        "type": "snapshot",
+        "tables": [],
+        "casino_tables": [],
+    }
     tid, players = await setup_table()
     line = await lobby.receive_json_from(timeout=WAIT)
     assert line["type"] == "lobby" and line["table"]["id"] == tid

@@ -7,7 +7,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from config.api import choice
-from poker.api.responses import cards_out
+from poker.api.responses import OpeningOut, cards_out, roots_out
 from poker.casino.models import CasinoTable
 from poker.engine.casino import PAY_TABLE_SETTINGS, Action, Hand, Phase, Result
 
@@ -44,6 +44,9 @@ class CasinoTableOut(serializers.Serializer[dict[str, object]]):
     version = serializers.IntegerField()
     round_number = serializers.IntegerField()
     players_seated = serializers.IntegerField()
+    boxes_taken = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The boxes players sit in (1 to 4)."
+    )
 
 
 class CasinoSeatOut(serializers.Serializer[dict[str, object]]):
@@ -137,3 +140,58 @@ class BankrollOut(serializers.Serializer[dict[str, object]]):
 
     balance = serializers.IntegerField()
     exposure = serializers.IntegerField()
+
+
+class CasinoRoundSummaryOut(serializers.Serializer[dict[str, object]]):
+    """A round in a player's history."""
+
+    id = serializers.RegexField(r"^[0-9]{1,18}-[0-9]{1,9}$")
+    table = serializers.IntegerField()
+    table_name = serializers.CharField()
+    number = serializers.IntegerField()
+    game = serializers.CharField()
+    phase = choice(Phase)
+    boxes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The boxes dealt in, in the round's order."
+    )
+    your_box = serializers.IntegerField(allow_null=True)
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+
+
+class CasinoSettlementOut(serializers.Serializer[dict[str, object]]):
+    """A box's settlement as the ledger moved it."""
+
+    box = serializers.IntegerField()
+    player = serializers.IntegerField()
+    staked = serializers.IntegerField(help_text="Everything it staked in the round.")
+    won = serializers.IntegerField(help_text="What came back to it (stakes returned and wins).")
+    net = serializers.IntegerField(help_text="won - staked: the house lost what the box won.")
+    held = serializers.IntegerField(allow_null=True, help_text="Yours only.")
+
+
+class CasinoRoundEndOut(serializers.Serializer[dict[str, object]]):
+    """The round as it stands (as it ended): stakes, results, the dealer."""
+
+    jokers = serializers.IntegerField()
+    pay_table = PayTableOut()
+    boxes = CasinoRoundBoxOut(many=True)
+    dealer = CasinoDealerOut()
+
+
+class CasinoRoundDetailOut(CasinoRoundSummaryOut):
+    """A round's history as the viewer may see it, with its deck commitment."""
+
+    kind = serializers.ChoiceField(choices=["casino_round"])
+    version = serializers.IntegerField()
+    round = CasinoRoundEndOut()
+    settlement = CasinoSettlementOut(
+        many=True, allow_null=True, help_text="Once the round is settled."
+    )
+    commitment = serializers.RegexField(r"^[0-9a-f]{64}$", help_text="The deck's root.")
+    roots = roots_out()
+    openings = OpeningOut(many=True, help_text="Of the cards you got or saw turned up.")
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The round's events as you saw them (casino.*): hidden cards null.",
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.api import Pattern, StrictInteger, StrictUUID, Text, chips
+from config.api import Pattern, Query, StrictInteger, StrictUUID, Text, chips
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.casino import PAY_TABLE_SETTINGS
 from poker.engine.casino.rules import MAX_BOXES, MAX_JOKERS
@@ -88,3 +88,10 @@ class BankrollFundIn(serializers.Serializer[dict[str, object]]):
     amount = chips(min_value=1)
     transfer_id = StrictUUID()
     memo = Text(max_length=200, required=False, default="")
+
+
+class RoundPageQuery(Query):
+    """A page of a player's casino rounds."""
+
+    page = serializers.IntegerField(min_value=1, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=100, required=False)

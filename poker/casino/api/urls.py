@@ -12,4 +12,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         for name, view in views.COMMAND_VIEWS.items()
     ],
     path("casino/bankroll/", views.BankrollView.as_view(), name="casino-bankroll"),
+    path("casino/rounds/", views.CasinoRoundsView.as_view(), name="casino-rounds"),
+    path("casino/rounds/<str:round_id>/", views.CasinoRoundView.as_view(), name="casino-round"),
 ]

@@ -10,15 +10,16 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import command_view, validated, viewer
-from poker.casino import selectors, services
+from poker.casino import history, selectors, services
 from poker.casino.api import responses as out
 from poker.casino.api import serializers as s
-from poker.casino.models import CasinoTable
+from poker.casino.models import CasinoRound, CasinoTable
 from poker.errors import Forbidden
 
 
@@ -111,3 +112,39 @@ class BankrollView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(s.BankrollFundIn, request.data)
         return Response(services.bankroll_fund(by=request.user, **data))
+
+
+class RoundPages(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class CasinoRoundsView(APIView):
+    """The logged-in player's casino rounds, newest first, by pages."""
+
+    pagination_class = RoundPages
+
+    @extend_schema(
+        parameters=[s.RoundPageQuery],
+        responses={200: out.CasinoRoundSummaryOut(many=True)},
+        operation_id="casino_rounds_list",
+    )
+    def get(self, request: Request) -> Response:
+        validated(s.RoundPageQuery, request.query_params)
+        pages = RoundPages()
+        page = pages.paginate_queryset(history.rounds_of(request.user.pk), request, view=self)
+        assert page is not None
+        return pages.get_paginated_response([history.round_summary(r, request.user) for r in page])
+
+
+class CasinoRoundView(APIView):
+    """One casino round's history as the viewer may see it, with the deck
+    commitment and the openings of his cards (``manage.py verify_hand``)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: out.CasinoRoundDetailOut}, operation_id="casino_rounds_retrieve")
+    def get(self, request: Request, round_id: str) -> Response:
+        row = get_object_or_404(CasinoRound.objects.select_related("table"), pk=round_id)
+        return Response(history.round_detail(row, viewer(request)))

@@ -1,6 +1,8 @@
 """``manage.py verify_hand HAND_ID FILE``: check one's copy of a hand (the
 JSON of ``GET /api/hands/<id>/``, ``-`` for standard input) against the
-commitments the hand published (``poker.verify.verify_hand``)."""
+commitments the hand published (``poker.verify.verify_hand``), or of a
+casino round (``GET /api/casino/rounds/<id>/``, which says ``"kind":
+"casino_round"``: ``poker.casino.verify.verify_round``)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from poker.casino.history import KIND as CASINO_ROUND
+from poker.casino.verify import verify_round
 from poker.verify import verify_hand
 
 
@@ -21,7 +25,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("hand", help="the hand id, <table>-<number>")
+        parser.add_argument("hand", help="the hand (or casino round) id, <table>-<number>")
         parser.add_argument("file", help="your copy of the hand as JSON, or - for standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -33,7 +37,10 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {source}: {exc}") from exc
         if not isinstance(data, dict):
             raise CommandError("a hand's copy is a JSON object (GET /api/hands/<id>/)")
-        result = verify_hand(hand_id=hand, data=data)
+        if data.get("kind") == CASINO_ROUND:
+            result = verify_round(round_id=hand, data=data)
+        else:
+            result = verify_hand(hand_id=hand, data=data)
         if not result.ok:
             problems = "\n".join(f"- {p}" for p in result.problems)
             raise CommandError(f"hand {hand} does NOT check out:\n{problems}")
