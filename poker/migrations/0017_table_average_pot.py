@@ -20,7 +20,7 @@ def backfill(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("poker", "0015_hand_ended_index"),
+        ("poker", "0016_casino_live"),
     ]
 
     operations = [
