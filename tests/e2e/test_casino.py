@@ -106,6 +106,7 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         expect(row).to_have_attribute("data-casino", str(table), timeout=WAIT_MS)
         expect(row).to_contain_text("100")
         row.get_by_role("link", name="Joker Wild").click()
+        expect(player.locator("#casino-status")).to_have_text("live", timeout=WAIT_MS)
         player.get_by_role("button", name="Sit in box 2").click()
         expect(player.locator('.box.me[data-box="2"]')).to_be_visible(timeout=WAIT_MS)
         expect(player.get_by_role("button", name="Sit in box 1")).to_have_count(0)

@@ -4,16 +4,16 @@
 // What is drawn is always the table view the server gives this viewer
 // (GET casino/tables/<id>/, or the answer to his own command): another
 // box's cards and the dealer's before he turns them up never reach the
-// page, so they are drawn as backs from their counts.  The view comes
-// from `watch` (a poll every second); a live stream can replace it
-// without touching the drawing: it only has to call `show(view)`.
+// page, so they are drawn as backs from their counts.  The table's
+// stream says when something happened; the view is fetched again then
+// (`watch`), as the pot-game table does.
 
-import { api, commandId, session } from "./api.js";
+import { Feed, api, commandId, session } from "./api.js";
 import { face, back } from "./cards.js";
 import { fill, h, notice } from "./dom.js";
 
 const KEYS = { e: "exchange", s: "stand", p: "play", f: "fold" };
-const POLL_MS = 1000;
+const REFRESH_MS = 50; // frames of one command come together: one fetch for them
 
 export function handName(hand) {
   return hand ? hand.replaceAll("-", " ") : "";
@@ -28,29 +28,40 @@ function older(a, b) {
 }
 
 /**
- * The table's view, fetched every `POLL_MS` while the page is open; each
- * view goes to `show`.  Returns `{refresh, stop}`.  (The one place to swap
- * for the casino stream when it exists.)
+ * The table's views, as its stream (ws/casino/tables/<id>/) says: the
+ * snapshot's view, then after each event (or this viewer's private frame)
+ * the view fetched again; the feed resumes from the last position it saw
+ * after a drop.  Each view goes to `show`.  Returns `{feed, refresh, stop}`.
  */
-function watch(tableId, show) {
+function watch(tableId, show, onStatus) {
   let stopped = false;
   let timer = null;
-  const refresh = async () => {
+  const refresh = () => {
     clearTimeout(timer);
-    try {
-      const view = await api("GET", `casino/tables/${tableId}/`);
-      if (!stopped) show(view);
-    } catch (e) {
-      if (!stopped) notice(e.message, "error");
-    }
-    if (!stopped) timer = setTimeout(refresh, POLL_MS);
+    timer = setTimeout(async () => {
+      try {
+        const view = await api("GET", `casino/tables/${tableId}/`);
+        if (!stopped) show(view);
+      } catch (e) {
+        if (!stopped) notice(e.message, "error");
+      }
+    }, REFRESH_MS);
   };
-  timer = setTimeout(refresh, POLL_MS);
+  const feed = new Feed(`casino/tables/${tableId}/`, {
+    resume: true,
+    onStatus,
+    onFrame: (frame) => {
+      if (frame.type === "snapshot" && frame.view) show(frame.view);
+      else if (frame.type === "event" || frame.type === "private") refresh();
+    },
+  });
   return {
+    feed,
     refresh,
     stop: () => {
       stopped = true;
       clearTimeout(timer);
+      feed.close();
     },
   };
 }
@@ -81,11 +92,15 @@ export async function casinoView(tableId) {
     const before = c.view?.round;
     if (!view.round || before?.id !== view.round.id || before?.phase !== view.round.phase) c.selected.clear();
     c.view = view;
-    window.pokerCasino = { state: c }; // for tests and the curious: nothing hidden in it
+    window.pokerCasino = { state: c, feed: source?.feed }; // for tests and the curious: nothing hidden in it
     draw();
   }
 
-  const source = watch(tableId, show);
+  const status = h("span.status", { id: "casino-status" }, "connecting");
+  const source = watch(tableId, show, (s) => {
+    status.textContent = s;
+    status.dataset.state = s;
+  });
 
   // ------------------------------------------------------------ rendering
 
@@ -116,7 +131,7 @@ export async function casinoView(tableId) {
     const t = c.view.table;
     fill(
       head,
-      h("h1", {}, t.name, " ", h("span.status", {}, t.status)),
+      h("h1", {}, t.name, " ", h("span.status", {}, t.status), " ", status),
       h(
         "p.meta",
         {},

@@ -1,7 +1,6 @@
-// The lobby, live: cash tables and tournaments from ws/lobby/ (a snapshot
-// of the tables, then a line per change), tournaments first from the API;
-// casino tables from the API, fetched again every few seconds (they have
-// no lobby feed yet).
+// The lobby, live: cash and casino tables and tournaments from ws/lobby/
+// (a snapshot of the tables, then a line per change), tournaments first
+// from the API.
 
 import { Feed, api, rows, session } from "./api.js";
 import { fill, h, when } from "./dom.js";
@@ -21,14 +20,11 @@ export function gameName(game, betting) {
   return betting ? `${name}, ${betting}` : name;
 }
 
-const CASINO_POLL_MS = 3000;
-
 export async function lobbyView() {
   const tables = new Map();
   const tournaments = new Map();
-  const [tourList, casinoList] = await Promise.all([api("GET", "tournaments/"), api("GET", "casino/tables/")]);
-  for (const t of rows(tourList)) tournaments.set(t.id, t);
-  let casinos = rows(casinoList);
+  const casinos = new Map();
+  for (const t of rows(await api("GET", "tournaments/"))) tournaments.set(t.id, t);
   const tableBody = h("tbody");
   const casinoBody = h("tbody");
   const tourBody = h("tbody");
@@ -56,7 +52,7 @@ export async function lobbyView() {
     );
   };
   const drawCasinos = () => {
-    const open = casinos.filter((t) => t.status !== "closed");
+    const open = [...casinos.values()].filter((t) => t.status !== "closed");
     fill(
       casinoBody,
       open.length
@@ -74,18 +70,6 @@ export async function lobbyView() {
         : h("tr", {}, h("td", { colspan: 5 }, "No casino table is open.")),
     );
   };
-  let casinoTimer = null;
-  let stopped = false;
-  const pollCasinos = async () => {
-    try {
-      casinos = rows(await api("GET", "casino/tables/"));
-      if (!stopped) drawCasinos();
-    } catch {
-      // the next poll tries again
-    }
-    if (!stopped) casinoTimer = setTimeout(pollCasinos, CASINO_POLL_MS);
-  };
-  casinoTimer = setTimeout(pollCasinos, CASINO_POLL_MS);
   const drawTournaments = () => {
     const list = [...tournaments.values()];
     fill(
@@ -114,10 +98,16 @@ export async function lobbyView() {
       if (frame.type === "snapshot") {
         tables.clear();
         for (const t of frame.tables) tables.set(t.id, t);
+        casinos.clear();
+        for (const t of frame.casino_tables || []) casinos.set(t.id, t);
         drawTables();
+        drawCasinos();
       } else if (frame.type === "lobby") {
         tables.set(frame.table.id, frame.table);
         drawTables();
+      } else if (frame.type === "casino_lobby") {
+        casinos.set(frame.table.id, frame.table);
+        drawCasinos();
       } else if (frame.type === "tournament") {
         tournaments.set(frame.tournament.id, frame.tournament);
         drawTournaments();
@@ -166,12 +156,5 @@ export async function lobbyView() {
       ),
     ),
   );
-  return {
-    el,
-    stop: () => {
-      stopped = true;
-      clearTimeout(casinoTimer);
-      feed.close();
-    },
-  };
+  return { el, stop: () => feed.close() };
 }
