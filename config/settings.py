@@ -327,6 +327,7 @@ SPECTACULAR_SETTINGS = {
         "PhaseEnum": "poker.api.responses.PHASES",
         "KindEnum": "poker.api.responses.CLOCK_KINDS",
         "TableStatusEnum": "poker.models.Table.Status",
+        "HandNameEnum": "poker.api.responses.HAND_NAMES",
         "CasinoActionEnum": "poker.casino.api.responses.ACTIONS",
         "CasinoHandEnum": "poker.casino.api.responses.HANDS",
         "CasinoPhaseEnum": "poker.casino.api.responses.PHASES",

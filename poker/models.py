@@ -164,6 +164,11 @@ class Table(models.Model):
         "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     players_seated = models.PositiveSmallIntegerField(default=0)
+    hands_ended = models.PositiveIntegerField(default=0)
+    """Hands finished here; with ``pots_total``, the lobby's average pot
+    (running totals, so the lobby never sums the hand rows)."""
+    pots_total = models.PositiveBigIntegerField(default=0)
+    """The finished hands' pots summed (rake included, as ``Hand.pot``)."""
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

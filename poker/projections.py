@@ -7,11 +7,12 @@ transaction, and ``rebuild``, which replays the whole log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Sum
 
 from poker import statements, streams
 from poker.engine.state import HandState
@@ -68,9 +69,10 @@ def write(work: Work, recorded: list[Recorded]) -> None:
             _remember_on_commit(streams.hands, hand.row.stream, version, hand.state)
     position = recorded[-1].position or work.table.position
     if work.table_events:
-        finished = any(isinstance(e, HandFinished) for e in work.table_events)
-        ended = at if finished else None
-        updates += table_changes(work.table, work.table_state, position, finished=ended)
+        ends = [e.number for e in work.table_events if isinstance(e, HandFinished)]
+        ended = at if ends else None
+        pots = _finished_pots(work, ends)
+        updates += table_changes(work.table, work.table_state, position, ended, pots)
         gone, seats = seat_changes(work.table.pk, work.table_start, work.table_state)
         updates += seats
         _remember_on_commit(
@@ -81,6 +83,20 @@ def write(work: Work, recorded: list[Recorded]) -> None:
         updates.append(statements.update(Table, work.table.pk, position=work.table.position))
     statements.execute(gone)
     statements.execute(updates)  # one round trip on PostgreSQL
+
+
+def _finished_pots(work: Work, numbers: list[int]) -> list[int]:
+    """The pots of the hands this command finished (numbered), for the
+    table row's running totals (the lobby's average pot).  The finished
+    hand is the command's own; one it did not fold is read from its row."""
+    pots = []
+    for number in numbers:
+        pot = next((h.state.pot for h in work.hands if h.row.number == number), None)
+        if pot is None:
+            row = Hand.objects.filter(pk=hand_id(work.table.pk, number))
+            pot = row.values_list("pot", flat=True).first() or 0
+        pots.append(pot)
+    return pots
 
 
 def _remember_on_commit(folds: streams.Folds[Any], stream: str, version: int, state: Any) -> None:
@@ -105,13 +121,20 @@ def write_table(
 
 
 def table_changes(
-    table: Table, state: TableState, position: int, finished: datetime | None = None
+    table: Table,
+    state: TableState,
+    position: int,
+    finished: datetime | None = None,
+    pots: Sequence[int] = (),
 ) -> list[statements.Statement]:
     """``write_table``'s changes to a table row read under its lock, with
-    its feed at ``position``, made to the row and returned as an UPDATE of
-    the columns that changed (none: nothing)."""
+    its feed at ``position`` and the ``pots`` of the hands just finished
+    added to its running totals, made to the row and returned as one
+    UPDATE of the columns that changed (none: nothing)."""
     before = {f.attname: getattr(table, f.attname) for f in _TABLE_COLUMNS}
     table.position = position
+    table.hands_ended += len(pots)
+    table.pots_total += sum(pots)
     _set_table(table, state, None, finished)
     changed = {
         f.attname: value
@@ -305,6 +328,10 @@ def _rebuild_table(table_pk: int, using: str) -> int:
     write_table(table, state, at, opened=rows[0].recorded_at, finished=finished)
     for number, seats in hands:
         _rebuild_hand(table, number, seats, using)
+    ended = Hand.objects.using(using).filter(table=table, ended_at__isnull=False)
+    totals = ended.aggregate(count=Count("pk"), pots=Sum("pot"))
+    table.hands_ended, table.pots_total = totals["count"], totals["pots"] or 0
+    table.save(using=using, update_fields=["hands_ended", "pots_total"])
     return len(hands)
 
 

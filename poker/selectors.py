@@ -51,6 +51,7 @@ def table_summary(table: Table) -> dict[str, Any]:
         "status": table.status,
         "players_seated": table.players_seated,
         "hand_number": table.hand_number,
+        "average_pot": table.pots_total // table.hands_ended if table.hands_ended else None,
     }
 
 

@@ -24,6 +24,7 @@ from rest_framework import serializers
 from config.api import choice
 from poker.engine.cards import CARD_PATTERN, Card
 from poker.engine.commands import Action
+from poker.engine.evaluate import Category
 from poker.engine.events import EVENT_TYPES, Blind
 from poker.engine.rake import Rake
 from poker.engine.rules import Betting, Game
@@ -38,6 +39,7 @@ ACTIONS = [a.value for a in Action]
 BLINDS = [b.value for b in Blind]
 PHASES = [p.value for p in Phase]
 CLOCK_KINDS = [k.value for k in ClockKind]
+HAND_NAMES = [c.value for c in Category]
 """Choices two fields share, named once in the schema (``ENUM_NAME_OVERRIDES``)."""
 
 HAND_ID = r"^[0-9]{1,18}-[0-9]{1,9}$"
@@ -195,6 +197,10 @@ class TableOut(serializers.Serializer[dict[str, object]]):
     status = serializers.ChoiceField(choices=Table.Status.choices)
     players_seated = serializers.IntegerField()
     hand_number = serializers.IntegerField()
+    average_pot = serializers.IntegerField(
+        allow_null=True,
+        help_text="The finished hands' average pot, rounded down (null: none yet).",
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -259,6 +265,11 @@ class HandPlayerOut(serializers.Serializer[dict[str, object]]):
     card_count = serializers.IntegerField()
     cards = cards_out(allow_null=True, help_text="Null unless yours or shown.")
     shown = serializers.BooleanField()
+    hand_name = choice(
+        Category,
+        allow_null=True,
+        help_text="The shown hand's category under the game's ranking (null unless shown).",
+    )
     mucked = serializers.BooleanField()
     last_discard_count = serializers.IntegerField()
     no_raise = serializers.BooleanField()

@@ -16,6 +16,7 @@ from typing import Any
 from poker.engine.betting import Legal, legal_actions
 from poker.engine.cards import codes
 from poker.engine.codec import to_data
+from poker.engine.evaluate import category
 from poker.engine.events import (
     CardsDealt,
     CardsDrawn,
@@ -83,10 +84,21 @@ def _player(state: HandState, i: int, viewer: int | None) -> dict[str, Any]:
         "card_count": len(p.cards),
         "cards": codes(p.cards) if visible else None,
         "shown": p.shown,
+        "hand_name": _hand_name(state, i),
         "mucked": p.mucked,
         "last_discard_count": p.last_discard_count,
         "no_raise": p.no_raise,
     }
+
+
+def _hand_name(state: HandState, i: int) -> str | None:
+    """The category of a hand turned up at showdown under the game's
+    ranking ("flush"; a lowball hand's plain high-hand category); None for
+    a hand not shown, which nobody may know anything of."""
+    p = state.players[i]
+    if not p.shown or len(p.cards) != 5:
+        return None
+    return category(p.cards, state.variant.ranking).value
 
 
 def _legal(legal: Any) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def test_every_module_is_served_as_javascript_and_every_import_resolves(client: 
         assert response.status_code == 200, name
         assert response["Content-Type"].split(";")[0] == "text/javascript", name
         todo.extend(MODULE.findall(_body(response).decode()))
-    assert {"api.js", "table.js", "hands.js", "lobby.js", "wallet.js"} <= seen
+    assert {"api.js", "table.js", "casino.js", "hands.js", "lobby.js", "wallet.js"} <= seen
 
 
 def test_the_stylesheet_is_served_as_css(client: Client) -> None:

@@ -16,6 +16,9 @@ from pokerkit import HandHistory
 from rest_framework.test import APIClient
 
 from poker import publish
+from poker.engine.cards import cards
+from poker.engine.evaluate import category
+from poker.engine.rules import VARIANTS, Game
 from poker.models import Event, Hand
 from tests.poker.api_support import (
     Room,
@@ -187,6 +190,7 @@ class Watch:
         self.viewers = viewers
         self.checked = 0
         self.own_cards_seen = 0
+        self.hand_names_seen = 0
         self._positions: dict[tuple[str, Any], int | None] = {}
         self._visible: dict[tuple[str, int, int | None], set[str]] = {}
 
@@ -222,6 +226,14 @@ class Watch:
                     self.own_cards_seen += 1
             elif not player["shown"]:
                 assert player["cards"] is None
+            # A shown hand is named by the game's ranking; any other is not.
+            if player["shown"] and player["cards"] and len(player["cards"]) == 5:
+                ranking = VARIANTS[Game(body["table"]["game"])].ranking
+                named = category(cards(player["cards"]), ranking).value
+                assert player["hand_name"] == named, player
+                self.hand_names_seen += 1
+            else:
+                assert player["hand_name"] is None, player
 
     def hand_detail(self, body: dict[str, Any], user: Any) -> None:
         self.checked += 1
@@ -318,6 +330,7 @@ def test_no_hidden_card_leaves_the_server_in_any_response(room, make_user, clien
         e for h in hands for e in detail(APIClient(), h)["events"] if e["type"] == "hand.shown"
     ]
     assert shown  # some showdowns, so shown hands were checked too
+    assert watch.hand_names_seen > 0
     # With these decks the stub runs out once: the reshuffled discards are checked too.
     assert Event.objects.filter(type="hand.muck_reshuffled").exists()
     assert dan_dealt_in()

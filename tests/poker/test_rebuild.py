@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+from importlib import import_module
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.core.management import call_command
 from django.forms.models import model_to_dict
 
+import poker.migrations
 from poker.models import Hand, Seat, Table
 from tests.poker.api_support import random_action
 from tests.poker.test_session import act, command
@@ -50,12 +54,30 @@ def test_rebuild_reproduces_every_read_model(open_table, make_user, client_for):
     command(clients[users[1].pk], f"/api/tables/{tables[1]}/sit-out/")
     before = snapshot()
     assert len(before["hands"]) > 5
+    # The running totals the commands kept are the finished hands' own, and
+    # the lobby's average pot follows from them.
+    lobby = {t["id"]: t for t in client_for(None).get("/api/tables/").json()}
+    for table in Table.objects.filter(pk__in=tables):
+        ended = Hand.objects.filter(table=table, ended_at__isnull=False)
+        assert table.hands_ended == ended.count() > 0
+        assert table.pots_total == sum(ended.values_list("pot", flat=True)) > 0
+        assert lobby[table.pk]["average_pot"] == table.pots_total // table.hands_ended
 
     Seat.objects.update(stack=0, sitting_out=True)
     Hand.objects.update(phase="garbage", pot=12345)
-    Table.objects.update(version=999, name="scrambled")
+    Table.objects.update(version=999, name="scrambled", hands_ended=7, pots_total=1)
     out = StringIO()
     call_command("rebuild_projections", stdout=out)
 
     assert "rebuilt" in out.getvalue()
     assert snapshot() == before
+
+    # The migration that added the totals fills them in from the hand rows alike.
+    Table.objects.update(hands_ended=0, pots_total=0)
+    _average_pot_migration().backfill(apps, None)
+    assert snapshot() == before
+
+
+def _average_pot_migration() -> Any:
+    (path,) = Path(poker.migrations.__file__).parent.glob("*_table_average_pot.py")
+    return import_module(f"poker.migrations.{path.stem}")

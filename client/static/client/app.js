@@ -7,6 +7,7 @@ import { loginView, signupView } from "./auth.js";
 import { lobbyView } from "./lobby.js";
 import { walletView, cashierView } from "./wallet.js";
 import { tableView } from "./table.js";
+import { casinoView } from "./casino.js";
 import { handsView, handView } from "./hands.js";
 import { tournamentView } from "./tournament.js";
 import { staffView } from "./staff.js";
@@ -18,6 +19,7 @@ const ROUTES = [
   [/^#\/cashier$/, () => cashierView()],
   [/^#\/staff$/, () => staffView()],
   [/^#\/tables\/(\d+)$/, (m) => tableView(Number(m[1]))],
+  [/^#\/casino\/(\d+)$/, (m) => casinoView(Number(m[1]))],
   [/^#\/hands(?:\?.*)?$/, () => handsView()],
   [/^#\/hands\/([0-9-]+)$/, (m) => handView(m[1])],
   [/^#\/tournaments\/(\d+)$/, (m) => tournamentView(Number(m[1]))],

@@ -1,5 +1,6 @@
-// The lobby, live: cash tables and tournaments from ws/lobby/ (a snapshot
-// of the tables, then a line per change), tournaments first from the API.
+// The lobby, live: cash and casino tables and tournaments from ws/lobby/
+// (a snapshot of the tables, then a line per change), tournaments first
+// from the API.
 
 import { Feed, api, rows, session } from "./api.js";
 import { fill, h, when } from "./dom.js";
@@ -22,8 +23,10 @@ export function gameName(game, betting) {
 export async function lobbyView() {
   const tables = new Map();
   const tournaments = new Map();
+  const casinos = new Map();
   for (const t of rows(await api("GET", "tournaments/"))) tournaments.set(t.id, t);
   const tableBody = h("tbody");
+  const casinoBody = h("tbody");
   const tourBody = h("tbody");
   const status = h("span.status", { id: "lobby-status" }, "connecting");
 
@@ -40,11 +43,31 @@ export async function lobbyView() {
               h("td", {}, gameName(t.game, t.betting)),
               h("td", {}, `${t.small_blind}/${t.big_blind}${t.ante ? ` ante ${t.ante}` : ""}`),
               h("td", {}, `${t.players_seated}/${t.seats}`),
+              h("td.num", {}, t.average_pot ?? "–"),
               h("td", {}, t.hand_number || "–"),
               h("td", {}, t.status),
             ),
           )
-        : h("tr", {}, h("td", { colspan: 6 }, "No table is open.")),
+        : h("tr", {}, h("td", { colspan: 7 }, "No table is open.")),
+    );
+  };
+  const drawCasinos = () => {
+    const open = [...casinos.values()].filter((t) => t.status !== "closed");
+    fill(
+      casinoBody,
+      open.length
+        ? open.map((t) =>
+            h(
+              "tr",
+              { dataset: { casino: t.id } },
+              h("td", {}, h("a", { href: `#/casino/${t.id}` }, t.name)),
+              h("td", {}, `${t.min_bet}–${t.max_bet}`),
+              h("td", {}, String(t.jokers)),
+              h("td", {}, `${t.players_seated}/${t.boxes}`),
+              h("td", {}, t.round_number || "–"),
+            ),
+          )
+        : h("tr", {}, h("td", { colspan: 5 }, "No casino table is open.")),
     );
   };
   const drawTournaments = () => {
@@ -75,10 +98,16 @@ export async function lobbyView() {
       if (frame.type === "snapshot") {
         tables.clear();
         for (const t of frame.tables) tables.set(t.id, t);
+        casinos.clear();
+        for (const t of frame.casino_tables || []) casinos.set(t.id, t);
         drawTables();
+        drawCasinos();
       } else if (frame.type === "lobby") {
         tables.set(frame.table.id, frame.table);
         drawTables();
+      } else if (frame.type === "casino_lobby") {
+        casinos.set(frame.table.id, frame.table);
+        drawCasinos();
       } else if (frame.type === "tournament") {
         tournaments.set(frame.tournament.id, frame.tournament);
         drawTournaments();
@@ -86,6 +115,7 @@ export async function lobbyView() {
     },
   });
   drawTables();
+  drawCasinos();
   drawTournaments();
 
   const el = h(
@@ -99,8 +129,19 @@ export async function lobbyView() {
       h(
         "table.list",
         { id: "tables" },
-        h("thead", {}, h("tr", {}, ["Table", "Game", "Blinds", "Seated", "Hand", "Status"].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ["Table", "Game", "Blinds", "Seated", "Avg pot", "Hand", "Status"].map((c) => h("th", { scope: "col" }, c)))),
         tableBody,
+      ),
+    ),
+    h("h1", {}, "Casino tables"),
+    h(
+      "div.scroll",
+      {},
+      h(
+        "table.list",
+        { id: "casino-tables" },
+        h("thead", {}, h("tr", {}, ["Table", "Bets", "Jokers", "Boxes taken", "Round"].map((c) => h("th", { scope: "col" }, c)))),
+        casinoBody,
       ),
     ),
     h("h1", {}, "Tournaments"),

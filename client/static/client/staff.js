@@ -1,5 +1,6 @@
-// Staff tools: open a cash table, close one between hands; a tournament
-// director creates tournaments.
+// Staff tools: open a cash table, close one between hands; the same for
+// casino tables (the bankroll is the cashiers' to fund, through the API);
+// a tournament director creates tournaments.
 
 import { api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice } from "./dom.js";
@@ -49,8 +50,63 @@ export async function staffView() {
     { id: "open-table" },
   );
   open.prepend(h("label", { for: "open-game" }, "Game"), game, h("label", { for: "open-betting" }, "Betting"), betting);
-  await load();
-  const el = h("section.card-panel.narrow", {}, h("h1", {}, "Staff"), h("h2", {}, "Open a table"), open, h("h2", {}, "Open tables"), list);
+
+  const casinoList = h("ul", { id: "staff-casino-tables" });
+  const loadCasinos = async () => {
+    const tables = rows(await api("GET", "casino/tables/")).filter((t) => t.status === "open");
+    fill(
+      casinoList,
+      tables.map((t) =>
+        h(
+          "li",
+          {},
+          h("a", { href: `#/casino/${t.id}` }, t.name),
+          ` (${t.players_seated}/${t.boxes}, bets ${t.min_bet}–${t.max_bet}) `,
+          h("button.danger", { onclick: () => closeCasino(t.id) }, "Close"),
+        ),
+      ),
+    );
+  };
+  const closeCasino = async (id) => {
+    try {
+      await api("POST", `casino/tables/${id}/close/`, { command_id: commandId() });
+      notice(`Casino table ${id} closes after its round.`);
+      await loadCasinos();
+    } catch (e) {
+      notice(e.message, "error");
+    }
+  };
+  const openCasino = form(
+    [
+      { name: "name", label: "Name" },
+      { name: "min_bet", label: "Minimum bet", type: "number", min: 1, value: 10 },
+      { name: "max_bet", label: "Maximum bet", type: "number", min: 1, value: 100 },
+      { name: "boxes", label: "Boxes", type: "number", min: 1, max: 4, value: 4 },
+      { name: "bet_seconds", label: "Betting window (s)", type: "number", min: 1, max: 600, value: 20 },
+      { name: "decision_seconds", label: "Decision clock (s)", type: "number", min: 1, max: 600, value: 20 },
+    ],
+    "Open casino table",
+    async (v) => {
+      const view = await api("POST", "casino/tables/", v);
+      notice(`Opened ${view.table.name}.`);
+      await loadCasinos();
+    },
+    { id: "open-casino" },
+  );
+  await Promise.all([load(), loadCasinos()]);
+  const el = h(
+    "section.card-panel.narrow",
+    {},
+    h("h1", {}, "Staff"),
+    h("h2", {}, "Open a table"),
+    open,
+    h("h2", {}, "Open tables"),
+    list,
+    h("h2", {}, "Open a casino table"),
+    openCasino,
+    h("h2", {}, "Casino tables"),
+    casinoList,
+  );
   if ((session.me?.roles || []).includes("tournament_director")) {
     const made = h("ul", { id: "staff-tournaments" });
     const created = (t) => {

@@ -433,7 +433,15 @@ export async function tableView(tableId) {
     fill(
       result,
       h("h2", {}, hand.phase === "complete" ? "Result" : "Showdown"),
-      shown.length ? h("ol.shown", {}, shown.map((p) => h("li", {}, `${p.screen_name}: `, h("span.cards.small", {}, p.cards.map((c) => face(c)))))) : null,
+      shown.length
+        ? h(
+            "ol.shown",
+            {},
+            shown.map((p) =>
+              h("li", {}, `${p.screen_name}: `, h("span.cards.small", {}, p.cards.map((c) => face(c))), p.hand_name ? h("span.hand-name", {}, ` ${p.hand_name.replaceAll("-", " ")}`) : null),
+            ),
+          )
+        : null,
       h(
         "ul.awards",
         { id: "awards" },

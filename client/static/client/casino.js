@@ -1,0 +1,407 @@
+// A casino table (Casino Draw Poker against the house): the boxes, the
+// dealer, the player's bet, exchanges and decision, and each box's payout.
+//
+// What is drawn is always the table view the server gives this viewer
+// (GET casino/tables/<id>/, or the answer to his own command): another
+// box's cards and the dealer's before he turns them up never reach the
+// page, so they are drawn as backs from their counts.  The table's
+// stream says when something happened; the view is fetched again then
+// (`watch`), as the pot-game table does.
+
+import { Feed, api, commandId, session } from "./api.js";
+import { face, back } from "./cards.js";
+import { fill, h, notice } from "./dom.js";
+
+const KEYS = { e: "exchange", s: "stand", p: "play", f: "fold" };
+const REFRESH_MS = 50; // frames of one command come together: one fetch for them
+
+export function handName(hand) {
+  return hand ? hand.replaceAll("-", " ") : "";
+}
+
+/** Whether view `a` shows the table before `b` did (a late poll answer). */
+function older(a, b) {
+  const at = (v) => [v.table.version, v.round?.number ?? 0, v.round?.version ?? 0];
+  const [x, y] = [at(a), at(b)];
+  for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return x[i] < y[i];
+  return false;
+}
+
+/**
+ * The table's views, as its stream (ws/casino/tables/<id>/) says: the
+ * snapshot's view, then after each event (or this viewer's private frame)
+ * the view fetched again; the feed resumes from the last position it saw
+ * after a drop.  Each view goes to `show`.  Returns `{feed, refresh, stop}`.
+ */
+function watch(tableId, show, onStatus) {
+  let stopped = false;
+  let timer = null;
+  const refresh = () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      try {
+        const view = await api("GET", `casino/tables/${tableId}/`);
+        if (!stopped) show(view);
+      } catch (e) {
+        if (!stopped) notice(e.message, "error");
+      }
+    }, REFRESH_MS);
+  };
+  const feed = new Feed(`casino/tables/${tableId}/`, {
+    resume: true,
+    onStatus,
+    onFrame: (frame) => {
+      if (frame.type === "snapshot" && frame.view) show(frame.view);
+      else if (frame.type === "event" || frame.type === "private") refresh();
+    },
+  });
+  return {
+    feed,
+    refresh,
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
+      feed.close();
+    },
+  };
+}
+
+function secondsLeft(iso) {
+  return Math.max(0, Math.ceil((Date.parse(iso) - Date.now()) / 1000));
+}
+
+export async function casinoView(tableId) {
+  const c = { view: null, selected: new Set(), busy: false, menuKey: null, lastBet: null };
+  const first = await api("GET", `casino/tables/${tableId}/`);
+
+  const el = h("section.casino-page", { id: "casino-page", dataset: { table: tableId } });
+  const head = h("header.table-head");
+  const dealer = h("div.dealer", { id: "dealer", "aria-label": "The dealer" });
+  const boxes = h("ol.boxes", { id: "boxes", "aria-label": "Boxes" });
+  const clock = h("p.casino-clock", { id: "casino-clock", "aria-live": "off" });
+  const controls = h("div.controls", { id: "casino-controls", "aria-label": "Your actions" });
+  const payouts = h("div.result", { id: "payouts", "aria-live": "polite" });
+  el.append(head, h("div.casino-felt", {}, dealer, boxes), clock, controls, payouts);
+
+  function show(view) {
+    if (c.view && older(view, c.view)) return;
+    // A poll that brings nothing new draws nothing (a card picked keeps its focus).
+    const seen = JSON.stringify(view);
+    if (seen === c.seen) return;
+    c.seen = seen;
+    const before = c.view?.round;
+    if (!view.round || before?.id !== view.round.id || before?.phase !== view.round.phase) c.selected.clear();
+    c.view = view;
+    window.pokerCasino = { state: c, feed: source?.feed }; // for tests and the curious: nothing hidden in it
+    draw();
+  }
+
+  const status = h("span.status", { id: "casino-status" }, "connecting");
+  const source = watch(tableId, show, (s) => {
+    status.textContent = s;
+    status.dataset.state = s;
+  });
+
+  // ------------------------------------------------------------ rendering
+
+  function mine() {
+    const round = c.view.round;
+    return round?.boxes.find((b) => b.box === round.your_box) || null;
+  }
+
+  function legal() {
+    return c.view.round?.legal || null;
+  }
+
+  function running() {
+    const round = c.view.round;
+    return Boolean(round && round.phase !== "complete");
+  }
+
+  function draw() {
+    drawHead();
+    drawDealer();
+    drawBoxes();
+    drawClock();
+    drawControls();
+    drawPayouts();
+  }
+
+  function drawHead() {
+    const t = c.view.table;
+    fill(
+      head,
+      h("h1", {}, t.name, " ", h("span.status", {}, t.status), " ", status),
+      h(
+        "p.meta",
+        {},
+        `Casino Draw Poker · bets ${t.min_bet}–${t.max_bet} · ${t.jokers} joker${t.jokers === 1 ? "" : "s"} · round ${t.round_number || "–"}`,
+      ),
+    );
+  }
+
+  function cardsOf(codes, count, props = () => ({})) {
+    if (codes) return codes.map((code) => face(code, props(code)));
+    return Array.from({ length: count }, () => back());
+  }
+
+  function drawDealer() {
+    const d = c.view.round?.dealer;
+    if (!d) {
+      fill(dealer, h("h2", {}, "Dealer"), h("p.hint", {}, "Waiting for bets."));
+      return;
+    }
+    fill(
+      dealer,
+      h("h2", {}, "Dealer"),
+      h("div.cards", { id: "dealer-cards" }, cardsOf(d.cards, d.card_count)),
+      d.hand ? h("p.hand", { id: "dealer-hand" }, handName(d.hand), d.qualifies === false ? " — does not qualify" : d.qualifies ? " — qualifies" : "") : null,
+      d.discarded && d.discarded.length
+        ? h("p.discarded", { id: "dealer-discarded" }, "Exchanged: ", h("span.cards.small", {}, d.discarded.map((code) => face(code))))
+        : null,
+    );
+  }
+
+  function drawBoxes() {
+    const t = c.view.table;
+    const round = c.view.round;
+    const seats = new Map(c.view.boxes.map((b) => [b.box, b]));
+    const inRound = new Map((round?.boxes || []).map((b) => [b.box, b]));
+    const items = [];
+    for (let n = 1; n <= t.boxes; n += 1) {
+      const seat = seats.get(n);
+      const played = inRound.get(n);
+      const me = n === c.view.your_box;
+      const toAct = running() && round.to_act === n;
+      const cls = `li.box${me ? ".me" : ""}${toAct ? ".to-act" : ""}${played?.folded ? ".folded" : ""}`;
+      if (!seat && !played) {
+        const canSit = session.me && !c.view.your_box;
+        items.push(
+          h(
+            `${cls}.empty`,
+            { dataset: { box: n } },
+            h("span.name", {}, `Box ${n}`),
+            canSit ? h("button.sit", { onclick: () => command("sit", { box: n }) }, `Sit in box ${n}`) : h("span.hint", {}, "empty"),
+          ),
+        );
+        continue;
+      }
+      const name = seat?.name || played?.name;
+      const exchanging = me && legal()?.actions.includes("exchange");
+      items.push(
+        h(
+          cls,
+          { dataset: { box: n } },
+          h("span.name", {}, `Box ${n}: ${name}`),
+          played
+            ? h(
+                "div.cards",
+                {},
+                cardsOf(played.cards, played.card_count, (code) =>
+                  exchanging
+                    ? {
+                        role: "button",
+                        tabindex: 0,
+                        class: `card face${"hd".includes(code[1]) ? " red" : ""}${c.selected.has(code) ? " selected" : ""}`,
+                        "aria-pressed": String(c.selected.has(code)),
+                        onclick: () => toggle(code),
+                        onkeydown: (e) => {
+                          if (e.key === "Enter" || e.key === " ") {
+                            e.preventDefault();
+                            toggle(code);
+                          }
+                        },
+                      }
+                    : {},
+                ),
+              )
+            : null,
+          played
+            ? h("span.stakes", {}, `ante ${played.ante}`, played.bet ? ` · bet ${played.bet}` : "", played.exchanges ? ` · exchanged ${played.exchanges}×` : "")
+            : seat?.bet
+              ? h("span.stakes", {}, `bet ${seat.bet} on the next round`)
+              : null,
+          played?.hand ? h("span.hand", {}, handName(played.hand)) : null,
+          played?.result ? h("span.outcome", {}, `${played.result.replaceAll("-", " ")} · paid ${played.won}`) : null,
+          seat?.sitting_out ? h("span.state", {}, "sitting out") : null,
+          seat?.leaving ? h("span.state", {}, "leaving") : null,
+        ),
+      );
+    }
+    fill(boxes, items);
+  }
+
+  function drawClock() {
+    const k = c.view.clock;
+    if (!k) {
+      fill(clock);
+      return;
+    }
+    const left = secondsLeft(k.expires);
+    fill(clock, k.kind === "bet-window" ? `Bets close in ${left}s` : `Box ${k.box} to decide: ${left}s`);
+  }
+
+  function toggle(code) {
+    if (c.selected.has(code)) c.selected.delete(code);
+    else if (c.selected.size < (legal()?.max_exchange ?? 5)) c.selected.add(code);
+    c.menuKey = null;
+    const focused = document.activeElement?.dataset?.card;
+    draw();
+    if (focused) boxes.querySelector(`[data-card="${focused}"]`)?.focus(); // a keyboard user keeps his place
+  }
+
+  function actionButton(action, label, key, extra = {}) {
+    return h(`button.act${action === "play" ? ".primary" : action === "fold" ? ".danger" : ""}`, { id: `casino-${action}`, onclick: () => act(action), ...extra }, label, h("kbd", {}, key));
+  }
+
+  function drawControls() {
+    const v = c.view;
+    const l = legal();
+    const seat = v.boxes.find((b) => b.box === v.your_box);
+    const key = JSON.stringify([Boolean(session.me), v.your_box, v.table.version, v.round?.id, v.round?.version, l, [...c.selected], seat?.bet, seat?.sitting_out]);
+    if (key === c.menuKey) return;
+    c.menuKey = key;
+    if (!session.me) {
+      fill(controls, h("p.hint", {}, "Watching. ", h("a", { href: "#/login" }, "Log in"), " to play."));
+      return;
+    }
+    if (!seat) {
+      fill(controls, h("p.hint", {}, "Pick an empty box to sit."));
+      return;
+    }
+    const parts = [];
+    if (l) {
+      const n = c.selected.size;
+      const buttons = [];
+      if (l.actions.includes("exchange")) {
+        const most = l.max_exchange ?? 5;
+        buttons.push(
+          actionButton("exchange", `Exchange ${n} (stake ${l.stake})`, "E", { disabled: n === 0 || n > most }),
+        );
+      }
+      if (l.actions.includes("stand")) buttons.push(actionButton("stand", "Stand", "S"));
+      if (l.actions.includes("play")) buttons.push(actionButton("play", `Play (stake ${l.stake})`, "P"));
+      if (l.actions.includes("fold")) buttons.push(actionButton("fold", "Fold", "F"));
+      parts.push(
+        l.actions.includes("exchange")
+          ? h("p.hint", {}, (l.max_exchange ?? 5) === 1 ? "Pick exactly one card to exchange, or stand." : `Pick 1 to ${l.max_exchange ?? 5} cards to exchange, or stand.`)
+          : null,
+        h("div.actions", { id: "casino-actions" }, buttons),
+      );
+    } else if (running() && mine()) {
+      parts.push(h("p.hint", {}, "Waiting for the other boxes and the dealer."));
+    }
+    if (!running() || !mine()) {
+      const t = v.table;
+      const amount = h("input", { id: "casino-amount", type: "number", min: t.min_bet, max: t.max_bet, value: seat.bet || c.lastBet || t.min_bet, "aria-label": "Bet" });
+      parts.push(
+        h(
+          "form.amount",
+          {
+            id: "casino-bet",
+            onsubmit: (e) => {
+              e.preventDefault();
+              c.lastBet = Number(amount.value);
+              command("bet", { amount: c.lastBet });
+            },
+          },
+          h("label.inline", { for: "casino-amount" }, "Bet"),
+          amount,
+          h("span.bounds", {}, `${t.min_bet} to ${t.max_bet}`),
+          h("button.primary", { type: "submit", disabled: seat.sitting_out }, seat.bet ? "Change bet" : "Bet"),
+          seat.bet ? h("span.hint", { id: "bet-placed" }, ` bet ${seat.bet} placed`) : null,
+        ),
+      );
+    }
+    parts.push(
+      h(
+        "div.seat-commands",
+        {},
+        seat.sitting_out
+          ? h("button", { id: "casino-sit-in", onclick: () => command("sit-in") }, "Sit in")
+          : h("button", { id: "casino-sit-out", onclick: () => command("sit-out") }, "Sit out"),
+        h("button.danger", { id: "casino-leave", onclick: () => command("leave") }, "Leave table"),
+      ),
+    );
+    fill(controls, parts);
+  }
+
+  function drawPayouts() {
+    const round = c.view.round;
+    if (!round || round.phase !== "complete") {
+      fill(payouts);
+      return;
+    }
+    fill(
+      payouts,
+      h("h2", {}, `Round ${round.number}: payouts`),
+      h(
+        "ul.awards",
+        { id: "casino-awards" },
+        round.boxes.map((b) =>
+          h(
+            `li${b.won > 0 ? ".winner" : ""}`,
+            { dataset: { box: b.box } },
+            `Box ${b.box} (${b.name}): ${(b.result || "").replaceAll("-", " ")}${b.hand ? `, ${handName(b.hand)}` : ""} — paid ${b.won}`,
+          ),
+        ),
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------- commands
+
+  async function send(path, body) {
+    if (c.busy) return;
+    c.busy = true;
+    try {
+      show(await api("POST", `casino/tables/${tableId}/${path}/`, { command_id: commandId(), ...body }));
+    } catch (e) {
+      notice(e.message, "error");
+      if (e.body?.current) show(e.body.current);
+      else source.refresh();
+    } finally {
+      c.busy = false;
+    }
+  }
+
+  function command(name, body = {}) {
+    return send(name, body);
+  }
+
+  function act(action) {
+    const round = c.view.round;
+    const l = legal();
+    if (!round || !l || !l.actions.includes(action)) return;
+    const body = { round: round.id, version: round.version };
+    if (action === "exchange") {
+      if (c.selected.size === 0) return;
+      body.cards = [...c.selected];
+    }
+    return send(action, body);
+  }
+
+  function onKey(e) {
+    if (e.target.closest?.("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const action = KEYS[e.key.toLowerCase()];
+    if (action && legal()?.actions.includes(action)) {
+      e.preventDefault();
+      act(action);
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  // The clock's countdown moves by itself.
+  const ticker = setInterval(() => c.view && drawClock(), 250);
+
+  show(first);
+  return {
+    el,
+    stop: () => {
+      source.stop();
+      clearInterval(ticker);
+      document.removeEventListener("keydown", onKey);
+      if (window.pokerCasino?.state === c) delete window.pokerCasino;
+    },
+  };
+}
