@@ -116,7 +116,6 @@ def _attempt(
                 if done is None:
                     raise
                 return _first_answer(done, by), None
-            reply = answer(work)
             recorded = append(
                 work.batches(),
                 command_id=key.id,
@@ -127,6 +126,9 @@ def _attempt(
                 at=work.now,
             )
             written(work, recorded)
+            # After the read models are written: the answer shows the rows
+            # as a retry, reading them back, will (the lobby's running totals too).
+            reply = answer(work)
     except IntegrityError as error:
         if isinstance(classify(error, key.id), AlreadyDone):
             done = command_done(key.id, by, key.content)

@@ -158,13 +158,19 @@ class Feed:
 
     async def send(self, command_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """One try: the answer or error frame, or ``Lost``."""
+        from websockets.exceptions import ConnectionClosed
+
         await asyncio.wait_for(self.up.wait(), ANSWER_TIMEOUT_S)
         ws = self.ws
         if ws is None:
             raise Lost()
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.answers[command_id] = fut
-        await ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
+        try:
+            await ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
+        except ConnectionClosed:  # closed between the check and the send: a drop
+            self.answers.pop(command_id, None)
+            raise Lost() from None
         return await asyncio.wait_for(fut, ANSWER_TIMEOUT_S)
 
     async def close(self) -> None:

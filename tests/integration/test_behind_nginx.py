@@ -236,7 +236,7 @@ async def lobby(nginx: Nginx) -> Any:
         open_timeout=WAIT_S,
     )
     frame = json.loads(await asyncio.wait_for(socket.recv(), WAIT_S))
-    assert frame == {"type": "snapshot", "tables": []}
+    assert frame == {"type": "snapshot", "tables": [], "casino_tables": []}
     return socket
 
 
