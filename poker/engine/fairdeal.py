@@ -226,14 +226,7 @@ def _audit(
     wanted: list[tuple[_Slot, str, str]] = []
     """(where, card, why): the cards the viewer got, in the order he got them."""
     cursor = 0
-    given: dict[_Slot, Opening] = {}
-    for raw in openings:
-        try:
-            opened = Opening.from_json(raw)
-        except ValueError as exc:
-            problems.append(str(exc))
-            continue
-        given[(opened.tree, opened.index)] = opened
+    given = openings_by_place(openings, problems)
     n = button = 0
     for event in events:
         kind = event.get("type")
@@ -279,6 +272,35 @@ def _audit(
                     problems.append(f"{c} shown by player {owner} opens at none of his places")
     if not roots:
         return Audit(0, ("the history holds no hand.started event",))
+    return check_openings(wanted, given, roots, sizes, problems)
+
+
+def openings_by_place(
+    openings: Sequence[Mapping[str, Any]], problems: list[str]
+) -> dict[_Slot, Opening]:
+    """A viewer's openings by their (tree, position); one that does not
+    parse is a problem, not an exception.  (Shared by the casino's audit.)"""
+    given: dict[_Slot, Opening] = {}
+    for raw in openings:
+        try:
+            opened = Opening.from_json(raw)
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
+        given[(opened.tree, opened.index)] = opened
+    return given
+
+
+def check_openings(
+    wanted: Sequence[tuple[_Slot, str, str]],
+    given: Mapping[_Slot, Opening],
+    roots: Sequence[str],
+    sizes: Sequence[int],
+    problems: list[str],
+) -> Audit:
+    """Each (where, card, why) ``wanted`` must have an opening at its place
+    showing that card and proving it against its tree's root: the audit's
+    verdict, after the ``problems`` found before.  (Shared by the casino's.)"""
     checked = 0
     for where, c, why in wanted:
         found = given.get(where)

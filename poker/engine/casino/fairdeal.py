@@ -38,7 +38,14 @@ from poker.engine.casino.events import (
     RoundStarted,
 )
 from poker.engine.casino.rules import HAND_SIZE
-from poker.engine.fairdeal import Audit, Opening, _openers, commit
+from poker.engine.fairdeal import (
+    Audit,
+    Opening,
+    _openers,
+    check_openings,
+    commit,
+    openings_by_place,
+)
 
 DEALER = -1
 """The owner of the dealer's cards in a trace (boxes are 0, 1, ...)."""
@@ -159,14 +166,7 @@ def _audit(
     box: int | None,
 ) -> Audit:
     problems: list[str] = []
-    given: dict[Slot, Opening] = {}
-    for raw in openings:
-        try:
-            opened = Opening.from_json(raw)
-        except ValueError as exc:
-            problems.append(str(exc))
-            continue
-        given[(opened.tree, opened.index)] = opened
+    given = openings_by_place(openings, problems)
     roots: list[str] = []
     sizes: list[int] = []
     stub: list[Slot] = []
@@ -205,16 +205,4 @@ def _audit(
             ]
     if not roots:
         return Audit(0, ("the history holds no casino.round_started event",))
-    checked = 0
-    for where, c, why in wanted:
-        found = given.get(where)
-        tree, at = where
-        if found is None:
-            problems.append(f"{c} ({why}) has no opening at tree {tree} position {at}")
-        elif str(found.card) != c:
-            problems.append(f"{c} ({why}) but tree {tree} position {at} opens as {found.card}")
-        elif not found.proves(roots[tree], sizes[tree]):
-            problems.append(f"{c} ({why}) does not open at tree {tree} position {at}")
-        else:
-            checked += 1
-    return Audit(checked, tuple(problems))
+    return check_openings(wanted, given, roots, sizes, problems)
