@@ -86,13 +86,8 @@ def casino_chips_post(
     transaction must roll back whole."""
     posted = []
     for name, plan in plans:
-        transfer = ledger.transfer_post(
-            transfer_id=ledger.transfer_id_for(name),
-            kind=plan.kind,
-            moves=plan.moves,
-            by=by,
-            ref=name,
-            using=using,
+        transfer = ledger.named_transfer_post(
+            name, kind=plan.kind, moves=plan.moves, by=by, using=using
         )
         if transfer is not None:
             posted.append(transfer)

@@ -225,6 +225,17 @@ def transfer_post(
         return _same_or_refuse(first, kind, net, using)
 
 
+def named_transfer_post(
+    name: str, *, kind: str, moves: Sequence[Move], by: Any = None, using: str = "default"
+) -> Transfer | None:
+    """``transfer_post`` of a movement the room's own log names uniquely
+    (``table-7@12``): its id derived from ``name`` (``transfer_id_for``) and
+    ``name`` its ref, so a replay finds the first write."""
+    return transfer_post(
+        transfer_id=transfer_id_for(name), kind=kind, moves=moves, by=by, ref=name, using=using
+    )
+
+
 def accounts_lock(
     refs: Iterable[AccountRef], *, using: str = "default"
 ) -> dict[AccountRef, Account]:

@@ -89,14 +89,8 @@ def table_chips_moved(
     )
     posted = []
     for plan in plans:
-        name = plan.name(table_id)
-        transfer = ledger.transfer_post(
-            transfer_id=ledger.transfer_id_for(name),
-            kind=plan.kind,
-            moves=plan.moves,
-            by=by,
-            ref=name,
-            using=using,
+        transfer = ledger.named_transfer_post(
+            plan.name(table_id), kind=plan.kind, moves=plan.moves, by=by, using=using
         )
         if transfer is not None:
             posted.append(transfer)
