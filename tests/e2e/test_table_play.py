@@ -327,7 +327,7 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         token = ann.evaluate("() => localStorage.getItem('pokerroom.token')")
         assert server.request("GET", "/api/me/", token)[0] == 200
         ann.locator("#logout").click()
-        expect(ann.get_by_role("link", name="Log in")).to_be_visible(timeout=WAIT_MS)
+        expect(ann.get_by_role("link", name="Log in", exact=True)).to_be_visible(timeout=WAIT_MS)
         assert ann.evaluate("() => localStorage.getItem('pokerroom.token')") is None
         ann.goto(f"{base}/#/wallet")
         expect(ann).to_have_url(re.compile("#/login$"), timeout=WAIT_MS)
