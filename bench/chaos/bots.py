@@ -256,8 +256,10 @@ class Driver(TableBot):
             return
         seat = next(s for s in view["seats"] if s["seat"] == hand["to_act_seat"])
         player = seat["player"]
-        if hand["phase"] == "draw" and self.rng.random() < IDLE:
-            self.room.idles += 1  # the draw clock stands him pat
+        if hand["phase"] == "draw" and (self.room.idles == 0 or self.rng.random() < IDLE):
+            # the draw clock stands him pat; the run's first draw always, so
+            # every run has clocks to check, whatever the dice
+            self.room.idles += 1
             return
         move = self.choose_public(hand, self.players[player])
         for _ in range(3):
