@@ -369,6 +369,19 @@ and the image do it), for WhiteNoise or a web server in front to serve."""
 # STATIC_ROOT, so a server started without collectstatic (or a test) still
 # has every file.
 WHITENOISE_USE_FINDERS = True
+STATIC_HASHED = env.bool("STATIC_HASHED", default=PRODUCTION)
+"""Hashed names (``config.static``: ``app.3f2a….js``, cached a year by
+WhiteNoise and nginx); needs ``collectstatic`` before the servers start, as
+the release step does.  Off in development, where files change under their
+names."""
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "config.static.HashedStaticFiles"
+        if STATIC_HASHED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 # --- Logging -----------------------------------------------------------------
 

@@ -13,8 +13,8 @@ import { tournamentView } from "./tournament.js";
 import { staffView } from "./staff.js";
 
 const ROUTES = [
-  [/^#\/login$/, () => loginView()],
-  [/^#\/signup$/, () => signupView()],
+  [/^#\/login$/, () => loginView(loadMe)],
+  [/^#\/signup$/, () => signupView(loadMe)],
   [/^#\/wallet$/, () => walletView()],
   [/^#\/cashier$/, () => cashierView()],
   [/^#\/staff$/, () => staffView()],

@@ -2,9 +2,10 @@
 
 import { api, setToken } from "./api.js";
 import { form, h, notice } from "./dom.js";
-import { loadMe } from "./app.js";
 
-async function enter(path, values) {
+// `loadMe` is the app's (it redraws the menu): handed in, so that this
+// module does not import the one that imports it.
+async function enter(path, values, loadMe) {
   const answer = await api("POST", path, values);
   setToken(answer.token);
   const me = await loadMe();
@@ -12,7 +13,7 @@ async function enter(path, values) {
   location.hash = "#/lobby";
 }
 
-export function loginView() {
+export function loginView(loadMe) {
   const el = h(
     "section.card-panel.narrow",
     {},
@@ -23,7 +24,7 @@ export function loginView() {
         { name: "password", label: "Password", type: "password", autocomplete: "current-password" },
       ],
       "Log in",
-      (v) => enter("auth/login/", v),
+      (v) => enter("auth/login/", v, loadMe),
       { id: "login-form" },
     ),
     h("p", {}, "New here? ", h("a", { href: "#/signup" }, "Sign up")),
@@ -31,7 +32,7 @@ export function loginView() {
   return { el };
 }
 
-export function signupView() {
+export function signupView(loadMe) {
   const el = h(
     "section.card-panel.narrow",
     {},
@@ -46,7 +47,7 @@ export function signupView() {
       "Sign up",
       (v) => {
         const body = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== ""));
-        return enter("auth/register/", body);
+        return enter("auth/register/", body, loadMe);
       },
       { id: "signup-form" },
     ),
