@@ -31,6 +31,7 @@ from config import layer as frames_out
 from poker.models import Command
 from tests.poker.api_support import random_action
 from tests.poker.ws_support import (
+    Client,
     act_frame,
     actor,
     make_users,
@@ -39,6 +40,7 @@ from tests.poker.ws_support import (
     position_of_table,
     seat_all,
     table_client,
+    table_path,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -134,6 +136,18 @@ async def test_a_command_that_meets_the_database_away_is_unavailable_then_runs_o
     ran = Command.objects.filter(id=uuid.UUID(frame["command_id"])).count
     assert await database_sync_to_async(ran)() == 1
     assert socket.closed is None
+    await socket.close()
+
+
+@pytest.mark.redis
+async def test_a_socket_opened_while_the_database_is_away_is_closed_1013_saying_why():
+    table = await open_table()
+    with database_unreachable():
+        await database_sync_to_async(close)()
+        code, _, frame = await Client(table_path(table)).refusal()
+    assert code == 1013 and frame["code"] == "unavailable", (code, frame)  # 1013: try again later
+    socket = await table_client(table)  # and back
+    assert (await socket.ping())["type"] == "pong"
     await socket.close()
 
 
