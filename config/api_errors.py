@@ -2,8 +2,9 @@
 
 ``code`` is a stable, machine-readable slug that clients branch on; ``message``
 is for people. Services refuse a request by raising a subclass of
-:class:`ApiError`; DRF's and Django's own exceptions are mapped below. Anything
-else is a bug and stays a 500.
+:class:`ApiError`; DRF's and Django's own exceptions are mapped below; a
+database or Redis out of reach is a 503 ``unavailable`` (``config.outage``).
+Anything else is a bug and stays a 500.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
 
+from config import outage
 from config.parsers import TooLarge
 
 
@@ -75,6 +77,10 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if isinstance(exc, ApiError):
         set_rollback()
         return Response(exc.as_dict(), status=exc.status)
+    if isinstance(exc, outage.OUTAGE_ERRORS):
+        set_rollback()
+        headers = {"Retry-After": str(outage.RETRY_AFTER_S)}
+        return Response(outage.body(), status=outage.STATUS, headers=headers)
 
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

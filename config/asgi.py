@@ -15,7 +15,7 @@ from django.conf import settings  # noqa: E402
 
 from config.metrics import open_sockets  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_auth import OriginGuard, TokenAuthMiddleware  # noqa: E402
+from config.ws_auth import OriginGuard, OutageGuard, TokenAuthMiddleware  # noqa: E402
 
 # Embedded defaults: the worker that runs the clocks lives in this process.
 if settings.EMBEDDED_WORKER:
@@ -30,8 +30,13 @@ application = ProtocolTypeRouter(
         # Counted while open (poker_open_sockets).  A session cookie works
         # only from ALLOWED_HOSTS' pages (a WebSocket is not covered by CSRF
         # protection); a token needs no Origin (ws_auth).
+        # A handshake that meets PostgreSQL or Redis out of reach: 1013.
         "websocket": open_sockets(
-            OriginGuard(AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns))))
+            OutageGuard(
+                OriginGuard(
+                    AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                )
+            )
         ),
     }
 )

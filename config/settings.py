@@ -198,6 +198,7 @@ if REDIS_URL:
         },
     }
     CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"  # Redis, outliving its restarts
     CELERY_RESULT_BACKEND = REDIS_URL
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -217,8 +218,26 @@ CELERY_ENABLE_UTC = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis restarts (a deploy, a failover): the worker and beat wait for it,
+# however long (never exit after 100 tries), and take a Redis error reply
+# while it loads its data (a channel error) as a lost connection too.
+# Timers running when the connection went cannot be acknowledged: they are
+# stopped and handed out again (a timer run twice does nothing the second
+# time), as Celery 6 will do by default.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CHANNEL_ERROR_RETRY = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_RESULT_BACKEND_ALWAYS_RETRY = True
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
+CELERY_REDIS_RETRY_ON_TIMEOUT = True
+CELERY_REDIS_SOCKET_KEEPALIVE = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A connection to a Redis that went away is noticed within 10 s (a
+    # ping on a connection idle that long) rather than at its next use.
+    "health_check_interval": 10,
+    "socket_keepalive": True,
+    "retry_on_timeout": True,
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
     # How often a worker looks for timers a dead worker held past the
     # visibility timeout (kombu scans only every 10th look by default, so

@@ -20,6 +20,8 @@ client can read.
 
 from __future__ import annotations
 
+import contextlib
+import json
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import ParseResult, parse_qsl, urlparse
@@ -28,6 +30,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import AllowedHostsOriginValidator
+
+from config import outage
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,9 @@ class Refusal:
 
 NOT_AUTHENTICATED = Refusal(4401, "not_authenticated", "not authenticated: log in or send a token")
 ACCOUNT_LOCKED = Refusal(4401, "account_locked", "account locked: this session has ended")
+UNAVAILABLE = Refusal(
+    1013, "unavailable", "the service is briefly unavailable: connect again in a moment"
+)
 ORIGIN_REFUSED = Refusal(
     4403, "origin_refused", "origin refused: open the socket from this site, or send a token"
 )
@@ -126,3 +133,38 @@ def _origin(scope: dict[str, Any]) -> ParseResult | None:
             except (UnicodeDecodeError, ValueError):
                 return None
     return None
+
+
+class OutageGuard:
+    """A socket whose handshake meets PostgreSQL or Redis out of reach (the
+    token or session looked up, the consumer's first reads) is closed with
+    1013, "try again later", after an error frame, instead of an ASGI
+    error; an open socket handles outages itself (``poker.consumers``)."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        accepted = False
+
+        async def send_seen(message: dict[str, Any]) -> None:
+            nonlocal accepted
+            accepted = accepted or message["type"] == "websocket.accept"
+            await send(message)
+
+        try:
+            return await self.application(scope, receive, send_seen)
+        except outage.OUTAGE_ERRORS:
+            with contextlib.suppress(Exception):  # the client may be gone
+                await _close_unavailable(send, accepted)
+            return None
+
+
+async def _close_unavailable(send: Any, accepted: bool) -> None:
+    """``refuse`` (or ``end``) with ``UNAVAILABLE``, in bare ASGI messages."""
+    why = UNAVAILABLE
+    if not accepted:
+        await send({"type": "websocket.accept"})
+    frame = {"type": "error", "code": why.code, "message": why.reason}
+    await send({"type": "websocket.send", "text": json.dumps(frame)})
+    await send({"type": "websocket.close", "code": why.close_code, "reason": why.reason})

@@ -11,19 +11,28 @@
 
 Frames in: JSON objects with a ``type``.  Anything else gets an error frame
 ``{"type": "error", "code", "message"}`` and changes nothing.
+
+A socket outlives a short outage of PostgreSQL or Redis (``JsonFrames``):
+a command that meets one is answered ``unavailable`` (``config.outage``),
+the channel layer is read again once Redis is back, and each stream then
+catches up from the store on what was published meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 
 from accounts.frames import player_group, session_group, wallet_frame
+from config import outage
 from config.api_errors import ApiError
 from config.throttles import command_wait
 from config.ws_auth import ACCOUNT_LOCKED, NOT_AUTHENTICATED, Refusal, end, refuse
@@ -36,6 +45,10 @@ MAX_FRAME = 16 * 1024
 """Bytes a client frame may have."""
 
 NO_TABLE = Refusal(4404, "not_found", "no such table")
+LAYER_RETRY_S = (0.1, 0.25, 0.5, 1.0, 2.0)
+"""Waits between tries to read the channel layer again while Redis is away."""
+
+log = logging.getLogger(__name__)
 
 
 def scope_user(scope: dict[str, Any]) -> Any:
@@ -46,7 +59,68 @@ def scope_user(scope: dict[str, Any]) -> Any:
 
 class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """Client frames are JSON objects of at most MAX_FRAME bytes: anything
-    else gets an error frame and leaves the connection open."""
+    else gets an error frame and leaves the connection open.
+
+    An outage of PostgreSQL or Redis never closes an open socket: a client
+    frame that meets one is answered ``unavailable`` (its command id with
+    it); a channel-layer message that meets one is dropped (the streams
+    fetch what they skipped from the store with the next one); the layer
+    is read again once Redis answers, the socket's groups joined again (a
+    Redis restarted empty forgot them) and ``layer_resumed`` lets each
+    stream catch up.  A handshake that meets one is closed with 1013 (try
+    again later) by ``config.ws_auth.OutageGuard``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.joined: list[str] = []
+
+    async def join(self, group: str) -> None:
+        """Join ``group`` (again after an outage of the layer)."""
+        self.joined.append(group)
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    @property
+    def channel_receive(self) -> Any:
+        """What channels awaits for the next layer message: the layer's own
+        ``receive`` (set by ``AsyncConsumer.__call__``), outliving Redis."""
+        return self._receive_through_outages
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Any) -> None:
+        self._layer_receive = receive
+
+    async def _receive_through_outages(self) -> dict[str, Any]:
+        """The next layer message; while Redis is away, tries again until
+        it answers, then a ``layer.resumed`` message once the groups are
+        joined again (a layer message published meanwhile was lost)."""
+        tries = 0
+        while True:
+            try:
+                if tries:
+                    for group in self.joined:
+                        await self.channel_layer.group_add(group, self.channel_name)
+                    return {"type": "layer.resumed"}
+                message: dict[str, Any] = await self._layer_receive()
+                return message
+            except outage.OUTAGE_ERRORS as error:
+                if not tries:
+                    log.warning("channel layer unreachable, reading it again: %s", error)
+                await asyncio.sleep(LAYER_RETRY_S[min(tries, len(LAYER_RETRY_S) - 1)])
+                tries += 1
+
+    async def layer_resumed(self, message: dict[str, Any]) -> None:
+        """The layer is read again: a stream sends what it missed meanwhile."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        try:
+            await super().dispatch(message)
+        except outage.OUTAGE_ERRORS as error:
+            kind = message.get("type")
+            if kind == "websocket.connect":
+                raise  # refused with 1013 (ws_auth.OutageGuard)
+            if kind == "websocket.disconnect":
+                raise StopConsumer() from error  # its groups expire by themselves
+            log.warning("%s not handled, %s unreachable: %s", kind, type(error).__name__, error)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_FRAME:
@@ -59,12 +133,15 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if not isinstance(content, dict):
             await _error(self, "malformed", "a frame is a JSON object")
             return
-        await self.receive_json(content)
+        try:
+            await self.receive_json(content)
+        except outage.OUTAGE_ERRORS:
+            await self.send_json(outage.body(type="error", command_id=content.get("command_id")))
 
     async def session_join(self, viewer: Any) -> None:
         """A logged-in viewer's socket hears of his account's lock."""
         if viewer is not None:
-            await self.channel_layer.group_add(session_group(viewer.pk), self.channel_name)
+            await self.join(session_group(viewer.pk))
 
     async def session_leave(self, viewer: Any) -> None:
         if viewer is not None:
@@ -95,7 +172,7 @@ class TableConsumer(JsonFrames):
             await refuse(self, NO_TABLE)
             return
         await self.accept()
-        await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
+        await self.join(publish.table_group(self.table))
         await self.session_join(self.viewer)
         await self._catch_up(query_after(self.scope))
 
@@ -142,12 +219,20 @@ class TableConsumer(JsonFrames):
         if _key(frame) <= self.last:
             return
         if not self._is_next(frame):
-            after = self.last[0] - 1 if self.owed else self.last[0]
-            viewer = self.viewer.pk if self.viewer is not None else None
-            for missed in await database_sync_to_async(publish.replay)(self.table, after, viewer):
-                if _key(missed) < _key(frame):
-                    await self._send_frame(missed)
+            await self._send_missed(before=_key(frame))
         await self._send_frame(frame, text)
+
+    async def layer_resumed(self, message: dict[str, Any]) -> None:
+        """Frames published while the layer was away are in the store."""
+        await self._send_missed()
+
+    async def _send_missed(self, before: tuple[int, int] | None = None) -> None:
+        """The frames after the last one sent (and before ``before``), from the store."""
+        after = self.last[0] - 1 if self.owed else self.last[0]
+        viewer = self.viewer.pk if self.viewer is not None else None
+        for missed in await database_sync_to_async(publish.replay)(self.table, after, viewer):
+            if before is None or _key(missed) < before:
+                await self._send_frame(missed)
 
     def _is_next(self, frame: dict[str, Any]) -> bool:
         if frame["type"] == "private":
@@ -225,7 +310,14 @@ class LobbyConsumer(JsonFrames):
 
     async def connect(self) -> None:
         await self.accept()
-        await self.channel_layer.group_add(publish.LOBBY_GROUP, self.channel_name)
+        await self.join(publish.LOBBY_GROUP)
+        await self._send_list()
+
+    async def layer_resumed(self, message: dict[str, Any]) -> None:
+        """Changes published while the layer was away were lost: the list again."""
+        await self._send_list()
+
+    async def _send_list(self) -> None:
         tables = await database_sync_to_async(_lobby)()
         casino = await database_sync_to_async(casino_lobby)()
         await self.send_json({"type": "snapshot", "tables": tables, "casino_tables": casino})
@@ -247,8 +339,15 @@ class PlayerConsumer(JsonFrames):
             await refuse(self, NOT_AUTHENTICATED)
             return
         await self.accept()
-        await self.channel_layer.group_add(player_group(self.viewer.pk), self.channel_name)
+        await self.join(player_group(self.viewer.pk))
         await self.session_join(self.viewer)
+        await self._send_wallet()
+
+    async def layer_resumed(self, message: dict[str, Any]) -> None:
+        """A transfer published while the layer was away: the wallet again."""
+        await self._send_wallet()
+
+    async def _send_wallet(self) -> None:
         await self.send_json(await database_sync_to_async(wallet_frame)(self.viewer.pk))
 
     async def disconnect(self, code: int) -> None:

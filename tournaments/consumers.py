@@ -48,7 +48,7 @@ class TournamentConsumer(JsonFrames):
             await refuse(self, NO_TOURNAMENT)
             return
         await self.accept()
-        await self.channel_layer.group_add(tournament_group(self.tournament), self.channel_name)
+        await self.join(tournament_group(self.tournament))
         after = query_after(self.scope)
         if after is None:
             await self._snapshot()
@@ -72,6 +72,11 @@ class TournamentConsumer(JsonFrames):
             return
         self.version = frame["version"]
         await self.send_json(frame)
+
+    async def layer_resumed(self, message: dict[str, Any]) -> None:
+        """Updates published while the layer was away: the events since."""
+        if await database_sync_to_async(_version)(self.tournament) > self.version:
+            await self._catch_up(self.version)
 
     async def frame(self, message: dict[str, Any]) -> None:
         """An update published after a commit: the next one is sent, an
@@ -100,7 +105,14 @@ class TournamentLobbyConsumer(JsonFrames):
 
     async def connect(self) -> None:
         await self.accept()
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.join(LOBBY_GROUP)
+        await self._send_lines()
+
+    async def layer_resumed(self, message: dict[str, Any]) -> None:
+        """Changes published while the layer was away were lost: the lines again."""
+        await self._send_lines()
+
+    async def _send_lines(self) -> None:
         lines = await database_sync_to_async(_lobby)()
         await self.send_json({"type": "snapshot", "tournaments": lines})
 
@@ -144,6 +156,10 @@ def catch_up(tournament: int, after: int) -> dict[str, Any] | None:
             return None
         rows = load(row.stream, after=after)
         return events_frame(tournament, rows, selectors.state_of(row), timing.now())
+
+
+def _version(tournament: int) -> int:
+    return int(Tournament.objects.values_list("version", flat=True).get(pk=tournament))
 
 
 def _lobby() -> list[dict[str, Any]]:

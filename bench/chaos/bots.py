@@ -311,7 +311,8 @@ class Driver(TableBot):
             return "ws: no answer in time"
         except OSError as error:
             return f"ws: {type(error).__name__}"
-        if frame.get("type") == "error" and frame.get("code") in ("server_error", "throttled"):
+        retry = ("server_error", "throttled", "unavailable")  # unavailable: PostgreSQL/Redis away
+        if frame.get("type") == "error" and frame.get("code") in retry:
             return f"ws: {frame['code']}"
         return frame
 

@@ -42,7 +42,7 @@ class CasinoTableConsumer(JsonFrames):
             await refuse(self, NO_TABLE)
             return
         await self.accept()
-        await self.channel_layer.group_add(publish.table_group(self.table), self.channel_name)
+        await self.join(publish.table_group(self.table))
         await self.session_join(self.user)  # a lock of his account ends the socket
         await self._catch_up(query_after(self.scope))
 
@@ -82,12 +82,20 @@ class CasinoTableConsumer(JsonFrames):
         if _key(frame) <= self.last:
             return
         if not self._is_next(frame):
-            after = self.last[0] - 1 if self.owed else self.last[0]
-            missed = await database_sync_to_async(publish.replay)(self.table, after, self.viewer)
-            for earlier in missed:
-                if _key(earlier) < _key(frame):
-                    await self._send_frame(earlier)
+            await self._send_missed(before=_key(frame))
         await self._send_frame(frame)
+
+    async def layer_resumed(self, message: dict[str, Any]) -> None:
+        """Frames published while the layer was away are in the store."""
+        await self._send_missed()
+
+    async def _send_missed(self, before: tuple[int, int] | None = None) -> None:
+        """The frames after the last one sent (and before ``before``), from the store."""
+        after = self.last[0] - 1 if self.owed else self.last[0]
+        missed = await database_sync_to_async(publish.replay)(self.table, after, self.viewer)
+        for earlier in missed:
+            if before is None or _key(earlier) < before:
+                await self._send_frame(earlier)
 
     def _is_next(self, frame: dict[str, Any]) -> bool:
         if frame["type"] == "private":
