@@ -343,6 +343,16 @@ def check(run: Run) -> None:
     ranked = q.current_standings(state)
     for limit in (1, 4, 10):
         assert q.leading_standings(state, limit) == ranked[:limit]
+    check_tally(state)
+
+
+def check_tally(state: TournamentState) -> None:
+    """The counts ``evolve`` keeps agree with the entrants counted afresh."""
+    entrants = state.entrants.values()
+    assert state.tally.left == sum(e.alive for e in entrants)
+    assert state.tally.placed == sum(not e.disqualified for e in entrants)
+    broke = {e.player for e in entrants if e.alive and e.table is not None and e.stack == 0}
+    assert state.tally.broke == broke
 
 
 def check_add_ons(before: TournamentState, events: list[TournamentEvent]) -> None:

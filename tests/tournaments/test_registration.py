@@ -48,6 +48,7 @@ def test_unregistering_before_the_start_refunds_buy_in_and_fee() -> None:
     run = Run().register(["p01", "p02"])
     assert run.do(Unregister("p01")) == [Unregistered("p01", 110)]
     assert (run.state.entries, run.state.pool, list(run.state.entrants)) == (1, 100, ["p02"])
+    assert (run.state.tally.left, run.state.tally.placed) == (1, 1)
     assert refusal(run, Unregister("p01")) is TournamentErrorCode.NOT_REGISTERED
 
 

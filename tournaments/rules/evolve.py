@@ -9,7 +9,7 @@ which of them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -43,9 +43,21 @@ def replay(events: Iterable[ev.TournamentEvent]) -> TournamentState:
 
 
 def _with(state: TournamentState, player: str, **changes: Any) -> TournamentState:
+    return _entrants(state, {player: replace(state.entrants[player], **changes)})
+
+
+def _entrants(state: TournamentState, changes: Mapping[str, Entrant | None]) -> TournamentState:
+    """The state with these entries (None: the entry is gone), in one copy
+    of the entrants, and its tally kept with them."""
     entrants = dict(state.entrants)
-    entrants[player] = replace(entrants[player], **changes)
-    return replace(state, entrants=entrants)
+    tally = state.tally
+    for player, entrant in changes.items():
+        tally = tally.changed(entrants.get(player), entrant)
+        if entrant is None:
+            del entrants[player]
+        else:
+            entrants[player] = entrant
+    return replace(state, entrants=entrants, tally=tally)
 
 
 def _table(state: TournamentState, number: int, **changes: Any) -> TournamentState:
@@ -72,19 +84,17 @@ def _seat(state: TournamentState, player: str, table: int, seat: int) -> Tournam
 
 
 def _registered(state: TournamentState, e: ev.Registered) -> TournamentState:
-    entrants = dict(state.entrants)
-    old = entrants.get(e.player)
+    old = state.entrants.get(e.player)
     paid = e.paid + (old.paid if old else 0)
-    entrants[e.player] = Entrant(e.player, entries=e.entry, paid=paid)
+    state = _entrants(state, {e.player: Entrant(e.player, entries=e.entry, paid=paid)})
     pool = state.pool + state.definition.buy_in
-    return replace(state, entrants=entrants, entries=state.entries + 1, pool=pool)
+    return replace(state, entries=state.entries + 1, pool=pool)
 
 
 def _unregistered(state: TournamentState, e: ev.Unregistered) -> TournamentState:
-    entrants = dict(state.entrants)
-    del entrants[e.player]
+    state = _entrants(state, {e.player: None})
     pool = state.pool - state.definition.buy_in
-    return replace(state, entrants=entrants, entries=state.entries - 1, pool=pool)
+    return replace(state, entries=state.entries - 1, pool=pool)
 
 
 def _started(state: TournamentState, e: ev.Started) -> TournamentState:
@@ -124,10 +134,10 @@ def _hand_started(state: TournamentState, e: ev.HandStarted) -> TournamentState:
             state = replace(state, groups=state.groups + 1, round_group=state.groups + 1)
         state = replace(state, round_tables=state.round_tables | {e.table})
         group = state.round_group
-    entrants = dict(state.entrants)
-    for p in e.players:
-        entrants[p.player] = replace(entrants[p.player], last_level=e.level)
-    state = replace(state, entrants=entrants)
+    entrants = state.entrants
+    state = _entrants(
+        state, {p.player: replace(entrants[p.player], last_level=e.level) for p in e.players}
+    )
     hands = dict(state.hands)
     hands[e.hand] = RunningHand(e.table, e.players, group)
     state = replace(state, hands=hands, last_hand=e.hand)
@@ -142,12 +152,12 @@ def _hand_finished(state: TournamentState, e: ev.HandFinished) -> TournamentStat
         group = state.groups + 1
         state = replace(state, groups=group)
     start = {p.player: p.stack for p in running.players}
-    entrants = dict(state.entrants)  # one copy for the hand, not one a player
+    changes = {}
     for final in e.stacks:
-        old = entrants[final.player]
+        old = state.entrants[final.player]
         bust = Bust(final.player, group, start[final.player]) if final.stack == 0 else old.bust
-        entrants[final.player] = replace(old, stack=final.stack, bust=bust)
-    state = replace(state, entrants=entrants, hands=hands)
+        changes[final.player] = replace(old, stack=final.stack, bust=bust)
+    state = replace(_entrants(state, changes), hands=hands)  # one copy for the hand
     return _round_over(_table(state, e.table, hand=None))
 
 

@@ -37,16 +37,13 @@ def alive(state: TournamentState) -> list[Entrant]:
 
 def players_left(state: TournamentState) -> int:
     """How many are still in (a player out of chips who may rebuy counts)."""
-    return sum(1 for e in state.entrants.values() if e.alive)
+    return state.tally.left
 
 
 def broke(state: TournamentState) -> list[Entrant]:
-    """Players still in with no chips (by player id): they may rebuy, or go
-    out.  Only the few broke are sorted: this runs several times a hand."""
-    found = {
-        p: e for p, e in state.entrants.items() if e.stack == 0 and e.table is not None and e.alive
-    }
-    return [found[p] for p in sorted(found)]
+    """Players still in, seated, with no chips (by player id): they may
+    rebuy, or go out.  The tally has them: this runs several times a hand."""
+    return [state.entrants[p] for p in sorted(state.tally.broke)]
 
 
 def in_hand(state: TournamentState, player: str) -> bool:
@@ -132,7 +129,7 @@ def pool_final(state: TournamentState) -> bool:
 
 def field(state: TournamentState) -> int:
     """The players who get a place."""
-    return sum(1 for e in state.entrants.values() if not e.disqualified)
+    return state.tally.placed
 
 
 def prizes(state: TournamentState) -> tuple[Prize, ...]:
@@ -219,13 +216,13 @@ def _leading(
 
 def table_views(state: TournamentState) -> dict[int, TableView]:
     """The tables as the seating rules see them."""
-    stuck = frozenset(e.player for e in broke(state))
+    stuck = state.tally.broke
     return {
         n: TableView(
             t.seats,
             t.hand is not None,
             t.big_blind,
-            stuck & frozenset(t.seats.values()),
+            frozenset(p for p in t.seats.values() if p in stuck) if stuck else stuck,
             t.over_blind,
         )
         for n, t in state.tables.items()

@@ -336,8 +336,16 @@ def _draw_order(view: TableView, size: int, rng: Shuffler, over_from: int | None
 
 
 def final_table_due(tables: Mapping[int, Seated], size: int) -> bool:
-    """Everybody fits at one table and there is more than one."""
-    return len(tables) > 1 and sum(len(t.seats) for t in tables.values()) <= size
+    """Everybody fits at one table and there is more than one (counted
+    only until they do not: this is asked before every deal)."""
+    if len(tables) < 2:
+        return False
+    players = 0
+    for table in tables.values():
+        players += len(table.seats)
+        if players > size:
+            return False
+    return True
 
 
 def final_table_draw(tables: Tables, size: int, rng: Shuffler) -> tuple[int, dict[int, str]]:

@@ -102,6 +102,39 @@ class Clock:
         return self.banked + (0 if self.since is None else max(0, at - self.since))
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Counts over the entrants that ``evolve`` keeps as it changes them,
+    so that the rules asking them after every hand do not walk a field of
+    hundreds: who is still in, who gets a place, who sits with no chips."""
+
+    left: int = 0
+    """Entrants still in (``Entrant.alive``)."""
+    placed: int = 0
+    """Entrants not disqualified: the field that gets places."""
+    broke: frozenset[str] = frozenset()
+    """Players still in and seated with no chips."""
+
+    def changed(self, old: Entrant | None, new: Entrant | None) -> Tally:
+        """The tally once the entry ``old`` (None: none) becomes ``new``
+        (None: gone)."""
+        left, placed, broke = self.left, self.placed, self.broke
+        for entrant, sign in ((old, -1), (new, 1)):
+            if entrant is not None:
+                left += sign * entrant.alive
+                placed += sign * (not entrant.disqualified)
+        entrant = new or old
+        if entrant is not None and _broke(old) != _broke(new):
+            broke = broke | {entrant.player} if _broke(new) else broke - {entrant.player}
+        return Tally(left, placed, broke)
+
+
+def _broke(entrant: Entrant | None) -> bool:
+    return (
+        entrant is not None and entrant.stack == 0 and entrant.table is not None and entrant.alive
+    )
+
+
 @dataclass(frozen=True)
 class TournamentState:
     """Everything about a tournament (treat the mappings as read-only:
@@ -114,6 +147,8 @@ class TournamentState:
     started_at: int | None = None
     """When play began (Unix seconds)."""
     entrants: Mapping[str, Entrant] = field(default_factory=dict)
+    tally: Tally = field(default_factory=Tally)
+    """Counts over ``entrants``, kept with them by ``evolve``."""
     entries: int = 0
     pool: int = 0
     """The prize pool: buy-ins, rebuy and add-on prices (fees excluded)."""
