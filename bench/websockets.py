@@ -25,7 +25,7 @@ Set-up (nothing of the developer's is touched):
   keeps its connection), stopped at the end.  A table's sockets alternate
   between them, so its frames always cross the channel layer.
   Their options are the deployed ones (``deploy/``: uvicorn's own
-  WebSocket implementation, ``websockets-sansio``, with compression);
+  WebSocket implementation, ``websockets-sansio``, frames uncompressed);
   ``WSBENCH_SERVER_ARGS`` adds more, to compare settings.
 
 Per scale: every player of each table and one spectator per table open
@@ -270,6 +270,8 @@ class Server:
                 "warning",
                 "--backlog",
                 "4096",
+                "--ws-per-message-deflate",
+                "false",
                 *SERVER_ARGS,
             ],
             cwd=ROOT,
