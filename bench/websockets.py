@@ -24,6 +24,9 @@ Set-up (nothing of the developer's is touched):
   ``CONN_MAX_AGE=60`` (the single thread of ``database_sync_to_async``
   keeps its connection), stopped at the end.  A table's sockets alternate
   between them, so its frames always cross the channel layer.
+  Their options are the deployed ones (``deploy/``: uvicorn's own
+  WebSocket implementation, ``websockets-sansio``, frames uncompressed);
+  ``WSBENCH_SERVER_ARGS`` adds more, to compare settings.
 
 Per scale: every player of each table and one spectator per table open
 ``ws/tables/<id>/?token=..`` from this process, the bots' own (one asyncio
@@ -47,6 +50,12 @@ subscriber (p50/p99 over every subscriber x action) and per action at the
 last of its six subscribers.  Also the act -> answer time.  Missed
 versions: each client's public frame positions must be consecutive from
 its snapshot's position.
+
+Server CPU: the servers' process CPU time (``/proc``) over the play
+(warm-up and measure) per action answered in it, the cost of an action on
+the whole live path (the command, the channel layer's receive, cutting and
+sending the frames).  ``WSBENCH_PROFILE=200`` samples the first server with
+py-spy at that scale, if installed (``pip install py-spy``).
 
 Channel layer: a ``RedisChannelLayer`` of its own (same Redis DB) with a
 group of 5 channels, group_send at a steady ``LAYER_RATES`` for
@@ -96,6 +105,9 @@ LAYER_RATES = (200, 1000)
 LAYER_SECONDS = float(os.environ.get("WSBENCH_LAYER_SECONDS", "5"))
 """Seconds of each steady rate of the bare channel layer (0: not measured)."""
 FLOOD = 1000
+SERVER_ARGS = tuple(os.environ.get("WSBENCH_SERVER_ARGS", "").split())
+"""More uvicorn options (the last of an option given twice wins), to compare
+settings such as ``--ws wsproto`` or ``--ws-per-message-deflate false``."""
 SEED = 20_240_611
 
 
@@ -256,10 +268,11 @@ class Server:
                 "--no-access-log",
                 "--log-level",
                 "warning",
-                "--ws",
-                "websockets",
                 "--backlog",
                 "4096",
+                "--ws-per-message-deflate",
+                "false",
+                *SERVER_ARGS,
             ],
             cwd=ROOT,
             env=self.env,
@@ -403,7 +416,8 @@ class Client:
                 elif kind == "private":
                     ev = frame["event"]
                     if ev.get("type") == "hand.cards_dealt":
-                        mine = [h for h in ev.get("hands", []) if h]
+                        # by seat: {"seat", "cards", "count"}, cards only his own
+                        mine = [h["cards"] for h in ev.get("hands", []) if h.get("cards")]
                         if mine:
                             self.dealt[frame["stream"]] = mine[0]
                 elif kind in ("answer", "error"):
@@ -542,6 +556,7 @@ class TableBot:
             frame = await client.act({"hand": hand["id"], "version": hand["version"], **move})
             done = time.perf_counter()
             if frame["type"] == "answer":
+                self.bench.answered += 1
                 if self.bench.in_window(sent):
                     self.bench.actions += 1
                     self.bench.answer_latencies.append(done - sent)
@@ -615,7 +630,12 @@ class Result:
     loop_lag_p99: float = 0.0
     loop_lag_max: float = 0.0
     server_cpu: float = 0.0
+    server_cpu_per_action: float = 0.0
+    """Server CPU seconds (both processes) over every action answered from
+    the start of play (warm-up included: the span the CPU is read over)."""
     client_cpu: float = 0.0
+    load: float = 0.0
+    """The machine's 1-minute load average at the end of play."""
     refusal_samples: list[str] = field(default_factory=list)
     server_crashes_run: int = 0
     server_crashes_close: int = 0
@@ -632,6 +652,8 @@ class Bench:
         self.answer_latencies: list[float] = []
         self.acts_sent: list[tuple[int, int]] = []
         self.actions = 0
+        self.answered = 0
+        """Actions answered since play began (warm-up too)."""
         self.hands = 0
         self.refusals = 0
         self.refusal_samples: list[str] = []
@@ -700,9 +722,13 @@ class Bench:
         self.t1 = self.t0 + DURATION
         cpu0, own0 = self.server_cpu(), time.process_time()
         monitor = asyncio.create_task(self.lag_monitor(self.t1))
+        profiler = profile(self.servers[0], len(self.tables))
         await asyncio.gather(*(t.run(self.t1) for t in live))
         await monitor
         cpu1, own1 = self.server_cpu(), time.process_time()
+        result.load = os.getloadavg()[0]
+        if profiler is not None:
+            profiler.wait()
         await self.trailing_frames(2.0)
         result.server_crashes_run = self.crashes()
         self.closing = True
@@ -736,8 +762,43 @@ class Bench:
             result.loop_lag_max = max(self.lags)
         span = DURATION + WARMUP
         result.server_cpu = (cpu1 - cpu0) / span
+        result.server_cpu_per_action = (cpu1 - cpu0) / max(self.answered, 1)
         result.client_cpu = (own1 - own0) / span
         return result
+
+
+PROFILE = {int(n) for n in os.environ.get("WSBENCH_PROFILE", "").split(",") if n}
+"""Scales at which the first server is sampled with py-spy while they play."""
+
+
+def profile(server: Server, tables: int) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling the first server for the whole play (warm-up and
+    measure) at a scale of ``PROFILE``, to ``/tmp/wsbench-pyspy-<tables>.txt``
+    (collapsed stacks), if py-spy is installed (it is not a dependency)."""
+    spy = Path(sys.executable).with_name("py-spy")
+    if tables not in PROFILE or server.process is None or not spy.exists():
+        return None
+    out = f"/tmp/wsbench-pyspy-{tables}.txt"
+    print(f"  profiling server pid {server.process.pid} to {out}", flush=True)
+    return subprocess.Popen(
+        [
+            str(spy),
+            "record",
+            "-p",
+            str(server.process.pid),
+            "-d",
+            str(int(WARMUP + DURATION)),
+            "-r",
+            "50",
+            "-f",
+            "raw",
+            "-o",
+            out,
+            "--nonblocking",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def pct(values: list[float], p: float) -> float:
@@ -896,7 +957,7 @@ def run(
                 f"  {n} tables: {result.actions} actions, act-to-frame p50 "
                 f"{ms(pct(result.latencies, 50))} ms p99 {ms(pct(result.latencies, 99))} ms, "
                 f"missed {result.missed}, refusals {result.refusals}, "
-                f"failures {len(result.failures)} (machine load {os.getloadavg()[0]:.1f})",
+                f"failures {len(result.failures)}, server {ms(result.server_cpu_per_action)} ms CPU per action (machine load {result.load:.1f})",
                 flush=True,
             )
         server_errors = sum(s.errors_logged() for s in servers)
@@ -930,7 +991,7 @@ def report(
     print(
         f"\n{'tables':>6}{'sockets':>8}{'act/s':>8}{'hands/s':>8}"
         f"{'sub p50':>9}{'sub p99':>9}{'all p50':>9}{'all p99':>9}{'ans p50':>9}{'ans p99':>9}"
-        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'srv cpu':>8}{'cli cpu':>8}{'lag p99':>8}"
+        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'srv cpu':>8}{'ms/act':>7}{'cli cpu':>8}{'lag p99':>8}{'load':>6}"
     )
     for r in results:
         print(
@@ -939,15 +1000,17 @@ def report(
             f"{ms(pct(r.worst, 50)):>9}{ms(pct(r.worst, 99)):>9}"
             f"{ms(pct(r.answers, 50)):>9}{ms(pct(r.answers, 99)):>9}"
             f"{r.missed:>7}{r.incomplete:>8}{r.refusals:>8}"
-            f"{r.server_cpu:>8.0%}{r.client_cpu:>8.0%}{ms(r.loop_lag_p99):>8}"
+            f"{r.server_cpu:>8.0%}{ms(r.server_cpu_per_action):>7}{r.client_cpu:>8.0%}"
+            f"{ms(r.loop_lag_p99):>8}{r.load:>6.1f}"
         )
     print(
         "latency (ms): act frame sent -> public frame of the action's own event (hand stream, version+1) received, client clock; "
         "sub = each subscriber x action, all = per action at the last of its 6 sockets, "
         "ans = act -> answer at the actor. missed = public positions not consecutive from the "
         "snapshot, summed over clients; incompl = measured actions some socket never got the "
-        "frame of the action's own event. srv cpu = uvicorn processes (1 core = 100%), cli cpu = this process; lag p99 = "
-        "client event-loop lag (10 ms timer)."
+        "frame of the action's own event. srv cpu = uvicorn processes (1 core = 100%), ms/act = their CPU ms per action answered "
+        "(both processes, over the same span), cli cpu = this process; lag p99 = "
+        "client event-loop lag (10 ms timer); load = 1-minute load average at the end of play."
     )
     for r in results:
         notes = [

@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import BaseCache, caches
+from django.core.signals import setting_changed
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
@@ -35,6 +37,10 @@ class Throttle(SimpleRateThrottle):
     """A sliding window per key of ``scope``, its rate read from the settings."""
 
     cache_format = "throttle:%(scope)s:%(ident)s"
+
+    @property
+    def cache(self) -> BaseCache:  # type: ignore[override]
+        return shared_cache()
 
     def get_rate(self) -> str | None:
         """Read per instance, not at import as DRF does, so overrides apply."""
@@ -59,6 +65,29 @@ class Throttle(SimpleRateThrottle):
 
     def allow_request(self, request: Request, view: Any) -> bool:
         return self.allow_key(self.get_cache_key(request, view))
+
+
+_shared: list[BaseCache] = []
+
+
+def shared_cache() -> BaseCache:
+    """The default cache, one instance for the process.  Django keeps one
+    per async context, that is per socket and per request under ASGI, and a
+    Redis one opens a connection pool of its own: every socket's first
+    command (and every request) paid for a new connection to Redis, and a
+    server held one per socket."""
+    if not _shared:
+        _shared.append(caches.create_connection("default"))
+    return _shared[0]
+
+
+def _forget(*, setting: str, **kwargs: Any) -> None:
+    """Settings changed (tests): the next throttle makes the cache anew."""
+    if setting == "CACHES":
+        _shared.clear()
+
+
+setting_changed.connect(_forget)
 
 
 class AddressThrottle(Throttle):

@@ -26,6 +26,7 @@ import logging
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -121,6 +122,17 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if kind == "websocket.disconnect":
                 raise StopConsumer() from error  # its groups expire by themselves
             log.warning("%s not handled, %s unreachable: %s", kind, type(error).__name__, error)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own, less its ``aclose_old_connections`` before every
+        message: that is a hop to the one thread the ORM runs in, queued
+        behind whatever command runs there, for each frame and each socket.
+        These consumers reach the database only through
+        ``database_sync_to_async``, which closes old connections itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_FRAME:

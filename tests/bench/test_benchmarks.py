@@ -70,8 +70,10 @@ def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_20
     assert result.sockets == 12 and result.connect_errors == 0  # 2 tables x (5 players + 1)
     assert result.actions > 0 and result.latencies and not result.failures
     assert result.missed == 0 and errors == 0, tail
+    assert result.server_cpu_per_action > 0 and result.load > 0
     shown = capsys.readouterr().out
     assert "2 tables: " in shown and "p99" in shown
+    assert "ms CPU per action" in shown and "ms/act" in shown
     assert "at 200 tables, no missed version: not measured" in shown
 
 

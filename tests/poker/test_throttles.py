@@ -5,9 +5,15 @@ stays open); another player is not affected; after the wait it is allowed."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from asgiref.sync import sync_to_async
+from django.core.cache import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
 
+from config.throttles import CommandThrottle
 from tests.poker.api_support import command, ok, post, refused
 from tests.poker.ws_support import make_users, table_client
 from tests.poker.ws_support import open_table as open_table_now
@@ -109,3 +115,17 @@ async def test_socket_and_rest_commands_of_a_player_count_together(settings, thr
     assert (await socket.request({"type": "act"}))["code"] == "throttled"
     throttled(await rest_as(ann, f"/api/tables/{table}/actions/"))
     await socket.close()
+
+
+async def test_every_socket_counts_in_the_one_cache_of_the_process(settings):
+    """Django keeps a cache per async context, a socket's: a Redis one would
+    open a connection pool for each socket (and each request)."""
+
+    async def cache_of_a_socket() -> object:
+        return await sync_to_async(lambda: CommandThrottle().cache)()
+
+    one, other = await asyncio.gather(cache_of_a_socket(), cache_of_a_socket())
+    assert isinstance(one, BaseCache) and one is other
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    again = await cache_of_a_socket()
+    assert isinstance(again, LocMemCache) and again is not one  # the settings' own
