@@ -113,8 +113,19 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """The layer is read again: a stream sends what it missed meanwhile."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' own, less its ``aclose_old_connections`` before every
+        message: that is a hop to the one thread the ORM runs in, queued
+        behind whatever command runs there, for each frame and each socket.
+        These consumers reach the database only through
+        ``database_sync_to_async``, which closes old connections itself.
+        A database or Redis out of reach refuses a connect (1013,
+        ``ws_auth.OutageGuard``), ends a disconnect, and otherwise only
+        loses the message: the socket stays open."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
         try:
-            await super().dispatch(message)
+            await handler(message)
         except outage.OUTAGE_ERRORS as error:
             kind = message.get("type")
             if kind == "websocket.connect":
@@ -122,17 +133,6 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if kind == "websocket.disconnect":
                 raise StopConsumer() from error  # its groups expire by themselves
             log.warning("%s not handled, %s unreachable: %s", kind, type(error).__name__, error)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' own, less its ``aclose_old_connections`` before every
-        message: that is a hop to the one thread the ORM runs in, queued
-        behind whatever command runs there, for each frame and each socket.
-        These consumers reach the database only through
-        ``database_sync_to_async``, which closes old connections itself."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_FRAME:

@@ -12,6 +12,7 @@ on (each consumer call and each request opens its connection anew:
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import uuid
@@ -51,7 +52,11 @@ def database_unreachable() -> Iterator[None]:
     """Every new connection to the database refused until the block ends
     (one a thread holds open goes on: ``close`` it there)."""
     db = connections["default"]
-    assert db.vendor == "postgresql", "a PostgreSQL test"
+    if db.vendor != "postgresql":  # every thread's "default" must be (DATABASE_URL)
+        problem = "DATABASE_URL is not PostgreSQL: the outage tests need it"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(problem)  # .ci/run sets it
+        pytest.skip(problem)
     port = db.settings_dict["PORT"]
     db.settings_dict["PORT"] = str(free_port())  # the same dict for every thread's connection
     try:
