@@ -41,7 +41,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from accounts.frames import player_group
 from config.layer import send_all
-from poker import streams
+from poker import clocks, streams
 from poker.engine.codec import name_of
 from poker.engine.events import EVENT_TYPES as HAND_EVENT_TYPES
 from poker.engine.events import (
@@ -70,7 +70,9 @@ from poker.engine.table import (
 from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
 from poker.eventstore import Recorded, load_feed, recorded
+from poker.models import Event, Hand, Table, hand_id, hand_stream, table_stream
 from poker.present import event_by_seat
+from poker.selectors import player_name, table_summary
 from poker.upcast import TABLES
 
 HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
@@ -134,7 +136,6 @@ def pack(
     started here, and the clock once they are in.  No frame is built here:
     the command only packs, the receivers cut.  ``id`` tells one message
     from another, so that a process cuts each once."""
-    from poker.selectors import player_name
 
     streams_here = {r.stream for r in rows if r.stream.startswith("hand-")}
     seats = hand_seats_of(table, rows, seats or {})
@@ -192,7 +193,6 @@ def hand_seats_of(
 ) -> dict[str, list[int]]:
     """Each hand stream of ``rows`` with its seats by position: as given,
     from a ``HandBegan`` among the rows, else from the hand's row."""
-    from poker.models import hand_id, hand_stream
 
     out = dict(seats)
     for row in rows:
@@ -205,7 +205,6 @@ def hand_seats_of(
 
 def hand_seats(stream: str) -> list[int]:
     """A hand's seats by position, from its row."""
-    from poker.models import Hand
 
     return list(Hand.objects.values_list("seats", flat=True).get(pk=stream.removeprefix("hand-")))
 
@@ -386,7 +385,6 @@ def private_frames(
     hiding = [_row(r) for r in rows if r.type in HIDING]
     if not hiding:
         return []
-    from poker.selectors import player_name
 
     mine: dict[int, list[Frame]] = {}
     for _, private in cut_rows(table, hiding, names, clock, seats, player_name, opened):
@@ -471,8 +469,6 @@ def publish(
 
 def lobby_line(table: int) -> dict[str, Any] | None:
     """A lobby frame: one table as the lobby lists it."""
-    from poker.models import Table
-    from poker.selectors import table_summary
 
     row = Table.objects.filter(pk=table).first()
     return None if row is None else {"type": "lobby", "table": table_summary(row)}
@@ -483,18 +479,17 @@ def replay(table: int, after: int, viewer: int | None) -> list[Frame]:
     (a user id or None) sees them on the table stream: public frames, plus
     his private ones, each with the clock running now."""
     rows = load_feed(table, after=after, limit=REPLAY_LIMIT)
-    from poker.selectors import player_name
 
     hands = hand_states(rows)
     names = player_ids(hands)
     seats = {stream: hand_seats(stream) for stream in hands}
     opened = openings(rows, hands)
-    clocks = feed_clocks(table, rows)
+    frame_clocks = feed_clocks(table, rows)
     cuts = [
         c
         for row in rows
         for c in cut_rows(
-            table, [_row(row)], names, clocks[row.position], seats, player_name, opened
+            table, [_row(row)], names, frame_clocks[row.position], seats, player_name, opened
         )
     ]
     return frames_for(cuts, viewer)
@@ -504,8 +499,6 @@ def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[s
     """The clock each row's frames carried when they went out live: the
     clock once its command's events were in (a command's events share their
     time), folded along the feed from the states before ``rows``."""
-    from poker import clocks
-    from poker.models import Event, hand_id, hand_stream, table_stream
 
     if not rows:
         return {}

@@ -37,6 +37,7 @@ from poker.errors import Forbidden, StaleVersion, refusal
 from poker.eventstore import Batch, Feed, append
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
+from poker.selectors import work_view
 from poker.work import Work
 
 # --------------------------------------------------------------------------
@@ -304,6 +305,4 @@ def _earlier_hand(work: Work, hand: str) -> bool:
 
 
 def _answer_for(by: Any) -> Callable[[Work], dict[str, Any]]:
-    from poker.selectors import work_view
-
     return lambda work: work_view(work, user_of(by))
