@@ -785,8 +785,9 @@ def step_of(frame: FrameType) -> str | None:
 class StepProfiler:
     """Charges this thread's CPU to the step on the stack under
     ``hand_act``: a timer samples the stack every ``interval`` s of wall
-    time and charges it the thread's CPU since the sample before (the
-    caller adds the other threads', ``sender_threads``, as ``THREADS``).
+    time and charges it the thread's CPU since the sample before, less
+    the sampling's own (the caller adds the other threads',
+    ``sender_threads``, as ``THREADS``).
     Only the main thread receives signals: profile there."""
 
     def __init__(self, interval: float = 0.0002) -> None:
@@ -822,10 +823,13 @@ class StepProfiler:
         if not self.active:
             return
         now = time.thread_time()
-        self.step = self.classify(frame)
-        self.cpu[self.step] += now - self.last
-        self.last = now
+        step = self.classify(frame)
+        self.cpu[step] += now - self.last
+        self.step = step
         self.samples += 1
+        # The sample's own CPU is charged to nothing (it would go to the
+        # next step, most to the ones that wait long, such as COMMIT's).
+        self.last = time.thread_time()
 
     @staticmethod
     def classify(frame: FrameType | None) -> str:
