@@ -94,7 +94,7 @@ class Publisher(Sender[tuple[Any, Messages]]):
         self.put((layer, messages))
 
     def send_batch(self, items: list[tuple[Any, Messages]]) -> None:
-        for layer, messages in _runs(items):
+        for layer, messages in self._runs(items):
             try:
                 self._send(layer, messages)
             except Exception:
@@ -103,25 +103,31 @@ class Publisher(Sender[tuple[Any, Messages]]):
     def _send(self, layer: Any, messages: Messages) -> None:
         """All of ``messages`` at once, as ``group_send`` would send each,
         or one by one through the layer's own in the thread's one loop."""
-        if usable(layer):
-            if self._sender is None or self._sender.layer is not layer:
-                self._sender = GroupSender(layer)
-            self._sender.send([(group, _message(frame)) for group, frame in messages])
+        sender = self._group_sender(layer)
+        if sender is not None:
+            sender.send([(group, _message(frame)) for group, frame in messages])
         else:
             self._loop = self._loop or asyncio.new_event_loop()
             self._loop.run_until_complete(_send_all(layer, messages))
 
+    def _group_sender(self, layer: Any) -> GroupSender | None:
+        """What sends to ``layer`` many messages at once (None: it cannot)."""
+        if self._sender is None or self._sender.layer is not layer:
+            if not usable(layer):
+                return None
+            self._sender = GroupSender(layer)
+        return self._sender
 
-def _runs(items: list[tuple[Any, Messages]]) -> list[tuple[Any, Messages]]:
-    """The hand-overs of a batch, in order, those in a row for one Redis
-    layer sent at once made one."""
-    out: list[tuple[Any, Messages]] = []
-    for layer, messages in items:
-        if out and out[-1][0] is layer and usable(layer):
-            out[-1][1].extend(messages)
-        else:
-            out.append((layer, list(messages)))
-    return out
+    def _runs(self, items: list[tuple[Any, Messages]]) -> list[tuple[Any, Messages]]:
+        """The hand-overs of a batch, in order, those in a row for one
+        layer that takes many at once made one."""
+        out: list[tuple[Any, Messages]] = []
+        for layer, messages in items:
+            if out and out[-1][0] is layer and self._group_sender(layer) is not None:
+                out[-1][1].extend(messages)
+            else:
+                out.append((layer, list(messages)))
+        return out
 
 
 publisher = Publisher()

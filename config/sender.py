@@ -107,11 +107,15 @@ class Sender(Generic[T]):
     def _take(self) -> list[T | threading.Event]:
         """The next batch: the first item, then what follows it within
         ``gather_s`` (up to a flush, at most ``batch_max``)."""
-        batch = [self._queue.get()]
-        until = time.monotonic() + self.gather_s
+        queue = self._queue
+        batch = [queue.get()]
+        gather = self.gather_s
+        until = time.monotonic() + gather
         while len(batch) < self.batch_max and not isinstance(batch[-1], threading.Event):
+            if not gather and queue.empty():
+                break  # what has piled up, taken without waiting (or raising)
             try:
-                batch.append(self._queue.get(timeout=max(0.0, until - time.monotonic())))
+                batch.append(queue.get(timeout=max(0.0, until - time.monotonic())))
             except Empty:
                 break
         return batch
