@@ -7,11 +7,12 @@ command), makes a new event loop in a new thread for every call, and the
 Redis layer keeps its connections per loop: every command paid for a loop,
 a thread and a fresh connection to Redis, a third of its CPU.  So on Redis
 a command only hands its messages to its process's ``Publisher`` (an
-append to an in-process queue), and the publisher's one thread sends
-whatever has piled up at once, as the layer's ``group_send`` would, in two
-pipelined round trips on connections it keeps (``config.redis_groups``);
-a layer it cannot send that way goes through its own ``group_send`` in an
-event loop of the thread's that lives as long as the process.
+append to an in-process queue: ``config.sender``), and the publisher's one
+thread sends whatever has piled up at once, as the layer's ``group_send``
+would, in one round trip (two when a group has members) on connections it
+keeps (``config.redis_groups``); a layer it cannot send that way goes
+through its own ``group_send`` in an event loop of the thread's that
+lives as long as the process.
 
 What stays as it was:
 
@@ -26,8 +27,7 @@ What stays as it was:
   that misses a position asks for it).  A send that fails is logged and
   dropped, as Redis would lose it (with the rest of its turn).
 - A process that stops sends what it still holds (``flush`` at exit); a
-  forked child starts a publisher of its own (the parent's thread is not
-  there, and what the parent had queued is the parent's to send).
+  forked child starts a publisher of its own (``config.sender``).
 
 The in-memory layer (no ``REDIS_URL``: the embedded defaults, the tests)
 holds its queues in the event loop its consumers run in, which another
@@ -38,26 +38,19 @@ onto the server's loop when one runs, as before.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import logging
-import os
-import threading
-from queue import Empty, SimpleQueue
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from config.redis_groups import GroupSender, usable
+from config.sender import Sender
 
 log = logging.getLogger(__name__)
 
 Messages = list[tuple[str, dict[str, Any]]]
 
-FLUSH_TIMEOUT_S = 10.0
-"""How long ``flush`` waits for the sends before it gives up."""
-BATCH_MAX = 500
-"""Hand-overs sent in one turn of the publisher's loop at most."""
 THREAD_NAME = "frame-publisher"
 
 
@@ -84,88 +77,58 @@ def _message(frame: dict[str, Any]) -> dict[str, Any]:
     return {"type": "frame", "frame": frame}
 
 
-class Publisher:
+class Publisher(Sender[tuple[Any, Messages]]):
     """This process's frames on their way to a channel layer that any
     event loop may use (Redis): see the module."""
 
-    def __init__(self) -> None:
-        self._reset()
+    name = THREAD_NAME
 
     def _reset(self) -> None:
-        self._queue: SimpleQueue[tuple[Any, Messages] | threading.Event] = SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+        super()._reset()
         self._sender: GroupSender | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def send(self, layer: Any, messages: Messages) -> None:
         """Have ``messages`` sent through ``layer`` after everything handed
         over before them; returns at once."""
-        if self._thread is None:
-            self._start()
-        self._queue.put((layer, messages))
+        self.put((layer, messages))
 
-    def flush(self, timeout: float = FLUSH_TIMEOUT_S) -> bool:
-        """Wait until every message handed over before this call was sent
-        (or its send failed); whether that happened within ``timeout``."""
-        if self._thread is None:
-            return True  # nothing was ever handed over in this process
-        done = threading.Event()
-        self._queue.put(done)
-        return done.wait(timeout)
-
-    def _start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                thread = threading.Thread(target=self._run, name=THREAD_NAME, daemon=True)
-                thread.start()
-                self._thread = thread
-
-    def _run(self) -> None:
-        while True:
-            batch = [self._queue.get()]
-            while len(batch) < BATCH_MAX:
-                try:
-                    batch.append(self._queue.get_nowait())
-                except Empty:
-                    break
-            for layer, messages in _runs(batch):
-                try:
-                    self._send(layer, messages)
-                except Exception:
-                    log.exception("%d frames lost: clients catch up from the store", len(messages))
-            for item in batch:
-                if isinstance(item, threading.Event):
-                    item.set()  # every message queued before it was just sent
+    def send_batch(self, items: list[tuple[Any, Messages]]) -> None:
+        for layer, messages in self._runs(items):
+            try:
+                self._send(layer, messages)
+            except Exception:
+                log.exception("%d frames lost: clients catch up from the store", len(messages))
 
     def _send(self, layer: Any, messages: Messages) -> None:
         """All of ``messages`` at once, as ``group_send`` would send each,
         or one by one through the layer's own in the thread's one loop."""
-        if usable(layer):
-            if self._sender is None or self._sender.layer is not layer:
-                self._sender = GroupSender(layer)
-            self._sender.send([(group, _message(frame)) for group, frame in messages])
+        sender = self._group_sender(layer)
+        if sender is not None:
+            sender.send([(group, _message(frame)) for group, frame in messages])
         else:
             self._loop = self._loop or asyncio.new_event_loop()
             self._loop.run_until_complete(_send_all(layer, messages))
 
+    def _group_sender(self, layer: Any) -> GroupSender | None:
+        """What sends to ``layer`` many messages at once (None: it cannot)."""
+        if self._sender is None or self._sender.layer is not layer:
+            if not usable(layer):
+                return None
+            self._sender = GroupSender(layer)
+        return self._sender
 
-def _runs(batch: list[Any]) -> list[tuple[Any, Messages]]:
-    """The hand-overs of a turn of the queue, in order, those in a row
-    for one Redis layer sent at once made one."""
-    out: list[tuple[Any, Messages]] = []
-    for item in batch:
-        if isinstance(item, threading.Event):
-            continue
-        layer, messages = item
-        if out and out[-1][0] is layer and usable(layer):
-            out[-1][1].extend(messages)
-        else:
-            out.append((layer, list(messages)))
-    return out
+    def _runs(self, items: list[tuple[Any, Messages]]) -> list[tuple[Any, Messages]]:
+        """The hand-overs of a batch, in order, those in a row for one
+        layer that takes many at once made one."""
+        out: list[tuple[Any, Messages]] = []
+        for layer, messages in items:
+            if out and out[-1][0] is layer and self._group_sender(layer) is not None:
+                out[-1][1].extend(messages)
+            else:
+                out.append((layer, list(messages)))
+        return out
 
 
 publisher = Publisher()
 flush = publisher.flush
-os.register_at_fork(after_in_child=publisher._reset)
-atexit.register(flush, 2.0)  # a server that stops sends what it still holds

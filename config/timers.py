@@ -4,10 +4,11 @@ A timer is a Celery task with an ETA (``poker.clocks``, ``tournaments``),
 and sending one is a broker round trip: about a millisecond that every
 command used to spend after its commit before it could answer.  Now a
 command only hands the timer to its process's ``Dispatcher`` (``send``, a
-few microseconds: an append to an in-process queue), and a thread of the
-dispatcher's sends what has piled up in batches, on one connection, in one
-pipelined round trip to Redis (``Producer.batch``; the in-memory transport
-sends them one by one).
+few microseconds: an append to an in-process queue, ``config.sender``),
+and a thread of the dispatcher's sends what has piled up in batches: on
+Redis Celery's own messages of the tasks pushed onto their queue in one
+round trip, on a connection it keeps (``config.redis_broker``); on the
+in-memory broker (tests, the embedded defaults) through ``apply_async``.
 
 A table's timers replace one another: each command that sets one makes
 every timer set before it at that table do nothing when it fires (it
@@ -35,25 +36,22 @@ What keeps every guarantee of the timers as it was:
   before it returns: acknowledged only after it ran (``acks_late``), it is
   acknowledged only once its timers are in the broker, so a worker killed
   at any point loses none (the task runs again, or its timers were sent).
-- A forked child (a prefork worker's) starts a dispatcher of its own: the
-  parent's thread does not exist there, and what the parent had queued is
-  the parent's to send.
+- A forked child (a prefork worker's) starts a dispatcher of its own, on
+  a connection of its own (``config.sender``).
 """
 
 from __future__ import annotations
 
-import atexit
 import logging
-import os
-import threading
-import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
-from queue import Empty, SimpleQueue
 from typing import Any
 
 from django.conf import settings
+
+from config.redis_broker import TaskPusher, usable
+from config.sender import Sender
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +59,6 @@ BATCH_MAX = 500
 """Timers sent in one round trip at most."""
 GATHER_S = 0.02
 """How long the thread gathers timers after the first before it sends."""
-FLUSH_TIMEOUT_S = 10.0
-"""How long ``flush`` waits for the sends before it gives up."""
 THREAD_NAME = "timer-dispatcher"
 
 
@@ -80,16 +76,24 @@ class Timer:
     """Among timers of one key, the one set last has the highest."""
 
 
-class Dispatcher:
+class Dispatcher(Sender[Timer]):
     """This process's timers on their way to the broker (see the module)."""
 
-    def __init__(self) -> None:
-        self._reset()
+    name = THREAD_NAME
+    batch_max = BATCH_MAX
+
+    @property
+    def gather_s(self) -> float:
+        return GATHER_S
 
     def _reset(self) -> None:
-        self._queue: SimpleQueue[Timer | threading.Event] = SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
+        super()._reset()
+        self.forget_broker()
+
+    def forget_broker(self) -> None:
+        """Look at the app's broker again before the next send (it was
+        pointed elsewhere: ``config.celery.use_broker``)."""
+        self._broker: tuple[TaskPusher | None] | None = None
 
     def send(
         self,
@@ -103,40 +107,31 @@ class Dispatcher:
         """Have ``task`` sent with ``args`` for ``when`` on ``CLOCK_QUEUE``;
         returns at once.  ``key``: the timers it replaces and that replace
         it, ``order`` telling which of them was set last (see the module)."""
-        if self._thread is None:
-            self._start()
-        self._queue.put(Timer(task, args, when, settings.CLOCK_QUEUE, key, order))
+        self.put(Timer(task, args, when, settings.CLOCK_QUEUE, key, order))
 
-    def flush(self, timeout: float = FLUSH_TIMEOUT_S) -> bool:
-        """Wait until every timer handed over before this call was sent, or
-        replaced by a later one that was (or its send failed); whether that
-        happened within ``timeout``.  No gathering waits for it."""
-        if self._thread is None:
-            return True  # nothing was ever handed over in this process
-        done = threading.Event()
-        self._queue.put(done)
-        return done.wait(timeout)
+    def send_batch(self, items: list[Timer]) -> None:
+        timers = latest(items)
+        try:
+            self._publish(timers)
+        except Exception:
+            log.exception("%d timers not sent: the sweeps fire them once overdue", len(timers))
 
-    def _start(self) -> None:
-        with self._lock:
-            if self._thread is None:
-                thread = threading.Thread(target=self._loop, name=THREAD_NAME, daemon=True)
-                thread.start()
-                self._thread = thread
+    def _publish(self, timers: list[Timer]) -> None:
+        """Send ``timers``: on Redis in one round trip, else through
+        ``apply_async`` on one connection (the in-memory broker)."""
+        from config.celery import app
 
-    def _loop(self) -> None:
-        while True:
-            batch = [self._queue.get()]
-            until = time.monotonic() + GATHER_S
-            while len(batch) < BATCH_MAX and isinstance(batch[-1], Timer):  # a flush: send now
-                try:
-                    batch.append(self._queue.get(timeout=max(0.0, until - time.monotonic())))
-                except Empty:
-                    break
-            _publish(latest([item for item in batch if isinstance(item, Timer)]))
-            for item in batch:
-                if isinstance(item, threading.Event):
-                    item.set()  # every timer queued before it was just sent
+        if self._broker is None:  # the app's settings, looked up once
+            self._broker = (TaskPusher(app) if usable(app) else None,)
+        pusher = self._broker[0]
+        if pusher is not None:
+            pusher.push([(t.task, t.args, t.when, t.queue) for t in timers])
+            return
+        with app.producer_or_acquire() as producer:
+            for timer in timers:
+                timer.task.apply_async(
+                    timer.args, eta=timer.when, queue=timer.queue, producer=producer
+                )
 
 
 def latest(timers: list[Timer]) -> list[Timer]:
@@ -150,24 +145,6 @@ def latest(timers: list[Timer]) -> list[Timer]:
     return [t for t in timers if t.key is None or last[t.key] is t]
 
 
-def _publish(timers: list[Timer]) -> None:
-    """Send ``timers`` on one connection, in one pipelined batch."""
-    if not timers:
-        return
-    from config.celery import app
-
-    try:
-        with app.producer_or_acquire() as producer, producer.batch(max_size=BATCH_MAX * 2):
-            for timer in timers:
-                timer.task.apply_async(
-                    timer.args, eta=timer.when, queue=timer.queue, producer=producer
-                )
-    except Exception:
-        log.exception("%d timers not sent: the sweeps fire them once overdue", len(timers))
-
-
 dispatcher = Dispatcher()
 send = dispatcher.send
 flush = dispatcher.flush
-os.register_at_fork(after_in_child=dispatcher._reset)
-atexit.register(flush, 2.0)  # a server that stops sends what it still holds

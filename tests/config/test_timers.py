@@ -19,7 +19,13 @@ import redis
 
 from config import timers
 from config.celery import app, use_broker
-from poker.tasks import clock_expired
+from poker.tasks import casino_clock_expired, clock_expired
+from tournaments.tasks import (
+    tournament_clock_due,
+    tournament_deal_due,
+    tournament_rebuy_due,
+    tournament_start_due,
+)
 
 pytestmark = [pytest.mark.redis]
 
@@ -96,3 +102,37 @@ def test_flush_sends_at_once_without_waiting_for_more_timers(queue, redis_url, m
     assert timers.flush(10)
     assert time.monotonic() - started < 10
     assert in_broker(redis_url, queue) == 1
+
+
+def _without_ids(raw: bytes) -> dict[str, Any]:
+    """A queued message with what differs between any two sends left out:
+    the task id (also its root and correlation id), the delivery tag, and
+    where results would go (``reply_to``: the sending thread's own id)."""
+    message = json.loads(raw)
+    for field in ("id", "root_id"):
+        message["headers"].pop(field)
+    for field in ("correlation_id", "delivery_tag", "reply_to"):
+        message["properties"].pop(field)
+    return message
+
+
+@pytest.mark.parametrize(
+    ("task", "args"),
+    [
+        (clock_expired, (1, "hand-1-1", 3)),
+        (casino_clock_expired, (2, "round-2-7", 11)),
+        (tournament_start_due, (5, 1_700_000_000)),
+        (tournament_clock_due, (5, 2, 1_700_000_600)),
+        (tournament_rebuy_due, (5, "17", 1_700_000_900)),
+        (tournament_deal_due, (5,)),
+    ],
+)
+def test_a_timer_is_queued_as_the_message_apply_async_queues(queue, redis_url, task, args):
+    """What a worker reads is Celery's own message of the task: only the
+    ids differ from what ``apply_async`` would have put on the queue."""
+    task.apply_async(args, eta=LATER, queue=queue)
+    timers.send(task, args, LATER)
+    assert timers.flush()
+    ours, theirs = redis.Redis.from_url(redis_url).lrange(queue, 0, -1)  # the last pushed first
+    assert _without_ids(ours) == _without_ids(theirs)
+    assert json.loads(ours)["properties"]["correlation_id"] == json.loads(ours)["headers"]["id"]
