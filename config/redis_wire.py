@@ -23,11 +23,23 @@ import redis
 
 Command = Sequence[Any]
 
+SEND_TIMEOUT_S = 5.0
+"""How long a batch waits to connect, or for a reply, before it gives up."""
+
 
 class Wire:
     """Commands to one Redis server, a batch a round trip; one thread's."""
 
     def __init__(self, url: str, **options: Any) -> None:
+        # A sender waits on a batch's replies only: a Redis that hangs
+        # (rather than refusing) must not hold its thread for ever, whatever
+        # the channel layer's own sockets (idle for minutes) are allowed.
+        options = {
+            **options,
+            "socket_timeout": SEND_TIMEOUT_S,
+            "socket_connect_timeout": SEND_TIMEOUT_S,
+        }
+        options.pop("max_connections", None)
         self._connection = redis.ConnectionPool.from_url(url, **options).make_connection()
 
     def call(self, commands: Sequence[Command]) -> list[Any]:
