@@ -123,9 +123,7 @@ class Work:
                     return
                 self.hand_do(command)
             elif hand is not None and self.table_state.hand_running:
-                stored = streams.timed_out_events(hand.row.stream, hand.start)
-                events = stored + hand.events
-                self.table_do(hand_result(self.table_state, hand.state, events))
+                self.table_do(hand_result(self.table_state, hand.state))
                 self.finished = True
             elif not self._deal_next():
                 return
