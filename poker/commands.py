@@ -28,7 +28,7 @@ from poker import clocks
 from poker.engine.errors import EngineError
 from poker.engine.table import TableConfig
 from poker.errors import Busy, CommandIdReused, CommandIdTaken, refusal
-from poker.eventstore import AlreadyDone, Feed, append, classify, digest
+from poker.eventstore import AlreadyDone, Feed, appending, classify, digest
 from poker.models import Command as CommandRow
 from poker.selectors import view_at
 from poker.work import Work, load, written
@@ -116,7 +116,7 @@ def _attempt(
                 if done is None:
                     raise
                 return _first_answer(done, by), None
-            recorded = append(
+            ready = appending(
                 work.batches(),
                 command_id=key.id,
                 answer=receipt(work),
@@ -125,7 +125,7 @@ def _attempt(
                 feed=Feed(work.table.pk, work.table.position),
                 at=work.now,
             )
-            written(work, recorded)
+            written(work, ready)  # the append and the read models: one statement
             # After the read models are written: the answer shows the rows
             # as a retry, reading them back, will (the lobby's running totals too).
             reply = answer(work)

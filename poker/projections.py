@@ -45,10 +45,15 @@ def table_config(table: Table) -> TableConfig:
     return TableConfig.from_settings({s.name: getattr(table, s.name) for s in SETTINGS})
 
 
-def write(work: Work, recorded: list[Recorded]) -> None:
-    """Rewrite the rows a command's events changed, in one statement on
-    PostgreSQL (two when a seat changes hands: its old row goes first)."""
+def write(
+    work: Work, recorded: list[Recorded], appending: Sequence[statements.Statement] = ()
+) -> None:
+    """Rewrite the rows a command's events changed, with the append's own
+    ``appending`` statements (the command and its events), in one
+    statement on PostgreSQL (two when a seat changes players: its old row
+    goes first)."""
     if not recorded:
+        statements.execute(appending)
         return
     at = recorded[-1].recorded_at
     gone: list[statements.Statement] = []
@@ -82,7 +87,7 @@ def write(work: Work, recorded: list[Recorded]) -> None:
         work.table.position = position
         updates.append(statements.update(Table, work.table.pk, position=work.table.position))
     statements.execute(gone)
-    statements.execute(updates)  # one round trip on PostgreSQL
+    statements.execute([*appending, *updates])  # one round trip on PostgreSQL
 
 
 def _finished_pots(work: Work, numbers: list[int]) -> list[int]:
@@ -208,14 +213,15 @@ def seat_changes(
 ) -> tuple[list[statements.Statement], list[statements.Statement]]:
     """The seat rows of ``table`` from ``before`` (what they show: every
     command wrote them so) to ``after``, without reading them: the rows to
-    delete (a player gone, or another in his seat: a tournament's moves),
-    then the rows to insert and update.  The deletes run first, apart, so
-    that a seat's new row never meets its old one."""
+    delete first, apart (another player in the seat: a tournament's moves),
+    so that a seat's new row never meets its old one; then the rows to
+    insert, update and delete (a player gone), which go with the rest."""
     gone, writes = [], []
     for number, seat in before.seats.items():
         now = after.seats.get(number)
         if now is None or now.player != seat.player:
-            gone.append(statements.delete_where(Seat, {"table": table, "number": number}))
+            delete = statements.delete_where(Seat, {"table": table, "number": number})
+            (writes if now is None else gone).append(delete)
     new = []
     for number, seat in after.seats.items():
         values = _seat_values(seat)
