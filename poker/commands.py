@@ -4,8 +4,9 @@
 loads the table (``work.load``: lock, fold), lets the command act on the
 ``Work``, settles what follows, moves a cash table's chips on the ledger
 (``accounts.tables``), appends the events with the command id and its
-answer (``eventstore.append``) and writes what follows from them
-(``work.written``: read models, the next clock, frames on commit).  Engine
+answer (``eventstore.appending``) and writes what follows from them
+(``work.written``: read models in the same statement, the next clock,
+frames on commit).  Engine
 refusals become ``ApiError``s with the engine's code.  Once it has
 committed, whoever listens for hands that end (``on_hand_finished``: a
 tournament) hears of each hand it finished, in a transaction of its own.

@@ -224,8 +224,9 @@ class Unit:
             work.settle()
 
     def append(self, at: datetime) -> None:
-        """Append every table's batches with the versions read, then write
-        each table's read models and set its timer and frames."""
+        """Append every table's batches with the versions read, each with
+        its table's read models (one statement), and set its timer and
+        frames."""
         for work in self.works.values():
             batches = work.batches()
             if batches:
