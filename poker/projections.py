@@ -50,8 +50,8 @@ def write(
 ) -> None:
     """Rewrite the rows a command's events changed, with the append's own
     ``appending`` statements (the command and its events), in one
-    statement on PostgreSQL (two when a seat changes players: its old row
-    goes first)."""
+    statement on PostgreSQL (two when a seat is emptied or changes
+    players: its old row goes first)."""
     if not recorded:
         statements.execute(appending)
         return
@@ -213,15 +213,14 @@ def seat_changes(
 ) -> tuple[list[statements.Statement], list[statements.Statement]]:
     """The seat rows of ``table`` from ``before`` (what they show: every
     command wrote them so) to ``after``, without reading them: the rows to
-    delete first, apart (another player in the seat: a tournament's moves),
-    so that a seat's new row never meets its old one; then the rows to
-    insert, update and delete (a player gone), which go with the rest."""
+    delete (a player gone, or another in his seat: a tournament's moves),
+    then the rows to insert and update.  The deletes run first, apart, so
+    that a seat's new row never meets its old one."""
     gone, writes = [], []
     for number, seat in before.seats.items():
         now = after.seats.get(number)
         if now is None or now.player != seat.player:
-            delete = statements.delete_where(Seat, {"table": table, "number": number})
-            (writes if now is None else gone).append(delete)
+            gone.append(statements.delete_where(Seat, {"table": table, "number": number}))
     new = []
     for number, seat in after.seats.items():
         values = _seat_values(seat)

@@ -28,7 +28,7 @@ from tests.poker.api_support import Room, seat_players
 BUDGET = 4
 """One action: BEGIN, the table and its hand locked and read in one
 statement, the command and its events inserted and the read models
-updated in one, COMMIT (a seat another player takes adds a delete)."""
+updated in one, COMMIT (a seat emptied adds a delete)."""
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
