@@ -4,8 +4,9 @@
 loads the table (``work.load``: lock, fold), lets the command act on the
 ``Work``, settles what follows, moves a cash table's chips on the ledger
 (``accounts.tables``), appends the events with the command id and its
-answer (``eventstore.append``) and writes what follows from them
-(``work.written``: read models, the next clock, frames on commit).  Engine
+answer (``eventstore.appending``) and writes what follows from them
+(``work.written``: read models in the same statement, the next clock,
+frames on commit).  Engine
 refusals become ``ApiError``s with the engine's code.  Once it has
 committed, whoever listens for hands that end (``on_hand_finished``: a
 tournament) hears of each hand it finished, in a transaction of its own.
@@ -28,7 +29,7 @@ from poker import clocks
 from poker.engine.errors import EngineError
 from poker.engine.table import TableConfig
 from poker.errors import Busy, CommandIdReused, CommandIdTaken, refusal
-from poker.eventstore import AlreadyDone, Feed, append, classify, digest
+from poker.eventstore import AlreadyDone, Feed, appending, classify, digest
 from poker.models import Command as CommandRow
 from poker.selectors import view_at
 from poker.work import Work, load, written
@@ -116,7 +117,7 @@ def _attempt(
                 if done is None:
                     raise
                 return _first_answer(done, by), None
-            recorded = append(
+            ready = appending(
                 work.batches(),
                 command_id=key.id,
                 answer=receipt(work),
@@ -125,7 +126,7 @@ def _attempt(
                 feed=Feed(work.table.pk, work.table.position),
                 at=work.now,
             )
-            written(work, recorded)
+            written(work, ready)  # the append and the read models: one statement
             # After the read models are written: the answer shows the rows
             # as a retry, reading them back, will (the lobby's running totals too).
             reply = answer(work)

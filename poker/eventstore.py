@@ -88,7 +88,34 @@ def digest(kind: str, target: int, body: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def append(
+@dataclass(frozen=True)
+class Appending:
+    """An append made ready, not yet run: its statements, and its events
+    as they will be recorded (so the caller can send what follows from
+    them in the same round trip)."""
+
+    writes: list[statements.Statement]
+    recorded: list[Recorded]
+    using: str = "default"
+
+
+def append(batches: Sequence[Batch], **options: Any) -> list[Recorded]:
+    """Write ``batches`` (and the command's answer) in the caller's transaction.
+
+    With ``feed`` the events also take the next positions of that table's
+    feed, in order.  Raises ``IntegrityError`` when a version or position is
+    taken or the command id was seen; the caller lets its transaction roll
+    back and calls ``classify``.  ``at`` is the time to record (now unless
+    the caller judged the command at a time of its own); ``content``, the
+    command's ``digest``, is stored with its id.  (The options are
+    ``appending``'s.)
+    """
+    ready = appending(batches, **options)
+    statements.execute(ready.writes, ready.using)  # one round trip on PostgreSQL
+    return ready.recorded
+
+
+def appending(
     batches: Sequence[Batch],
     *,
     command_id: uuid.UUID | None = None,
@@ -98,16 +125,9 @@ def append(
     feed: Feed | None = None,
     at: datetime | None = None,
     using: str = "default",
-) -> list[Recorded]:
-    """Write ``batches`` (and the command's answer) in the caller's transaction.
-
-    With ``feed`` the events also take the next positions of that table's
-    feed, in order.  Raises ``IntegrityError`` when a version or position is
-    taken or the command id was seen; the caller lets its transaction roll
-    back and calls ``classify``.  ``at`` is the time to record (now unless
-    the caller judged the command at a time of its own); ``content``, the
-    command's ``digest``, is stored with its id.
-    """
+) -> Appending:
+    """``append``'s statements and records, not run: the command path runs
+    them in one statement with the read models' writes."""
     now = at or timezone.now()
     command = None
     writes = []
@@ -140,8 +160,8 @@ def append(
             row.feed, row.position = feed.table, k
     if rows:
         writes.append(statements.insert(Event, rows, using))
-    statements.execute(writes, using)  # one round trip on PostgreSQL
-    return [Recorded(r.stream, r.version, r.type, r.data, now, r.position) for r in rows]
+    recorded = [Recorded(r.stream, r.version, r.type, r.data, now, r.position) for r in rows]
+    return Appending(writes, recorded, using)
 
 
 def classify(

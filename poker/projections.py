@@ -45,10 +45,15 @@ def table_config(table: Table) -> TableConfig:
     return TableConfig.from_settings({s.name: getattr(table, s.name) for s in SETTINGS})
 
 
-def write(work: Work, recorded: list[Recorded]) -> None:
-    """Rewrite the rows a command's events changed, in one statement on
-    PostgreSQL (two when a seat changes hands: its old row goes first)."""
+def write(
+    work: Work, recorded: list[Recorded], appending: Sequence[statements.Statement] = ()
+) -> None:
+    """Rewrite the rows a command's events changed, with the append's own
+    ``appending`` statements (the command and its events), in one
+    statement on PostgreSQL (two when a seat is emptied or changes
+    players: its old row goes first)."""
     if not recorded:
+        statements.execute(appending)
         return
     at = recorded[-1].recorded_at
     gone: list[statements.Statement] = []
@@ -82,7 +87,7 @@ def write(work: Work, recorded: list[Recorded]) -> None:
         work.table.position = position
         updates.append(statements.update(Table, work.table.pk, position=work.table.position))
     statements.execute(gone)
-    statements.execute(updates)  # one round trip on PostgreSQL
+    statements.execute([*appending, *updates])  # one round trip on PostgreSQL
 
 
 def _finished_pots(work: Work, numbers: list[int]) -> list[int]:

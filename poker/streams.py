@@ -21,8 +21,7 @@ from poker.engine import table as table_events
 from poker.engine.evolve import evolve
 from poker.engine.state import HandState
 from poker.engine.table import TableState, evolve_table
-from poker.eventstore import FIELDS, NewEvent, Recorded, load, recorded
-from poker.models import Event
+from poker.eventstore import NewEvent, Recorded, load
 
 S = TypeVar("S")
 
@@ -119,15 +118,3 @@ class Folds(Generic[S]):
 
 hands: Folds[HandState] = Folds(decode_hand, evolve)
 tables: Folds[TableState] = Folds(decode_table, evolve_table)
-
-
-def timed_out_events(stream: str, upto: int, using: str = "default") -> list[hand_events.Event]:
-    """The recorded events of a hand up to version ``upto`` that a clock
-    running out made (``timed_out``): all that settling the hand reads of
-    its past (``engine.table.hand_result``), so a hand's end reads those
-    few rows rather than the whole stream."""
-    if upto == 0:
-        return []
-    rows = Event.objects.using(using).filter(stream=stream, version__lte=upto)
-    rows = rows.filter(data__timed_out=True).order_by("version")
-    return [decode_hand(row) for row in recorded(rows.only(*FIELDS), positions=False)]

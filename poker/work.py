@@ -4,9 +4,9 @@
 versions read into a ``Work``; the command acts on the states through it
 (``table_do``, ``hand_do``); ``settle`` plays what follows by itself (a
 leaving player's turns, the end of the hand, a cash table's next deal);
-``batches`` are its appends, and ``written`` rewrites the read models
-(``projections``), sets the next clock (``clocks``) and queues the frames
-(``publish``) once the events are appended.  A ``Unit`` holds several
+``batches`` are its appends, and ``written`` runs them with the read
+models' rewrites (``projections``) in one statement, sets the next clock
+(``clocks``) and queues the frames (``publish``).  A ``Unit`` holds several
 tables' work in one transaction (a tournament's).
 
 Carrying a command out once, all or nothing, with its answer, is
@@ -45,7 +45,7 @@ from poker.engine.table import (
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
 from poker.errors import NotFound
-from poker.eventstore import Batch, Feed, Recorded, append
+from poker.eventstore import Appending, Batch, Feed, appending
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
 from poker.selectors import table_summary
@@ -123,9 +123,7 @@ class Work:
                     return
                 self.hand_do(command)
             elif hand is not None and self.table_state.hand_running:
-                stored = streams.timed_out_events(hand.row.stream, hand.start)
-                events = stored + hand.events
-                self.table_do(hand_result(self.table_state, hand.state, events))
+                self.table_do(hand_result(self.table_state, hand.state))
                 self.finished = True
             elif not self._deal_next():
                 return
@@ -226,13 +224,15 @@ class Unit:
             work.settle()
 
     def append(self, at: datetime) -> None:
-        """Append every table's batches with the versions read, then write
-        each table's read models and set its timer and frames."""
+        """Append every table's batches with the versions read, each with
+        its table's read models (one statement), and set its timer and
+        frames."""
         for work in self.works.values():
             batches = work.batches()
             if batches:
-                recorded = append(batches, feed=Feed(work.table.pk, work.table.position), at=at)
-                written(work, recorded)
+                written(
+                    work, appending(batches, feed=Feed(work.table.pk, work.table.position), at=at)
+                )
 
 
 def _autopilot(work: Work) -> Command | None:
@@ -259,10 +259,12 @@ def passive_action(actions: Sequence[Action]) -> Action:
     return actions[0]
 
 
-def written(work: Work, recorded: list[Recorded]) -> None:
-    """After a table's events are appended: its read models, its timer and,
-    once the transaction commits, its frames."""
-    projections.write(work, recorded)
+def written(work: Work, ready: Appending) -> None:
+    """Append a table's events (``ready``: the append made ready) and write
+    what follows from them: its read models, in the same statement, its
+    timer and, once the transaction commits, its frames."""
+    recorded = ready.recorded
+    projections.write(work, recorded, ready.writes)
     clocks.schedule(work)
     hands = {h.row.stream: h.state for h in work.hands}
     seats = {h.row.stream: list(h.row.seats) for h in work.hands}

@@ -182,7 +182,8 @@ def _after_bet_action(
 
 def _folded(state: HandState, e: Folded) -> HandState:
     p = state.players[e.player]
-    players = _update(state, e.player, folded=True, acted=True, cards=())
+    timed_out = p.timed_out or e.timed_out
+    players = _update(state, e.player, folded=True, acted=True, cards=(), timed_out=timed_out)
     muck = state.muck + p.cards
     if e.player == state.to_act and state.phase is Phase.BETTING:
         return _after_bet_action(state, e.player, players, muck=muck)
@@ -204,7 +205,8 @@ def _still_to_act(state: HandState, folder: int) -> int | None:
 
 
 def _checked(state: HandState, e: Checked) -> HandState:
-    players = _update(state, e.player, acted=True, faced=state.current_bet)
+    timed_out = state.players[e.player].timed_out or e.timed_out
+    players = _update(state, e.player, acted=True, faced=state.current_bet, timed_out=timed_out)
     return _after_bet_action(state, e.player, players)
 
 

@@ -86,6 +86,9 @@ class Player:
     """How many he threw in the latest draw (-1: no draw yet)."""
     no_raise: bool = False
     """His draw clock ran out: no bet or raise for the rest of the hand."""
+    timed_out: bool = False
+    """His action clock ran out in this hand (a check or fold it made): the
+    table sits him out once the hand is over (``table.hand_result``)."""
     shown: bool = False
     mucked: bool = False
 

@@ -159,14 +159,12 @@ def test_hand_result_from_the_hand_engine() -> None:
     plan = plan_hand(state)
     assert plan is not None
     state, _ = play_table(state, StartHand())
-    hand, events = begin(plan.to_deal(FIVE, FIVE.variant.deck, 1))
+    hand, _ = begin(plan.to_deal(FIVE, FIVE.variant.deck, 1))
     # Button A (player 0) acts first three-handed: his clock runs out, then B's.
-    hand, more = play(hand, TimeOut(0))
-    events += more
-    hand, more = play(hand, TimeOut(1))
-    events += more
+    hand, _ = play(hand, TimeOut(0))
+    hand, _ = play(hand, TimeOut(1))
     assert hand.complete
-    result = hand_result(state, hand, events)
+    result = hand_result(state, hand)
     assert result == FinishHand({1: 100, 2: 99, 3: 101}, (1, 2))
     state, _ = play_table(state, result)
     assert state.seats[1].sitting_out and state.seats[2].sitting_out

@@ -149,8 +149,8 @@ def act(
 def hang(**request: Any) -> None:
     write = projections.write
 
-    def write_then_hang(work: Any, recorded: Any) -> None:
-        write(work, recorded)
+    def write_then_hang(work: Any, recorded: Any, *appending: Any) -> None:
+        write(work, recorded, *appending)
         inside = {"table": work.table.pk, "appended": [[r.stream, r.version] for r in recorded]}
         print(json.dumps({"inside": inside}), flush=True)
         time.sleep(600)

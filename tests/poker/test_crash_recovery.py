@@ -213,8 +213,8 @@ def test_a_command_that_fails_after_its_writes_leaves_no_fold_behind(monkeypatch
 
     write = projections.write
 
-    def write_then_fail(work: Any, recorded: Any) -> None:
-        write(work, recorded)
+    def write_then_fail(work: Any, recorded: Any, *appending: Any) -> None:
+        write(work, recorded, *appending)
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(projections, "write", write_then_fail)

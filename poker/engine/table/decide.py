@@ -18,15 +18,12 @@ Tournament tables take ``Seat``, ``Unseat`` and ``AddChips`` instead of
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from poker.engine.errors import (
     BadAmount,
     ClosedTable,
     IllegalAction,
     Malformed,
 )
-from poker.engine.events import Checked, Event, Folded
 from poker.engine.state import HandState
 from poker.engine.table.checks import chips, occupied, player_id, seat_free, seat_number
 from poker.engine.table.commands import (
@@ -122,18 +119,19 @@ def play_table(state: TableState, command: TableCommand) -> tuple[TableState, li
     return state, events
 
 
-def hand_result(state: TableState, hand: HandState, events: Iterable[Event]) -> FinishHand:
-    """``FinishHand`` for the running hand from the hand engine's final state
-    and its events: final stacks by seat, and the seats whose action clock
-    ran out (a timed-out check or fold; a draw clock running out only
-    stands the player pat and does not sit him out)."""
+def hand_result(state: TableState, hand: HandState) -> FinishHand:
+    """``FinishHand`` for the running hand from the hand engine's final
+    state alone (so settling a hand reads nothing of its past): final
+    stacks by seat, and the seats whose action clock ran out
+    (``Player.timed_out``: a timed-out check or fold; a draw clock running
+    out only stands the player pat and does not sit him out)."""
     seats = state.hand_seats
     if len(seats) != len(hand.players):
         raise Malformed("the hand does not match the table's running hand")
-    timed_out = {seats[e.player] for e in events if isinstance(e, Folded | Checked) and e.timed_out}
+    dealt = list(zip(seats, hand.players, strict=True))
     return FinishHand(
-        {seat: p.stack for seat, p in zip(seats, hand.players, strict=True)},
-        tuple(sorted(timed_out)),
+        {seat: p.stack for seat, p in dealt},
+        tuple(sorted(seat for seat, p in dealt if p.timed_out)),
         hand.raked,
     )
 
