@@ -79,8 +79,8 @@ from tournaments.rules.seating import (
     draw_seating,
     final_table_draw,
     final_table_due,
-    table_to_break,
     tables_needed,
+    tables_to_break,
 )
 
 SETTINGS = settings(
@@ -107,9 +107,11 @@ def _settle(layout: Layout, size: int, rng: random.Random) -> None:
             layout.clear()
             layout[number] = seats
             continue
-        breaking = table_to_break(views, size)
-        if breaking is not None:
-            for move in break_moves(views, breaking, size, rng):
+        due = tables_to_break(views, size)
+        if due:
+            breaking = due[-1]  # any order: a break leaves the others due
+            staying = {n: v for n, v in views.items() if n == breaking or n not in due}
+            for move in break_moves(staying, breaking, size, rng):
                 _apply(layout, move)
             assert not layout[breaking]
             del layout[breaking]
@@ -365,15 +367,24 @@ def check_add_ons(before: TournamentState, events: list[TournamentEvent]) -> Non
 
 
 def check_breaks(before: TournamentState, events: list[TournamentEvent]) -> None:
-    """A table broken with players at it is the highest-numbered in play."""
-    in_play = set(before.tables)
+    """A table broken with players at it was due to break (one of the k
+    highest-numbered when the players fit at k tables fewer), and its
+    players went to tables not due; afterwards every table due to break is
+    in a hand (it broke as soon as it was between hands), unless
+    hand-for-hand or the final table holds every move."""
+    size = before.definition.seats_per_table
+    state = before
     for event in events:
-        if isinstance(event, TableBroken):
-            emptied = any(
-                isinstance(e, PlayerMoved) and e.from_table == event.table for e in events
-            )
-            assert not emptied or event.table == max(in_play)
-            in_play.discard(event.table)
+        if isinstance(event, TableBroken) and state.tables[event.table].seats == {}:
+            due = tables_to_break(state.tables, size)
+            moved = [e for e in events if isinstance(e, PlayerMoved)]
+            leaving = [m for m in moved if m.from_table == event.table]
+            assert not leaving or event.table in due
+            assert all(m.table not in due for m in leaving)
+        state = evolve(state, event)
+    held = state.hand_for_hand or final_table_due(state.tables, size)
+    if state.status is Status.RUNNING and not held:
+        assert all(state.tables[n].hand for n in tables_to_break(state.tables, size))
 
 
 @settings(
