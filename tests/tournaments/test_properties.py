@@ -79,8 +79,8 @@ from tournaments.rules.seating import (
     draw_seating,
     final_table_draw,
     final_table_due,
-    table_to_break,
     tables_needed,
+    tables_to_break,
 )
 
 SETTINGS = settings(
@@ -107,9 +107,11 @@ def _settle(layout: Layout, size: int, rng: random.Random) -> None:
             layout.clear()
             layout[number] = seats
             continue
-        breaking = table_to_break(views, size)
-        if breaking is not None:
-            for move in break_moves(views, breaking, size, rng):
+        due = tables_to_break(views, size)
+        if due:
+            breaking = rng.choice(due)  # any order (as hands end): the others stay due
+            staying = {n: v for n, v in views.items() if n == breaking or n not in due}
+            for move in break_moves(staying, breaking, size, rng):
                 _apply(layout, move)
             assert not layout[breaking]
             del layout[breaking]
@@ -121,29 +123,34 @@ def _settle(layout: Layout, size: int, rng: random.Random) -> None:
             _apply(layout, move)
 
 
+def _bust(layout: Layout, left: set[str], gone: str) -> None:
+    left.remove(gone)
+    table = next(n for n, seats in layout.items() if gone in seats.values())
+    seat = next(s for s, p in layout[table].items() if p == gone)
+    del layout[table][seat]
+    if not layout[table]:
+        del layout[table]
+
+
 @SETTINGS
 @given(
     count=st.integers(1, 80),
     size=st.integers(3, 9),
     seed=st.integers(0, 2**32),
-    busts=st.lists(st.integers(0, 10**6), max_size=79),
+    busts=st.lists(st.lists(st.integers(0, 10**6), min_size=1, max_size=20), max_size=40),
 )
 def test_tables_stay_balanced_and_nobody_is_lost_as_players_bust(
-    count: int, size: int, seed: int, busts: list[int]
+    count: int, size: int, seed: int, busts: list[list[int]]
 ) -> None:
+    """Several players bust at once, so several tables may break at once."""
     rng = random.Random(seed)
     names = [f"p{i}" for i in range(count)]
     layout = draw_seating(names, size, rng)
     left = set(names)
-    for pick in [None, *busts]:
-        if pick is not None and len(left) > 1:
-            gone = sorted(left)[pick % len(left)]
-            left.remove(gone)
-            table = next(n for n, seats in layout.items() if gone in seats.values())
-            seat = next(s for s, p in layout[table].items() if p == gone)
-            del layout[table][seat]
-            if not layout[table]:
-                del layout[table]
+    for picks in [[], *busts]:
+        for pick in picks:
+            if len(left) > 1:
+                _bust(layout, left, sorted(left)[pick % len(left)])
         _settle(layout, size, rng)
         seated = [p for seats in layout.values() for p in seats.values()]
         assert sorted(seated) == sorted(left)
@@ -355,6 +362,29 @@ def check_tally(state: TournamentState) -> None:
     assert state.tally.broke == broke
 
 
+@SETTINGS
+@given(count=st.integers(10, 60), size=st.integers(3, 4), seed=st.integers(0, 2**32))
+def test_a_big_field_breaks_several_tables_as_their_hands_end(
+    count: int, size: int, seed: int
+) -> None:
+    """Many small tables, every one dealing, hands ending in random order:
+    several tables fall due to break at once, some in a hand and some not."""
+    run = Run(definition(table_size=size)).register(players(count)).start(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(3_000):
+        if run.state.status is not Status.RUNNING:
+            return
+        for table in tables_to_deal(run.state):
+            if can_start_hand(run.state, table):  # hand-for-hand: one at a time
+                run.do(StartHand(table))
+        assert run.state.hands, "no table deals: play is stuck"
+        table = run.state.hands[rng.choice(sorted(run.state.hands))].table
+        before = run.state
+        check_breaks(before, run.do(random_finish(before, table, rng)))
+        check(run)
+    raise AssertionError("the tournament did not finish")
+
+
 def check_add_ons(before: TournamentState, events: list[TournamentEvent]) -> None:
     """The add-on only once the rebuys have closed, and never a rebuy after it."""
     for event in events:
@@ -365,15 +395,24 @@ def check_add_ons(before: TournamentState, events: list[TournamentEvent]) -> Non
 
 
 def check_breaks(before: TournamentState, events: list[TournamentEvent]) -> None:
-    """A table broken with players at it is the highest-numbered in play."""
-    in_play = set(before.tables)
+    """A table broken with players at it was due to break (one of the k
+    highest-numbered when the players fit at k tables fewer), and its
+    players went to tables not due; afterwards every table due to break is
+    in a hand (it broke as soon as it was between hands), unless
+    hand-for-hand or the final table holds every move."""
+    size = before.definition.seats_per_table
+    state = before
     for event in events:
-        if isinstance(event, TableBroken):
-            emptied = any(
-                isinstance(e, PlayerMoved) and e.from_table == event.table for e in events
-            )
-            assert not emptied or event.table == max(in_play)
-            in_play.discard(event.table)
+        if isinstance(event, TableBroken) and state.tables[event.table].seats == {}:
+            due = tables_to_break(state.tables, size)
+            moved = [e for e in events if isinstance(e, PlayerMoved)]
+            leaving = [m for m in moved if m.from_table == event.table]
+            assert not leaving or event.table in due
+            assert all(m.table not in due for m in leaving)
+        state = evolve(state, event)
+    held = state.hand_for_hand or final_table_due(state.tables, size)
+    if state.status is Status.RUNNING and not held:
+        assert all(state.tables[n].hand for n in tables_to_break(state.tables, size))
 
 
 @settings(

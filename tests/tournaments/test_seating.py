@@ -17,8 +17,8 @@ from tournaments.rules.seating import (
     next_big_blind,
     next_largest_blind,
     seat_newcomer,
-    table_to_break,
     tables_needed,
+    tables_to_break,
     worst_seat,
 )
 
@@ -150,14 +150,22 @@ def test_another_table_two_over_the_shortest_gives_when_the_fullest_is_busy() ->
 
 def test_the_highest_numbered_table_breaks_when_the_players_fit_in_one_fewer() -> None:
     tables = {1: view(full(1, 5)), 2: view(full(2, 4)), 3: view(full(3, 3))}
-    assert table_to_break(tables, 6) == 3
+    assert tables_to_break(tables, 6) == (3,)
     tables = {1: view(full(1, 5)), 2: view(full(2, 4)), 3: view(full(3, 4))}
-    assert table_to_break(tables, 6) is None
+    assert tables_to_break(tables, 6) == ()
 
 
 def test_the_table_to_break_is_the_highest_numbered_even_in_a_hand() -> None:
     tables = {1: view(full(1, 5)), 2: view(full(2, 4)), 3: view(full(3, 3), busy=True)}
-    assert table_to_break(tables, 6) == 3
+    assert tables_to_break(tables, 6) == (3,)
+
+
+def test_when_the_players_fit_at_k_tables_fewer_the_k_highest_are_due() -> None:
+    tables = {n: view(full(n, 2), busy=n == 4) for n in range(1, 6)}
+    assert tables_to_break(tables, 6) == (5, 4, 3)  # 10 players fit at 2 tables
+    tables = {n: view(full(n, 4)) for n in range(1, 5)}
+    assert tables_to_break(tables, 6) == (4,)  # 16 players need 3
+    assert tables_to_break({1: view(full(1, 2))}, 6) == ()
 
 
 def test_players_of_a_broken_table_fill_the_shortest_tables_in_empty_seats() -> None:

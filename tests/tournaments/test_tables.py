@@ -25,7 +25,9 @@ from tournaments.rules import (
     StartHand,
     TableBroken,
     TournamentErrorCode,
+    can_start_hand,
     evolve,
+    tables_to_deal,
 )
 from tournaments.rules import queries as q
 from tournaments.rules.seating import next_big_blind
@@ -110,6 +112,56 @@ def test_while_every_table_is_in_a_hand_the_highest_numbered_still_breaks() -> N
         events = run.do(FinishHand(table, stacks, 0))
         assert of_type(events, TableBroken) == ([] if table == 2 else [TableBroken(3)])
     assert sizes(run) == {1: 6, 2: 6}
+
+
+def finish(run: Run, table: int) -> list[object]:
+    """Finish the hand running at ``table``, nobody's chips changing."""
+    hand = run.state.tables[table].hand
+    assert hand is not None
+    return run.do(FinishHand(table, {p.player: p.stack for p in run.state.hands[hand].players}, 0))
+
+
+def bust_all_but_one(run: Run, table: int) -> None:
+    """A hand at ``table`` in which its first player takes everybody's chips."""
+    here = at(run, table)
+    run.hand(table, {here[0]: 1000 * (len(here) - 1), **{p: -1000 for p in here[1:]}})
+
+
+def test_with_two_tables_too_many_the_two_highest_break_each_when_its_hand_ends() -> None:
+    run = Run().register(players(19)).start()
+    assert sizes(run) == {1: 5, 2: 5, 3: 5, 4: 4}
+    run.do(StartHand(3), StartHand(4))
+    bust_all_but_one(run, 1)  # 15 left: table 4 is due to break
+    bust_all_but_one(run, 2)  # 11 left: tables 4 and 3
+    assert sizes(run) == {1: 1, 2: 1, 3: 5, 4: 4}  # nobody moves while they play on
+    events = finish(run, 3)
+    assert of_type(events, TableBroken) == [TableBroken(3)]  # not waiting for table 4
+    assert {(m.from_table, m.table) for m in of_type(events, PlayerMoved)} == {(3, 1), (3, 2)}
+    assert sorted(sizes(run).values()) == [3, 4, 4]  # balancing waits while 4 is due to break
+    events = finish(run, 4)
+    assert of_type(events, TableBroken) == [TableBroken(4)]
+    assert sorted(sizes(run).values()) == [5, 6]
+
+
+def test_tables_due_to_break_between_hands_all_break_in_one_settling() -> None:
+    run = Run().register(players(19)).start()
+    gone = at(run, 1)[:4] + at(run, 2)[:3]
+    for player in gone[:-1]:  # out without settling: 13 left, table 4 due to break
+        run.state = evolve(run.state, Eliminated(player, 1, 1000))
+    events = run.do(Disqualify(gone[-1], 0))  # 12 left: tables 4 and 3 too many
+    assert of_type(events, TableBroken) == [TableBroken(4), TableBroken(3)]
+    assert {m.table for m in of_type(events, PlayerMoved)} == {1, 2}
+    assert sizes(run) == {1: 6, 2: 6}
+
+
+def test_a_table_due_to_break_deals_no_hand() -> None:
+    run = Run().register(players(19)).start()
+    assert tables_to_deal(run.state) == [1, 2, 3, 4]
+    for player in at(run, 1)[:4]:  # out without settling: 15 left, table 4 due to break
+        run.state = evolve(run.state, Eliminated(player, 1, 1000))
+    assert not can_start_hand(run.state, 4)
+    assert refusal(run, StartHand(4)) is TournamentErrorCode.ILLEGAL_ACTION
+    assert tables_to_deal(run.state) == [2, 3]  # table 1 has one player left
 
 
 def test_the_final_table_is_drawn_when_everybody_fits_at_one_table() -> None:

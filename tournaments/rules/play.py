@@ -4,9 +4,10 @@ Rules (RULES.md 6; TDA where it is silent):
 
 - A hand is dealt to everyone at the table with chips, at the level in
   force; none while the clock is on a break, none while the final table
-  waits to be drawn.  In hand-for-hand each table deals one hand a round
-  and waits until every table has finished its hand; a round starts only
-  when no hand is running.
+  waits to be drawn, none at a table due to break (it breaks once the hand
+  it plays ends: ``settle``).  In hand-for-hand each table deals one hand a
+  round, due to break or not, and waits until every table has finished its
+  hand; a round starts only when no hand is running.
 - A hand must conserve chips.  A player left with none goes out, ranked by
   his stack at the start of that hand, unless he may still rebuy.
 - Rebuys and the add-on only between hands, or during a hand for a player
@@ -53,6 +54,7 @@ from tournaments.rules.errors import (
 )
 from tournaments.rules.settle import (
     Draft,
+    breaking_soon,
     eliminate,
     final_table_pending,
     may_rebuy,
@@ -91,7 +93,7 @@ def verify_start_hand(state: TournamentState, table: object) -> list[tuple[int, 
     if state.tables[n].hand is not None:
         raise IllegalAction(f"a hand is running at table {n}")
     _verify_dealing(state)
-    return _verify_table_deals(state, n)
+    return _verify_table_deals(state, n, breaking_soon(state))
 
 
 def _verify_dealing(state: TournamentState) -> None:
@@ -106,9 +108,13 @@ def _verify_dealing(state: TournamentState) -> None:
         raise IllegalAction("the final table is drawn when every hand has finished")
 
 
-def _verify_table_deals(state: TournamentState, n: int) -> list[tuple[int, str, int]]:
+def _verify_table_deals(
+    state: TournamentState, n: int, breaking: frozenset[int]
+) -> list[tuple[int, str, int]]:
     """What stops table ``n`` alone dealing (between hands, the tournament
-    dealing); its players dealt in."""
+    dealing, ``breaking`` the tables due to break); its players dealt in."""
+    if n in breaking:
+        raise IllegalAction(f"table {n} is due to break: it deals no new hand")
     waiting = n in state.round_tables or (not state.round_tables and bool(state.hands))
     if state.hand_for_hand and waiting:
         raise IllegalAction("hand-for-hand: this table waits for the others")
@@ -134,7 +140,12 @@ def tables_to_deal(state: TournamentState) -> list[int]:
     except TournamentError:
         return []
     between = sorted(n for n, t in state.tables.items() if t.hand is None)
-    return [n for n in between if _allowed(_verify_table_deals, state, n)]
+    breaking = breaking_soon(state)
+
+    def verify(state: TournamentState, n: int) -> object:
+        return _verify_table_deals(state, n, breaking)
+
+    return [n for n in between if _allowed(verify, state, n)]
 
 
 def _start_hand(draft: Draft, c: cmd.StartHand) -> None:

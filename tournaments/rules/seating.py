@@ -28,13 +28,18 @@ where the TDA leaves it to the house):
   there together (one more may bring in an over blind), the last of them on
   that seat, the others on the empty seats after it (or, when the table is
   too full, those after the last big blind, and he on the next worst).
-- Breaking: when the players fit at one table fewer, the highest-numbered
-  table breaks (TDA: a predetermined order), once it is between hands;
-  until then nobody moves.  Its players are drawn at random onto the
-  tables with the fewest players, random empty seats (TDA 2-step random
+- Breaking: when the players fit at k tables fewer, the k highest-numbered
+  tables are due to break (TDA: a predetermined order).  Each breaks as
+  soon as it is between hands, without waiting for the others (several in
+  one go, the highest-numbered first); a table due to break deals no new
+  hand, so it waits at most for the hand it is playing.  Balancing waits
+  while a break is due (the break may make its moves needless).  The
+  players of a breaking table are drawn at random onto the tables not due
+  to break with the fewest players, random empty seats (TDA 2-step random
   draw; TDA Rule 10, Breaking Tables: they take any position, the blinds
   included, so a seat drawn may bring in an over blind that falls on the
-  player who posted the last one: allowed, unlike a balance move).
+  player who posted the last one: allowed, unlike a balance move); those
+  tables seat everybody, since the players fit at k tables fewer.
 - Final table: when everybody fits at one table, every table between hands,
   all players are drawn at random to seats of the lowest-numbered table.
 - A table formed by a draw (each table of the first draw, the final table)
@@ -290,17 +295,17 @@ _ARRIVING = "(arriving)"
 """Stands for a mover in a table's picture before his seat is final."""
 
 
-def table_to_break(tables: Tables, size: int) -> int | None:
-    """The table that breaks when the players fit at one table fewer: always
-    the highest-numbered one (TDA: tables break in a predetermined order),
-    busy or not -- the caller waits for its hand to end.  Breaking whichever
-    table finishes first would let the pace of play choose who moves."""
+def tables_to_break(tables: Mapping[int, Seated], size: int) -> tuple[int, ...]:
+    """The tables due to break, highest-numbered first: when the players
+    fit at k tables fewer, the k highest-numbered (TDA: tables break in a
+    predetermined order), busy or not -- each breaks once its hand ends.
+    Breaking whichever tables finish first would let the pace of play
+    choose who moves."""
     if len(tables) < 2:
-        return None
+        return ()
     players = sum(len(t.seats) for t in tables.values())
-    if players > (len(tables) - 1) * size:
-        return None
-    return max(tables)
+    fewer = len(tables) - max(1, tables_needed(players, size))
+    return tuple(sorted(tables, reverse=True)[:fewer])
 
 
 def break_moves(
@@ -308,7 +313,8 @@ def break_moves(
 ) -> tuple[Move, ...]:
     """Where the players of table ``number`` go: each in random order to a
     random table among those with the fewest players, a random empty seat
-    (a fair one first: ``fair_seats``)."""
+    (a fair one first: ``fair_seats``).  ``tables``: the breaking table and
+    those that stay (not another due to break: nobody moves twice)."""
     leaving = [(seat, player) for seat, player in sorted(tables[number].seats.items())]
     rng.shuffle(leaving)
     free = {n: _draw_order(t, size, rng, over_from) for n, t in tables.items() if n != number}

@@ -10,10 +10,11 @@ tournament as the rules want it between hands:
   rebuy go out, ranked by the hand they lost their chips in.
 - Moves follow ``seating``: the final table first (it waits for every
   table to finish its hand, and no table deals meanwhile; its button is
-  drawn and it starts afresh), then the
-  breaking table (always the highest-numbered: balancing waits while it
-  finishes its hand), then balancing.  During
-  hand-for-hand nobody moves until the round is over.
+  drawn and it starts afresh), then the tables due to break (the
+  highest-numbered: each between hands breaks at once, one after another
+  against the tables as the last left them; one in a hand deals no other
+  and breaks when it ends; balancing waits while any is due), then
+  balancing.  During hand-for-hand nobody moves until the round is over.
 - Hand-for-hand follows ``seating.hand_for_hand`` for the pool as it stands.
 - Play ends, between hands and once nobody can come back in (registration
   closed, nobody left who may rebuy), with one player left; a satellite
@@ -37,7 +38,7 @@ from tournaments.rules.seating import (
     final_table_draw,
     final_table_due,
     hand_for_hand,
-    table_to_break,
+    tables_to_break,
 )
 from tournaments.rules.state import Status, TournamentState
 
@@ -83,8 +84,18 @@ def settle(draft: Draft, rng: Shuffler) -> None:
         if not may_rebuy(draft.state, entrant.player):
             eliminate(draft, entrant.player)
     _move(draft, rng)
-    _hand_for_hand(draft)
+    if _hand_for_hand(draft) is False:
+        _move(draft, rng)  # the moves the round held back
     _finish(draft)
+
+
+def breaking_soon(state: TournamentState) -> frozenset[int]:
+    """The tables due to break, which deal no new hand: each breaks when
+    the hand it plays ends.  None in hand-for-hand: nobody moves until the
+    round is over, and it is over only once every table has dealt its hand."""
+    if state.hand_for_hand:
+        return frozenset()
+    return frozenset(tables_to_break(state.tables, state.definition.seats_per_table))
 
 
 def final_table_pending(state: TournamentState) -> bool:
@@ -114,13 +125,16 @@ def _move(draft: Draft, rng: Shuffler) -> None:
             return
         if busy and state.hand_for_hand:
             return
-        breaking = table_to_break(views, size)
-        if breaking is not None and views[breaking].busy:
-            return  # the table due to break finishes its hand first; no balancing meanwhile
-        if breaking is not None:
-            moves = break_moves(views, breaking, size, rng, over_from)
+        due = tables_to_break(views, size)
+        ready = [n for n in due if not views[n].busy]
+        if ready:
+            breaking = ready[0]
+            staying = {n: v for n, v in views.items() if n == breaking or n not in due}
+            moves = break_moves(staying, breaking, size, rng, over_from)
             draft.add(*(_moved(m) for m in moves), ev.TableBroken(breaking))
             continue
+        if due:
+            return  # the tables due to break finish their hands; no balancing meanwhile
         draft.add(*(_moved(m) for m in balance_moves(views, size, over_from)))
         return  # balanced at once: nothing more moves until a table changes
     raise AssertionError("settling did not converge")  # pragma: no cover
@@ -130,14 +144,16 @@ def _moved(m: Move) -> ev.PlayerMoved:
     return ev.PlayerMoved(m.player, m.from_table, m.from_seat, m.table, m.seat)
 
 
-def _hand_for_hand(draft: Draft) -> None:
+def _hand_for_hand(draft: Draft) -> bool | None:
+    """Start or end hand-for-hand as the pool wants: True started, False
+    ended, None no change."""
     state = draft.state
     paid = len(q.prizes(state))
     want = hand_for_hand(q.players_left(state), len(state.tables), paid, q.seats_awarded(state))
-    if want and not state.hand_for_hand:
-        draft.add(ev.HandForHandStarted())
-    elif not want and state.hand_for_hand:
-        draft.add(ev.HandForHandEnded())
+    if want == state.hand_for_hand:
+        return None
+    draft.add(ev.HandForHandStarted() if want else ev.HandForHandEnded())
+    return want
 
 
 def _finish(draft: Draft) -> None:
