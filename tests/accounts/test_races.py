@@ -15,7 +15,7 @@ from functools import partial
 
 import pytest
 
-from accounts import ledger, money
+from accounts import ledger, money, postings
 from accounts.errors import DuplicateTransfer, InsufficientFunds
 from accounts.ledger import Move
 from accounts.models import Transfer
@@ -56,7 +56,7 @@ def winners(outcomes: list[Outcome]) -> list[int]:
 def lockstep_spend(first, second) -> list[Outcome]:
     """``first`` writes its transfer and waits, uncommitted; ``second``
     starts and queues on the account lock; then ``first`` commits."""
-    return lockstep(first, second, hold=(ledger, "_write"), using=PG)
+    return lockstep(first, second, hold=(postings, "write"), using=PG)
 
 
 # --------------------------------------------------------------------------
