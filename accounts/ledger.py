@@ -1,7 +1,9 @@
 """The double-entry ledger: the only code that writes transfers.
 
 ``transfer_post`` writes one movement as entries summing to zero, in the
-caller's transaction (under a savepoint of its own).  It
+caller's transaction: on PostgreSQL over accounts that exist in two
+statements and no savepoint (``accounts.postings``), elsewhere or when it
+creates accounts through the ORM under a savepoint of its own.  It
 
 - locks every account it touches in one statement, in id order
   (``SELECT ... FOR UPDATE ORDER BY id``), so two transfers over the same
@@ -244,9 +246,8 @@ def _post_in_two(
 ) -> Transfer | None:
     """``transfer_post`` on PostgreSQL: two statements when its accounts
     exist (``accounts.postings``; None, nothing written, when one does
-    not), and no savepoint: a refusal is decided
-    before anything is written, and a racer on the same id makes the write
-    write nothing."""
+    not), and no savepoint: a refusal is decided before anything is
+    written, and a racer on the same id makes the write write nothing."""
     wanted = {ref.key: ref for ref in net}
     rows, taken = postings.lock(list(wanted), transfer_id, using)
     if len(rows) < len(wanted):

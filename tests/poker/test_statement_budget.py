@@ -5,8 +5,11 @@ Issue 12 set the budget at 5 for every action; the command path takes 4
 (the table and its hand locked and read in one statement, the command,
 its events and the read models it changes written in one, and the
 transaction's ends), the action that ends a hand included: settling a hand
-reads nothing of its past (the hand's state carries who timed out).  The
-tests fail if a change makes an action dearer."""
+reads nothing of its past (the hand's state carries who timed out).  At
+a raked cash table the action that ends a hand also posts the rake, two
+statements more (``accounts.postings``): six, one over the budget, until
+the rake's write joins the command's.  The tests fail if a change makes
+an action dearer."""
 
 from __future__ import annotations
 
