@@ -1,7 +1,9 @@
 """The double-entry ledger: the only code that writes transfers.
 
 ``transfer_post`` writes one movement as entries summing to zero, in the
-caller's transaction (under a savepoint of its own).  It
+caller's transaction: on PostgreSQL over accounts that exist in two
+statements and no savepoint (``accounts.postings``), elsewhere or when it
+creates accounts through the ORM under a savepoint of its own.  It
 
 - locks every account it touches in one statement, in id order
   (``SELECT ... FOR UPDATE ORDER BY id``), so two transfers over the same
@@ -32,15 +34,16 @@ import hashlib
 import hmac
 import uuid
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.urls import reverse
 
-from accounts import frames
+from accounts import frames, postings
 from accounts.errors import (
     BadAmount,
     DuplicateTransfer,
@@ -209,6 +212,13 @@ def transfer_post(
     net = net_of(moves)
     if not net:
         return None
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        # The caller's transaction, no savepoint: a refusal comes before any write.
+        with nullcontext() if connection.in_atomic_block else transaction.atomic(using=using):
+            posted = _post_in_two(transfer_id, kind, net, by, ref, memo, using)
+        if posted is not None:
+            return posted
     try:
         with transaction.atomic(using=using):
             accounts = accounts_lock(net, using=using)
@@ -223,6 +233,34 @@ def transfer_post(
         if first is None:
             raise
         return _same_or_refuse(first, kind, net, using)
+
+
+def _post_in_two(
+    transfer_id: uuid.UUID,
+    kind: str,
+    net: dict[AccountRef, int],
+    by: Any,
+    ref: str,
+    memo: str,
+    using: str,
+) -> Transfer | None:
+    """``transfer_post`` on PostgreSQL: two statements when its accounts
+    exist (``accounts.postings``; None, nothing written, when one does
+    not), and no savepoint: a refusal is decided before anything is
+    written, and a racer on the same id makes the write write nothing."""
+    wanted = {ref.key: ref for ref in net}
+    rows, taken = postings.lock(list(wanted), transfer_id, using)
+    if len(rows) < len(wanted):
+        return None  # accounts to create: the savepoint's way (a refusal undoes them)
+    if taken:
+        return _same_or_refuse(Transfer.objects.using(using).get(pk=transfer_id), kind, net, using)
+    accounts = {wanted[a.key]: a for a in rows}
+    transfer, entries = _entries(transfer_id, kind, net, accounts, by, ref, memo, using)
+    if not postings.write(transfer, entries, using):
+        first = Transfer.objects.using(using).get(pk=transfer_id)  # the racer's, committed
+        return _same_or_refuse(first, kind, net, using)
+    frames.announce(entries, using=using)
+    return transfer
 
 
 def named_transfer_post(
@@ -287,13 +325,36 @@ def _write(
     memo: str,
     using: str,
 ) -> Transfer:
+    transfer, entries = _entries(transfer_id, kind, net, accounts, by, ref, memo, using)
+    transfer.save(using=using, force_insert=True)
+    for entry in entries:
+        account = entry.account
+        Account.objects.using(using).filter(pk=account.pk).update(balance=account.balance)
+    Entry.objects.using(using).bulk_create(entries)
+    frames.announce(entries, using=using)
+    return transfer
+
+
+def _entries(
+    transfer_id: uuid.UUID,
+    kind: str,
+    net: dict[AccountRef, int],
+    accounts: dict[AccountRef, Account],
+    by: Any,
+    ref: str,
+    memo: str,
+    using: str,
+) -> tuple[Transfer, list[Entry]]:
+    """The transfer and its entries in account id order, each account's
+    ``balance`` moved by its entry; ``InsufficientFunds`` (nothing moved)
+    if an account that may not go negative would."""
     for account_ref, amount in net.items():
         account = accounts[account_ref]
         if account.balance + amount < 0 and not account.may_go_negative:
             raise short_of(account, -amount)
     by_id = by.pk if getattr(by, "is_authenticated", False) else None
     transfer = Transfer(id=transfer_id, kind=kind, ref=ref, memo=memo[:200], by_id=by_id)
-    transfer.save(using=using, force_insert=True)
+    transfer._state.db = using  # its entries' accounts come from there
     entries = []
     for account_ref, amount in sorted(net.items(), key=lambda item: accounts[item[0]].pk):
         account = accounts[account_ref]
@@ -301,10 +362,7 @@ def _write(
         entries.append(
             Entry(transfer=transfer, account=account, amount=amount, balance_after=account.balance)
         )
-        Account.objects.using(using).filter(pk=account.pk).update(balance=account.balance)
-    Entry.objects.using(using).bulk_create(entries)
-    frames.announce(entries, using=using)
-    return transfer
+    return transfer, entries
 
 
 def short_of(account: Account, needed: int) -> InsufficientFunds:

@@ -84,9 +84,10 @@ def table_chips_moved(
     plans = table_money_plan(table_id=table_id, before=before, events=events)
     if not plans:
         return []
-    ledger.accounts_lock(
-        {ref for p in plans for m in p.moves for ref in (m.source, m.target)}, using=using
-    )
+    if len(plans) > 1:  # one transfer locks its own accounts, in one statement
+        ledger.accounts_lock(
+            {ref for p in plans for m in p.moves for ref in (m.source, m.target)}, using=using
+        )
     posted = []
     for plan in plans:
         transfer = ledger.named_transfer_post(

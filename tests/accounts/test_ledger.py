@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 from django.db import IntegrityError, connections, transaction
+from django.test.utils import CaptureQueriesContext
 
 from accounts import ledger
 from accounts.errors import (
@@ -289,3 +290,43 @@ def test_on_postgresql_a_trigger_refuses_raw_updates_and_deletes(sql, django_use
     ):
         connections["postgres"].cursor().execute(sql)
     assert_sound("postgres")
+
+
+# --------------------------------------------------------------------------
+# The two ways of writing (PostgreSQL's two statements, the ORM's elsewhere)
+
+
+@pytest.mark.parametrize("alias", BACKENDS)
+def test_both_ways_refuse_the_short_and_the_reused_id_and_write_nothing(alias, django_user_model):
+    ann, bob = (django_user_model.objects.db_manager(alias).create_user(n) for n in "ab")
+    pay(ledger.external(), ledger.cash(ann.pk), 10, using=alias)
+    pay(ledger.external(), ledger.cash(bob.pk), 1, using=alias)  # every account exists now
+    tid = uuid.uuid4()
+    with pytest.raises(InsufficientFunds) as refused:
+        pay(ledger.cash(ann.pk), ledger.cash(bob.pk), 11, transfer_id=tid, using=alias)
+    assert refused.value.extra["short"] == 1
+    first = pay(ledger.cash(ann.pk), ledger.cash(bob.pk), 4, transfer_id=tid, using=alias)
+    again = pay(ledger.cash(ann.pk), ledger.cash(bob.pk), 4, transfer_id=tid, using=alias)
+    assert first.pk == again.pk == tid
+    with pytest.raises(DuplicateTransfer):
+        pay(ledger.cash(ann.pk), ledger.cash(bob.pk), 5, transfer_id=tid, using=alias)
+    assert [cash_of(u, alias) for u in (ann, bob)] == [6, 5]
+    entries = Entry.objects.using(alias).filter(transfer=tid).order_by("account_id")
+    assert [(e.amount, e.balance_after) for e in entries] == [(-4, 6), (4, 5)]
+    assert_sound(alias)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(databases=["postgres"])
+def test_on_postgresql_a_transfer_over_accounts_that_exist_is_two_statements(django_user_model):
+    """Its accounts locked and read with whether its id is taken, then the
+    transfer, its entries and the balances written: no savepoint."""
+    ann, bob = (django_user_model.objects.db_manager("postgres").create_user(n) for n in "ab")
+    pay(ledger.external(), ledger.cash(ann.pk), 10, using="postgres")
+    pay(ledger.external(), ledger.cash(bob.pk), 1, using="postgres")
+    connection = connections["postgres"]
+    with transaction.atomic(using="postgres"), CaptureQueriesContext(connection) as captured:
+        pay(ledger.cash(ann.pk), ledger.cash(bob.pk), 4, using="postgres")
+    sql = [q["sql"] for q in captured.captured_queries]
+    assert [s.split()[0] for s in sql] == ["SELECT", "WITH"], sql
+    assert [cash_of(u, "postgres") for u in (ann, bob)] == [6, 5]

@@ -15,7 +15,7 @@ from functools import partial
 
 import pytest
 
-from accounts import ledger, money
+from accounts import ledger, money, postings
 from accounts.errors import DuplicateTransfer, InsufficientFunds
 from accounts.ledger import Move
 from accounts.models import Transfer
@@ -56,7 +56,7 @@ def winners(outcomes: list[Outcome]) -> list[int]:
 def lockstep_spend(first, second) -> list[Outcome]:
     """``first`` writes its transfer and waits, uncommitted; ``second``
     starts and queues on the account lock; then ``first`` commits."""
-    return lockstep(first, second, hold=(ledger, "_write"), using=PG)
+    return lockstep(first, second, hold=(postings, "write"), using=PG)
 
 
 # --------------------------------------------------------------------------
@@ -207,3 +207,39 @@ def test_sitting_at_two_tables_with_money_for_one_seats_him_once(django_user_mod
         assert outcomes[1 - win].code == "insufficient_funds"
         assert cash_of(ann) == 50
     assert_sound()
+
+
+# --------------------------------------------------------------------------
+# One id from two connections, over accounts no lock shares
+
+
+def transfer(source, target, amount, transfer_id):
+    """``amount`` from ``source``'s wallet to ``target``'s under ``transfer_id``."""
+    return ledger.transfer_post(
+        transfer_id=transfer_id,
+        kind=Transfer.Kind.DEPOSIT,
+        moves=[Move(ledger.cash(source.pk), ledger.cash(target.pk), amount)],
+        using=PG,
+    )
+
+
+@pytest.mark.parametrize("same", [True, False], ids=["same-movement", "other-movement"])
+def test_one_id_from_two_connections_over_other_accounts_is_written_once(wallet, same):
+    """The first writes its transfer and waits uncommitted; the second,
+    over accounts of its own (no account lock queues it), reads the id as
+    free, then its insert waits on the first's (``ON CONFLICT DO NOTHING``)
+    and writes nothing once the first commits: it gets the first transfer
+    back for the same movement, ``DuplicateTransfer`` for another."""
+    ann, bob, cid, dan = wallet(100), wallet(1), wallet(100), wallet(1)  # accounts that exist
+    tid = uuid.uuid4()
+    second = partial(transfer, ann, bob, 30, tid) if same else partial(transfer, cid, dan, 30, tid)
+    outcomes = lockstep_spend(partial(transfer, ann, bob, 30, tid), second)
+    assert outcomes[0].ok and outcomes[0].value.pk == tid
+    if same:
+        assert outcomes[1].ok and outcomes[1].value.pk == tid
+    else:
+        assert isinstance(outcomes[1].error, DuplicateTransfer)
+    got = [cash_of(u, PG) for u in (ann, bob, cid, dan)]
+    assert got == [70, 31, 100, 1]
+    assert Transfer.objects.using(PG).filter(pk=tid).count() == 1
+    assert_sound(PG)

@@ -5,8 +5,11 @@ Issue 12 set the budget at 5 for every action; the command path takes 4
 (the table and its hand locked and read in one statement, the command,
 its events and the read models it changes written in one, and the
 transaction's ends), the action that ends a hand included: settling a hand
-reads nothing of its past (the hand's state carries who timed out).  The
-tests fail if a change makes an action dearer."""
+reads nothing of its past (the hand's state carries who timed out).  At
+a raked cash table the action that ends a hand also posts the rake, two
+statements more (``accounts.postings``): six, one over the budget, until
+the rake's write joins the command's.  The tests fail if a change makes
+an action dearer."""
 
 from __future__ import annotations
 
@@ -17,13 +20,15 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts import ledger
+from accounts.models import Transfer
 from poker import clocks, services, streams
 from poker.models import Hand, Seat, Table
-from tests.poker.api_support import Room, seat_players
+from tests.poker.api_support import Room, ok, seat_players
 
 BUDGET = 4
 """One action: BEGIN, the table and its hand locked and read in one
@@ -123,3 +128,24 @@ def test_a_player_timed_out_in_an_earlier_command_sits_out_at_the_hand_end_from_
     _within_budget(sql)
     sitting_out = dict(Seat.objects.filter(table=room.table).values_list("number", "sitting_out"))
     assert sitting_out == {n: n == idle for n in (1, 2, 3)}
+
+
+def test_the_action_that_ends_a_raked_hand_keeps_the_budget_and_one_for_the_rake(
+    pg_default: None, open_table, make_user, client_for
+) -> None:
+    """At a raked cash table the hand's end also posts the rake (the table's
+    escrow to the house's rake account): its accounts locked and read, with
+    whether its id is taken, in one statement; the transfer, its entries and
+    the balances written in one (``accounts.postings``)."""
+    rake = {"rake_basis_points": 2500, "rake_cap": 3, "rake_min_pot": 0}
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw", **rake)
+    with transaction.atomic():  # as any hand raked before made it (the escrow: the buy-ins)
+        ledger.accounts_lock([ledger.rake()])
+    for action in ("call", "check", "stand", "stand", "check", "check", "show"):
+        ok(room.act(action))
+    hand, sql = _act(room, lambda actions: "show")
+    assert _ended(hand)
+    assert Transfer.objects.filter(kind=Transfer.Kind.RAKE).count() == 1
+    kinds = _statements(sql)
+    assert kinds["BEGIN"] + kinds["SAVEPOINT"] <= 1, kinds
+    assert len(sql) <= BUDGET + 2, f"{len(sql)} statements ({dict(kinds)}):\n" + "\n".join(sql)
