@@ -57,9 +57,13 @@ def require_chromium(path: Path = CHROMIUM) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Chromium, headless, through Playwright's driver."""
+    """Chromium, headless, through Playwright's driver.  A module's, not the
+    session's: between its sync calls Playwright leaves its event loop
+    marked running in the main thread, so every asyncio test the same
+    test process ran after an e2e module, while the browser lived on,
+    failed ("Runner.run() cannot be called from a running event loop")."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 
