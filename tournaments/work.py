@@ -30,7 +30,7 @@ from django.db import IntegrityError, connection, transaction
 from config import telemetry
 from config.api_errors import ApiError
 from poker.commands import command_done, user_of
-from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify, digest
+from poker.eventstore import AlreadyDone, Batch, Recorded, appending, classify, digest
 from poker.streams import Folds
 from poker.work import Unit
 from tournaments import payments, projections, selectors, timing
@@ -228,10 +228,11 @@ def _write(
         batch = Batch(row.stream, state.version, projections.encode(events))
         receipt = {"tournament": row.pk, "version": new.version}
         command_id, content = key
-        recorded = append(
+        ready = appending(
             [batch], command_id=command_id, answer=receipt, content=content, by=user_of(by), at=now
         )
-        projections.write_tournament(row, new, before=state)
+        projections.write_tournament(row, new, before=state, writes=ready.writes)  # one statement
+        recorded = ready.recorded
         stream, version = row.stream, new.version
         transaction.on_commit(lambda: folds.remember(stream, version, new))
     return Outcome(row, state, new, events, recorded, now)
