@@ -139,9 +139,12 @@ def _run(
     held: Tables | None,
 ) -> Outcome | None:
     """``run``'s work; ``held``: the tables' work holding the tournament
-    row locked already, with its state (neither read again)."""
+    row locked already, with its state (neither read again), in the
+    transaction of the command that holds it: no savepoint of its own, as
+    a failure fails that whole command (the retry of a report it made
+    cannot come under the lock it holds)."""
     try:
-        with transaction.atomic():
+        with transaction.atomic(savepoint=held is None):
             if held is not None and held.row is not None:
                 row, state = held.row, held.state
             else:
@@ -163,6 +166,8 @@ def _run(
             outcome.line_before = line
             follow_up(outcome, unit)
     except IntegrityError as error:
+        if held is not None:
+            raise Busy() from error  # no savepoint: the transaction can read nothing more
         retried = isinstance(classify(error, command_id), AlreadyDone)
         if retried and command_done(command_id, by, content):
             return None

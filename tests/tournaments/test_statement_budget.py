@@ -21,11 +21,11 @@ from poker.models import Hand, Table
 from tests.tournaments.service_support import create, register, start, tournament_tables
 from tournaments.models import Tournament
 
-BUDGET = 17
-"""The table's command (4), then the follow-up: BEGIN, the tournament row
-locked and read, the table locked and read, two reports (hand over, hand
-dealt) each a savepoint, one write (command, events, rows) and the screen
-names of its frame's standings, the table's events, COMMIT."""
+BUDGET = 13
+"""The table's command (4), then the follow-up (9, was 28): BEGIN, the
+tournament row locked and read, the table locked and read, two reports
+(hand over, hand dealt) each one write (command, events, rows) and the
+screen names of its frame's standings, the table's events, COMMIT."""
 
 pytestmark = [
     pytest.mark.postgres,
