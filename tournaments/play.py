@@ -11,8 +11,10 @@ unseats at one table and seats at the other with the chips he took, a
 add-ons add chips, and a broken table or the end of play closes tables.
 Then every table the tournament allows deals (``deal``).
 
-The tables' work is one ``poker.work.Unit``: the tournament row is locked
-first (by the tournament command), then the tables as they are needed.
+The tables' work is one ``poker.work.Unit`` (a ``work.Tables``): the
+tournament row is locked first (by the tournament command), then the
+tables as they are needed; the unit keeps the row and the tournament's
+state current through the reports run on it, which read neither again.
 
 A hand's end comes back up the other way without the tables calling into
 the tournament: a player's command at a tournament table commits at that

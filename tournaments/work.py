@@ -111,7 +111,8 @@ def run(
     written.  ``kind`` and ``body``: what the command asks, whose digest is
     stored with its id.  ``unit``: the tables' work of the table command
     this one reports to (a hand dealt or over), which carries out its
-    decisions."""
+    decisions; a ``Tables`` holding this tournament's row gives the row
+    and the state (not read again) and gets the state after."""
     content = None if command_id is None else digest(kind, tournament_id, body or {})
     held = unit if isinstance(unit, Tables) and unit.pk == tournament_id else None
     if held is None:
