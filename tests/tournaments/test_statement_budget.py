@@ -24,8 +24,13 @@ from tournaments.models import Tournament
 BUDGET = 13
 """The table's command (4), then the follow-up (9, was 28): BEGIN, the
 tournament row locked and read, the table locked and read, two reports
-(hand over, hand dealt) each one write (command, events, rows) and the
-screen names of its frame's standings, the table's events, COMMIT."""
+(hand over, hand dealt) each one write (command, events, rows), the
+table's events, COMMIT, then each report's frame's screen names."""
+
+HELD = 7
+"""Of which the tournament's transaction, the row locked: BEGIN, the row,
+the table, the two reports' writes, the table's events, COMMIT (the
+frames' screen names are read once it committed)."""
 
 pytestmark = [
     pytest.mark.postgres,
@@ -79,5 +84,7 @@ def test_a_hand_end_at_a_tournament_table_costs_the_same_in_any_field(
         assert len(locks) == 1 and locks[0].endswith("FOR UPDATE")  # never read again
         assert not [q for q in sql if q.startswith('SELECT "poker_event"')]  # folds at hand
         assert len(sql) <= BUDGET, "\n".join(q[:200] for q in sql)
+        held = sql[sql.index("BEGIN", 1) : sql.index("COMMIT", sql.index("BEGIN", 1)) + 1]
+        assert len(held) <= HELD, "\n".join(q[:200] for q in held)
         costs[t.name] = len(sql)
     assert costs["Small"] == costs["Big"]
