@@ -11,8 +11,10 @@ unseats at one table and seats at the other with the chips he took, a
 add-ons add chips, and a broken table or the end of play closes tables.
 Then every table the tournament allows deals (``deal``).
 
-The tables' work is one ``poker.work.Unit``: the tournament row is locked
-first (by the tournament command), then the tables as they are needed.
+The tables' work is one ``poker.work.Unit`` (a ``work.Tables``): the
+tournament row is locked first (by the tournament command), then the
+tables as they are needed; the unit keeps the row and the tournament's
+state current through the reports run on it, which read neither again.
 
 A hand's end comes back up the other way without the tables calling into
 the tournament: a player's command at a tournament table commits at that
@@ -34,6 +36,7 @@ ended as it was dealt leaves the next to a deal timer, even with no pause.
 from __future__ import annotations
 
 import contextlib
+import copy
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
@@ -65,7 +68,7 @@ from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id, hand_stream
 from poker.publish import publish
 from poker.work import Unit, Work
-from tournaments.models import Tournament, tournament_stream
+from tournaments.models import Tournament
 from tournaments.rules import (
     AddedOn,
     ButtonDrawn,
@@ -88,7 +91,7 @@ from tournaments.rules import (
 from tournaments.rules import queries as q
 from tournaments.rules.structure import MINUTE
 from tournaments.tables import tournament_hand_finish, tournament_hand_start
-from tournaments.work import Outcome, folds, lock
+from tournaments.work import Outcome, Tables, hold
 
 
 def command_id(stream: str, what: str) -> uuid.UUID:
@@ -112,12 +115,12 @@ def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
         return
     if not outcome.state.tables and not outcome.before.tables:
         return  # no tables yet, none to close
-    unit = Unit()
+    unit = Tables(copy.copy(outcome.row), outcome.state)  # the outcome's row stays as written
     _standalone(outcome.row.pk, unit, lambda: apply(unit, outcome), outcome.before)
 
 
 def _standalone(
-    tournament: int, unit: Unit, first: Callable[[], None], start: TournamentState
+    tournament: int, unit: Tables, first: Callable[[], None], start: TournamentState
 ) -> None:
     """Table work of a tournament command of its own (the tournament row
     locked already): ``first``, then play on, appended here.  ``start``:
@@ -127,7 +130,7 @@ def _standalone(
     unit.append(timezone.now())
 
 
-def _play_on(tournament: int, unit: Unit, start: TournamentState) -> None:
+def _play_on(tournament: int, unit: Tables, start: TournamentState) -> None:
     """Until no table has news: settle every table, report each hand that
     ended, deal where allowed.  A table deals at most once a command
     (``Work.dealt``), so this ends."""
@@ -154,10 +157,10 @@ def catch_up(tournament_id: int, table_ids: list[int]) -> None:
     ended there, carry out what follows, deal where the pause is over (a
     deal timer, a sweep or a hand over; nothing to do is no error)."""
     with transaction.atomic():
-        if not lock(tournament_id):
+        unit = hold(tournament_id)
+        if unit is None:
             return
-        unit = Unit()
-        start = _state(tournament_id)
+        start = unit.state
         _standalone(
             tournament_id, unit, lambda: [unit.table(pk) for pk in sorted(table_ids)], start
         )
@@ -309,7 +312,7 @@ def _forfeit(unit: Unit, tournament: int, state: TournamentState, player: str) -
 # Dealing
 
 
-def deal(tournament: int, unit: Unit, start: TournamentState) -> None:
+def deal(tournament: int, unit: Tables, start: TournamentState) -> None:
     """Deal at every table of the tournament the rules let deal now
     (``tables_to_deal``) whose pause is over.  Only those are locked: a
     field of hundreds has a table or two to deal after a hand, not
@@ -319,7 +322,7 @@ def deal(tournament: int, unit: Unit, start: TournamentState) -> None:
     rules held the table back then and let it deal only now (it could not
     deal at ``start``, the tournament as this transaction found it: a
     break over, a hand-for-hand round done): its timer is set here."""
-    state = _state(tournament)
+    state = unit.current()
     numbers = tables_to_deal(state)
     pausing = _pausing(tournament, unit, numbers)
     held: set[int] | None = None
@@ -334,7 +337,7 @@ def deal(tournament: int, unit: Unit, start: TournamentState) -> None:
         if dealt and not can_start_hand(state, number):
             continue  # hand-for-hand: the hand just dealt makes it wait
         _deal_at(tournament, unit, state, number)  # reports the hand: a new version
-        state, dealt = _state(tournament), True
+        state, dealt = unit.current(), True
 
 
 def _pausing(tournament: int, unit: Unit, numbers: list[int]) -> dict[int, datetime]:
@@ -385,12 +388,12 @@ def _deal_at(tournament: int, unit: Unit, state: TournamentState, number: int) -
 # A hand over
 
 
-def _report_ended(tournament: int, unit: Unit) -> bool:
+def _report_ended(tournament: int, unit: Tables) -> bool:
     """Report every hand the tournament thinks running at a table of
     ``unit`` that is over there, with the table's final stacks, and carry
     out what the tournament decided; whether any was."""
     reported = False
-    state = _state(tournament)
+    state = unit.current()
     for work in list(unit.works.values()):
         if state.status is not Status.RUNNING:
             return reported
@@ -410,15 +413,8 @@ def _report_ended(tournament: int, unit: Unit) -> bool:
             unit=unit,
         )
         reported = True
-        state = _state(tournament)  # the report moved the tournament on
+        state = unit.current()  # the report moved the tournament on
     return reported
-
-
-def _state(tournament: int) -> TournamentState:
-    """The tournament's state as of its row's version (the version alone
-    read: the row's other columns are the command's to write)."""
-    version = Tournament.objects.values_list("version", flat=True).get(pk=tournament)
-    return folds.state(tournament_stream(tournament), version)
 
 
 # --------------------------------------------------------------------------
@@ -434,7 +430,11 @@ def _open_numbers(tournament: int) -> list[int]:
 
 
 def _work(unit: Unit, tournament: int, number: int, state: TournamentState) -> Work:
-    """The work at table ``number`` (opened now if it is new)."""
+    """The work at table ``number`` (opened now if it is new): the unit's
+    own if it holds it, else looked up."""
+    for work in unit.works.values():
+        if work.table_state.config.tournament_table == number:
+            return work
     table_id = (
         Table.objects.filter(tournament=tournament, tournament_table=number)
         .values_list("pk", flat=True)

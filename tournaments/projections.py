@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
+from poker import statements
 from poker.eventstore import NewEvent, Recorded, load
 from poker.eventstore import streams as stream_names
 from tournaments.models import Entrant, Tournament, tournament_stream
@@ -95,14 +96,17 @@ def write_tournament(
     before: TournamentState | None = None,
     created_at: datetime | None = None,
     using: str = "default",
+    writes: Sequence[statements.Statement] = (),
 ) -> None:
     """The tournament row and its entrant rows as ``state`` says;
     ``created_at`` when writing the stream's first event (its record time,
     which ``rebuild`` uses too).  With ``before`` (the state the rows were
     written from, ``row`` as read with it) only the columns and the
     entrants that changed are written: a hand's report touches a few
-    players of a field of hundreds, and never the definition."""
+    players of a field of hundreds, and never the definition: in one
+    statement with ``writes`` (an append made ready), on PostgreSQL."""
     if before is None:
+        statements.execute(writes, using)
         for name, value in tournament_fields(state).items():
             setattr(row, name, value)
         if created_at is not None:
@@ -114,8 +118,10 @@ def write_tournament(
     changed = [name for name, value in fields.items() if getattr(row, name) != value]
     for name in changed:
         setattr(row, name, fields[name])
-    row.save(using=using, update_fields=changed)
-    _write_changed_entrants(row, before, state, using)
+    values = {name: fields[name] for name in changed}
+    updates = [statements.update(Tournament, row.pk, using, **values)] if changed else []
+    updates += _write_changed_entrants(row, before, state, using)
+    statements.execute([*writes, *updates], using)
 
 
 def entrant_fields(
@@ -168,18 +174,23 @@ def _write_entrants(row: Tournament, state: TournamentState, using: str) -> None
 
 def _write_changed_entrants(
     row: Tournament, before: TournamentState, state: TournamentState, using: str
-) -> None:
+) -> list[statements.Statement]:
+    """Delete and insert the entrant rows that went or came (rare), and
+    the updates of those that changed, to run (``statements.execute``)."""
     touched = _touched(before, state)
     old, wanted = entrant_fields(before, touched), entrant_fields(state, touched)
     rows = Entrant.objects.using(using).filter(tournament=row)
     gone = [int(player) for player in old if player not in wanted]
     if gone:
         rows.filter(player_id__in=gone).delete()
+    updates = []
     for player, values in wanted.items():
         if player not in old:
             Entrant.objects.using(using).create(tournament=row, player_id=int(player), **values)
         elif old[player] != values:
-            rows.filter(player_id=int(player)).update(**values)
+            where = {"tournament": row.pk, "player": int(player)}
+            updates.append(statements.update_where(Entrant, where, using, **values))
+    return updates
 
 
 def _touched(before: TournamentState, state: TournamentState) -> set[str]:

@@ -39,11 +39,6 @@ def tournament_group(tournament: int) -> str:
     return f"tournament.{tournament}"
 
 
-def update_frame(outcome: Outcome) -> dict[str, Any]:
-    """The frame of one command's events and the tournament after them."""
-    return events_frame(outcome.row.pk, outcome.recorded, outcome.state, outcome.now)
-
-
 def events_frame(
     tournament: int, rows: Sequence[Recorded], state: TournamentState, at: datetime
 ) -> dict[str, Any]:
@@ -64,12 +59,20 @@ def lobby_frame(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def on_commit(outcome: Outcome) -> None:
-    """Build the command's frames now (in its transaction, from what it
-    wrote) and send them once it commits."""
+    """Send the command's frames once it commits: the lobby line made now,
+    from the row as written (a later command of the transaction may write
+    it again), the update once committed, from the state and events it
+    wrote (its standings' screen names read then, not while the command
+    holds the tournament row locked)."""
     if not outcome.recorded:
         return
-    messages: list[Message] = [(tournament_group(outcome.row.pk), update_frame(outcome))]
+    pk, rows, state, at = outcome.row.pk, outcome.recorded, outcome.state, outcome.now
     line = selectors.tournament_summary(outcome.row)
+    lobby: list[Message] = []
     if line != outcome.line_before:
-        messages.append((LOBBY_GROUP, lobby_frame(line)))
-    transaction.on_commit(lambda: send_all(messages))
+        lobby.append((LOBBY_GROUP, lobby_frame(line)))
+
+    def send() -> None:
+        send_all([(tournament_group(pk), events_frame(pk, rows, state, at)), *lobby])
+
+    transaction.on_commit(send)

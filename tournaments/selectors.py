@@ -195,9 +195,10 @@ def own_entry(
 
 
 def names(players: list[str] | list[int]) -> dict[str, str]:
-    """Screen names by player id (never a login name)."""
+    """Screen names by player id (never a login name); pairs, not users
+    (a frame's standings name fifty players: no model built for each)."""
     rows = get_user_model().objects.filter(pk__in=[int(p) for p in players])
-    return {str(u.pk): u.screen_name for u in rows.only("screen_name")}
+    return {str(pk): name for pk, name in rows.values_list("pk", "screen_name")}
 
 
 def entrants(row: Tournament) -> list[dict[str, Any]]:

@@ -30,7 +30,7 @@ from django.db import IntegrityError, connection, transaction
 from config import telemetry
 from config.api_errors import ApiError
 from poker.commands import command_done, user_of
-from poker.eventstore import AlreadyDone, Batch, Recorded, append, classify, digest
+from poker.eventstore import AlreadyDone, Batch, Recorded, appending, classify, digest
 from poker.streams import Folds
 from poker.work import Unit
 from tournaments import payments, projections, selectors, timing
@@ -66,6 +66,28 @@ class Outcome:
     """The lobby line before the command (None: a new tournament)."""
 
 
+class Tables(Unit):
+    """The tables' work of a tournament command, with the tournament row it
+    holds locked and the tournament's state at that row's version, kept
+    current by every report run on it (``run``): the reports and deals of
+    one command read neither the row nor the stream again.  ``row`` None:
+    a report failed and may have left it behind; ``current`` reads both
+    afresh (the lock is held still)."""
+
+    def __init__(self, row: Tournament, state: TournamentState) -> None:
+        super().__init__()
+        self.pk = row.pk
+        self.row: Tournament | None = row
+        self.state = state
+
+    def current(self) -> TournamentState:
+        """The tournament's state as of its row's version."""
+        if self.row is None:
+            self.row = _lock(self.pk)
+            self.state = folds.state(self.row.stream, self.row.version)
+        return self.state
+
+
 Decide = Callable[[TournamentState, int], TournamentCommand]
 """From the state and the time (Unix seconds), the command to carry out
 (raising an ``ApiError`` refuses it before the rules are asked)."""
@@ -89,12 +111,46 @@ def run(
     written.  ``kind`` and ``body``: what the command asks, whose digest is
     stored with its id.  ``unit``: the tables' work of the table command
     this one reports to (a hand dealt or over), which carries out its
-    decisions."""
+    decisions; a ``Tables`` holding this tournament's row gives the row
+    and the state (not read again) and gets the state after."""
     content = None if command_id is None else digest(kind, tournament_id, body or {})
+    held = unit if isinstance(unit, Tables) and unit.pk == tournament_id else None
+    if held is None:
+        return _run(tournament_id, by, command_id, content, decide, ticket, unit, None)
     try:
-        with transaction.atomic():
-            row = _lock(tournament_id)
-            state = folds.state(row.stream, row.version)
+        outcome = _run(tournament_id, by, command_id, content, decide, ticket, unit, held)
+    except BaseException:
+        held.row = None  # its columns may be those of a write rolled back
+        raise
+    if outcome is None:
+        held.row = None  # a retry: a write rolled back, or none
+    else:
+        held.row, held.state = outcome.row, outcome.state
+    return outcome
+
+
+def _run(
+    tournament_id: int,
+    by: Any,
+    command_id: uuid.UUID | None,
+    content: str | None,
+    decide: Decide,
+    ticket: bool | None,
+    unit: Unit | None,
+    held: Tables | None,
+) -> Outcome | None:
+    """``run``'s work; ``held``: the tables' work holding the tournament
+    row locked already, with its state (neither read again), in the
+    transaction of the command that holds it: no savepoint of its own, as
+    a failure fails that whole command (the retry of a report it made
+    cannot come under the lock it holds)."""
+    try:
+        with transaction.atomic(savepoint=held is None):
+            if held is not None and held.row is not None:
+                row, state = held.row, held.state
+            else:
+                row = _lock(tournament_id)
+                state = folds.state(row.stream, row.version)
             now = timing.now()
             try:
                 try:
@@ -111,6 +167,8 @@ def run(
             outcome.line_before = line
             follow_up(outcome, unit)
     except IntegrityError as error:
+        if held is not None:
+            raise Busy() from error  # no savepoint: the transaction can read nothing more
         retried = isinstance(classify(error, command_id), AlreadyDone)
         if retried and command_done(command_id, by, content):
             return None
@@ -176,10 +234,11 @@ def _write(
         batch = Batch(row.stream, state.version, projections.encode(events))
         receipt = {"tournament": row.pk, "version": new.version}
         command_id, content = key
-        recorded = append(
+        ready = appending(
             [batch], command_id=command_id, answer=receipt, content=content, by=user_of(by), at=now
         )
-        projections.write_tournament(row, new, before=state)
+        projections.write_tournament(row, new, before=state, writes=ready.writes)  # one statement
+        recorded = ready.recorded
         stream, version = row.stream, new.version
         transaction.on_commit(lambda: folds.remember(stream, version, new))
     return Outcome(row, state, new, events, recorded, now)
@@ -190,6 +249,13 @@ def _lock(tournament_id: int) -> Tournament:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise NotFound() from None
+
+
+def hold(tournament_id: int) -> Tables | None:
+    """The tournament row locked, with its state, for a command at its
+    tables (None: no such tournament)."""
+    row = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    return None if row is None else Tables(row, folds.state(row.stream, row.version))
 
 
 def lock(tournament_id: int, shared: bool = False) -> bool:
