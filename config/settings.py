@@ -47,13 +47,15 @@ PRODUCTION = DJANGO_ENV == "production"
 # A dev key, never to be used in production: setting SECRET_KEY also turns
 # DEBUG off unless DEBUG is set explicitly.
 _INSECURE_DEV_SECRET_KEY = "django-insecure-dev-only-do-not-use-in-production"
-SECRET_KEY = env.str("SECRET_KEY", default="") or _INSECURE_DEV_SECRET_KEY
+# Keys are read as they are: django-environ would take one that starts with
+# "$" ("$k9x..." -- one random key in fifty) for the name of another variable.
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or _INSECURE_DEV_SECRET_KEY
 if PRODUCTION and SECRET_KEY == _INSECURE_DEV_SECRET_KEY:
     raise ImproperlyConfigured("DJANGO_ENV=production needs SECRET_KEY in the environment")
-SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
+SECRET_KEY_FALLBACKS = [k for k in os.environ.get("SECRET_KEY_FALLBACKS", "").split(",") if k]
 """Keys retired by a rotation (docs/operations.md): sessions, password-reset
 links and other signatures made with them stay valid until they are dropped."""
-LEDGER_KEY = env.str("LEDGER_KEY", default="")
+LEDGER_KEY = os.environ.get("LEDGER_KEY", "")
 """The key of the ledger's own transfer ids (``accounts.ledger.transfer_id_for``);
 empty: ``SECRET_KEY``.  Pin it to the old key before rotating ``SECRET_KEY``."""
 DEBUG = env.bool("DEBUG", default=SECRET_KEY == _INSECURE_DEV_SECRET_KEY)
