@@ -212,11 +212,14 @@ def transfer_post(
     net = net_of(moves)
     if not net:
         return None
+    by_id = by.pk if getattr(by, "is_authenticated", False) else None
+    transfer = Transfer(id=transfer_id, kind=kind, ref=ref, memo=memo[:200], by_id=by_id)
+    transfer._state.db = using  # its entries' accounts come from there
     connection = connections[using]
     if connection.vendor == "postgresql":
         # The caller's transaction, no savepoint: a refusal comes before any write.
         with nullcontext() if connection.in_atomic_block else transaction.atomic(using=using):
-            posted = _post_in_two(transfer_id, kind, net, by, ref, memo, using)
+            posted = _post_in_two(transfer, net, using)
         if posted is not None:
             return posted
     try:
@@ -225,7 +228,7 @@ def transfer_post(
             first = Transfer.objects.using(using).filter(pk=transfer_id).first()
             if first is not None:
                 return _same_or_refuse(first, kind, net, using)
-            return _write(transfer_id, kind, net, accounts, by, ref, memo, using)
+            return _write(transfer, net, accounts, using)
     except IntegrityError:
         # A racer wrote this id first over other accounts (so no lock
         # queued us behind it): its row is committed now.
@@ -235,30 +238,23 @@ def transfer_post(
         return _same_or_refuse(first, kind, net, using)
 
 
-def _post_in_two(
-    transfer_id: uuid.UUID,
-    kind: str,
-    net: dict[AccountRef, int],
-    by: Any,
-    ref: str,
-    memo: str,
-    using: str,
-) -> Transfer | None:
-    """``transfer_post`` on PostgreSQL: two statements when its accounts
-    exist (``accounts.postings``; None, nothing written, when one does
-    not), and no savepoint: a refusal is decided before anything is
-    written, and a racer on the same id makes the write write nothing."""
+def _post_in_two(transfer: Transfer, net: dict[AccountRef, int], using: str) -> Transfer | None:
+    """``transfer_post`` of the unsaved ``transfer`` on PostgreSQL: two
+    statements when its accounts exist (``accounts.postings``; None,
+    nothing written, when one does not), and no savepoint: a refusal is
+    decided before anything is written, and a racer on the same id makes
+    the write write nothing."""
     wanted = {ref.key: ref for ref in net}
-    rows, taken = postings.lock(list(wanted), transfer_id, using)
+    rows, taken = postings.lock(list(wanted), transfer.pk, using)
     if len(rows) < len(wanted):
         return None  # accounts to create: the savepoint's way (a refusal undoes them)
     if taken:
-        return _same_or_refuse(Transfer.objects.using(using).get(pk=transfer_id), kind, net, using)
-    accounts = {wanted[a.key]: a for a in rows}
-    transfer, entries = _entries(transfer_id, kind, net, accounts, by, ref, memo, using)
+        first = Transfer.objects.using(using).get(pk=transfer.pk)
+        return _same_or_refuse(first, transfer.kind, net, using)
+    entries = _entries(transfer, net, {wanted[a.key]: a for a in rows})
     if not postings.write(transfer, entries, using):
-        first = Transfer.objects.using(using).get(pk=transfer_id)  # the racer's, committed
-        return _same_or_refuse(first, kind, net, using)
+        first = Transfer.objects.using(using).get(pk=transfer.pk)  # the racer's, committed
+        return _same_or_refuse(first, transfer.kind, net, using)
     frames.announce(entries, using=using)
     return transfer
 
@@ -316,16 +312,9 @@ def _create(refs: list[AccountRef], using: str) -> None:
 
 
 def _write(
-    transfer_id: uuid.UUID,
-    kind: str,
-    net: dict[AccountRef, int],
-    accounts: dict[AccountRef, Account],
-    by: Any,
-    ref: str,
-    memo: str,
-    using: str,
+    transfer: Transfer, net: dict[AccountRef, int], accounts: dict[AccountRef, Account], using: str
 ) -> Transfer:
-    transfer, entries = _entries(transfer_id, kind, net, accounts, by, ref, memo, using)
+    entries = _entries(transfer, net, accounts)
     transfer.save(using=using, force_insert=True)
     for entry in entries:
         account = entry.account
@@ -336,25 +325,15 @@ def _write(
 
 
 def _entries(
-    transfer_id: uuid.UUID,
-    kind: str,
-    net: dict[AccountRef, int],
-    accounts: dict[AccountRef, Account],
-    by: Any,
-    ref: str,
-    memo: str,
-    using: str,
-) -> tuple[Transfer, list[Entry]]:
-    """The transfer and its entries in account id order, each account's
+    transfer: Transfer, net: dict[AccountRef, int], accounts: dict[AccountRef, Account]
+) -> list[Entry]:
+    """The entries of ``transfer`` in account id order, each account's
     ``balance`` moved by its entry; ``InsufficientFunds`` (nothing moved)
     if an account that may not go negative would."""
     for account_ref, amount in net.items():
         account = accounts[account_ref]
         if account.balance + amount < 0 and not account.may_go_negative:
             raise short_of(account, -amount)
-    by_id = by.pk if getattr(by, "is_authenticated", False) else None
-    transfer = Transfer(id=transfer_id, kind=kind, ref=ref, memo=memo[:200], by_id=by_id)
-    transfer._state.db = using  # its entries' accounts come from there
     entries = []
     for account_ref, amount in sorted(net.items(), key=lambda item: accounts[item[0]].pk):
         account = accounts[account_ref]
@@ -362,7 +341,7 @@ def _entries(
         entries.append(
             Entry(transfer=transfer, account=account, amount=amount, balance_after=account.balance)
         )
-    return transfer, entries
+    return entries
 
 
 def short_of(account: Account, needed: int) -> InsufficientFunds:
