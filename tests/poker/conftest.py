@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
+from bench.chaos import instances
 from tests.funds import FUNDS
 from tests.isolation import (  # noqa: F401 - autouse
     fast_password_hashing,
@@ -64,3 +66,13 @@ def act(client: APIClient, table: int, view: dict[str, Any], action: str, **more
         **more,
     }
     return client.post(f"/api/tables/{table}/actions/", body, format="json")
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[instances.Redis]:
+    """A Redis server of the test's own (as the chaos run starts them), to
+    stop and restart without disturbing anything else."""
+    server = instances.Redis(tmp_path)
+    server.start()
+    yield server
+    server.stop()

@@ -6,9 +6,6 @@ timer set after the restart fires, once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from bench.chaos import instances
@@ -17,14 +14,6 @@ from poker.models import Command, Event, Hand
 from tests.poker.clock_support import timed_table, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.postgres]
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[instances.Redis]:
-    server = instances.Redis(tmp_path)
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

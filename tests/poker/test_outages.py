@@ -18,7 +18,6 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,14 +66,6 @@ def database_unreachable() -> Iterator[None]:
 
 def close() -> None:
     connections["default"].close()
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[instances.Redis]:
-    server = instances.Redis(tmp_path)
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
