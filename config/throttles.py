@@ -20,6 +20,7 @@ header (``config.api_errors``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from collections.abc import Mapping
@@ -67,24 +68,20 @@ class Throttle(SimpleRateThrottle):
         return self.allow_key(self.get_cache_key(request, view))
 
 
-_shared: list[BaseCache] = []
-
-
+@functools.cache
 def shared_cache() -> BaseCache:
     """The default cache, one instance for the process.  Django keeps one
     per async context, that is per socket and per request under ASGI, and a
     Redis one opens a connection pool of its own: every socket's first
     command (and every request) paid for a new connection to Redis, and a
     server held one per socket."""
-    if not _shared:
-        _shared.append(caches.create_connection("default"))
-    return _shared[0]
+    return caches.create_connection("default")
 
 
 def _forget(*, setting: str, **kwargs: Any) -> None:
     """Settings changed (tests): the next throttle makes the cache anew."""
     if setting == "CACHES":
-        _shared.clear()
+        shared_cache.cache_clear()
 
 
 setting_changed.connect(_forget)
