@@ -203,11 +203,19 @@ def transfer_post(
     ref: str = "",
     memo: str = "",
     using: str = "default",
+    defer: list[postings.Statement] | None = None,
 ) -> Transfer | None:
     """Write one transfer (None when nothing moves), or its first write.
 
     Raises ``InsufficientFunds``, ``DuplicateTransfer`` or ``UnknownAccount``
     and writes nothing then.
+
+    With ``defer`` a transfer that can go in two statements and moves no
+    player's account (his wallet frame shows its entry's id, which the
+    database gives) is decided now, its accounts locked, and its writes
+    added to ``defer`` (``postings.parts``) for the caller to run in one
+    statement of its own, before anything reads those accounts again: the
+    action that ends a raked hand writes the rake with its events.
     """
     net = net_of(moves)
     if not net:
@@ -218,8 +226,10 @@ def transfer_post(
     connection = connections[using]
     if connection.vendor == "postgresql":
         # The caller's transaction, no savepoint: a refusal comes before any write.
+        if not connection.in_atomic_block:  # its own transaction: nothing to defer to
+            defer = None
         with nullcontext() if connection.in_atomic_block else transaction.atomic(using=using):
-            posted = _post_in_two(transfer, net, using)
+            posted = _post_in_two(transfer, net, using, defer)
         if posted is not None:
             return posted
     try:
@@ -238,7 +248,12 @@ def transfer_post(
         return _same_or_refuse(first, kind, net, using)
 
 
-def _post_in_two(transfer: Transfer, net: dict[AccountRef, int], using: str) -> Transfer | None:
+def _post_in_two(
+    transfer: Transfer,
+    net: dict[AccountRef, int],
+    using: str,
+    defer: list[postings.Statement] | None = None,
+) -> Transfer | None:
     """``transfer_post`` of the unsaved ``transfer`` on PostgreSQL: two
     statements when its accounts exist (``accounts.postings``; None,
     nothing written, when one does not), and no savepoint: a refusal is
@@ -252,6 +267,9 @@ def _post_in_two(transfer: Transfer, net: dict[AccountRef, int], using: str) -> 
         first = Transfer.objects.using(using).get(pk=transfer.pk)
         return _same_or_refuse(first, transfer.kind, net, using)
     entries = _entries(transfer, net, {wanted[a.key]: a for a in rows})
+    if defer is not None and all(e.account.user_id is None for e in entries):
+        defer += postings.parts(transfer, entries, using)  # nothing to announce
+        return transfer
     if not postings.write(transfer, entries, using):
         first = Transfer.objects.using(using).get(pk=transfer.pk)  # the racer's, committed
         return _same_or_refuse(first, transfer.kind, net, using)
@@ -260,13 +278,20 @@ def _post_in_two(transfer: Transfer, net: dict[AccountRef, int], using: str) -> 
 
 
 def named_transfer_post(
-    name: str, *, kind: str, moves: Sequence[Move], by: Any = None, using: str = "default"
+    name: str,
+    *,
+    kind: str,
+    moves: Sequence[Move],
+    by: Any = None,
+    using: str = "default",
+    defer: list[postings.Statement] | None = None,
 ) -> Transfer | None:
     """``transfer_post`` of a movement the room's own log names uniquely
     (``table-7@12``): its id derived from ``name`` (``transfer_id_for``) and
     ``name`` its ref, so a replay finds the first write."""
+    transfer_id = transfer_id_for(name)
     return transfer_post(
-        transfer_id=transfer_id_for(name), kind=kind, moves=moves, by=by, ref=name, using=using
+        transfer_id=transfer_id, kind=kind, moves=moves, by=by, ref=name, using=using, defer=defer
     )
 
 

@@ -14,6 +14,15 @@ accounts that exist is
    that took the id first (over other accounts: no lock queued us) makes
    the statement write nothing, and no savepoint is needed to survive it.
 
+A caller with a statement of its own to run can take the write as parts
+instead (``parts``): the transfer, its entries and the balances, each a
+statement of its own, not run, for the caller to send with its writes as
+data-modifying CTEs (``poker.statements.execute``: the action that ends a
+raked hand).  A statement nested in a CTE cannot modify data, so the parts
+cannot join what the transfer's insert did: it has no ``ON CONFLICT``,
+and a racer on its id fails the caller's statement (it rolls back whole)
+rather than leave entries without their transfer.
+
 Each statement's text is made once per process from the models' metadata.
 """
 
@@ -27,6 +36,9 @@ from typing import Any
 from django.db import connections
 
 from accounts.models import Account, Entry, Transfer
+
+Statement = tuple[str, list[Any]]
+"""SQL and its parameters (the shape of ``poker.statements.Statement``)."""
 
 
 def _quote(name: str) -> str:
@@ -60,28 +72,60 @@ def lock(keys: Sequence[str], transfer_id: uuid.UUID, using: str) -> tuple[list[
     return accounts, bool(rows and rows[0][-1])
 
 
+def _transfer_insert() -> str:
+    meta = Transfer._meta
+    columns = ", ".join(_quote(f.column) for f in meta.concrete_fields)
+    values = ", ".join(["%s"] * len(meta.concrete_fields))
+    return f"INSERT INTO {_quote(meta.db_table)} ({columns}) VALUES ({values})"
+
+
+def _entry_columns() -> str:
+    names = ("transfer", "account", "amount", "balance_after")
+    return f"{_quote(Entry._meta.db_table)} ({', '.join(_column(Entry, n) for n in names)})"
+
+
+def _balances_set(source: str) -> str:
+    """The accounts' update setting each balance from ``source``'s rows
+    (``account``, ``balance``)."""
+    account = Account._meta
+    return (
+        f"UPDATE {_quote(account.db_table)} a SET {_column(Account, 'balance')} = v.balance"
+        f" FROM {source} WHERE a.{_quote(account.pk.column)} = v.account"
+    )
+
+
 @cache
 def _write_sql(accounts: int) -> str:
-    meta = Transfer._meta
-    fields = meta.concrete_fields
-    values = ", ".join(["%s"] * len(fields))
+    pk = _quote(Transfer._meta.pk.column)
     rows = ", ".join(["(%s, %s, %s)"] * accounts)
-    entry, account = Entry._meta, Account._meta
-    e_transfer, e_account = _column(Entry, "transfer"), _column(Entry, "account")
-    balance = _column(Account, "balance")
+    entry_pk, e_account = _quote(Entry._meta.pk.column), _column(Entry, "account")
     return (
-        f"WITH t AS (INSERT INTO {_quote(meta.db_table)}"
-        f" ({', '.join(_quote(f.column) for f in fields)}) VALUES ({values})"
-        f" ON CONFLICT ({_quote(meta.pk.column)}) DO NOTHING RETURNING {_quote(meta.pk.column)}),"
+        f"WITH t AS ({_transfer_insert()} ON CONFLICT ({pk}) DO NOTHING RETURNING {pk}),"
         f" v (account, amount, balance) AS (VALUES {rows}),"
-        f" e AS (INSERT INTO {_quote(entry.db_table)} ({e_transfer}, {e_account},"
-        f" {_column(Entry, 'amount')}, {_column(Entry, 'balance_after')})"
-        f" SELECT t.{_quote(meta.pk.column)}, v.account, v.amount, v.balance FROM t, v"
-        f" RETURNING {_quote(entry.pk.column)}, {e_account}),"
-        f" u AS (UPDATE {_quote(account.db_table)} a SET {balance} = v.balance FROM t, v"
-        f" WHERE a.{_quote(account.pk.column)} = v.account)"
-        f" SELECT {e_account}, {_quote(entry.pk.column)} FROM e"
+        f" e AS (INSERT INTO {_entry_columns()}"
+        f" SELECT t.{pk}, v.account, v.amount, v.balance FROM t, v"
+        f" RETURNING {entry_pk}, {e_account}),"
+        f" u AS ({_balances_set('t, v')})"
+        f" SELECT {e_account}, {entry_pk} FROM e"
     )
+
+
+@cache
+def _parts_sql(accounts: int) -> tuple[str, str, str]:
+    entries = ", ".join(["(%s, %s, %s, %s)"] * accounts)
+    balances = ", ".join(["(%s, %s)"] * accounts)
+    return (
+        _transfer_insert(),
+        f"INSERT INTO {_entry_columns()} VALUES {entries}",
+        _balances_set(f"(VALUES {balances}) v (account, balance)"),
+    )
+
+
+def _transfer_params(transfer: Transfer, connection: Any) -> list[Any]:
+    return [
+        f.get_db_prep_save(f.pre_save(transfer, add=True), connection)
+        for f in Transfer._meta.concrete_fields
+    ]
 
 
 def write(transfer: Transfer, entries: Sequence[Entry], using: str) -> bool:
@@ -89,10 +133,7 @@ def write(transfer: Transfer, entries: Sequence[Entry], using: str) -> bool:
     account's balance to its entry's ``balance_after``: one statement.
     False, and nothing written, when the transfer's id was taken."""
     connection = connections[using]
-    params = [
-        f.get_db_prep_save(f.pre_save(transfer, add=True), connection)
-        for f in Transfer._meta.concrete_fields
-    ]
+    params = _transfer_params(transfer, connection)
     for e in entries:
         params += [e.account_id, e.amount, e.balance_after]
     with connection.cursor() as cursor:
@@ -103,3 +144,19 @@ def write(transfer: Transfer, entries: Sequence[Entry], using: str) -> bool:
         e._state.adding = False
     transfer._state.adding = False
     return bool(ids)
+
+
+def parts(transfer: Transfer, entries: Sequence[Entry], using: str) -> list[Statement]:
+    """``write``'s work as three statements, not run, for the caller to run
+    in one statement of its own (see the module docstring: no ``ON
+    CONFLICT``, and the entries' ids are not read back)."""
+    connection = connections[using]
+    transfer_sql, entries_sql, balances_sql = _parts_sql(len(entries))
+    pk = Transfer._meta.pk.get_db_prep_value(transfer.pk, connection)
+    rows = [[pk, e.account_id, e.amount, e.balance_after] for e in entries]
+    transfer._state.adding = False
+    return [
+        (transfer_sql, _transfer_params(transfer, connection)),
+        (entries_sql, [value for row in rows for value in row]),
+        (balances_sql, [value for e in entries for value in (e.account_id, e.balance_after)]),
+    ]

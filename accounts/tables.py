@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from accounts import ledger
+from accounts import ledger, postings
 from accounts.errors import UnknownAccount
 from accounts.ledger import Move
 from accounts.models import Transfer
@@ -74,12 +74,16 @@ def table_chips_moved(
     events: Sequence[TableEventType],
     by: Any = None,
     using: str = "default",
+    defer: list[postings.Statement] | None = None,
 ) -> list[Transfer]:
     """Post the money the table ``events`` move, in the caller's transaction.
 
     ``before`` is the table as the command found it (its ``version`` is the
     stream's version before ``events``).  Raises ``InsufficientFunds`` (the
     caller's transaction must roll back whole) or ``UnknownAccount``.
+    With ``defer`` the last transfer may leave its writes there for the
+    caller's own statement (``ledger.transfer_post``): no transfer after it
+    reads its accounts' balances.
     """
     plans = table_money_plan(table_id=table_id, before=before, events=events)
     if not plans:
@@ -91,7 +95,12 @@ def table_chips_moved(
     posted = []
     for plan in plans:
         transfer = ledger.named_transfer_post(
-            plan.name(table_id), kind=plan.kind, moves=plan.moves, by=by, using=using
+            plan.name(table_id),
+            kind=plan.kind,
+            moves=plan.moves,
+            by=by,
+            using=using,
+            defer=defer if plan is plans[-1] else None,
         )
         if transfer is not None:
             posted.append(transfer)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -32,6 +32,7 @@ from poker.errors import Busy, CommandIdReused, CommandIdTaken, refusal
 from poker.eventstore import AlreadyDone, Feed, appending, classify, digest
 from poker.models import Command as CommandRow
 from poker.selectors import view_at
+from poker.statements import Statement
 from poker.work import Work, load, written
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ def _attempt(
     try:
         with transaction.atomic():
             work = load(table_id)
+            ledger_writes: list[Statement] = []  # a transfer's, run with the append
             try:
                 try:
                     do(work)
@@ -109,6 +111,7 @@ def _attempt(
                             before=work.table_start,
                             events=work.table_events,
                             by=user_of(by),
+                            defer=ledger_writes,
                         )
                 except EngineError as error:
                     raise refusal(error) from error
@@ -126,7 +129,8 @@ def _attempt(
                 feed=Feed(work.table.pk, work.table.position),
                 at=work.now,
             )
-            written(work, ready)  # the append and the read models: one statement
+            ready = replace(ready, writes=[*ready.writes, *ledger_writes])
+            written(work, ready)  # the append, the ledger's and the read models: one statement
             # After the read models are written: the answer shows the rows
             # as a retry, reading them back, will (the lobby's running totals too).
             reply = answer(work)
