@@ -16,7 +16,7 @@ from accounts import ledger
 from accounts.audit import ledger_audit
 from accounts.models import Transfer
 from accounts.selectors import account_balance
-from tests.poker.api_support import Room, action_body, ok, post, seat_players
+from tests.poker.api_support import Room, action_body, command, ok, post, seat_players
 from tests.poker.test_session import chips_on_table, money_flows
 from tests.poker.test_statement_budget import BUDGET
 
@@ -172,3 +172,33 @@ def test_the_action_that_ends_a_raked_hand_posts_the_rake_in_its_own_transaction
     assert kinds["BEGIN"] == 1 and kinds["COMMIT"] == 1, kinds
     (transfer,) = Transfer.objects.filter(kind=Transfer.Kind.RAKE)
     assert transfer.entries.get(account__key=ledger.rake().key).amount == 1
+
+
+@pytest.mark.postgres
+def test_the_rake_written_with_the_events_comes_after_a_refund_written_at_once(
+    pg_default: None, open_table, make_user, client_for
+) -> None:
+    """The hand's end gives a queued top-up that no longer fits back to its
+    player's cash (written at once: his wallet frame shows its entry) and
+    posts the rake with the command's events (``defer``): the rake reads
+    the escrow after the refund, and the ledger stays sound."""
+    buy_ins = {"buy_in": 90, "min_buy_in": 20, "max_buy_in": 100}
+    room = seat_players(open_table, make_user, client_for, game="five-card-draw", **buy_ins, **RAKE)
+    winner, client, _ = room.to_act()
+    ok(command(client, room.table, "top-up", amount=10))  # queued: his hand runs
+    ok(room.act("raise", amount=20))
+    for action in ("call", "stand", "stand"):
+        ok(room.act(action))
+    if room.to_act()[0] != winner:
+        ok(room.act("check"))
+    _, _, mine = room.to_act()
+    ok(room.act("bet", amount=mine["hand"]["legal"]["min_bet_to"]))
+    ok(room.act("fold"))  # the winner now holds more than the maximum: no room
+    (refund,) = Transfer.objects.filter(kind=Transfer.Kind.TOP_UP_REFUND)
+    (rake,) = Transfer.objects.filter(kind=Transfer.Kind.RAKE)
+    escrow = ledger.table(room.table).key
+    after = {t.kind: t.entries.get(account__key=escrow).balance_after for t in (refund, rake)}
+    assert after[Transfer.Kind.RAKE] == after[Transfer.Kind.TOP_UP_REFUND] - 3
+    assert refund.entries.get(account__user=room.users[winner]).amount == 10
+    assert conserved(room) == 3
+    assert account_balance(ledger.table(room.table)) == chips_on_table(room.table)
