@@ -5,18 +5,23 @@ covers it and chips are conserved: table chips + rake = buy-ins."""
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from accounts import ledger
+from accounts import ledger, postings
 from accounts.audit import ledger_audit
 from accounts.models import Transfer
 from accounts.selectors import account_balance
+from poker import services
 from tests.poker.api_support import Room, action_body, command, ok, post, seat_players
+from tests.poker.concurrency import RACE_TIMEOUT_S, Hold, race
 from tests.poker.test_session import chips_on_table, money_flows
 from tests.poker.test_statement_budget import BUDGET
 
@@ -202,3 +207,46 @@ def test_the_rake_written_with_the_events_comes_after_a_refund_written_at_once(
     assert refund.entries.get(account__user=room.users[winner]).amount == 10
     assert conserved(room) == 3
     assert account_balance(ledger.table(room.table)) == chips_on_table(room.table)
+
+
+@pytest.mark.postgres
+def test_two_tables_raking_at_once_queue_on_the_rake_account_and_lose_no_chip(
+    pg_default: None, open_table, make_user, client_for
+) -> None:
+    """The rake's accounts are locked and read before the command writes
+    and written with its events: a second table's rake waits on the house's
+    rake account until the first commits, then reads its balance after it
+    (no update lost, no deadlock)."""
+    with transaction.atomic():  # as any hand raked before made it
+        ledger.accounts_lock([ledger.rake()])
+    rooms = [
+        seat_players(open_table, make_user, client_for, names, game="five-card-draw", **RAKE)
+        for names in (("ann", "bob"), ("cid", "dan"))
+    ]
+    for room in rooms:
+        for action in ("call", "check", "stand", "stand", "check", "check", "show"):
+            ok(room.act(action))
+
+    def show(room: Room) -> Callable[[], Any]:
+        name, _, view = room.to_act()
+        hand = view["hand"]
+        return lambda: services.hand_act(
+            by=room.users[name], table_id=room.table, hand=hand["id"],
+            version=hand["version"], action="show", command_id=uuid.uuid4(),
+        )  # fmt: skip
+
+    def hold_then_release() -> None:
+        assert held.inside.wait(RACE_TIMEOUT_S)
+        time.sleep(0.3)  # the other table queues on the rake account meanwhile
+        held.release()
+
+    with Hold(postings, "lock") as held:  # the first holds its accounts' locks
+        outcomes = race(*(show(room) for room in rooms), meanwhile=hold_then_release)
+    assert [o.code for o in outcomes] == [None, None]
+    assert Transfer.objects.filter(kind=Transfer.Kind.RAKE).count() == 2
+    assert account_balance(ledger.rake()) == 2
+    assert ledger_audit() == []
+    for room in rooms:  # each table raked 1: its chips and its escrow agree
+        brought, taken = money_flows(room.table)
+        assert chips_on_table(room.table) + 1 == brought - taken
+        assert account_balance(ledger.table(room.table)) == chips_on_table(room.table)
