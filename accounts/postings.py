@@ -37,7 +37,7 @@ from django.db import connections
 
 from accounts.models import Account, Entry, Transfer
 
-Statement = tuple[str, list[Any]]
+Statement = tuple[str, Sequence[Any]]
 """SQL and its parameters (the shape of ``poker.statements.Statement``)."""
 
 
