@@ -193,3 +193,35 @@ def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
     assert redis.Redis.from_url(redis_url).zcard(key) == 1  # there already
     frame = async_to_sync(redis_layer.receive)(listener)["frame"]
     assert frame["rows"][-1][2] == Table.objects.get(pk=table).position  # the fold's, and after
+
+
+def test_a_server_behind_by_hundreds_of_frames_loses_none(redis_url, settings):
+    """A server's sockets share one key of the layer (``specific.<process>!``):
+    at the layer's default capacity of 100, a server three seconds behind
+    lost the frames sent meanwhile, and a table that then stood still kept
+    its sockets behind for good (the chaos run).  Sent as a command sends
+    them, read only afterwards, as a lagging server reads them."""
+    prefix = f"test-capacity-{uuid.uuid4().hex[:10]}"
+    config = {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": prefix}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {**config, "capacity": settings.CHANNEL_LAYER_CAPACITY},
+        }
+    }
+    layer = get_channel_layer()
+    sockets = [async_to_sync(layer.new_channel)() for _ in range(2)]  # one process's
+    for table, socket in zip((1, 2), sockets, strict=True):
+        async_to_sync(layer.group_add)(publish.table_group(table), socket)
+    for n in range(300):
+        frames_out.send_all([(publish.table_group(1 + n % 2), {"n": n})])
+    assert frames_out.flush()
+
+    async def read(socket: str) -> list[int]:
+        got = [await asyncio.wait_for(layer.receive(socket), 5) for _ in range(150)]
+        return [message["frame"]["n"] for message in got]
+
+    assert async_to_sync(read)(sockets[0]) == list(range(0, 300, 2))
+    assert async_to_sync(read)(sockets[1]) == list(range(1, 300, 2))
+    client = redis.Redis.from_url(redis_url)
+    client.delete(*client.scan_iter(f"{prefix}*"))
