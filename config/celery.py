@@ -21,10 +21,8 @@ def frames_sent(**kwargs: Any) -> None:
     before its worker acknowledges it (``acks_late``) or ends: a prefork
     pool's child exits with ``os._exit``, which runs no ``atexit`` (the
     publisher's flush at exit), and a worker killed after the ack takes
-    what its publisher still held with it.  A table whose last command
-    was such a timer's kept its frames from every socket until the table
-    moved again (the chaos run: a stopped worker left every socket of a
-    few tables one or two positions behind)."""
+    what its publisher still held with it: every socket of that table
+    would miss those frames until the table moved again."""
     from config import layer
 
     layer.flush()
