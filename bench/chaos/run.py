@@ -352,6 +352,7 @@ async def _play(
         room.stopping = True
         await asyncio.gather(*(feed.close() for feed in feeds))
         await proxy.close()
+        await asyncio.sleep(1)  # its pipes end, rather than being cancelled by asyncio.run
         raise TooBig(
             f"only {opened} of {len(feeds)} sockets had their first frame within "
             f"{OPEN_MAX_S} s: the servers cannot take {size.tables} tables on this machine "
