@@ -19,16 +19,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from kombu.transport import redis
+from kombu.transport import redis, virtual
 
 
 class QoS(redis.QoS):  # type: ignore[misc]
+    def collected(self) -> bool:
+        """Whether Celery collected this channel's connection (lost Redis)."""
+        return getattr(self.channel.connection, "client", None) is None
+
     def restore_unacked_once(self, stderr: Any = None) -> Any:
         """Give the unacknowledged messages back, unless the connection
         was collected (then the broker restores them itself, see above)."""
-        if getattr(self.channel.connection, "client", None) is None:
+        if self.collected():
             return None
         return super().restore_unacked_once(stderr)
+
+    def ack(self, delivery_tag: Any) -> None:
+        """Acknowledge, unless the connection was collected: a task of the
+        lost connection that ends after the worker reconnected acknowledged
+        on it, met the same missing client and the worker exited (the
+        chaos run's Redis restart).  Its message stays in ``unacked`` and is
+        handed out again after the visibility timeout (a timer run twice
+        does nothing the second time; a sweep has expired by then)."""
+        if self.collected():
+            virtual.QoS.ack(self, delivery_tag)  # forgotten here, left in Redis
+            return
+        super().ack(delivery_tag)
+
+    def reject(self, delivery_tag: Any, requeue: bool = False) -> None:
+        """As ``ack``: on a collected connection, left to the broker."""
+        if self.collected():
+            virtual.QoS.reject(self, delivery_tag, requeue=False)
+            return
+        super().reject(delivery_tag, requeue)
 
 
 class Channel(redis.Channel):  # type: ignore[misc]

@@ -101,8 +101,8 @@ class GroupSender:
             over = replies[index][place]
             if isinstance(over, Exception):
                 log.error("a message to group %s not sent: %s", group, over)
-            elif over:
-                log.info("%s of %s channels over capacity in group %s", over, total, group)
+            elif over:  # a server that far behind loses the message: say so
+                log.warning("%s of %s channels over capacity in group %s", over, total, group)
 
     def _add(self, turn: Turn, group: str, message: dict[str, Any], channels: list[str]) -> None:
         """The commands that add ``message`` to each of ``channels``: per

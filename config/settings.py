@@ -176,6 +176,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer and Celery -----------------------------------------
 
 REDIS_URL = env.str("REDIS_URL", default="")
+CHANNEL_LAYER_CAPACITY = 10_000
+"""Messages a server's key of the Redis channel layer holds (see below)."""
 
 if REDIS_URL:
     CHANNEL_LAYERS = {
@@ -196,6 +198,14 @@ if REDIS_URL:
                 ],
                 # Keys of one deployment (or one test run) apart from another's.
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),
+                # Messages waiting for one server, not one socket: a process's
+                # sockets share one key (``specific.<process>!``), and a message
+                # sent to a full key is dropped.  The default 100 was three
+                # seconds of lag of a server with 20 tables: every socket of a
+                # table whose frame was dropped stayed behind until its next
+                # one (issue 17).  Messages older than the layer's expiry (60 s)
+                # are dropped anyway.
+                "capacity": env.int("CHANNEL_LAYER_CAPACITY", default=CHANNEL_LAYER_CAPACITY),
             },
         },
     }

@@ -40,6 +40,8 @@ LOST_AFTER_S = 10
 """A clock still overdue this long (past the sweeps' grace) when the
 workers stopped was lost: the sweeps (every ``CLOCK_SWEEP_SECONDS``, 5 by
 default) fire a lost timer's clock well within it."""
+OPEN_MAX_S = 60
+"""How long every socket may take to get its first frame before play starts."""
 SETTLE_MAX_S = 30
 """How long the sockets may take, once nothing moves, to reach their
 tables' last positions (a frame never sent is never caught up: the socket
@@ -91,6 +93,10 @@ class Log:
         print(f"[{stamp} +{time.monotonic() - self.started:6.1f}s] {line}", flush=True)
 
 
+class TooBig(Exception):
+    """The stack could not even open the run's sockets: nothing to measure."""
+
+
 def main(size: Size, keep: bool = False) -> int:
     problem = instances.missing()
     if problem is not None:
@@ -124,7 +130,11 @@ def main(size: Size, keep: bool = False) -> int:
             _wait_http(server)
         say(f"2 uvicorn servers (ports {servers[0].port}, {servers[1].port}), 2 workers, beat")
         ready = _ready(satellite, size, root, say)
-        outcome = asyncio.run(_play(size, seeded, servers, workers, beat, pg, redis, root, say))
+        try:
+            outcome = asyncio.run(_play(size, seeded, servers, workers, beat, pg, redis, root, say))
+        except TooBig as error:
+            say(f"chaos run FAILED: {error}")
+            return 1
         say("stack stopped; checking")
         results = _checks(outcome, ready, workers)
         ok = _report(size, outcome, results, say)
@@ -334,9 +344,20 @@ async def _play(
     feeds = [f for d in drivers for f in d.feeds]
     for feed in feeds:
         feed.start()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + OPEN_MAX_S
     while any(f.last is None for f in feeds) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
+    opened = sum(f.last is not None for f in feeds)
+    if opened < len(feeds):
+        room.stopping = True
+        await asyncio.gather(*(feed.close() for feed in feeds))
+        await proxy.close()
+        await asyncio.sleep(1)  # its pipes end, rather than being cancelled by asyncio.run
+        raise TooBig(
+            f"only {opened} of {len(feeds)} sockets had their first frame within "
+            f"{OPEN_MAX_S} s: the servers cannot take {size.tables} tables on this machine "
+            "(see the README's chaos section for the sizes it runs)"
+        )
     rest = sum(d.rest for d in drivers)
     say(f"proxy on port {proxy.port}: {len(feeds)} sockets open; {rest} tables act over REST")
     (root / "go").touch()  # the satellite's bots register: it starts
@@ -348,8 +369,13 @@ async def _play(
     limit = start + size.limit
     faults: list[tuple[str, float, float]] = []
 
-    async def blocking(what: Callable[[], None]) -> None:
-        await asyncio.to_thread(what)
+    faulting = ThreadPoolExecutor(4, thread_name_prefix="faults")
+    """The faults' and the restarts' own threads: behind the bots' requests
+    in the default pool, a fault or a restart came late by as long as the
+    servers were slow (a killed server was started again 76 s late)."""
+
+    async def blocking(what: Callable[[], Any]) -> Any:
+        return await loop.run_in_executor(faulting, what)
 
     down: set[str] = set()
     """Processes a fault killed; it starts them again itself."""
@@ -395,7 +421,7 @@ async def _play(
                 later(size.recovery, partial(_restart_server, servers[0]), servers[0].name)
             )
         elif n == 1:
-            held = await asyncio.to_thread(_unacked, redis.url)
+            held = await blocking(partial(_unacked, redis.url))
             say(f"FAULT kill -9 {workers[0].name} (pid {workers[0].pid}; {held} timers "
                 "unacknowledged in the broker, held by the workers)")  # fmt: skip
             down.add(workers[0].name)

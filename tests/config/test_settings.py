@@ -24,6 +24,7 @@ print(json.dumps({
     "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "channel_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
     "channel_prefix": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix"),
+    "channel_capacity": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("capacity"),
     "celery_eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "clocks": settings.CLOCKS_ENABLED,
     "embedded_worker": settings.EMBEDDED_WORKER,
@@ -132,6 +133,7 @@ def test_redis_url_selects_redis_channel_layer_and_celery_broker():
         {"address": "redis://cache.example:6379/3", "socket_timeout": None, "max_connections": 2000}
     ]
     assert found["channel_prefix"] == "asgi"
+    assert found["channel_capacity"] == 10_000  # a server's, not a socket's (config.settings)
     assert found["celery_broker"] == "redis://cache.example:6379/3"
     assert found["celery_backend"] == "redis://cache.example:6379/3"
     assert found["celery_eager"] is False

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -19,10 +20,13 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
 from config import layer as frames_out
+from config.redis_groups import GroupSender
 from poker import publish, selectors, services
-from poker.models import Table
+from poker.models import Hand, Table
+from poker.tasks import clock_expired
 from tests.funds import fund
 from tests.poker.api_support import random_action, seed_decks
+from tests.poker.clock_support import timed_table
 from tests.poker.ws_support import (
     keep_stacks,
     make_users,
@@ -158,3 +162,66 @@ def test_flush_waits_for_what_was_handed_over_and_a_failed_send_is_dropped():
         frames_out.publisher.send(layer, [(f"g{k}", {}), ("broken", {}), ("never", {})])
     assert frames_out.flush()
     assert sent == [f"g{k}" for k in range(50)]  # in order; each failed hand-over dropped
+
+
+def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
+    redis_layer, redis_url, make_user, staff, settings, monkeypatch
+):
+    """A worker acknowledges a timer once its task returns, and a prefork
+    pool's child ends with ``os._exit`` (no flush at exit): frames still in
+    the publisher's thread then were lost, and every socket of the table
+    stayed behind until it moved again.  The publisher is slowed here so
+    that the task returning first is certain, not a race."""
+    settings.CLOCKS_ENABLED = True  # its timers go to the in-memory broker: nobody runs them
+    players = [make_user("ann"), make_user("bob")]
+    table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
+    hand = Hand.objects.get(table=table, number=1)
+    listener = async_to_sync(redis_layer.new_channel)()
+    async_to_sync(redis_layer.group_add)(publish.table_group(table), listener)
+    send = GroupSender.send
+
+    def slow(self: GroupSender, messages: Any) -> None:
+        time.sleep(0.5)
+        send(self, messages)
+
+    monkeypatch.setattr(GroupSender, "send", slow)
+    time.sleep(1.1)  # the clock runs out
+    outcome = clock_expired.apply((table, hand.stream, hand.version)).get()
+
+    assert outcome == {"outcome": "acted"}
+    key = redis_layer.prefix + redis_layer.non_local_name(listener)
+    assert redis.Redis.from_url(redis_url).zcard(key) == 1  # there already
+    frame = async_to_sync(redis_layer.receive)(listener)["frame"]
+    assert frame["rows"][-1][2] == Table.objects.get(pk=table).position  # the fold's, and after
+
+
+def test_a_server_behind_by_hundreds_of_frames_loses_none(redis_url, settings):
+    """A server's sockets share one key of the layer (``specific.<process>!``):
+    at the layer's default capacity of 100, a server three seconds behind
+    lost the frames sent meanwhile, and a table that then stood still kept
+    its sockets behind for good (the chaos run).  Sent as a command sends
+    them, read only afterwards, as a lagging server reads them."""
+    prefix = f"test-capacity-{uuid.uuid4().hex[:10]}"
+    config = {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": prefix}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {**config, "capacity": settings.CHANNEL_LAYER_CAPACITY},
+        }
+    }
+    layer = get_channel_layer()
+    sockets = [async_to_sync(layer.new_channel)() for _ in range(2)]  # one process's
+    for table, socket in zip((1, 2), sockets, strict=True):
+        async_to_sync(layer.group_add)(publish.table_group(table), socket)
+    for n in range(300):
+        frames_out.send_all([(publish.table_group(1 + n % 2), {"n": n})])
+    assert frames_out.flush()
+
+    async def read(socket: str) -> list[int]:
+        got = [await asyncio.wait_for(layer.receive(socket), 5) for _ in range(150)]
+        return [message["frame"]["n"] for message in got]
+
+    assert async_to_sync(read)(sockets[0]) == list(range(0, 300, 2))
+    assert async_to_sync(read)(sockets[1]) == list(range(1, 300, 2))
+    client = redis.Redis.from_url(redis_url)
+    client.delete(*client.scan_iter(f"{prefix}*"))
