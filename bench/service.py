@@ -24,7 +24,10 @@ is fixed on ``time.monotonic``, one clock for every process.
 
 - service: per table, keep the answer of its previous action when it shows
   the player to act his menu, else fetch the view as the player to act
-  (``selectors.table_view``, as ``GET /api/tables/<id>/`` does); pick a
+  (``selectors.table_view``, as ``GET /api/tables/<id>/`` does; the
+  report says how many fetches an action took: about one, as the answer
+  is the actor's view and the next actor is nearly always another player,
+  whose menu a live client has from his own frames); pick a
   random legal action (leaning to call and check so hands go on; min-sized
   bets and raises) and call ``hand_act`` with a fresh command id, as the
   REST view does.  Only ``hand_act`` is inside the latency; actions/s
@@ -492,6 +495,7 @@ class Driver:
         self.answer: dict[str, Any] | None = None
         self.actor: Any = None
         self.refills = 0
+        self.fetches = 0
 
     def next(self) -> tuple[Any, dict[str, Any], dict[str, Any]]:
         """(player to act, the hand as he sees it, his move)."""
@@ -527,6 +531,7 @@ class Driver:
         from poker import selectors
         from poker.models import Table
 
+        self.fetches += 1
         return selectors.table_view(Table.objects.get(pk=self.seated.table_id), user)
 
     def _to_act(self) -> tuple[Any, dict[str, Any]]:
@@ -585,19 +590,23 @@ def play_tables(
     for driver in drivers:
         driver.fetch(None)  # connected before the clock starts
     window = Window(*start())
+    fetched = 0
     hands: set[str] = set()
     while drivers and time.monotonic() < window.t1:
         for driver in drivers:
+            before = driver.fetches
             user, hand, move = driver.next()
             started = time.monotonic()
             if started >= window.t0:
                 hands.add(hand["id"])
+                fetched += driver.fetches - before
             if driver.act(user, hand, move):
                 window.record(started, time.monotonic())
             else:
                 window.errors += 1
     window.extra["hands"] = len(hands)
     window.extra["refills"] = sum(d.refills for d in drivers)
+    window.extra["fetches"] = fetched
     return window.result()
 
 
@@ -795,6 +804,7 @@ class StepProfiler:
         self.cpu: Counter[str] = Counter()
         self.samples = 0
         self.active = False
+        self.sampling = False
         self.last = 0.0
         self.step = GLUE
         self.saved: Any = None
@@ -820,16 +830,23 @@ class StepProfiler:
             self.cpu[self.step] += time.thread_time() - self.last
 
     def _sample(self, signum: int, frame: FrameType | None) -> None:
-        if not self.active:
+        # On a loaded machine a sample can outlast the interval, and the
+        # next signal would run the handler inside itself until the stack
+        # overflows: a signal that comes meanwhile is dropped.
+        if not self.active or self.sampling:
             return
-        now = time.thread_time()
-        step = self.classify(frame)
-        self.cpu[step] += now - self.last
-        self.step = step
-        self.samples += 1
-        # The sample's own CPU is charged to nothing (it would go to the
-        # next step, most to the ones that wait long, such as COMMIT's).
-        self.last = time.thread_time()
+        self.sampling = True
+        try:
+            now = time.thread_time()
+            step = self.classify(frame)
+            self.cpu[step] += now - self.last
+            self.step = step
+            self.samples += 1
+        finally:
+            self.sampling = False
+            # The sample's own CPU is charged to nothing (it would go to the
+            # next step, most to the ones that wait long, such as COMMIT's).
+            self.last = time.thread_time()
 
     @staticmethod
     def classify(frame: FrameType | None) -> str:
@@ -883,7 +900,8 @@ def print_report(report: Report) -> None:
     for s in report.service:
         print(
             f"  {s.name}: {s.count:,} actions, {s.extra['hands']:,} hands, "
-            f"{s.errors} refusals, {s.extra['refills']} top-up rounds"
+            f"{s.errors} refusals, {s.extra['refills']} top-up rounds, "
+            f"{s.extra['fetches'] / max(1, s.count):.2f} view fetches an action"
         )
     print(f"service within {GOAL:g}x of the raw rate at every concurrency: {verdict(met)}")
     print_cost(report.cost)

@@ -11,6 +11,14 @@ Writes of one step go in one round trip on PostgreSQL: the parts become
 data-modifying CTEs (``WITH w0 AS (INSERT ...) INSERT ...``), which run
 every part inside the caller's transaction.  Other databases (SQLite on
 the embedded defaults) run the parts one after another.
+
+On PostgreSQL these statements go through a cursor that binds on the
+server (``_cursor``): the parameters travel apart from the text, so
+psycopg neither quotes each value into the SQL in Python (Django's own
+cursors bind on the client) nor re-parses the text, and after a few runs
+of the same text it prepares the statement, which PostgreSQL then neither
+parses nor plans again.  An action's statements are a few fixed texts
+with dozens of values: this was about a tenth of its CPU.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connections
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
 
 Statement = tuple[str, Sequence[Any]]
@@ -111,13 +120,34 @@ def _keys(model: type[Model], where: Mapping[str, Any], connection: Any) -> list
     return [model._meta.get_field(k).get_db_prep_value(v, connection) for k, v in where.items()]
 
 
+def _cursor(connection: Any) -> CursorWrapper:
+    """A cursor of ``connection`` as ``connection.cursor()`` gives, logged
+    the same way (``CaptureQueriesContext`` counts its statements), but on
+    PostgreSQL one that binds its parameters on the server (psycopg's
+    ``Cursor``, as ``OPTIONS["server_side_binding"]`` would make every
+    cursor of the connection; only these statements, whose values all have
+    a column to take their type from, are switched)."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    # Here, not at the top: the backend's module needs psycopg, which a
+    # setup on SQLite alone need not have.
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    cursor = ServerBindingCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
+
+
 def execute(statements: Sequence[Statement], using: str = "default") -> None:
     """Run ``statements`` in the caller's transaction: as one on PostgreSQL,
     in order elsewhere."""
     if not statements:
         return
     connection = connections[using]
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         if connection.vendor != "postgresql" or len(statements) == 1:
             for sql, params in statements:
                 cursor.execute(sql, params)
@@ -168,7 +198,7 @@ def lock_pair(model: type[M], pk: Any, relation: str, using: str = "default") ->
     connection = connections[using]
     if connection.vendor != "postgresql":
         return None
-    with connection.cursor() as cursor:
+    with _cursor(connection) as cursor:
         cursor.execute(_lock_pair_sql(model, relation), [pk])
         row = cursor.fetchone()
     if row is None:

@@ -5,6 +5,7 @@ are not judged: only that every part measured something."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -51,6 +52,8 @@ def test_the_service_bench_measures_both_peers_and_one_actions_cost(
     assert {"lock and fold", "decide (engine)", "append", "projections"} <= set(cost["steps"])
     shown = capsys.readouterr().out
     assert "raw/service" in shown and "goal <= 5" in shown and "goal <= 1.5 ms" in shown
+    assert all("fetches" in r.extra for r in report.service)  # counted in every run
+    assert "view fetches an action" in shown
 
 
 @_on_servers
@@ -101,6 +104,18 @@ def test_the_service_bench_names_each_write_of_a_statement_of_several() -> None:
     assert service.statement_kind(several) == "WITH INSERT poker_command + INSERT poker_event"
     assert service.statement_kind(locked) == "SELECT poker_table FOR UPDATE"
     assert service.statement_kind("COMMIT") == "COMMIT"
+
+
+def test_the_step_profiler_drops_a_signal_that_comes_while_it_samples() -> None:
+    """On a loaded machine a sample can outlast the interval: the handler
+    must not run inside itself (it recursed until the stack overflowed)."""
+    profiler = service.StepProfiler()
+    profiler.active = profiler.sampling = True
+    profiler._sample(0, sys._getframe())
+    assert profiler.samples == 0 and not profiler.cpu
+    profiler.sampling = False
+    profiler._sample(0, sys._getframe())
+    assert profiler.samples == 1 and not profiler.sampling
 
 
 def test_the_casino_bench_quick_mode_prints_the_house_for_each_strategy_and_the_engines(
