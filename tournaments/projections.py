@@ -10,7 +10,7 @@ through the rules' JSON codec.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -20,6 +20,7 @@ from poker import statements
 from poker.eventstore import NewEvent, Recorded, load
 from poker.eventstore import streams as stream_names
 from tournaments.models import Entrant, Tournament, tournament_stream
+from tournaments.rules import Entrant as Entry
 from tournaments.rules import (
     Status,
     TournamentEvent,
@@ -127,13 +128,14 @@ def write_tournament(
 def entrant_fields(
     state: TournamentState, players: set[str] | None = None
 ) -> dict[str, dict[str, Any]]:
-    """The Entrant columns of every player (or of ``players``), by player id."""
+    """The Entrant columns of every player (or of ``players``: a hand's
+    few, looked up rather than found in a field of hundreds), by player id."""
     places = {s.player: s.place for s in state.standings}
     awards = {a.player: a for a in state.awards or ()}
+    entrants = state.entrants
+    chosen = entrants.items() if players is None else _some(entrants, players)
     out = {}
-    for player, e in state.entrants.items():
-        if players is not None and player not in players:
-            continue
+    for player, e in chosen:
         status = Entrant.Status.IN
         if e.disqualified:
             status = Entrant.Status.DISQUALIFIED
@@ -154,6 +156,11 @@ def entrant_fields(
             "ticket": bool(won and won.ticket),
         }
     return out
+
+
+def _some(entrants: Mapping[str, Entry], players: set[str]) -> list[tuple[str, Entry]]:
+    """These players' entries (those that exist), by player id."""
+    return [(p, entrants[p]) for p in sorted(players) if p in entrants]
 
 
 def _write_entrants(row: Tournament, state: TournamentState, using: str) -> None:

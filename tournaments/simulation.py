@@ -61,6 +61,9 @@ from tournaments.selectors import state_of
 
 Say = Callable[[str], None]
 
+Idle = dict[int, tuple[int, int | None]]
+"""Per table, the (table version, hand version) at which nobody was to act."""
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -243,6 +246,7 @@ def play(
     shown: tuple[int, bool] | None = None
     said = report.seconds
     offered: set[str] = set()
+    idle: Idle = {}
     over = threading.Event()
     helpers = [
         threading.Thread(
@@ -268,7 +272,7 @@ def play(
                 shown = now
             report.peak_tables = max(report.peak_tables, len(state.tables))
             busy = _decide(report, state, rng, offered)
-            busy += _act_at_share(report, 0, threads, rng)
+            busy += _act_at_share(report, 0, threads, rng, idle)
             if not busy:
                 time.sleep(0.02)  # a pause, a break or a clock: the worker's turn
     finally:
@@ -306,22 +310,34 @@ def _acting(
     """A thread of bots: act at its share of the tables until play is over."""
     from django.db import connection
 
+    idle: Idle = {}
     try:
         while not over.is_set():
-            if not _act_at_share(report, share, shares, rng):
+            if not _act_at_share(report, share, shares, rng, idle):
                 time.sleep(0.02)
     finally:
         connection.close()
 
 
-def _act_at_share(report: Report, share: int, shares: int, rng: random.Random) -> int:
+def _act_at_share(report: Report, share: int, shares: int, rng: random.Random, idle: Idle) -> int:
     """One action at each table of share ``share`` (of ``shares``) whose
-    hand waits on a bot; how many were made."""
-    return sum(
-        _act(report, table, rng)
-        for table in _open_tables(report.tournament.pk)
-        if table.pk % shares == share
-    )
+    hand waits on a bot; how many were made.  A table whose streams have
+    not moved since a pass found nobody to act there (``idle``) is passed
+    over unread, as a client sleeps until its table's stream moves: the
+    driver's work grows with the tables that changed, not with the field."""
+    made = 0
+    for table in _open_tables(report.tournament.pk):
+        if table.pk % shares != share:
+            continue
+        hand = table.current_hand
+        seen = (table.version, None if hand is None else hand.version)
+        if idle.get(table.pk) == seen:
+            continue
+        acted = _act(report, table, rng)
+        if acted is None:
+            idle[table.pk] = seen
+        made += acted or 0
+    return made
 
 
 def _state(tournament: int) -> TournamentState:
@@ -329,7 +345,9 @@ def _state(tournament: int) -> TournamentState:
 
 
 def _open_tables(tournament: int) -> Iterator[Table]:
-    yield from Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
+    """The tournament's open tables with their current hands, in one query."""
+    rows = Table.objects.filter(tournament=tournament).exclude(status=Table.Status.CLOSED)
+    yield from rows.select_related("current_hand")
 
 
 # --------------------------------------------------------------------------
@@ -382,13 +400,14 @@ def _ask(report: Report, command: Callable[..., object], bot: object, tournament
 # At the tables
 
 
-def _act(report: Report, table: Table, rng: random.Random) -> int:
-    """One bot action at ``table`` if its hand waits on a bot (1), else 0.
-    A pass acts once at each table, so every table and every decision
-    between hands gets its turn while a level lasts."""
+def _act(report: Report, table: Table, rng: random.Random) -> int | None:
+    """One bot action at ``table`` if its hand waits on a bot (1; 0 when it
+    was refused), None when nobody is to act there.  A pass acts once at
+    each table, so every table and every decision between hands gets its
+    turn while a level lasts."""
     move = bot_move(table, rng)
     if move is None:
-        return 0
+        return None
     player, act = move
     try:
         table_services.hand_act(by=report.bots[player], **act)
@@ -403,9 +422,9 @@ def bot_move(table: Table, rng: random.Random) -> tuple[str, dict[str, Any]] | N
     """The player to act at ``table`` (as its row was read) and a bot's move
     for him: ``poker.services.hand_act``'s arguments but ``by``.  None:
     nobody is to act."""
-    if table.current_hand_id is None:
+    hand = table.current_hand  # read with the table by ``_open_tables``
+    if hand is None:
         return None
-    hand = Hand.objects.get(pk=table.current_hand_id)
     state = streams.hands.state(hand.stream, hand.version)
     legal = legal_actions(state)
     if legal is None:

@@ -18,7 +18,8 @@ import heapq
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from itertools import groupby
-from typing import TypeVar
+from operator import itemgetter
+from typing import Any
 
 from tournaments.rules import clock
 from tournaments.rules.clock import ClockPosition
@@ -26,8 +27,6 @@ from tournaments.rules.payouts import Prize, SatellitePrizes, regular_prizes, sa
 from tournaments.rules.placements import Bust, Standing, standings
 from tournaments.rules.seating import TableView
 from tournaments.rules.state import Entrant, Status, TournamentState
-
-T = TypeVar("T")
 
 
 def alive(state: TournamentState) -> list[Entrant]:
@@ -169,47 +168,36 @@ def current_standings(state: TournamentState) -> tuple[Standing, ...]:
 def leading_standings(state: TournamentState, limit: int) -> tuple[Standing, ...]:
     """The first ``limit`` of ``current_standings``, with the same places
     and ties, without ranking the whole field: a live frame shows the top
-    of a field of hundreds after every hand."""
-    survivors: list[tuple[int, str]] = []
-    busts: list[Bust] = []
+    of a field of hundreds after every hand.  Each player goes in as his
+    sort key (a tuple, his id last), so that picking the top compares
+    tuples in C rather than calling a key for each of hundreds."""
+    survivors: list[tuple[int, str]] = []  # (-stack, player)
+    busts: list[tuple[int, int, str]] = []  # (-group, -stack, player)
     for e in state.entrants.values():
         if e.disqualified:
             continue
         if e.alive:
-            survivors.append((e.stack, e.player))
+            survivors.append((-e.stack, e.player))
         elif e.bust is not None:
-            busts.append(e.bust)
-    out = _leading(survivors, lambda s: (-s[0], s[1]), lambda s: s[0], lambda s: s[1], 1, limit)
+            busts.append((-e.bust.group, -e.bust.stack, e.bust.player))
+    out = _leading(survivors, itemgetter(0), 1, limit)
     if len(out) < limit:
-        place = len(survivors) + 1
-        out += _leading(
-            busts,
-            lambda b: (-b.group, -b.stack, b.player),
-            lambda b: (b.group, b.stack),
-            lambda b: b.player,
-            place,
-            limit - len(out),
-        )
+        out += _leading(busts, itemgetter(0, 1), len(survivors) + 1, limit - len(out))
     return tuple(out)
 
 
 def _leading(
-    items: Sequence[T],
-    order: Callable[[T], tuple[int | str, ...]],
-    tie: Callable[[T], Hashable],
-    player: Callable[[T], str],
-    place: int,
-    limit: int,
+    items: Sequence[tuple[Any, ...]], tie: Callable[[Any], Hashable], place: int, limit: int
 ) -> list[Standing]:
-    """The first ``limit`` of ``items`` in ``order`` as standings from
-    ``place`` on, players equal by ``tie`` sharing their places (counted
-    over all ``items``: a tie may run past the limit)."""
-    top = heapq.nsmallest(limit, items, key=order)
+    """The first ``limit`` of ``items`` (each a player's sort key, his id
+    last) as standings from ``place`` on, players equal by ``tie`` sharing
+    their places (counted over all ``items``: a tie may run past the limit)."""
+    top = heapq.nsmallest(limit, items)
     shown = {tie(i) for i in top}
     shared = Counter(key for key in map(tie, items) if key in shown)
     out: list[Standing] = []
     for key, tied in groupby(top, key=tie):
-        out.extend(Standing(player(i), place, shared[key]) for i in tied)
+        out.extend(Standing(i[-1], place, shared[key]) for i in tied)
         place += shared[key]
     return out
 

@@ -234,16 +234,25 @@ def _routes(tables: Tables) -> list[tuple[int, int]]:
     """(giving table, receiving table) of each balancing move in order, by
     the counts alone: the fullest table between hands with a player with
     chips (the lowest-numbered of them) gives to the shortest (the
-    lowest-numbered), while it has two players or more than it."""
+    lowest-numbered), while it has two players or more than it.  Asked
+    after every hand: the players with chips are counted only at the tables
+    that could give, and only once."""
     counts = {n: len(t.seats) for n, t in tables.items()}
-    movable = {n: len(_with_chips(t)) for n, t in tables.items()}
+    movable: dict[int, int] = {}
     routes: list[tuple[int, int]] = []
     while len(tables) >= 2:
         short = min(counts.values())
+        if max(counts.values()) < short + 2:
+            return routes  # balanced: no table can give
         to = min(n for n, c in counts.items() if c == short)
-        givers = [
-            n for n, t in tables.items() if counts[n] >= short + 2 and not t.busy and movable[n] > 0
-        ]
+        givers = []
+        for n, t in tables.items():
+            if counts[n] < short + 2 or t.busy:
+                continue
+            if n not in movable:
+                movable[n] = len(_with_chips(t))
+            if movable[n] > 0:
+                givers.append(n)
         if not givers:
             return routes
         giver = min(givers, key=lambda n: (-counts[n], n))
