@@ -21,7 +21,7 @@ from config import timers
 from config.api_errors import ApiError
 from config.celery import app, use_broker
 from poker import clocks, selectors, services
-from poker.errors import ClockMoved
+from poker.errors import ClockEarly, ClockMoved
 from poker.models import Command, Event, Hand, Seat, Table
 from poker.tasks import clock_expired
 from tests.poker.clock_support import timed_table, until
@@ -199,6 +199,27 @@ def test_a_fold_out_of_turn_leaves_the_clock_of_the_player_to_act(make_user, sta
     act(table, players, "call")
     moved = selectors.table_view(table_now(table), None)["clock"]
     assert when(moved["started"]) > when(before["started"])
+
+
+def test_a_timer_whose_hand_moved_on_is_dropped_without_the_table_lock(make_user, staff):
+    """An action clock whose player acted in time (most of them) is found
+    stale by one read of the hand's version, without locking the table."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    players = [make_user("ann"), make_user("bob")]
+    table = timed_table(staff, players, action_seconds=30)
+    hand = Hand.objects.get(table=table, number=1)
+    old = hand.version
+    act(table, players, "call")
+    with CaptureQueriesContext(connection) as seen, pytest.raises(ClockMoved):
+        clocks.clock_expire(table_id=table, stream=hand.stream, version=old)
+    assert len(seen.captured_queries) == 1
+    assert "FOR UPDATE" not in seen.captured_queries[0]["sql"].upper()
+    current = Hand.objects.get(pk=hand.pk).version
+    with CaptureQueriesContext(connection) as seen, pytest.raises(ClockEarly):
+        clocks.clock_expire(table_id=table, stream=hand.stream, version=current)
+    assert len(seen.captured_queries) > 1  # a hand at the timer's version: checked under the lock
 
 
 def test_clocks_whose_timers_were_lost_are_fired_by_the_sweep(make_user, staff, settings):
