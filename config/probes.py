@@ -35,6 +35,12 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from config.api_errors import error_body
 from config.metrics import registry
 
+REDIS_LAYERS = (
+    "config.redis_receiver.ProcessChannelLayer",
+    "channels_redis.core.RedisChannelLayer",
+)
+"""Channel layers on Redis, whose hosts the readiness probe pings."""
+
 Check = Callable[[], dict[str, Any]]
 """One readiness check: what it found (raises if the thing is not ready)."""
 
@@ -83,7 +89,7 @@ def _checks() -> list[tuple[str, Check]]:
     """The checks in order: the workers only after their broker."""
     checks: list[tuple[str, Check]] = [("database", _database)]
     layer = settings.CHANNEL_LAYERS["default"]
-    if layer["BACKEND"] == "channels_redis.core.RedisChannelLayer":
+    if layer["BACKEND"] in REDIS_LAYERS:
         for host in layer["CONFIG"]["hosts"]:
             checks.append(("channel_layer", lambda url=host["address"]: _redis(url)))
     else:

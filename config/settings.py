@@ -182,7 +182,9 @@ CHANNEL_LAYER_CAPACITY = 10_000
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's, its process channels read once per process
+            # (config.redis_receiver: Redis 7 or later).
+            "BACKEND": "config.redis_receiver.ProcessChannelLayer",
             # channels-redis blocks up to 5 s on Redis for each message;
             # redis-py 8's default 5 s socket timeout would cut it first and
             # drop idle sockets (django/channels_redis#422).  Its pool refuses

@@ -300,7 +300,9 @@ class TableConsumer(JsonFrames):
         """Count the command against the player's rate (with his REST
         commands); over it, an error frame with ``retry_after``, and the
         socket stays open: a flood is refused, not punished."""
-        wait = await sync_to_async(command_wait)(self.viewer)
+        # Off the one thread the ORM runs in: a Redis round trip there
+        # queued every command of the process behind another's count.
+        wait = await sync_to_async(command_wait, thread_sensitive=False)(self.viewer)
         if wait is None:
             return False
         await self.send_json(

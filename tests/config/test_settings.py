@@ -128,7 +128,7 @@ def test_database_url_selects_postgresql_and_conn_max_age_is_read():
 
 def test_redis_url_selects_redis_channel_layer_and_celery_broker():
     found = settings_under(REDIS_URL="redis://cache.example:6379/3")
-    assert found["channel_layer"] == "channels_redis.core.RedisChannelLayer"
+    assert found["channel_layer"] == "config.redis_receiver.ProcessChannelLayer"
     assert found["channel_hosts"] == [
         {"address": "redis://cache.example:6379/3", "socket_timeout": None, "max_connections": 2000}
     ]

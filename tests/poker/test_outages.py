@@ -72,7 +72,7 @@ def close() -> None:
 def layer_on_own_redis(settings: Any, own_redis: instances.Redis) -> Iterator[Any]:
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.redis_receiver.ProcessChannelLayer",
             "CONFIG": {"hosts": [{"address": own_redis.url, "socket_timeout": None}]},
         }
     }

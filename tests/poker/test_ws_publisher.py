@@ -47,7 +47,7 @@ def redis_layer(settings: Any, redis_url: str) -> Iterator[Any]:
     prefix = f"test-publisher-{uuid.uuid4().hex[:10]}"
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.redis_receiver.ProcessChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": prefix},
         }
     }
