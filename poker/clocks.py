@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists
 from django.utils import timezone
 
 from config import timers
@@ -45,6 +46,7 @@ from poker.engine.table.clock import (
     turn_clock,
 )
 from poker.errors import ClockEarly, ClockMoved
+from poker.models import Command as CommandRow
 from poker.models import Hand, Table
 
 if TYPE_CHECKING:
@@ -257,17 +259,24 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
 
 
 def _hand_moved_on(stream: str, version: int) -> bool:
-    """Whether ``stream`` is a hand whose stream is already past ``version``,
-    read without the table's lock.  Most action clocks find this (the player
-    acted in time); a version only grows, so such a timer has nothing to do,
-    and taking the lock and folding the table to learn it cost the worker a
-    whole command each time, while the level and deal timers waited behind
-    them.  A hand still at ``version`` is checked again under the lock."""
+    """Whether ``stream`` is a hand already past ``version`` that this timer
+    did not move, read in one query without the table's lock.  Most action
+    clocks find this (the player acted in time); a version only grows, so
+    such a timer has nothing to do, and taking the lock and folding the
+    table to learn it cost the worker a whole command each time, while the
+    level and deal timers waited behind them.  A hand still at ``version``
+    is checked again under the lock, and so is a timer that already acted
+    (fired again, it gets its first answer, as any repeated command)."""
     if not stream.startswith("hand-"):
         return False
-    hand_id = stream.removeprefix("hand-")
-    at = Hand.objects.filter(pk=hand_id).values_list("version", flat=True).first()
-    return at is not None and at > version
+    acted = CommandRow.objects.filter(pk=timer_id(stream, version))
+    row = (
+        Hand.objects.filter(pk=stream.removeprefix("hand-"))
+        .annotate(acted=Exists(acted))
+        .values_list("version", "acted")
+        .first()
+    )
+    return row is not None and row[0] > version and not row[1]
 
 
 def timer_id(stream: str, version: int) -> uuid.UUID:

@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connections
-from django.db.backends.utils import CursorWrapper
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Field, Model
 
 Statement = tuple[str, Sequence[Any]]
@@ -137,8 +137,20 @@ def _cursor(connection: Any) -> CursorWrapper:
     connection.validate_thread_sharing()
     cursor = ServerBindingCursor(connection.connection)
     if connection.queries_logged:
-        return connection.make_debug_cursor(cursor)
+        return _LoggedWithValues(cursor, connection)
     return connection.make_cursor(cursor)
+
+
+class _LoggedWithValues(CursorDebugWrapper):
+    """Logs a statement with its values written in, as Django's own cursors
+    are logged: a server-binding cursor's last query holds ``$1, $2, ...``,
+    and the query log (``CaptureQueriesContext``, tests that read which
+    rows a statement touched, DEBUG's SQL log) wants the values.  Composed
+    only when queries are logged."""
+
+    def execute(self, sql: str, params: Any = None) -> Any:
+        with self.debug_sql(self.db.ops.compose_sql(sql, params)):
+            return CursorWrapper.execute(self, sql, params)
 
 
 def execute(statements: Sequence[Statement], using: str = "default") -> None:
