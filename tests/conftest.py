@@ -118,6 +118,23 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture
+def redis_prefix(redis_url: str) -> Iterator[str]:
+    """A Redis key prefix of the test's own (a channel layer's): every key
+    under it is deleted after the test."""
+    import uuid
+
+    import redis
+
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
+    yield prefix
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(f"{prefix}*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that asks for ``pg_default`` also uses the ``postgres`` alias
     (when settings have it and ``default`` is not PostgreSQL already), so

@@ -6,7 +6,6 @@ On Redis, under a key prefix of the test's own."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import pytest
 import redis
@@ -19,14 +18,8 @@ pytestmark = [pytest.mark.redis]
 
 
 @pytest.fixture
-def layer(redis_url: str) -> Iterator[RedisChannelLayer]:
-    prefix = f"test-groups-{uuid.uuid4().hex[:10]}"
-    yield RedisChannelLayer(hosts=[{"address": redis_url}], prefix=prefix)
-    client = redis.Redis.from_url(redis_url)
-    keys = list(client.scan_iter(f"{prefix}*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
+def layer(redis_url: str, redis_prefix: str) -> RedisChannelLayer:
+    return RedisChannelLayer(hosts=[{"address": redis_url}], prefix=redis_prefix)
 
 
 async def test_every_member_of_a_group_receives_each_message_in_order(layer):

@@ -6,8 +6,6 @@ and as the layer's own ``group_send`` does."""
 from __future__ import annotations
 
 import asyncio
-import uuid
-from collections.abc import Iterator
 
 import pytest
 import redis
@@ -22,15 +20,9 @@ pytestmark = [pytest.mark.redis]
 
 
 @pytest.fixture
-def layer(redis_url: str) -> Iterator[ProcessChannelLayer]:
-    prefix = f"test-receiver-{uuid.uuid4().hex[:10]}"
+def layer(redis_url: str, redis_prefix: str) -> ProcessChannelLayer:
     hosts = [{"address": redis_url, "socket_timeout": None}]  # as config.settings gives them
-    yield ProcessChannelLayer(hosts=hosts, prefix=prefix, capacity=3)
-    client = redis.Redis.from_url(redis_url)
-    keys = list(client.scan_iter(f"{prefix}*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
+    return ProcessChannelLayer(hosts=hosts, prefix=redis_prefix, capacity=3)
 
 
 async def test_each_socket_receives_its_groups_messages_in_the_order_sent(layer):

@@ -41,23 +41,15 @@ pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def redis_layer(settings: Any, redis_url: str) -> Iterator[Any]:
+def redis_layer(settings: Any, redis_url: str, redis_prefix: str) -> Iterator[Any]:
     """The Redis channel layer, under a key prefix of the test's own
     (deleted after), in place of the tests' in-memory one."""
-    prefix = f"test-publisher-{uuid.uuid4().hex[:10]}"
+    config = {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": redis_prefix}
     settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "config.redis_receiver.ProcessChannelLayer",
-            "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": prefix},
-        }
+        "default": {"BACKEND": "config.redis_receiver.ProcessChannelLayer", "CONFIG": config}
     }
     yield get_channel_layer()
     assert frames_out.flush()
-    client = redis.Redis.from_url(redis_url)
-    keys = list(client.scan_iter(f"{prefix}*"))
-    if keys:
-        client.delete(*keys)
-    client.close()
 
 
 def _users(*names: str) -> list[Any]:
@@ -195,14 +187,13 @@ def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
     assert frame["rows"][-1][2] == Table.objects.get(pk=table).position  # the fold's, and after
 
 
-def test_a_server_behind_by_hundreds_of_frames_loses_none(redis_url, settings):
+def test_a_server_behind_by_hundreds_of_frames_loses_none(redis_url, redis_prefix, settings):
     """A server's sockets share one key of the layer (``specific.<process>!``):
     at the layer's default capacity of 100, a server three seconds behind
     lost the frames sent meanwhile, and a table that then stood still kept
     its sockets behind for good (the chaos run).  Sent as a command sends
     them, read only afterwards, as a lagging server reads them."""
-    prefix = f"test-capacity-{uuid.uuid4().hex[:10]}"
-    config = {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": prefix}
+    config = {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": redis_prefix}
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -223,5 +214,3 @@ def test_a_server_behind_by_hundreds_of_frames_loses_none(redis_url, settings):
 
     assert async_to_sync(read)(sockets[0]) == list(range(0, 300, 2))
     assert async_to_sync(read)(sockets[1]) == list(range(1, 300, 2))
-    client = redis.Redis.from_url(redis_url)
-    client.delete(*client.scan_iter(f"{prefix}*"))
