@@ -527,12 +527,14 @@ class Driver:
         return True
 
     def fetch(self, user: Any) -> dict[str, Any]:
-        """The table as ``user`` sees it (the GET view: table row, then the view)."""
+        """The table as ``user`` sees it, as the GET view reads it: the table
+        row with its current hand's (one statement), then the view."""
         from poker import selectors
         from poker.models import Table
 
         self.fetches += 1
-        return selectors.table_view(Table.objects.get(pk=self.seated.table_id), user)
+        table = Table.objects.select_related("current_hand").get(pk=self.seated.table_id)
+        return selectors.table_view(table, user)
 
     def _to_act(self) -> tuple[Any, dict[str, Any]]:
         """The player to act and his view, topping up broke players if no

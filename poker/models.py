@@ -57,7 +57,12 @@ class Event(models.Model):
     rows of an older schema are read through the upcasters."""
     recorded_at = models.DateTimeField(default=timezone.now)
     command = models.ForeignKey(
-        "Command", null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+        "Command",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="events",
+        db_index=False,  # no query looks events up by command (migration 0018)
     )
     feed = models.BigIntegerField(null=True, blank=True)
     """The table whose feed this event is part of: its own stream and its hands'."""
@@ -186,7 +191,12 @@ class Table(models.Model):
 class Seat(models.Model):
     """One occupied seat of a table (projection)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.CASCADE,
+        related_name="seat_set",
+        db_index=False,  # ``seat_table_number`` leads with it (migration 0018)
+    )
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
     stack = models.PositiveBigIntegerField()
@@ -217,7 +227,12 @@ class Hand(models.Model):
 
     id = models.CharField(primary_key=True, max_length=24)
     """``<table id>-<number>``: fixed by the events, so a rebuild keeps it."""
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    table = models.ForeignKey(
+        Table,
+        on_delete=models.PROTECT,
+        related_name="hands",
+        db_index=False,  # ``hand_table_number`` leads with it (migration 0018)
+    )
     number = models.PositiveIntegerField()
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=12)
