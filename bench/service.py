@@ -38,6 +38,12 @@ is fixed on ``time.monotonic``, one clock for every process.
   scratch copy of ``poker_event`` (``LIKE ... INCLUDING ALL``), one stream
   per table, the worker's tables in turn.
 
+Each run also counts its CPU per action (per row for raw): the worker
+processes' (every thread) and their PostgreSQL backends' (from
+``/proc/<pid>/schedstat``, when the server runs on this machine and its
+processes can be read), so the report shows where the machine's time goes,
+not only the rates.
+
 As deployed, the workers use Redis (``REDIS_URL``, when it answers) for
 the channel layer and the clock timers, under a key prefix and timer queue
 of the run's own, deleted at the end; without Redis, the in-memory ones.
@@ -404,7 +410,14 @@ def serve(
 
 @dataclass
 class Window:
-    """What one worker saw in the measured window."""
+    """What one worker saw in the measured window.
+
+    With ``backend`` (the process id of the worker's PostgreSQL backend)
+    it also counts the CPU spent in the window, in ``extra``: the worker
+    process's, all its threads (``cpu_s``), and its backend's
+    (``db_cpu_s``, read from ``/proc/<pid>/schedstat``: only when the
+    server runs on this machine and its processes can be read;
+    ``db_unread`` counts the workers whose could not)."""
 
     t0: float
     t1: float
@@ -412,11 +425,31 @@ class Window:
     count: int = 0
     errors: int = 0
     extra: Counter[str] = field(default_factory=Counter)
+    backend: int | None = None
+    _cpu: tuple[float, float | None] | None = None
+    _marked: int = 0
 
     def record(self, started: float, ended: float) -> None:
         if self.t0 <= started and ended <= self.t1:
             self.count += 1
             self.latencies.append(ended - started)
+
+    def mark(self, now: float) -> None:
+        """Called before each action (and after the last): CPU is read as
+        ``now`` first reaches ``t0`` and then ``t1``."""
+        if self._marked == 0 and now >= self.t0:
+            self._cpu, self._marked = self._read(), 1
+        if self._marked == 1 and now >= self.t1:
+            (cpu0, db0), (cpu1, db1) = self._cpu or self._read(), self._read()
+            self.extra["cpu_s"] += cpu1 - cpu0
+            if db0 is None or db1 is None:
+                self.extra["db_unread"] += 1
+            else:
+                self.extra["db_cpu_s"] += db1 - db0
+            self._marked = 2
+
+    def _read(self) -> tuple[float, float | None]:
+        return time.process_time(), backend_cpu(self.backend)
 
     def result(self) -> dict[str, Any]:
         return {
@@ -425,6 +458,18 @@ class Window:
             "errors": self.errors,
             "extra": dict(self.extra),
         }
+
+
+def backend_cpu(pid: int | None) -> float | None:
+    """The CPU seconds process ``pid`` (a PostgreSQL backend) has run, or
+    None when it cannot be read (the server on another machine)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 # --------------------------------------------------------------------------
@@ -589,13 +634,17 @@ def play_tables(
     """A worker's share of a service run: its tables in turn, one action at
     each, until the window closes."""
     drivers = [Driver(s, random.Random(SEED + 1000 * index + i)) for i, s in enumerate(share)]
+    from django.db import connection
+
     for driver in drivers:
         driver.fetch(None)  # connected before the clock starts
-    window = Window(*start())
+    backend = connection.connection.info.backend_pid if drivers else None
+    window = Window(*start(), backend=backend)
     fetched = 0
     hands: set[str] = set()
     while drivers and time.monotonic() < window.t1:
         for driver in drivers:
+            window.mark(time.monotonic())
             before = driver.fetches
             user, hand, move = driver.next()
             started = time.monotonic()
@@ -606,6 +655,8 @@ def play_tables(
                 window.record(started, time.monotonic())
             else:
                 window.errors += 1
+    if drivers:
+        window.mark(max(time.monotonic(), window.t1))
     window.extra["hands"] = len(hands)
     window.extra["refills"] = sum(d.refills for d in drivers)
     window.extra["fetches"] = fetched
@@ -645,15 +696,18 @@ def insert_rows(
     with psycopg.connect(url, autocommit=False) as conn:
         cur = conn.cursor()
         versions = dict.fromkeys(streams, 0)
-        window = Window(*start())
+        window = Window(*start(), backend=conn.info.backend_pid)
         while streams and time.monotonic() < window.t1:
             for stream in streams:
+                window.mark(time.monotonic())
                 versions[stream] += 1
                 row = (stream, versions[stream], "hand.bet_placed", Jsonb(PAYLOAD))
                 started = time.monotonic()
                 cur.execute(RAW_INSERT, (*row, datetime.now(UTC)))
                 conn.commit()
                 window.record(started, time.monotonic())
+        if streams:
+            window.mark(max(time.monotonic(), window.t1))
     return window.result()
 
 
@@ -905,8 +959,22 @@ def print_report(report: Report) -> None:
             f"{s.errors} refusals, {s.extra['refills']} top-up rounds, "
             f"{s.extra['fetches'] / max(1, s.count):.2f} view fetches an action"
         )
+    print("CPU per action (service) and per row (raw), ms: in the workers + in PostgreSQL")
+    for s, r in zip(report.service, report.raw, strict=True):
+        print(f"  {s.tables:>3} tables: service {cpu_split(s)}; raw {cpu_split(r)}")
     print(f"service within {GOAL:g}x of the raw rate at every concurrency: {verdict(met)}")
     print_cost(report.cost)
+
+
+def cpu_split(run: Run) -> str:
+    """The run's CPU per action or row: the workers' and their PostgreSQL
+    backends' (unread: the server's processes could not be read)."""
+    n = max(1, run.count)
+    workers = 1000 * run.extra["cpu_s"] / n
+    if run.extra["db_unread"] or "db_cpu_s" not in run.extra:
+        return f"{workers:.2f} + unread"
+    db = 1000 * run.extra["db_cpu_s"] / n
+    return f"{workers:.2f} + {db:.2f} = {workers + db:.2f}"
 
 
 def print_cost(cost: dict[str, Any]) -> None:

@@ -54,6 +54,9 @@ def test_the_service_bench_measures_both_peers_and_one_actions_cost(
     assert "raw/service" in shown and "goal <= 5" in shown and "goal <= 1.5 ms" in shown
     assert all("fetches" in r.extra for r in report.service)  # counted in every run
     assert "view fetches an action" in shown
+    # Each run's CPU: the workers' always, their PostgreSQL backends' when readable.
+    assert all(r.extra["cpu_s"] > 0 for r in report.service + report.raw)
+    assert "in the workers + in PostgreSQL" in shown
 
 
 @_on_servers
