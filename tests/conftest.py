@@ -135,6 +135,13 @@ def redis_prefix(redis_url: str) -> Iterator[str]:
     client.close()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Transactional tests end by emptying only what they wrote (tests/flush.py)."""
+    from tests import flush
+
+    flush.install()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that asks for ``pg_default`` also uses the ``postgres`` alias
     (when settings have it and ``default`` is not PostgreSQL already), so

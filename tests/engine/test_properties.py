@@ -11,7 +11,9 @@ commands are refused with a typed error and change nothing.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -188,8 +190,20 @@ def visible_cards(event: Event, viewer: int | None) -> set[Card]:
     return set()
 
 
+_QUOTED_PAIR = re.compile(r'(?="([^"]{2})")')
+"""Every two-character string between quotes, overlapping ones too: as
+many as a search for each card's ``"Ah"`` would find, in one pass."""
+
+
+@functools.cache
+def _by_code(deck: tuple[Card, ...]) -> dict[str, Card]:
+    return {str(card): card for card in deck}
+
+
 def card_strings(text: str, deck: tuple[Card, ...]) -> set[Card]:
-    return {c for c in deck if f'"{c}"' in text}
+    """The cards of ``deck`` written in ``text`` as JSON strings."""
+    by_code = _by_code(deck)
+    return {by_code[code] for code in _QUOTED_PAIR.findall(text) if code in by_code}
 
 
 @pytest.mark.parametrize(("game", "betting"), COMBINATIONS, ids=lambda v: str(v))
