@@ -169,6 +169,9 @@ class Report:
     rebuys: int = 0
     add_ons: int = 0
     peak_tables: int = 0
+    break_seconds: float = 0.0
+    """Seconds of play the clock spent on scheduled breaks, in which by
+    rule no hand is dealt (set when play is over)."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def count(self, what: str) -> None:
@@ -281,11 +284,13 @@ def play(
             helper.join()
     report.ended = time.perf_counter()
     state = _state(tournament)
+    report.break_seconds = float(q.break_seconds(state, int(time.time())))
     say(report.line(state))
     hands = report.hands
     say(
-        f"{state.status.value} after {report.seconds:.1f}s: {hands} hands "
-        f"({hands / report.seconds:.1f}/s), {report.actions} actions, "
+        f"{state.status.value} after {report.seconds:.1f}s ({report.break_seconds:.0f}s of "
+        f"it on breaks): {hands} hands ({hands / report.seconds:.1f}/s), "
+        f"{report.actions} actions, "
         f"peak {report.peak_tables} tables, {report.rebuys} rebuys, {report.add_ons} add-ons"
     )
     say(prizes_line(state))
