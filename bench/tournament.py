@@ -32,9 +32,16 @@ breaks' scheduled seconds are taken out: a late timer that ends a break
 late, the wait for the tables to deal again after it, tables held back
 by balancing, hand-for-hand or the final table draw all stay in the
 dealing time, as costs of the room.  The rate over wall time (breaks in)
-is printed beside it, with its ratio.  Quick runs:
-``BENCH_TOURNAMENT_PLAYERS`` and ``BENCH_TOURNAMENT_PEER_PLAYERS`` set
-the two fields.
+is printed beside it, with its ratio.
+
+What the ratio still charges the big field with, and is not its size:
+every action sets a timer for the next player's clock, 30 s ahead, which
+the worker runs (most find the player acted and do nothing).  The peer is
+over in well under 30 s, so nearly all of its timers fire after it (the
+big field waits for them: ``TIMERS_SECONDS``), while the big field runs
+its own as it plays: on a machine short of cores that work competes with
+the bots and the database.  Quick runs: ``BENCH_TOURNAMENT_PLAYERS`` and
+``BENCH_TOURNAMENT_PEER_PLAYERS`` set the two fields.
 """
 
 from __future__ import annotations
