@@ -16,7 +16,7 @@ bots register (100 + 10) for a sit-and-go satellite into a target worth
 the services while one Celery worker (prefork, as deployed) on Redis runs
 every clock: the levels and breaks, the action clocks set at every turn.
 Figures: wall time from the first deal to the last hand and the part of
-it the clock spent on scheduled breaks, hands per second (all tables),
+it the room spent on scheduled breaks, hands per second (all tables),
 actions per second, tables at the peak.  The peer figure is the same bots
 on a 100-player field in the same run: the rate a small field is dealt
 at, so the ratio shows what the field's size costs.
@@ -27,11 +27,13 @@ scheduled breaks.  Why: by rule (docs/rules.md) no hand is dealt on a
 break, and a break lasts the same wall time whatever the field; the big
 field plays through one or two of them (a break every six levels) while
 the peer ends inside its first level, so over wall time the ratio would
-charge the field's size with a pause the structure sets.  Only the
-breaks' scheduled seconds are taken out: a late timer that ends a break
-late, the wait for the tables to deal again after it, tables held back
-by balancing, hand-for-hand or the final table draw all stay in the
-dealing time, as costs of the room.  The rate over wall time (breaks in)
+charge the field's size with a pause the structure sets.  Only the time
+the room was on a break within its schedule is taken out (from the break's
+start to its scheduled end: ``simulation.time_on_breaks``): a level timer
+so late that the room dealt through part of a break, a late timer that
+ends a break late, the wait for the tables to deal again after it, tables
+held back by balancing, hand-for-hand or the final table draw all stay in
+the dealing time, as costs of the room.  The rate over wall time (breaks in)
 is printed beside it, with its ratio.
 
 What the ratio still charges the big field with, and is not its size:

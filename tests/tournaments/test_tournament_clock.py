@@ -125,17 +125,3 @@ def test_the_clock_runs_only_in_a_running_tournament() -> None:
     run = Run().register(players(2))
     for command in (Tick(T0, 0), Pause(T0), Resume(T0), AddTime(10), StartHand(1)):
         assert refusal(run, command) is TournamentErrorCode.ILLEGAL_ACTION
-
-
-def test_the_time_on_breaks_counts_the_scheduled_breaks_run_so_far() -> None:
-    run = Run(definition(structure=structure(4, 10, (Break(1, 5), Break(2, 5))))).register(
-        players(2)
-    )
-    run.start()
-    assert q.break_seconds(run.state, T0 + 600) == 0  # level 1 only
-    assert q.break_seconds(run.state, T0 + 700) == 100  # a break in progress, so far
-    run.do(AddTime(60))  # to level 1: the break starts a minute later
-    assert q.break_seconds(run.state, T0 + 700) == 40
-    assert q.break_seconds(run.state, T0 + 2000) == 600  # both breaks, whole
-    run.do(Pause(T0 + 700), Resume(T0 + 800))  # a pause is not a break
-    assert q.break_seconds(run.state, T0 + 800) == 40

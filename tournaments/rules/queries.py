@@ -66,24 +66,6 @@ def position(state: TournamentState, at: int) -> ClockPosition:
     return clock.position(state.definition.structure, running, state.clock.extra)
 
 
-def break_seconds(state: TournamentState, at: int) -> int:
-    """Running seconds the clock has spent on scheduled breaks by ``at``
-    (added time counted, a break in progress counted so far): time in
-    which, by rule, no hand is dealt.  A late timer that ends a break
-    late is not counted: that wait is the room's, not the structure's."""
-    running = state.clock.running(at)
-    extra = state.clock.extra
-    spent, start = 0, 0
-    for period in clock.timeline(state.definition.structure):
-        if period.seconds is None or start >= running:
-            break
-        end = start + period.seconds + extra.get(period.index, 0)
-        if period.on_break:
-            spent += min(end, running) - start
-        start = end
-    return spent
-
-
 def registration_open(state: TournamentState) -> bool:
     """Registering before the start, or late registration after it."""
     if state.status is Status.REGISTERING:
