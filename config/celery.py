@@ -33,13 +33,18 @@ def keep_connections(**kwargs: Any) -> None:
     """A pool's process keeps its database connections from task to task
     for ``WORKER_CONN_MAX_AGE`` seconds (``CONN_MAX_AGE`` is for the web
     processes): a timer that reads one row does not open a connection for
-    it.  Only the pool's own processes: a worker run inside another
-    process (tests) keeps that process's setting."""
+    it.  A kept connection is checked (one ``SELECT 1``) before a task's
+    first statement, so after a database restart no timer fails on a
+    connection that died meanwhile.  Only the pool's own processes: a worker
+    run inside another process (tests) keeps that process's setting."""
     from django.conf import settings
     from django.db import connections
 
     for alias in connections:
-        connections[alias].settings_dict["CONN_MAX_AGE"] = settings.WORKER_CONN_MAX_AGE
+        connection = connections[alias]
+        connection.settings_dict["CONN_MAX_AGE"] = settings.WORKER_CONN_MAX_AGE
+        connection.settings_dict["CONN_HEALTH_CHECKS"] = True
+        connection.health_check_enabled = True
 
 
 @task_prerun.connect

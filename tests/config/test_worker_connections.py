@@ -16,10 +16,11 @@ from config.celery import app, connections_checked, keep_connections
 
 @pytest.fixture
 def max_age() -> Iterator[None]:
-    """The connection's own ``CONN_MAX_AGE`` given back after the test."""
-    before = connection.settings_dict["CONN_MAX_AGE"]
+    """The connection's own ``CONN_MAX_AGE`` and health checks given back
+    after the test."""
+    before = {key: connection.settings_dict[key] for key in ("CONN_MAX_AGE", "CONN_HEALTH_CHECKS")}
     yield
-    connection.settings_dict["CONN_MAX_AGE"] = before
+    connection.settings_dict.update(before)
     connection.close()
 
 
@@ -63,3 +64,23 @@ def test_a_connection_past_its_age_or_broken_is_closed_around_a_task(
     connection.errors_occurred = True  # as a failed statement marks it
     connections_checked()
     assert connection.connection is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_the_server_ended_is_replaced_before_the_next_task(
+    pg_default: None, max_age: None, settings: Any
+) -> None:
+    """As after a database restart: nothing failed on the connection yet,
+    and the next timer still runs instead of failing on it."""
+    import psycopg
+
+    settings.WORKER_CONN_MAX_AGE = 60
+    connection.close()
+    keep_connections()
+    first = _backend()
+    connections_checked()  # after the task
+    dsn = connection.get_connection_params()
+    with psycopg.connect(**dsn, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", (first,))
+    connections_checked()  # before the next
+    assert _backend() != first
