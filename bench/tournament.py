@@ -15,18 +15,41 @@ bots register (100 + 10) for a sit-and-go satellite into a target worth
 ``MINUTE_SECONDS`` seconds a minute; they play in this process through
 the services while one Celery worker (prefork, as deployed) on Redis runs
 every clock: the levels and breaks, the action clocks set at every turn.
-Figures: wall time from the first deal to the last hand, hands per second
-(all tables), actions per second, tables at the peak.  The peer figure is
-the same bots on a 100-player field in the same run: the rate a small
-field is dealt at, so the ratio shows what the field's size costs.  The
-goal (issue 12): the big field deals at least ``GOAL`` x the small one's
-hands per second.  Quick runs: ``BENCH_TOURNAMENT_PLAYERS`` and
+Figures: wall time from the first deal to the last hand and the part of
+it the room spent on scheduled breaks, hands per second (all tables),
+actions per second, tables at the peak.  The peer figure is the same bots
+on a 100-player field in the same run: the rate a small field is dealt
+at, so the ratio shows what the field's size costs.
+
+The goal (issue 12): the big field deals at least ``GOAL`` x the small
+one's hands per second *while dealing*: hands over wall time less the
+scheduled breaks.  Why: by rule (docs/rules.md) no hand is dealt on a
+break, and a break lasts the same wall time whatever the field; the big
+field plays through one or two of them (a break every six levels) while
+the peer ends inside its first level, so over wall time the ratio would
+charge the field's size with a pause the structure sets.  Only the time
+the room was on a break within its schedule is taken out (from the break's
+start to its scheduled end: ``simulation.time_on_breaks``): a level timer
+so late that the room dealt through part of a break, a late timer that
+ends a break late, the wait for the tables to deal again after it, tables
+held back by balancing, hand-for-hand or the final table draw all stay in
+the dealing time, as costs of the room.  The rate over wall time (breaks in)
+is printed beside it, with its ratio.
+
+What the ratio still charges the big field with, and is not its size:
+every action sets a timer for the next player's clock, 30 s ahead, which
+the worker runs (most find the player acted and do nothing).  The peer is
+over in well under 30 s, so nearly all of its timers fire after it (the
+big field waits for them: ``TIMERS_SECONDS``), while the big field runs
+its own as it plays: on a machine short of cores that work competes with
+the bots and the database.  Quick runs: ``BENCH_TOURNAMENT_PLAYERS`` and
 ``BENCH_TOURNAMENT_PEER_PLAYERS`` set the two fields.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 from bench.clocks import worker_on_fresh_database
 
@@ -34,13 +57,19 @@ DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_tournamentbench"
 PLAYERS = int(os.environ.get("BENCH_TOURNAMENT_PLAYERS", "1000"))
 PEER_PLAYERS = int(os.environ.get("BENCH_TOURNAMENT_PEER_PLAYERS", "100"))
 GOAL = 0.9
-"""Hands per second of the big field over the small one's, at least."""
+"""Hands per second of dealing (breaks out) of the big field over the
+small one's, at least."""
 SEAT_VALUE = 1_100
 """A seat is worth ten entries: the field plays down to about a tenth."""
 LEVEL_MINUTES = 10
 MINUTE_SECONDS = 2
 """Levels of 20 s (breaks of 10 s) instead of 10 minutes (and 5)."""
 TIME_LIMIT = 1_800.0
+TIMERS_SECONDS = 35.0
+"""The tables' action clock (30 s) and a margin: every action sets its
+timer that far ahead, so the peer, over in a few seconds, leaves nearly
+all of its timers to fire later; the big field waits for them, not to
+have the worker run the peer's timers in its own first minute."""
 
 
 def main() -> None:
@@ -49,6 +78,7 @@ def main() -> None:
         if not ready:
             return
         peer = _run(PEER_PLAYERS, quiet=True)
+        time.sleep(TIMERS_SECONDS)  # the peer's timers fire before the big field plays
         big = _run(PLAYERS, quiet=False)
     _print(big, peer)
 
@@ -71,6 +101,7 @@ def _run(players: int, quiet: bool) -> dict[str, float]:
     return {
         "players": players,
         "seconds": report.seconds,
+        "break_seconds": report.break_seconds,
         "hands": report.hands,
         "actions": report.actions,
         "peak_tables": report.peak_tables,
@@ -93,9 +124,14 @@ def _end(tournament: int) -> dict[str, float]:
     return {"left": q.players_left(state), "seats": q.seats_awarded(state) or 0}
 
 
+def _dealing(run: dict[str, float]) -> float:
+    """The run's wall seconds less the scheduled breaks: the goal's time."""
+    return run["seconds"] - run["break_seconds"]
+
+
 def _print(big: dict[str, float], peer: dict[str, float]) -> None:
-    def rate(run: dict[str, float], what: str) -> float:
-        return run[what] / run["seconds"]
+    def rate(run: dict[str, float], what: str, seconds: float) -> float:
+        return run[what] / seconds
 
     print(
         f"  {PLAYERS} players, satellite of seats worth {SEAT_VALUE}, levels of "
@@ -103,14 +139,20 @@ def _print(big: dict[str, float], peer: dict[str, float]) -> None:
     )
     for name, run in (("field", big), ("peer", peer)):
         print(
-            f"  {name:5} {run['players']:5.0f} players: {run['seconds']:7.1f} s wall, "
-            f"{run['hands']:5.0f} hands = {rate(run, 'hands'):5.2f} hands/s, "
-            f"{rate(run, 'actions'):6.1f} actions/s, peak {run['peak_tables']:3.0f} tables, "
+            f"  {name:5} {run['players']:5.0f} players: {run['seconds']:7.1f} s wall "
+            f"({run['break_seconds']:4.0f} s of it on breaks), {run['hands']:5.0f} hands = "
+            f"{rate(run, 'hands', run['seconds']):5.2f} hands/s over wall time, "
+            f"{rate(run, 'hands', _dealing(run)):5.2f} while dealing, "
+            f"{rate(run, 'actions', _dealing(run)):6.1f} actions/s, "
+            f"peak {run['peak_tables']:3.0f} tables, "
             f"{run['seats']:3.0f} seats ({run['left']:.0f} players left)"
         )
-    ratio = rate(big, "hands") / rate(peer, "hands")
-    met = "met" if ratio >= GOAL else "NOT met"
+    wall = rate(big, "hands", big["seconds"]) / rate(peer, "hands", peer["seconds"])
+    dealing = rate(big, "hands", _dealing(big)) / rate(peer, "hands", _dealing(peer))
+    met = "met" if dealing >= GOAL else "NOT met"
+    sizes = f"{big['players']:.0f} players / hands/s of {peer['players']:.0f}"
+    print(f"  hands/s over wall time of {sizes}: {wall:.2f}x (breaks in; not the goal's figure)")
     print(
-        f"  hands/s of {big['players']:.0f} players / hands/s of {peer['players']:.0f}: "
-        f"{ratio:.2f}x (goal >= {GOAL:g}x: {met})"
+        f"  hands/s while dealing of {sizes}: {dealing:.2f}x "
+        f"(goal >= {GOAL:g}x, scheduled breaks out: {met})"
     )

@@ -4,7 +4,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 from config import metrics  # noqa: F401 - its task_prerun handler times the timers
 
@@ -26,6 +26,34 @@ def frames_sent(**kwargs: Any) -> None:
     from config import layer
 
     layer.flush()
+
+
+@worker_process_init.connect
+def keep_connections(**kwargs: Any) -> None:
+    """A pool's process keeps its database connections from task to task
+    for ``WORKER_CONN_MAX_AGE`` seconds (``CONN_MAX_AGE`` is for the web
+    processes): a timer that reads one row does not open a connection for
+    it.  Only the pool's own processes: a worker run inside another
+    process (tests) keeps that process's setting."""
+    from django.conf import settings
+    from django.db import connections
+
+    for alias in connections:
+        connections[alias].settings_dict["CONN_MAX_AGE"] = settings.WORKER_CONN_MAX_AGE
+
+
+@task_prerun.connect
+@task_postrun.connect
+def connections_checked(sender: Any = None, **kwargs: Any) -> None:
+    """Around each task, as Django does around each request: a connection
+    that failed and is no longer usable, or older than its age, is closed
+    (Celery's own fix-up, which would close every connection, is told to
+    leave them: ``CELERY_DB_REUSE_MAX``).  Not for a task run in place
+    (eager): it may be inside the caller's transaction."""
+    from django.db import close_old_connections
+
+    if not getattr(getattr(sender, "request", None), "is_eager", False):
+        close_old_connections()
 
 
 def use_broker(url: str) -> None:

@@ -232,6 +232,15 @@ CELERY_ENABLE_UTC = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker's process keeps its database connection from one timer to the
+# next, for WORKER_CONN_MAX_AGE seconds (config.celery): most timers read
+# one row and find the table moved on, and a connection of their own each
+# (a PostgreSQL backend forked and authenticated) cost the worker and the
+# database more than the timer.  Celery's Django fix-up would close every
+# connection around each task unless told to reuse it this many times: the
+# age and health checks of config.celery decide instead.
+WORKER_CONN_MAX_AGE = env.int("WORKER_CONN_MAX_AGE", default=60)
+CELERY_DB_REUSE_MAX = 2**31
 # Redis restarts (a deploy, a failover): the worker and beat wait for it,
 # however long (never exit after 100 tries), and take a Redis error reply
 # while it loads its data (a channel error) as a lost connection too.

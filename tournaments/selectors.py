@@ -262,14 +262,15 @@ def results(row: Tournament) -> list[dict[str, Any]]:
 
 def live(state: TournamentState, now: int) -> dict[str, Any]:
     """What a live frame says of the tournament: the clock, players left,
-    the average stack and the standings at the top."""
-    left = [e.stack for e in state.entrants.values() if e.alive]
+    the average stack and the standings at the top (the counts from the
+    state's tally: a frame follows every hand of a field of hundreds)."""
+    left, chips = state.tally.left, state.tally.chips
     return {
         "status": state.status.value,
         "clock": clock_view(state, now),
         "entries": state.entries,
-        "players_left": len(left),
-        "average_stack": sum(left) // len(left) if left else 0,
+        "players_left": left,
+        "average_stack": chips // left if left else 0,
         "prize_pool": state.pool,
         "standings": standings(state, STANDINGS_IN_FRAME),
     }

@@ -20,7 +20,7 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any
@@ -40,17 +40,22 @@ from poker.engine.commands import Action
 from poker.engine.rules import Betting, Game
 from poker.engine.state import HandState
 from poker.engine.table.clock import Clock
+from poker.eventstore import load
 from poker.models import Hand, Table
 from tournaments import services, timing
 from tournaments.models import Tournament
+from tournaments.projections import decode
 from tournaments.rules import (
+    BreakStarted,
     Rebuys,
     Satellite,
     Status,
     TournamentDefinition,
+    TournamentEvent,
     TournamentState,
     can_add_on,
     can_rebuy,
+    evolve,
 )
 from tournaments.rules import queries as q
 from tournaments.rules.presets import (
@@ -169,6 +174,9 @@ class Report:
     rebuys: int = 0
     add_ons: int = 0
     peak_tables: int = 0
+    break_seconds: float = 0.0
+    """Seconds of play the room spent on scheduled breaks, in which by rule
+    no hand is dealt (``time_on_breaks``, set when play is over)."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def count(self, what: str) -> None:
@@ -281,14 +289,45 @@ def play(
             helper.join()
     report.ended = time.perf_counter()
     state = _state(tournament)
+    report.break_seconds = time_on_breaks(_recorded(tournament), time.time())
     say(report.line(state))
     hands = report.hands
     say(
-        f"{state.status.value} after {report.seconds:.1f}s: {hands} hands "
-        f"({hands / report.seconds:.1f}/s), {report.actions} actions, "
+        f"{state.status.value} after {report.seconds:.1f}s ({report.break_seconds:.0f}s of "
+        f"it on breaks): {hands} hands ({hands / report.seconds:.1f}/s), "
+        f"{report.actions} actions, "
         f"peak {report.peak_tables} tables, {report.rebuys} rebuys, {report.add_ons} add-ons"
     )
     say(prizes_line(state))
+
+
+def time_on_breaks(events: Iterable[tuple[TournamentEvent, float]], now: float) -> float:
+    """Seconds the room spent on scheduled breaks, from the tournament's
+    events and when each was recorded: from each break's start (the level
+    clock moving the tournament there) to its scheduled end, or to the
+    break's end if that came first.  What the rules count as break but the
+    room still dealt through (the level's timer came late) is not counted,
+    nor the wait past a break's end for a late timer: both are the room's
+    time, not the structure's."""
+    state: TournamentState | None = None
+    began: float | None = None
+    ends = spent = 0.0
+    for event, at in events:
+        state = evolve(state, event)
+        if began is not None and not q.on_break(state):
+            spent += max(0.0, min(at, ends) - began)
+            began = None
+        if isinstance(event, BreakStarted) and q.on_break(state):
+            began, ends = at, float(timing.deadline(state) or at)
+    if began is not None:
+        spent += max(0.0, min(now, ends) - began)
+    return spent
+
+
+def _recorded(tournament: int) -> Iterator[tuple[TournamentEvent, float]]:
+    """The tournament's events, each with when it was recorded."""
+    for row in load(Tournament(pk=tournament).stream):
+        yield decode(row), row.recorded_at.timestamp()
 
 
 def prizes_line(state: TournamentState) -> str:

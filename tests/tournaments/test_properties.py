@@ -360,6 +360,7 @@ def check_tally(state: TournamentState) -> None:
     assert state.tally.placed == sum(not e.disqualified for e in entrants)
     broke = {e.player for e in entrants if e.alive and e.table is not None and e.stack == 0}
     assert state.tally.broke == broke
+    assert state.tally.chips == sum(e.stack for e in entrants if e.alive)
 
 
 @SETTINGS

@@ -21,20 +21,23 @@ from poker.engine.table.events import HandFinished as TableHandFinished
 from poker.eventstore import load
 from poker.models import Table
 from poker.streams import decode_table
+from tests.tournaments.support import T0, Run, definition, players, structure
 from tournaments import payments
 from tournaments.models import Entrant, Tournament
 from tournaments.projections import decode, rebuild
 from tournaments.rules import (
     AddedOn,
+    Break,
     Finished,
     HandFinished,
     LevelChanged,
     Rebought,
+    Tick,
     evolve,
     replay,
 )
 from tournaments.rules import queries as q
-from tournaments.simulation import Plan, simulate
+from tournaments.simulation import Plan, simulate, time_on_breaks
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -216,3 +219,23 @@ def test_the_command_needs_the_clocks(settings: Any) -> None:
     settings.CLOCKS_ENABLED = False
     with pytest.raises(CommandError, match="clocks are off"):
         call_command("simulate_tournament", players=9)
+
+
+def test_the_time_on_breaks_is_the_room_on_a_break_within_its_schedule() -> None:
+    """Break after level 1: scheduled from T0 + 600 to T0 + 900.  On time
+    it counts whole, its end's late timer not; a level timer late into the
+    break leaves only what was left of it; one later than the whole break
+    (the room dealt through it at the old level) leaves nothing."""
+
+    def on_breaks(*ticks: tuple[int, int]) -> float:
+        run = Run(definition(structure=structure(4, 10, (Break(1, 5),))))
+        run.register(players(2)).start()
+        timed = [(e, float(T0)) for e in run.events]
+        for due, at in ticks:
+            timed += [(e, float(at)) for e in run.do(Tick(due, 0))]
+        return time_on_breaks(timed, now=T0 + 5_000)
+
+    assert on_breaks((T0 + 600, T0 + 600), (T0 + 900, T0 + 903)) == 300
+    assert on_breaks((T0 + 600, T0 + 750), (T0 + 900, T0 + 900)) == 150
+    assert on_breaks((T0 + 950, T0 + 950)) == 0
+    assert on_breaks((T0 + 600, T0 + 600)) == 300  # over, its timer never came

@@ -114,19 +114,22 @@ class Tally:
     """Entrants not disqualified: the field that gets places."""
     broke: frozenset[str] = frozenset()
     """Players still in and seated with no chips."""
+    chips: int = 0
+    """The stacks of the entrants still in (a live frame's average stack)."""
 
     def changed(self, old: Entrant | None, new: Entrant | None) -> Tally:
         """The tally once the entry ``old`` (None: none) becomes ``new``
         (None: gone)."""
-        left, placed, broke = self.left, self.placed, self.broke
+        left, placed, broke, chips = self.left, self.placed, self.broke, self.chips
         for entrant, sign in ((old, -1), (new, 1)):
             if entrant is not None:
                 left += sign * entrant.alive
                 placed += sign * (not entrant.disqualified)
+                chips += sign * entrant.stack if entrant.alive else 0
         entrant = new or old
         if entrant is not None and _broke(old) != _broke(new):
             broke = broke | {entrant.player} if _broke(new) else broke - {entrant.player}
-        return Tally(left, placed, broke)
+        return Tally(left, placed, broke, chips)
 
 
 def _broke(entrant: Entrant | None) -> bool:
