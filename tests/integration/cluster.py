@@ -30,6 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import redis
 
+from tests import migrated
 from tests.process_groups import end_group
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,26 +68,13 @@ def free_port() -> int:
 
 
 class Database:
-    """A fresh PostgreSQL database ``pokerroom_it_<random>``, migrated with
-    ``manage.py migrate`` in a subprocess."""
+    """A fresh PostgreSQL database ``pokerroom_it_<random>``, migrated
+    (a copy of the migrated template: ``tests/migrated.py``)."""
 
     def __init__(self, server_dsn: str) -> None:
         self.server_dsn = server_dsn
         self.name = f"pokerroom_it_{secrets.token_hex(6)}"
-        with psycopg.connect(server_dsn, autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{self.name}"')
-        self.url = urlunsplit(urlsplit(server_dsn)._replace(path=f"/{self.name}"))
-        try:
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-                cwd=ROOT,
-                env=child_env(DATABASE_URL=self.url),
-                check=True,
-                timeout=120,
-            )
-        except BaseException:
-            self.drop()
-            raise
+        self.url = migrated.postgres(server_dsn, self.name, child_env())
 
     def drop(self) -> None:
         with psycopg.connect(self.server_dsn, autocommit=True) as admin:

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests import migrated
 from tests.integration.cluster import ROOT, SEED, Server, child_env
 from tests.process_groups import group_members
 
@@ -51,10 +52,8 @@ most, on a loaded machine (too short is refused, not a pass)."""
 @pytest.fixture
 def room(tmp_path: Path) -> tuple[str, dict[str, Any]]:
     """A SQLite file, migrated, and a seeded table with short clocks."""
-    url = f"sqlite:///{tmp_path / 'room.sqlite3'}"
+    url = migrated.sqlite(tmp_path / "room.sqlite3", child_env())
     env = child_env(DATABASE_URL=url)
-    manage = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
-    subprocess.run(manage, cwd=ROOT, env=env, check=True, timeout=120)
     request = json.dumps(
         {"prefix": "solo", "players": ["ann", "bob"], "table": CLOCKS, "director": True}
     )

@@ -13,10 +13,10 @@ import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
+from tests import migrated
 from tests.integration import cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,24 +39,11 @@ class SharedDatabase:
         self.vendor = vendor
         if vendor == "sqlite":
             self.path = workdir / "shared.sqlite3"
-            self.url = f"sqlite:///{self.path}"
+            self.url = migrated.sqlite(self.path, child_env(""))
         else:
             self.server_dsn = server_dsn
             self.name = f"crash_{uuid.uuid4().hex[:12]}"
-            with psycopg.connect(server_dsn, autocommit=True) as admin:
-                admin.execute(f'CREATE DATABASE "{self.name}"')
-            self.url = urlunsplit(urlsplit(server_dsn)._replace(path=f"/{self.name}"))
-        try:
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-                cwd=ROOT,
-                env=child_env(self.url),
-                check=True,
-                timeout=120,
-            )
-        except BaseException:
-            self.drop()
-            raise
+            self.url = migrated.postgres(server_dsn, self.name, child_env(""))
 
     def drop(self) -> None:
         if self.vendor == "sqlite":

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from poker.engine.rules import Betting
+from tests import migrated
 from tests.integration.cluster import ROOT, child_env
 from tournaments.management.commands.simulate_tournament import Command
 from tournaments.simulation import Plan, simulate
@@ -109,10 +110,9 @@ def test_progress_lines_come_every_interval_within_a_level(settings: Any) -> Non
 def test_18_players_finish_fast_on_the_embedded_defaults(tmp_path: Path) -> None:
     """No DATABASE_URL server, no REDIS_URL: a SQLite file and the worker in
     the command's process, every clock on, as a fresh checkout runs it."""
-    env = child_env(DATABASE_URL=f"sqlite:///{tmp_path / 'sim.sqlite3'}")
+    env = child_env(DATABASE_URL=migrated.sqlite(tmp_path / "sim.sqlite3", child_env()))
     del env["CLOCKS_ENABLED"]  # on by default outside pytest
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     began = time.monotonic()
     done = subprocess.run(
         [*manage, "simulate_tournament", "--players", "18", "--fast"],

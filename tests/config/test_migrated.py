@@ -1,0 +1,45 @@
+"""Migrated databases for subprocess tests (tests/migrated.py): each copy of
+the template carries every migration of the project, and is a database of
+its own."""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+
+import psycopg
+import pytest
+
+from tests import migrated
+from tests.integration.cluster import child_env
+
+
+def _project_migrations() -> set[tuple[str, str]]:
+    return {
+        (path.parent.parent.name, path.stem) for path in migrated.ROOT.glob("*/migrations/0*.py")
+    }
+
+
+@pytest.mark.postgres
+def test_a_postgres_copy_has_every_migration_and_is_its_own(pg_dsn):
+    names = [f"pokerroom_copy_{secrets.token_hex(4)}" for _ in range(2)]
+    urls = [migrated.postgres(pg_dsn, name, child_env()) for name in names]
+    try:
+        with psycopg.connect(urls[0], autocommit=True) as first:
+            applied = set(first.execute("SELECT app, name FROM django_migrations").fetchall())
+            first.execute("INSERT INTO django_session VALUES ('k', 'd', now())")
+        with psycopg.connect(urls[1], autocommit=True) as second:
+            sessions = second.execute("SELECT COUNT(*) FROM django_session").fetchone()
+        assert _project_migrations() <= applied
+        assert sessions == (0,)
+    finally:
+        with psycopg.connect(pg_dsn, autocommit=True) as admin:
+            for name in names:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_sqlite_copy_has_every_migration(tmp_path):
+    url = migrated.sqlite(tmp_path / "copy.sqlite3", child_env())
+    with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:
+        applied = set(conn.execute("SELECT app, name FROM django_migrations").fetchall())
+    assert _project_migrations() <= applied
