@@ -73,6 +73,35 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.joined: list[str] = []
+        self.closed = False
+        """A close was sent, or the server found the socket closed."""
+
+    @property
+    def base_send(self) -> Any:
+        """What channels sends through: the server's ``send`` (set by
+        ``AsyncConsumer.__call__``), silent once the socket is closed."""
+        return self._send_while_open
+
+    @base_send.setter
+    def base_send(self, send: Any) -> None:
+        self._server_send = send
+
+    async def _send_while_open(self, message: dict[str, Any]) -> None:
+        """Send ``message`` unless the socket is closed: a command's answer
+        or a live frame still on its way when the socket closed (a lock
+        ended it, the server closed it for a missed ping) is dropped,
+        where uvicorn would raise (a ``RuntimeError`` once it sent the
+        close: an "Exception in ASGI application")."""
+        if self.closed:
+            return
+        if message["type"] == "websocket.close":
+            self.closed = True
+        try:
+            await self._server_send(message)
+        except RuntimeError:
+            if message["type"] != "websocket.send":
+                raise
+            self.closed = True  # the server closed it: nobody to send to
 
     async def join(self, group: str) -> None:
         """Join ``group`` (again after an outage of the layer)."""
