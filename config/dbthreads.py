@@ -26,12 +26,14 @@ What stays as it was:
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
+from django.db import connections
 
 THREAD_NAME = "database"
 
@@ -47,3 +49,22 @@ def database(function: Callable[..., Any]) -> Callable[..., Any]:
     old connections closed around it (Channels' ``database_sync_to_async``
     on a pool of threads rather than one)."""
     return DatabaseSyncToAsync(function, thread_sensitive=False, executor=pool())
+
+
+def close_connections(timeout: float = 10.0) -> None:
+    """Close the connections every database thread holds (each its own),
+    if the pool was made: as many calls as threads, each waiting for the
+    others, so that every thread runs one.  For tests (a test database is
+    dropped only once nobody is connected to it, and an outage test wants
+    every thread to connect anew)."""
+    if not pool.cache_info().currsize:
+        return
+    threads = settings.DB_THREADS
+    barrier = threading.Barrier(threads)
+
+    def close_here() -> None:
+        connections.close_all()
+        barrier.wait(timeout)
+
+    for done in [pool().submit(close_here) for _ in range(threads)]:
+        done.result(timeout)

@@ -16,7 +16,6 @@ import asyncio
 import os
 import random
 import shutil
-import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,7 +24,6 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import connections
 
 from bench.chaos import instances
@@ -73,18 +71,8 @@ def close() -> None:
 
 
 async def close_in_consumers() -> None:
-    """Close the connection each of the consumers' database threads holds
-    (``config.dbthreads``: one each): as many closes as threads, each
-    waiting for the others, so that every thread runs one."""
-    threads = settings.DB_THREADS
-    barrier = threading.Barrier(threads)
-
-    def close_here() -> None:
-        close()
-        barrier.wait(10)
-
-    for done in [dbthreads.pool().submit(close_here) for _ in range(threads)]:
-        await asyncio.wrap_future(done)
+    """Close the connection each of the consumers' database threads holds."""
+    await asyncio.to_thread(dbthreads.close_connections)
 
 
 @pytest.fixture
