@@ -148,6 +148,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
+DB_THREADS = env.int(
+    "DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 4
+)
+"""Threads (each with its connection) a server's sockets reach the database
+from (``config/dbthreads.py``); one on SQLite, whose writers queue anyway."""
+
 # Under pytest, storage suites also run on both backends side by side: an
 # in-memory SQLite and, when it answers, PostgreSQL at TEST_DATABASE_URL
 # (its own test database, so it never clashes with "default").

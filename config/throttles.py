@@ -16,22 +16,62 @@ header (``config.api_errors``).
   stopped on one account; the logged-in player for a password change.
 - Per player: every unsafe request of a logged-in user (the REST default)
   and every command sent over a WebSocket (``command_wait``).
+
+Each key is DRF's sliding window: the times of the requests allowed within
+the last period, newest first; a request is allowed while fewer than N
+are.  DRF reads the whole list (pickled) and writes it back, two round
+trips on a Redis cache, every request and every socket command.  On Redis
+the window is a Redis list instead, pruned, counted and pushed to by one
+script (``WINDOW_LUA``) in one round trip, which also makes two servers
+counting one key at once count both; a socket's command runs it from the
+server's event loop (``command_wait``), with no hop to a thread.  Other
+caches keep DRF's own read and write.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import math
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
+import redis
+import redis.asyncio
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import BaseCache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.core.signals import setting_changed
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
+
+WINDOW_LUA = """
+    local key, now, period, limit = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+    local oldest = redis.call('LINDEX', key, -1)
+    while oldest and tonumber(oldest) <= now - period do
+        redis.call('RPOP', key)
+        oldest = redis.call('LINDEX', key, -1)
+    end
+    local count = redis.call('LLEN', key)
+    if count >= limit then
+        return {0, count, oldest or ARGV[1]}
+    end
+    redis.call('LPUSH', key, ARGV[1])
+    redis.call('EXPIRE', key, period)
+    return {1, count + 1, oldest or ARGV[1]}
+"""
+"""One request at ``now`` against the window at ``key`` (times newest
+first): drop the times a period old, then push ``now`` if fewer than
+``limit`` remain.  (allowed, times counted, the oldest as text: a Lua
+number would come back truncated to an integer)."""
+
+WINDOW_SUFFIX = ":window"
+"""The Redis key of a window: the cache's key for it plus this (a list, not
+a cached value: never the key a pickled DRF history was kept under)."""
 
 
 class Throttle(SimpleRateThrottle):
@@ -52,17 +92,57 @@ class Throttle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
     def allow_key(self, key: str | None) -> bool:
-        """DRF's ``allow_request`` for a key computed elsewhere (a socket has no request)."""
+        """DRF's ``allow_request`` for a key computed elsewhere (a socket has
+        no request); on Redis in one round trip (``WINDOW_LUA``)."""
         if self.rate is None or key is None:
             return True
-        self.key = key
-        self.history = self.cache.get(key, [])
         self.now = self.timer()
+        cache = self.cache
+        if isinstance(cache, RedisCache):
+            window = cache.make_key(key) + WINDOW_SUFFIX
+            client = cache._cache.get_client(window, write=True)
+            return self._counted(client.eval(WINDOW_LUA, 1, window, *self._args()))
+        self.key = key
+        self.history = cache.get(key, [])
         while self.history and self.history[-1] <= self.now - self.duration:
             self.history.pop()
-        if len(self.history) >= self.num_requests:
-            return bool(self.throttle_failure())
-        return bool(self.throttle_success())
+        allowed = len(self.history) < self.num_requests
+        self.count = len(self.history) + allowed
+        if allowed:
+            self.throttle_success()
+        self.oldest = self.history[-1] if self.history else self.now
+        return allowed
+
+    async def allow_key_async(self, key: str) -> bool:
+        """``allow_key`` from an event loop: on Redis the script from the
+        loop's own client, else in a thread (the cache may do I/O)."""
+        if self.rate is None:
+            return True
+        cache = self.cache
+        if not isinstance(cache, RedisCache):
+            allowed: bool = await sync_to_async(self.allow_key, thread_sensitive=False)(key)
+            return allowed
+        self.now = self.timer()
+        window = cache.make_key(key) + WINDOW_SUFFIX
+        client = loop_client(cache)
+        return self._counted(await client.evalsha_or_eval(window, self._args()))
+
+    def _args(self) -> tuple[str, int, int]:
+        # repr: the shortest text that reads back as the same float
+        return repr(float(self.now)), int(self.duration), int(self.num_requests)
+
+    def _counted(self, reply: list[Any]) -> bool:
+        allowed, self.count, oldest = reply
+        self.oldest = float(oldest)
+        return bool(allowed)
+
+    def wait(self) -> float | None:
+        """DRF's ``wait``, from the window's count and oldest time: the
+        time until the oldest leaves it, shared among the requests that
+        may then be made (None: none may)."""
+        remaining = self.duration - (self.now - self.oldest) if self.count else self.duration
+        available = self.num_requests - self.count + 1
+        return None if available <= 0 else remaining / float(available)
 
     def allow_request(self, request: Request, view: Any) -> bool:
         return self.allow_key(self.get_cache_key(request, view))
@@ -76,6 +156,39 @@ def shared_cache() -> BaseCache:
     command (and every request) paid for a new connection to Redis, and a
     server held one per socket."""
     return caches.create_connection("default")
+
+
+class LoopClient:
+    """An asyncio Redis client of one event loop, for the windows of the
+    cache at ``url`` (the script sent once, then run by its digest)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.redis = redis.asyncio.Redis.from_url(url)
+        self.sha = hashlib.sha1(WINDOW_LUA.encode()).hexdigest()
+
+    async def evalsha_or_eval(self, key: str, args: tuple[Any, ...]) -> list[Any]:
+        try:
+            reply: list[Any] = await self.redis.evalsha(self.sha, 1, key, *args)
+        except redis.exceptions.NoScriptError:  # a Redis restarted empty
+            reply = await self.redis.eval(WINDOW_LUA, 1, key, *args)
+        return reply
+
+
+_loop_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopClient] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def loop_client(cache: RedisCache) -> LoopClient:
+    """The running loop's client for ``cache`` (asyncio connections belong
+    to the loop that made them); one per server process."""
+    loop = asyncio.get_running_loop()
+    url = cache._cache._servers[0]  # where the cache writes (its first server)
+    client = _loop_clients.get(loop)
+    if client is None or client.url != url:
+        client = _loop_clients[loop] = LoopClient(url)
+    return client
 
 
 def _forget(*, setting: str, **kwargs: Any) -> None:
@@ -151,11 +264,12 @@ class CommandThrottle(PlayerThrottle):
         return super().get_cache_key(request, view)
 
 
-def command_wait(user: Any) -> int | None:
+async def command_wait(user: Any) -> int | None:
     """None if ``user`` may send a command over a socket now (it is counted,
-    with his REST commands); else the whole seconds before he may."""
+    with his REST commands); else the whole seconds before he may.  Run on
+    the socket's event loop."""
     throttle = CommandThrottle()
-    if throttle.allow_key(throttle.key_of(user.pk)):
+    if await throttle.allow_key_async(throttle.key_of(user.pk)):
         return None
     return math.ceil(throttle.wait() or 0) or 1
 

@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import ParseResult, parse_qsl, urlparse
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import AllowedHostsOriginValidator
 
 from config import outage
+from config.dbthreads import database
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def query_token(scope: dict[str, Any]) -> str | None:
     return tokens[-1] if tokens else None
 
 
-@database_sync_to_async
+@database
 def _user_for(key: str) -> Any:
     """The active user of a live knox token, else anonymous (an expired
     token is deleted on the way, as the REST API does)."""

@@ -25,9 +25,7 @@ import json
 import logging
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
@@ -35,6 +33,7 @@ from django.db import transaction
 from accounts.frames import player_group, session_group, wallet_frame
 from config import outage
 from config.api_errors import ApiError
+from config.dbthreads import database
 from config.throttles import command_wait
 from config.ws_auth import ACCOUNT_LOCKED, NOT_AUTHENTICATED, Refusal, end, refuse
 from poker import publish, selectors, services
@@ -74,6 +73,35 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.joined: list[str] = []
+        self.closed = False
+        """A close was sent, or the server found the socket closed."""
+
+    @property
+    def base_send(self) -> Any:
+        """What channels sends through: the server's ``send`` (set by
+        ``AsyncConsumer.__call__``), silent once the socket is closed."""
+        return self._send_while_open
+
+    @base_send.setter
+    def base_send(self, send: Any) -> None:
+        self._server_send = send
+
+    async def _send_while_open(self, message: dict[str, Any]) -> None:
+        """Send ``message`` unless the socket is closed: a command's answer
+        or a live frame still on its way when the socket closed (a lock
+        ended it, the server closed it for a missed ping) is dropped,
+        where uvicorn would raise (a ``RuntimeError`` once it sent the
+        close: an "Exception in ASGI application")."""
+        if self.closed:
+            return
+        if message["type"] == "websocket.close":
+            self.closed = True
+        try:
+            await self._server_send(message)
+        except RuntimeError:
+            if message["type"] != "websocket.send":
+                raise
+            self.closed = True  # the server closed it: nobody to send to
 
     async def join(self, group: str) -> None:
         """Join ``group`` (again after an outage of the layer)."""
@@ -117,7 +145,7 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         message: that is a hop to the one thread the ORM runs in, queued
         behind whatever command runs there, for each frame and each socket.
         These consumers reach the database only through
-        ``database_sync_to_async``, which closes old connections itself.
+        ``config.dbthreads.database``, which closes old connections itself.
         A database or Redis out of reach refuses a connect (1013,
         ``ws_auth.OutageGuard``), ends a disconnect, and otherwise only
         loses the message: the socket stays open."""
@@ -180,7 +208,7 @@ class TableConsumer(JsonFrames):
         self.last = (0, 1)
         self.owed = False
         """The last public frame has a private one for this viewer, not yet sent."""
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table).exists)():
+        if not await database(Table.objects.filter(pk=self.table).exists)():
             await refuse(self, NO_TABLE)
             return
         await self.accept()
@@ -197,18 +225,18 @@ class TableConsumer(JsonFrames):
         the feed, or too far behind, the current view first (a snapshot at
         its position), then the frames after it."""
         viewer = self.viewer.pk if self.viewer is not None else None
-        if after is not None and after <= await database_sync_to_async(_position)(self.table):
+        if after is not None and after <= await database(_position)(self.table):
             self.last = (after, 1)
-            frames = await database_sync_to_async(publish.replay)(self.table, after, viewer)
+            frames = await database(publish.replay)(self.table, after, viewer)
             if len(frames) < publish.REPLAY_LIMIT:
                 for frame in frames:
                     await self._send_frame(frame)
                 return
-        snapshot = await database_sync_to_async(_snapshot)(self.table, self.viewer)
+        snapshot = await database(_snapshot)(self.table, self.viewer)
         self.last = (snapshot["position"], 1)
         await self.send_json(snapshot)
         after = snapshot["position"]
-        for frame in await database_sync_to_async(publish.replay)(self.table, after, viewer):
+        for frame in await database(publish.replay)(self.table, after, viewer):
             await self._send_frame(frame)
 
     async def frame(self, message: dict[str, Any]) -> None:
@@ -242,7 +270,7 @@ class TableConsumer(JsonFrames):
         """The frames after the last one sent (and before ``before``), from the store."""
         after = self.last[0] - 1 if self.owed else self.last[0]
         viewer = self.viewer.pk if self.viewer is not None else None
-        for missed in await database_sync_to_async(publish.replay)(self.table, after, viewer):
+        for missed in await database(publish.replay)(self.table, after, viewer):
             if before is None or _key(missed) < before:
                 await self._send_frame(missed)
 
@@ -288,7 +316,7 @@ class TableConsumer(JsonFrames):
             await _error(self, "invalid", json.dumps(body.errors), command_id)
             return
         try:
-            answer = await database_sync_to_async(services.hand_act)(
+            answer = await database(services.hand_act)(
                 by=self.viewer, table_id=self.table, **body.validated_data
             )
         except ApiError as error:
@@ -300,9 +328,10 @@ class TableConsumer(JsonFrames):
         """Count the command against the player's rate (with his REST
         commands); over it, an error frame with ``retry_after``, and the
         socket stays open: a flood is refused, not punished."""
-        # Off the one thread the ORM runs in: a Redis round trip there
-        # queued every command of the process behind another's count.
-        wait = await sync_to_async(command_wait, thread_sensitive=False)(self.viewer)
+        # On the socket's loop (one Redis round trip): never on the one
+        # thread the ORM runs in, where it queued every command behind
+        # another's count, nor through a hop to a thread of its own.
+        wait = await command_wait(self.viewer)
         if wait is None:
             return False
         await self.send_json(
@@ -332,8 +361,8 @@ class LobbyConsumer(JsonFrames):
         await self._send_list()
 
     async def _send_list(self) -> None:
-        tables = await database_sync_to_async(_lobby)()
-        casino = await database_sync_to_async(casino_lobby)()
+        tables = await database(_lobby)()
+        casino = await database(casino_lobby)()
         await self.send_json({"type": "snapshot", "tables": tables, "casino_tables": casino})
 
     async def disconnect(self, code: int) -> None:
@@ -362,7 +391,7 @@ class PlayerConsumer(JsonFrames):
         await self._send_wallet()
 
     async def _send_wallet(self) -> None:
-        await self.send_json(await database_sync_to_async(wallet_frame)(self.viewer.pk))
+        await self.send_json(await database(wallet_frame)(self.viewer.pk))
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "viewer", None) is not None:

@@ -13,6 +13,7 @@ row written under an older schema goes through its stream's upcaster
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import uuid
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connections
 from django.utils import timezone
 
 from poker import statements, upcast
@@ -198,9 +199,53 @@ def recorded(rows: Iterable[Event], positions: bool = True) -> list[Recorded]:
 
 
 def load(stream: str, after: int = 0, using: str = "default") -> list[Recorded]:
-    """The events of ``stream`` after version ``after``, in order."""
-    rows = Event.objects.using(using).filter(stream=stream, version__gt=after).order_by("version")
-    return recorded(rows.only(*FIELDS), positions=False)
+    """The events of ``stream`` after version ``after``, in order.
+
+    A command whose stream another process moved folds on from here (a
+    table's players on two servers: most actions): its SQL is made once
+    per process (``_load_sql``), not built by the ORM each time (that was
+    most of the read's CPU), and each column goes through its field's
+    converters, as a queryset's would."""
+    connection = connections[using]
+    sql, converters = _load_sql(using)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [stream, after])
+        rows = cursor.fetchall()
+    out = []
+    for values in rows:
+        row = list(values)
+        for k, funcs, col in converters:
+            for convert in funcs:
+                row[k] = convert(row[k], col, connection)
+        version, kind, data, schema, at = row
+        kind, data = upcast.current(stream, kind, data, schema)
+        out.append(Recorded(stream, version, kind, data, at))
+    return out
+
+
+LOADED = ("version", "type", "data", "schema", "recorded_at")
+"""The columns ``load`` reads, in order (the stream is the one asked for)."""
+
+
+@functools.cache
+def _load_sql(using: str) -> tuple[str, list[tuple[int, list[Any], Any]]]:
+    """``load``'s statement and the converters of its columns (those that
+    have some), for the database of alias ``using``."""
+    connection = connections[using]
+    meta = Event._meta
+    quote = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in LOADED]
+    stream, version = (quote(meta.get_field(name).column) for name in ("stream", "version"))
+    sql = (
+        f"SELECT {', '.join(quote(f.column) for f in fields)} FROM {quote(meta.db_table)}"
+        f" WHERE {stream} = %s AND {version} > %s ORDER BY {version}"
+    )
+    columns = [f.get_col(meta.db_table) for f in fields]
+    converters = [
+        (k, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col)
+        for k, col in enumerate(columns)
+    ]
+    return sql, [(k, funcs, col) for k, funcs, col in converters if funcs]
 
 
 def load_feed(

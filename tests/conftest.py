@@ -209,3 +209,14 @@ def _default_on_postgres(request: pytest.FixtureRequest) -> Iterator[None]:
         connections.settings["default"] = original
         connections["default"] = sqlite
         ContentType.objects.clear_cache()
+
+
+@pytest.fixture(autouse=True)
+def database_threads_closed() -> Iterator[None]:
+    """The connections the consumers' database threads opened are closed
+    after the test (each thread keeps its own), as the test's own are: a
+    test database is dropped at the end only once nobody is connected."""
+    yield
+    from config import dbthreads  # here: a test without Django imports nothing of it
+
+    dbthreads.close_connections()

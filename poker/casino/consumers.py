@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.db import transaction
 
+from config.dbthreads import database
 from config.ws_auth import Refusal, refuse
 from poker.casino import publish
 from poker.casino.models import CasinoTable
@@ -38,7 +38,7 @@ class CasinoTableConsumer(JsonFrames):
         self.last = (0, 1)
         self.owed = False
         """The last public frame has a private one for this viewer, not yet sent."""
-        if not await database_sync_to_async(CasinoTable.objects.filter(pk=self.table).exists)():
+        if not await database(CasinoTable.objects.filter(pk=self.table).exists)():
             await refuse(self, NO_TABLE)
             return
         await self.accept()
@@ -51,20 +51,18 @@ class CasinoTableConsumer(JsonFrames):
         await self.session_leave(getattr(self, "user", None))
 
     async def _catch_up(self, after: int | None) -> None:
-        if after is not None and after <= await database_sync_to_async(_position)(self.table):
+        if after is not None and after <= await database(_position)(self.table):
             self.last = (after, 1)
-            frames = await database_sync_to_async(publish.replay)(self.table, after, self.viewer)
+            frames = await database(publish.replay)(self.table, after, self.viewer)
             if len(frames) < publish.REPLAY_LIMIT:
                 for frame in frames:
                     await self._send_frame(frame)
                 return
-        snapshot = await database_sync_to_async(_snapshot)(self.table, self.user)
+        snapshot = await database(_snapshot)(self.table, self.user)
         self.last = (snapshot["position"], 1)
         self.owed = False
         await self.send_json(snapshot)
-        replayed = await database_sync_to_async(publish.replay)(
-            self.table, snapshot["position"], self.viewer
-        )
+        replayed = await database(publish.replay)(self.table, snapshot["position"], self.viewer)
         for frame in replayed:
             await self._send_frame(frame)
 
@@ -92,7 +90,7 @@ class CasinoTableConsumer(JsonFrames):
     async def _send_missed(self, before: tuple[int, int] | None = None) -> None:
         """The frames after the last one sent (and before ``before``), from the store."""
         after = self.last[0] - 1 if self.owed else self.last[0]
-        missed = await database_sync_to_async(publish.replay)(self.table, after, self.viewer)
+        missed = await database(publish.replay)(self.table, after, self.viewer)
         for earlier in missed:
             if before is None or _key(earlier) < before:
                 await self._send_frame(earlier)

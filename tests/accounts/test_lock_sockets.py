@@ -34,6 +34,18 @@ async def test_a_lock_closes_the_players_sockets_and_no_one_elses():
     await others.close()
 
 
+async def test_a_socket_closed_by_a_lock_sends_nothing_after_its_close():
+    """What the consumer still had to say (an answer, a live frame; here a
+    pong) is dropped: the server would refuse it with an error."""
+    tid = await open_table()
+    (ann,) = await make_users("ann")
+    client = await table_client(tid, ann)
+    await database_sync_to_async(locks.account_lock)(user=ann, reason="bot")
+    await closed_with(client)
+    await client.comm.send_json_to({"type": "ping"})
+    assert await client.comm.receive_nothing(timeout=0.5)
+
+
 async def test_an_unlock_closes_nothing():
     tid = await open_table()
     (ann,) = await make_users("ann")

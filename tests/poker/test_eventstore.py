@@ -17,6 +17,7 @@ from poker.eventstore import (
     classify,
     load,
     load_feed,
+    recorded,
 )
 from poker.eventstore import streams as list_streams
 from poker.models import AppendOnly, Event
@@ -56,6 +57,17 @@ def test_appended_events_load_back_in_order(alias: str) -> None:
     loaded = load("s-1", using=alias)
     assert [(e.version, e.type) for e in loaded] == [(1, "A"), (2, "B"), (3, "C")]
     assert [e.data for e in load("s-1", after=2, using=alias)] == [{"n": 0}]
+
+
+def test_a_stream_loads_as_the_orm_reads_its_rows(alias: str) -> None:
+    """``load``'s own SQL and converters give what a queryset gives."""
+    with transaction.atomic(using=alias):
+        append([Batch("s-1", 0, events("A", "B"))], using=alias)
+        append([Batch("s-2", 0, events("C"))], using=alias)
+    rows = Event.objects.using(alias).filter(stream="s-1").order_by("version")
+    loaded = load("s-1", using=alias)
+    assert loaded == recorded(rows, positions=False) and len(loaded) == 2
+    assert loaded[0].recorded_at.tzinfo is not None and isinstance(loaded[0].data, dict)
 
 
 def test_a_taken_version_is_a_conflict_and_writes_nothing(alias: str) -> None:

@@ -12,6 +12,7 @@ on (each consumer call and each request opens its connection anew:
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import shutil
@@ -27,6 +28,7 @@ from django.db import connections
 
 from bench.chaos import instances
 from bench.websockets import free_port
+from config import dbthreads
 from config import layer as frames_out
 from poker.models import Command
 from tests.poker.api_support import random_action
@@ -66,6 +68,11 @@ def database_unreachable() -> Iterator[None]:
 
 def close() -> None:
     connections["default"].close()
+
+
+async def close_in_consumers() -> None:
+    """Close the connection each of the consumers' database threads holds."""
+    await asyncio.to_thread(dbthreads.close_connections)
 
 
 @pytest.fixture
@@ -119,7 +126,7 @@ async def test_a_command_that_meets_the_database_away_is_unavailable_then_runs_o
     await socket.ping()  # connected: its catch-up done
     frame = act_frame(view["hand"], **random_action(random.Random(1), view["hand"]))
     with database_unreachable():
-        await database_sync_to_async(close)()  # in the consumers' thread
+        await close_in_consumers()
         refused = await socket.request(frame)
         assert refused["type"] == "error" and refused["code"] == "unavailable", refused
         assert refused.get("command_id") == frame["command_id"], refused
@@ -139,7 +146,7 @@ async def test_a_command_that_meets_the_database_away_is_unavailable_then_runs_o
 async def test_a_socket_opened_while_the_database_is_away_is_closed_1013_saying_why():
     table = await open_table()
     with database_unreachable():
-        await database_sync_to_async(close)()
+        await close_in_consumers()
         code, _, frame = await Client(table_path(table)).refusal()
     assert code == 1013 and frame["code"] == "unavailable", (code, frame)  # 1013: try again later
     socket = await table_client(table)  # and back

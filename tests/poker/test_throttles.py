@@ -6,14 +6,16 @@ stays open); another player is not affected; after the wait it is allowed."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+import redis
 from asgiref.sync import sync_to_async
 from django.core.cache import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
 
-from config.throttles import CommandThrottle
+from config.throttles import WINDOW_SUFFIX, CommandThrottle, shared_cache
 from tests.poker.api_support import command, ok, post, refused
 from tests.poker.ws_support import make_users, table_client
 from tests.poker.ws_support import open_table as open_table_now
@@ -70,6 +72,27 @@ def test_reads_are_not_throttled(settings, throttle_clock, open_table, make_user
 # Over a socket
 
 
+@pytest.fixture(params=["memory", "redis"])
+def command_cache(request: pytest.FixtureRequest, settings: Any) -> str:
+    """The throttles' cache: process memory (DRF's read and write of a
+    history), or Redis (one script a count, from the socket's loop); a
+    Redis one under a key prefix of the test's own."""
+    if request.param == "redis":
+        url, prefix = request.getfixturevalue("redis_url"), request.getfixturevalue("redis_prefix")
+        use_redis(settings, url, prefix)
+    return str(request.param)
+
+
+def use_redis(settings: Any, url: str, prefix: str) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+
+
 async def rest_as(user, path: str) -> object:
     from channels.db import database_sync_to_async
 
@@ -83,7 +106,7 @@ async def rest_as(user, path: str) -> object:
 
 @pytest.mark.django_db(transaction=True)
 async def test_socket_commands_past_the_rate_get_a_throttled_frame_and_the_socket_stays_open(
-    settings, throttle_clock
+    settings, throttle_clock, command_cache
 ):
     set_rates(settings, command="2/m")
     table = await open_table_now()
@@ -105,7 +128,9 @@ async def test_socket_commands_past_the_rate_get_a_throttled_frame_and_the_socke
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_socket_and_rest_commands_of_a_player_count_together(settings, throttle_clock):
+async def test_socket_and_rest_commands_of_a_player_count_together(
+    settings, throttle_clock, command_cache
+):
     set_rates(settings, command="2/m")
     table = await open_table_now()
     (ann,) = await make_users("ann")
@@ -129,3 +154,31 @@ async def test_every_socket_counts_in_the_one_cache_of_the_process(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     again = await cache_of_a_socket()
     assert isinstance(again, LocMemCache) and again is not one  # the settings' own
+
+
+@pytest.mark.django_db
+def test_on_redis_a_players_window_is_one_list_of_the_times_allowed(
+    settings, throttle_clock, redis_url, redis_prefix
+):
+    """One script a count: the times allowed within the period, newest
+    first, kept no longer than the period; a refused command adds none."""
+    use_redis(settings, redis_url, redis_prefix)
+    set_rates(settings, command="2/m")
+    throttle = CommandThrottle()
+    key = throttle.key_of(7)
+    assert throttle.allow_key(key)
+    throttle_clock.advance(10)
+    assert CommandThrottle().allow_key(key)
+    refused = CommandThrottle()
+    assert not refused.allow_key(key)
+    assert refused.wait() == pytest.approx(50)  # until the first leaves the window
+    client = redis.Redis.from_url(redis_url)
+    window = shared_cache().make_key(key) + WINDOW_SUFFIX
+    assert window.startswith(redis_prefix)
+    now = throttle_clock.now
+    assert [float(t) for t in client.lrange(window, 0, -1)] == [now, now - 10]
+    assert 0 < client.ttl(window) <= 60
+    throttle_clock.advance(50)
+    assert CommandThrottle().allow_key(key)
+    assert [float(t) for t in client.lrange(window, 0, -1)] == [now + 50, now]
+    client.close()

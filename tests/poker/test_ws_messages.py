@@ -162,3 +162,35 @@ async def test_the_table_message_packs_for_redis_without_deck_or_seed(monkeypatc
     [started] = [data for _, _, _, kind, data in packed["rows"] if kind == publish.HAND_STARTED]
     assert [p["name"] for p in started["players"]] == [str(u.pk) for u in users]
     assert not keys_in(packed) & {"deck", "seed"}
+
+
+async def test_a_send_the_server_refuses_as_closed_ends_the_sockets_sends_quietly():
+    """uvicorn raises ``RuntimeError`` for a frame sent after it closed the
+    socket itself (a missed ping): the frame is dropped, nothing after it
+    is sent, and the application does not fail; any other refusal still
+    raises."""
+    from poker.consumers import JsonFrames
+
+    sent: list[dict[str, Any]] = []
+
+    async def server_send(message: dict[str, Any]) -> None:
+        if message["type"] == "websocket.send" and not sent:
+            sent.append(message)
+            raise RuntimeError(
+                "Unexpected ASGI message 'websocket.send', after sending 'websocket.close'."
+            )
+        sent.append(message)
+
+    socket = JsonFrames()
+    socket.base_send = server_send
+    await socket.send_json({"type": "answer"})
+    await socket.send_json({"type": "pong"})
+    assert [m["type"] for m in sent] == ["websocket.send"] and socket.closed
+    fresh = JsonFrames()
+
+    async def refusing(message: dict[str, Any]) -> None:
+        raise RuntimeError("Expected ASGI message 'websocket.accept'")
+
+    fresh.base_send = refusing
+    with pytest.raises(RuntimeError):
+        await fresh.accept()
