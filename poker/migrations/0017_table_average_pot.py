@@ -8,12 +8,14 @@ from django.db.models import Count, Sum
 
 
 def backfill(apps: Any, schema_editor: Any) -> None:
-    """Each table's finished hands and their pots, as ``rebuild`` counts them."""
+    """Each table's finished hands and their pots, as ``rebuild`` counts
+    them, in the database being migrated (not always ``default``)."""
+    using = schema_editor.connection.alias
     Table = apps.get_model("poker", "Table")
     Hand = apps.get_model("poker", "Hand")
-    ended = Hand.objects.filter(ended_at__isnull=False).values("table")
+    ended = Hand.objects.using(using).filter(ended_at__isnull=False).values("table")
     for row in ended.annotate(count=Count("pk"), pots=Sum("pot")):
-        Table.objects.filter(pk=row["table"]).update(
+        Table.objects.using(using).filter(pk=row["table"]).update(
             hands_ended=row["count"], pots_total=row["pots"] or 0
         )
 
