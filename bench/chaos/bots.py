@@ -5,6 +5,17 @@ an action whose answer was lost (the socket or the server died, the
 database or Redis was away) is sent again with the same command id, so it
 is carried out once and the retry gets the first answer.
 
+Under overload the bots wait rather than pile on (issue 17): a try is
+sent again only when its answer cannot come any more (its socket or
+connection closed, the server answered 5xx, 429 or ``unavailable``),
+never because it is slow.  An open socket answers every frame it read, in
+order, and a server goes on with a request whose client gave up, so a try
+resent on a timeout only queued the same command again behind the first:
+with answers slower than the timeout, every action entered the servers'
+queues several times, the queues grew, and next to nothing was answered
+in time.  Each table's REST calls keep one connection alive (no TCP
+connect through the proxy per request), in a thread of its own.
+
 The moves are ``bench.websockets.TableBot``'s (check, call or sometimes
 fold; stand or discard from the player's own dealt cards; on a refusal,
 from the player's legal menu); each table's driver makes one action a
@@ -15,11 +26,10 @@ and then a driver leaves a draw to the clock, so timers fire throughout.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import random
 import time
-import urllib.error
-import urllib.request
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -32,8 +42,15 @@ PACE = 1.0
 IDLE = 0.04
 """Share of draws left to the clock."""
 RETRY_FOR_S = 45.0
-"""How long an action is sent again before it counts as lost."""
-ANSWER_TIMEOUT_S = 10.0
+"""How long an action may wait for its answer, tries included, before it
+counts as lost (a try waits for as long as is left of it)."""
+GET_TIMEOUT_S = 30.0
+"""How long a driver waits for a table's view."""
+OPEN_TIMEOUT_S = 60.0
+"""How long a socket's handshake may take: a slow server still completes
+it (a handshake given up on leaves its work queued in the server)."""
+RECONNECT_S = (0.2, 0.5, 1.0, 2.0, 4.0)
+"""Pauses before reconnecting, after 1, 2, ... failed tries in a row (with jitter)."""
 
 
 class Lost(Exception):
@@ -73,10 +90,6 @@ class Room:
     def now(self) -> float:
         return time.monotonic() - self.started
 
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.proxy_port}"
-
 
 class Feed:
     """One socket's view of a table's feed, kept open across faults."""
@@ -106,6 +119,7 @@ class Feed:
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
         port = self.room.proxy_port
+        failed = 0
         while not self.room.stopping:
             query = [] if self.token is None else [f"token={self.token}"]
             if self.last is not None:
@@ -113,11 +127,12 @@ class Feed:
             url = f"ws://127.0.0.1:{port}/ws/tables/{self.table}/?{'&'.join(query)}"
             try:
                 async with connect(
-                    url, origin=f"http://127.0.0.1:{port}", open_timeout=20, ping_interval=None,
-                    max_size=2**22, close_timeout=2,
+                    url, origin=f"http://127.0.0.1:{port}", open_timeout=OPEN_TIMEOUT_S,
+                    ping_interval=None, max_size=2**22, close_timeout=2,
                 ) as ws:  # fmt: skip
                     self.ws = ws
                     self.connects += 1
+                    failed = 0
                     self.up.set()
                     async for raw in ws:
                         self.on_frame(json.loads(raw))
@@ -131,7 +146,9 @@ class Feed:
                         fut.set_exception(Lost())
                 self.answers.clear()
             if not self.room.stopping:
-                await asyncio.sleep(0.2 + random.random() * 0.5)
+                pause = RECONNECT_S[min(failed, len(RECONNECT_S) - 1)]
+                failed += 1
+                await asyncio.sleep(pause * (1 + random.random()))
 
     def on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
@@ -156,22 +173,27 @@ class Feed:
             if fut is not None and not fut.done():
                 fut.set_result(frame)
 
-    async def send(self, command_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        """One try: the answer or error frame, or ``Lost``."""
+    async def send(self, command_id: str, body: dict[str, Any], wait: float) -> dict[str, Any]:
+        """One try: the answer or error frame; ``Lost`` once the socket
+        closed under it, ``TimeoutError`` after ``wait`` s."""
         from websockets.exceptions import ConnectionClosed
 
-        await asyncio.wait_for(self.up.wait(), ANSWER_TIMEOUT_S)
-        ws = self.ws
-        if ws is None:
-            raise Lost()
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.answers[command_id] = fut
         try:
-            await ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
-        except ConnectionClosed:  # closed between the check and the send: a drop
-            self.answers.pop(command_id, None)
-            raise Lost() from None
-        return await asyncio.wait_for(fut, ANSWER_TIMEOUT_S)
+            async with asyncio.timeout(wait):
+                await self.up.wait()
+                ws = self.ws
+                if ws is None:
+                    raise Lost()
+                self.answers[command_id] = fut
+                try:
+                    await ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
+                except ConnectionClosed:  # closed between the check and the send: a drop
+                    raise Lost() from None
+                return await fut
+        finally:
+            if self.answers.get(command_id) is fut:
+                del self.answers[command_id]
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -183,28 +205,58 @@ class Feed:
                 self.task.cancel()
 
 
-def http(
-    method: str, url: str, token: str | None, body: dict[str, Any] | None = None
-) -> tuple[int, dict[str, Any]]:
-    """(status, JSON body); 0 and {} when the connection itself failed."""
-    headers = {"Accept": "application/json"}
-    if token is not None:
-        headers["Authorization"] = f"Token {token}"
-    data = None
-    if body is not None:
-        headers["Content-Type"] = "application/json"
-        data = json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers=headers, method=method)
-    try:
-        with urllib.request.urlopen(request, timeout=ANSWER_TIMEOUT_S) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as error:
-        try:
-            return error.code, json.load(error)
-        except ValueError:
-            return error.code, {}
-    except (OSError, ValueError):
+class Http:
+    """One table's REST client: one connection through the proxy, kept
+    alive, used by one call at a time (a driver's calls come one after
+    another), each call in a thread of the bots' pool."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def __call__(
+        self, method: str, path: str, token: str | None, timeout: float,
+        body: dict[str, Any] | None = None,
+    ) -> tuple[int, dict[str, Any]]:  # fmt: skip
+        """(status, JSON body); 0 and {} when the connection failed or the
+        answer took longer than ``timeout`` s."""
+        headers = {"Accept": "application/json"}
+        if token is not None:
+            headers["Authorization"] = f"Token {token}"
+        data = None
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            data = json.dumps(body).encode()
+        for _ in range(2):
+            fresh = self.conn is None
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+            elif self.conn.sock is not None:
+                self.conn.sock.settimeout(timeout)
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                answer = self.conn.getresponse()
+                raw = answer.read()
+            except TimeoutError:
+                self.close()
+                return 0, {}
+            except (OSError, http.client.HTTPException):
+                self.close()
+                if fresh:
+                    return 0, {}
+                continue  # the kept connection was closed meanwhile: once more, on a new one
+            if answer.will_close:
+                self.close()
+            try:
+                return answer.status, json.loads(raw)
+            except ValueError:
+                return answer.status, {}
         return 0, {}
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
 
 class Driver(TableBot):
@@ -223,10 +275,11 @@ class Driver(TableBot):
         self.spectator = Feed(room, self.id, None, None)
         self.feeds = [*self.players.values(), self.spectator]
         self.view: dict[str, Any] | None = None
+        self.http = Http(room.proxy_port)
 
     async def get(self, token: str | None) -> dict[str, Any] | None:
         status, view = await asyncio.to_thread(
-            http, "GET", f"{self.room.http}/api/tables/{self.id}/", token
+            self.http, "GET", f"/api/tables/{self.id}/", token, GET_TIMEOUT_S
         )
         return view if status == 200 else None
 
@@ -241,6 +294,7 @@ class Driver(TableBot):
                 self.view = None
             next_at = max(next_at + PACE, self.room.now())
             await asyncio.sleep(max(0.0, next_at - self.room.now()))
+        self.http.close()
 
     async def step(self) -> None:
         view = self.view or await self.get(None)
@@ -278,8 +332,10 @@ class Driver(TableBot):
 
     async def sit_in(self, player: int) -> None:
         body = {"command_id": str(uuid.uuid4())}
-        url = f"{self.room.http}/api/tables/{self.id}/sit-in/"
-        status, _ = await asyncio.to_thread(http, "POST", url, self.tokens[player], body)
+        path = f"/api/tables/{self.id}/sit-in/"
+        status, _ = await asyncio.to_thread(
+            self.http, "POST", path, self.tokens[player], GET_TIMEOUT_S, body
+        )
         self.room.sit_ins += status == 200
 
     async def act(self, player: int, body: dict[str, Any]) -> dict[str, Any] | None:
@@ -289,8 +345,8 @@ class Driver(TableBot):
         sent = self.room.now()
         why: list[str] = []
         via = "rest" if self.rest else "ws"
-        while self.room.now() - sent < RETRY_FOR_S:
-            frame = await (self._rest if self.rest else self._ws)(player, command_id, body)
+        while (left := sent + RETRY_FOR_S - self.room.now()) > 0:
+            frame = await (self._rest if self.rest else self._ws)(player, command_id, body, left)
             if not isinstance(frame, str):
                 latency = self.room.now() - sent
                 self.room.samples.append(Sample(sent, latency, via, self.id, tuple(why)))
@@ -298,13 +354,15 @@ class Driver(TableBot):
             why.append(frame)
             self.room.retried[frame] += 1
             await asyncio.sleep(0.3)
-        self.room.lost.append(f"table {self.id} command {command_id}: {body}")
+        self.room.lost.append(f"table {self.id} at {sent:.1f} s command {command_id}: {body}")
         return None
 
-    async def _ws(self, player: int, command_id: str, body: dict[str, Any]) -> dict[str, Any] | str:
+    async def _ws(
+        self, player: int, command_id: str, body: dict[str, Any], wait: float
+    ) -> dict[str, Any] | str:
         """The answer or error frame, or why there was none."""
         try:
-            frame = await self.players[player].send(command_id, body)
+            frame = await self.players[player].send(command_id, body, wait)
         except Lost:
             return "ws: socket closed"
         except TimeoutError:
@@ -317,15 +375,15 @@ class Driver(TableBot):
         return frame
 
     async def _rest(
-        self, player: int, command_id: str, body: dict[str, Any]
+        self, player: int, command_id: str, body: dict[str, Any], wait: float
     ) -> dict[str, Any] | str:
         """The answer or the refusal, or why there was neither."""
-        url = f"{self.room.http}/api/tables/{self.id}/actions/"
+        path = f"/api/tables/{self.id}/actions/"
         status, answer = await asyncio.to_thread(
-            http, "POST", url, self.tokens[player], {"command_id": command_id, **body}
+            self.http, "POST", path, self.tokens[player], wait, {"command_id": command_id, **body}
         )
         if status == 200:
             return {"type": "answer", "answer": answer}
         if status == 0 or status >= 500 or status == 429:
-            return f"rest: {status or 'connection failed'}"
+            return f"rest: {status or 'connection failed or no answer'}"
         return {"type": "error", **answer}

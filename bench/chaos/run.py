@@ -332,7 +332,10 @@ async def _play(
     loop = asyncio.get_running_loop()
     from concurrent.futures import ThreadPoolExecutor
 
-    loop.set_default_executor(ThreadPoolExecutor(64))
+    # A thread for each table's REST calls (one at a time each): with fewer,
+    # the tables' calls queued in the bots' own pool whenever the servers
+    # were slow, and the bots, not the servers, set the pace.
+    loop.set_default_executor(ThreadPoolExecutor(len(seeded) + 16))
     proxy = Proxy([s.port for s in servers])
     await proxy.start()
     room = bots.Room(proxy.port)

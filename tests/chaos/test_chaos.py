@@ -9,16 +9,19 @@ PostgreSQL's ``initdb`` or ``redis-server`` fails it."""
 from __future__ import annotations
 
 import asyncio
+import http.server
 import os
 import random
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from bench.chaos import instances
+from bench.chaos.bots import Http
 from bench.chaos.proxy import Proxy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +72,44 @@ def test_the_proxy_takes_turns_skips_a_dead_server_and_drops_a_share() -> None:
     assert turns == [b"a?", b"b?", b"a?", b"b?"]  # round robin, nothing sticky
     assert after == [b"b?"] * 4 and refused == 2  # the dead one refuses; the other serves
     assert dropped == 1 and cut == 1  # a tenth of ten, both sides reset
+
+
+def test_a_tables_rest_client_keeps_its_connection_and_reconnects_when_it_is_closed() -> None:
+    connections: list[int] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive
+
+        def setup(self) -> None:
+            connections.append(1)
+            super().setup()
+
+        def do_GET(self) -> None:
+            body = b'{"path": "%s"}' % self.path.encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            if self.path == "/last":
+                self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    client = Http(server.server_address[1])
+    try:
+        got = [client("GET", f"/{n}", "t", 5) for n in range(3)]
+        assert got == [(200, {"path": f"/{n}"}) for n in range(3)] and len(connections) == 1
+        assert client("GET", "/last", None, 5) == (200, {"path": "/last"})
+        assert client("GET", "/again", None, 5) == (200, {"path": "/again"})
+        assert len(connections) == 2  # closed by the server: a new one
+    finally:
+        server.shutdown()
+        server.server_close()
+        client.close()
+    assert Http(server.server_address[1])("GET", "/", None, 1) == (0, {})  # nobody there
 
 
 @pytest.mark.skipif(not IN_CI, reason="a minute and a half of both cores: CI=true or make chaos")
