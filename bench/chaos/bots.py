@@ -275,6 +275,8 @@ class Driver(TableBot):
         self.spectator = Feed(room, self.id, None, None)
         self.feeds = [*self.players.values(), self.spectator]
         self.view: dict[str, Any] | None = None
+        self.left_to_clock: tuple[str, int] | None = None
+        """The hand and version whose draw this driver leaves to the clock."""
         self.http = Http(room.proxy_port)
 
     async def get(self, token: str | None) -> dict[str, Any] | None:
@@ -310,9 +312,13 @@ class Driver(TableBot):
             return
         seat = next(s for s in view["seats"] if s["seat"] == hand["to_act_seat"])
         player = seat["player"]
+        at = (hand["id"], hand["version"])
+        if at == self.left_to_clock:
+            return  # until the clock has acted (or anything else moved the hand)
         if hand["phase"] == "draw" and (self.room.idles == 0 or self.rng.random() < IDLE):
             # the draw clock stands him pat; the run's first draw always, so
             # every run has clocks to check, whatever the dice
+            self.left_to_clock = at
             self.room.idles += 1
             return
         move = self.choose_public(hand, self.players[player])

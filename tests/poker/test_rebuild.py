@@ -6,10 +6,12 @@ import random
 from importlib import import_module
 from io import StringIO
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from django.apps import apps
 from django.core.management import call_command
+from django.db import connection
 from django.forms.models import model_to_dict
 
 import poker.migrations
@@ -74,7 +76,7 @@ def test_rebuild_reproduces_every_read_model(open_table, make_user, client_for):
 
     # The migration that added the totals fills them in from the hand rows alike.
     Table.objects.update(hands_ended=0, pots_total=0)
-    _average_pot_migration().backfill(apps, None)
+    _average_pot_migration().backfill(apps, SimpleNamespace(connection=connection))
     assert snapshot() == before
 
 
