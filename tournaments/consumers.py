@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
 from django.db import transaction
 
+from config.dbthreads import database
 from config.ws_auth import Refusal, refuse
 from poker.consumers import JsonFrames, query_after, scope_user
 from poker.eventstore import load
@@ -44,7 +44,7 @@ class TournamentConsumer(JsonFrames):
         self.viewer = scope_user(self.scope)
         self.version = 0
         exists = Tournament.objects.filter(pk=self.tournament).exists
-        if not await database_sync_to_async(exists)():
+        if not await database(exists)():
             await refuse(self, NO_TOURNAMENT)
             return
         await self.accept()
@@ -60,13 +60,13 @@ class TournamentConsumer(JsonFrames):
         await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _snapshot(self) -> None:
-        frame = await database_sync_to_async(snapshot)(self.tournament, self.viewer)
+        frame = await database(snapshot)(self.tournament, self.viewer)
         self.version = frame["version"]
         await self.send_json(frame)
 
     async def _catch_up(self, after: int) -> None:
         """The events after version ``after`` in one update, or a snapshot."""
-        frame = await database_sync_to_async(catch_up)(self.tournament, after)
+        frame = await database(catch_up)(self.tournament, after)
         if frame is None:
             await self._snapshot()
             return
@@ -75,7 +75,7 @@ class TournamentConsumer(JsonFrames):
 
     async def layer_resumed(self, message: dict[str, Any]) -> None:
         """Updates published while the layer was away: the events since."""
-        if await database_sync_to_async(_version)(self.tournament) > self.version:
+        if await database(_version)(self.tournament) > self.version:
             await self._catch_up(self.version)
 
     async def frame(self, message: dict[str, Any]) -> None:
@@ -113,7 +113,7 @@ class TournamentLobbyConsumer(JsonFrames):
         await self._send_lines()
 
     async def _send_lines(self) -> None:
-        lines = await database_sync_to_async(_lobby)()
+        lines = await database(_lobby)()
         await self.send_json({"type": "snapshot", "tournaments": lines})
 
     async def disconnect(self, code: int) -> None:
