@@ -205,19 +205,15 @@ def load(stream: str, after: int = 0, using: str = "default") -> list[Recorded]:
     table's players on two servers: most actions): its SQL is made once
     per process (``_load_sql``), not built by the ORM each time (that was
     most of the read's CPU), and each column goes through its field's
-    converters, as a queryset's would."""
-    connection = connections[using]
-    sql, converters = _load_sql(using)
-    with connection.cursor() as cursor:
+    converters, as a queryset's would (``statements.row_converter``)."""
+    sql = _load_sql(using)
+    convert = statements.row_converter(Event, LOADED, using)
+    with connections[using].cursor() as cursor:
         cursor.execute(sql, [stream, after])
         rows = cursor.fetchall()
     out = []
     for values in rows:
-        row = list(values)
-        for k, funcs, col in converters:
-            for convert in funcs:
-                row[k] = convert(row[k], col, connection)
-        version, kind, data, schema, at = row
+        version, kind, data, schema, at = convert(values)
         kind, data = upcast.current(stream, kind, data, schema)
         out.append(Recorded(stream, version, kind, data, at))
     return out
@@ -228,24 +224,16 @@ LOADED = ("version", "type", "data", "schema", "recorded_at")
 
 
 @functools.cache
-def _load_sql(using: str) -> tuple[str, list[tuple[int, list[Any], Any]]]:
-    """``load``'s statement and the converters of its columns (those that
-    have some), for the database of alias ``using``."""
-    connection = connections[using]
+def _load_sql(using: str) -> str:
+    """``load``'s statement for the database of alias ``using``."""
     meta = Event._meta
-    quote = connection.ops.quote_name
-    fields = [meta.get_field(name) for name in LOADED]
+    quote = connections[using].ops.quote_name
     stream, version = (quote(meta.get_field(name).column) for name in ("stream", "version"))
-    sql = (
-        f"SELECT {', '.join(quote(f.column) for f in fields)} FROM {quote(meta.db_table)}"
+    columns = ", ".join(quote(meta.get_field(name).column) for name in LOADED)
+    return (
+        f"SELECT {columns} FROM {quote(meta.db_table)}"
         f" WHERE {stream} = %s AND {version} > %s ORDER BY {version}"
     )
-    columns = [f.get_col(meta.db_table) for f in fields]
-    converters = [
-        (k, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col)
-        for k, col in enumerate(columns)
-    ]
-    return sql, [(k, funcs, col) for k, funcs, col in converters if funcs]
 
 
 def load_feed(

@@ -181,24 +181,41 @@ def _columns(model: type[Model], alias: str) -> str:
 @cache
 def _reader(model: type[Model], using: str) -> Callable[[Sequence[Any]], Model]:
     """A function making a ``model`` instance from the values of its
-    ``_columns``, through each field's converters, as a queryset would."""
-    connection = connections[using]
+    ``_columns``, as a queryset would."""
     fields = _fields(model)
     names = [f.attname for f in fields]
+    convert = row_converter(model, tuple(f.name for f in fields), using)
+
+    def read(values: Sequence[Any]) -> Model:
+        return model.from_db(using, names, convert(values))
+
+    return read
+
+
+@cache
+def row_converter(
+    model: type[Model], names: tuple[str, ...], using: str
+) -> Callable[[Sequence[Any]], list[Any]]:
+    """A function giving the values of ``model``'s fields ``names`` (a row
+    of their columns, in that order) as a queryset would: each through its
+    field's converters (``from_db_value``) and the database's."""
+    connection = connections[using]
+    table = model._meta.db_table
+    columns = [model._meta.get_field(name).get_col(table) for name in names]
     converters = [
         (k, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col)
-        for k, col in enumerate(f.get_col(model._meta.db_table) for f in fields)
+        for k, col in enumerate(columns)
     ]
     converters = [(k, funcs, col) for k, funcs, col in converters if funcs]
 
-    def read(values: Sequence[Any]) -> Model:
+    def convert_row(values: Sequence[Any]) -> list[Any]:
         row = list(values)
         for k, funcs, col in converters:
             for convert in funcs:
                 row[k] = convert(row[k], col, connection)
-        return model.from_db(using, names, row)
+        return row
 
-    return read
+    return convert_row
 
 
 def lock_pair(model: type[M], pk: Any, relation: str, using: str = "default") -> M | None:
