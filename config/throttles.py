@@ -38,7 +38,6 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-import redis
 import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -99,9 +98,9 @@ class Throttle(SimpleRateThrottle):
         self.now = self.timer()
         cache = self.cache
         if isinstance(cache, RedisCache):
-            window = cache.make_key(key) + WINDOW_SUFFIX
-            client = cache._cache.get_client(window, write=True)
-            return self._counted(client.eval(WINDOW_LUA, 1, window, *self._args()))
+            window = _window_key(cache, key)
+            script = cache._cache.get_client(window, write=True).register_script(WINDOW_LUA)
+            return self._counted(script(keys=[window], args=self._args()))
         self.key = key
         self.history = cache.get(key, [])
         while self.history and self.history[-1] <= self.now - self.duration:
@@ -123,9 +122,8 @@ class Throttle(SimpleRateThrottle):
             allowed: bool = await sync_to_async(self.allow_key, thread_sensitive=False)(key)
             return allowed
         self.now = self.timer()
-        window = cache.make_key(key) + WINDOW_SUFFIX
-        client = loop_client(cache)
-        return self._counted(await client.evalsha_or_eval(window, self._args()))
+        script = loop_client(cache).window
+        return self._counted(await script(keys=[_window_key(cache, key)], args=self._args()))
 
     def _args(self) -> tuple[str, int, int]:
         # repr: the shortest text that reads back as the same float
@@ -158,21 +156,19 @@ def shared_cache() -> BaseCache:
     return caches.create_connection("default")
 
 
+def _window_key(cache: RedisCache, key: str) -> str:
+    return cache.make_key(key) + WINDOW_SUFFIX
+
+
 class LoopClient:
     """An asyncio Redis client of one event loop, for the windows of the
-    cache at ``url`` (the script sent once, then run by its digest)."""
+    cache at ``url``: ``window`` is the script, run by its digest (and sent
+    again by redis-py when a Redis restarted empty does not know it)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.redis = redis.asyncio.Redis.from_url(url)
-        self.sha = hashlib.sha1(WINDOW_LUA.encode()).hexdigest()
-
-    async def evalsha_or_eval(self, key: str, args: tuple[Any, ...]) -> list[Any]:
-        try:
-            reply: list[Any] = await self.redis.evalsha(self.sha, 1, key, *args)
-        except redis.exceptions.NoScriptError:  # a Redis restarted empty
-            reply = await self.redis.eval(WINDOW_LUA, 1, key, *args)
-        return reply
+        self.window = self.redis.register_script(WINDOW_LUA)
 
 
 _loop_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopClient] = (
