@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
-from accounts import ledger, names
+from accounts import ledger, names, references
 from accounts.errors import UnknownAccount
 from accounts.models import Account, AccountLock, Entry, User
 from accounts.roles import user_roles
@@ -49,7 +49,9 @@ def wallet_view(*, user_id: int, using: str = "default") -> dict[str, Any]:
         for a in accounts
         if a.kind == Account.Kind.TICKET and a.balance
     ]
-    return {"user": user_id, "cash": cash, "tickets": tickets}
+    holder = get_user_model().objects.using(using).filter(pk=user_id)
+    screen_name = holder.values_list("screen_name", flat=True).first() or ""
+    return {"user": user_id, "screen_name": screen_name, "cash": cash, "tickets": tickets}
 
 
 def ledger_history(*, user_id: int, kind: str | None = None) -> QuerySet[Entry]:
@@ -61,8 +63,9 @@ def ledger_history(*, user_id: int, kind: str | None = None) -> QuerySet[Entry]:
     return entries.order_by("-id")
 
 
-def entry_view(entry: Entry) -> dict[str, Any]:
-    """One line of a player's history."""
+def entry_view(entry: Entry, subjects: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One line of a player's history; ``subjects`` names what references
+    name (``references.subjects``: looked up here when not given)."""
     transfer = entry.transfer
     account = entry.account
     return {
@@ -74,6 +77,9 @@ def entry_view(entry: Entry) -> dict[str, Any]:
         "amount": entry.amount,
         "balance_after": entry.balance_after,
         "ref": transfer.ref,
+        "subject": (subjects if subjects is not None else references.subjects([transfer.ref])).get(
+            transfer.ref
+        ),
         "memo": transfer.memo,
         "at": transfer.created_at,
     }

@@ -14,17 +14,21 @@ class PokerConfig(AppConfig):
 
         from accounts.audit import register
         from accounts.locks import on_out_of_play
+        from accounts.references import namer_register
         from config.projections import projection_register
         from poker.audit import table_problems
         from poker.casino.audit import casino_problems
+        from poker.casino.selectors import casino_table_names
         from poker.casino.services import casino_out_of_play
-        from poker.selectors import forget_screen_name
+        from poker.selectors import forget_screen_name, table_names
         from poker.services import player_out_of_play
 
         register(table_problems)
         register(casino_problems)
         on_out_of_play(player_out_of_play)
         on_out_of_play(casino_out_of_play)
+        namer_register("table", table_names)
+        namer_register("casino", casino_table_names)
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
         projection_register(
             app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)

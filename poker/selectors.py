@@ -284,3 +284,8 @@ def hand_phh(hand: Hand, viewer: Any) -> str:
         seat_count=hand.table.seats,
         names=[player_name(p.name) for p in state.players],
     )
+
+
+def table_names(ids: set[int]) -> dict[int, str]:
+    """The names of the tables ``ids`` (for the ledger's references)."""
+    return dict(Table.objects.filter(pk__in=ids).values_list("pk", "name"))

@@ -9,13 +9,16 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
+        from accounts.references import namer_register
         from config.projections import projection_register
         from poker.commands import on_hand_finished
         from tournaments.play import hand_over
+        from tournaments.selectors import tournament_names
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
         on_hand_finished(hand_over)
+        namer_register("tournament", tournament_names)
         projection_register(
             app=self.label,
             rebuild="tournaments.projections.rebuild",

@@ -274,3 +274,8 @@ def live(state: TournamentState, now: int) -> dict[str, Any]:
         "prize_pool": state.pool,
         "standings": standings(state, STANDINGS_IN_FRAME),
     }
+
+
+def tournament_names(ids: set[int]) -> dict[int, str]:
+    """The names of the tournaments ``ids`` (for the ledger's references)."""
+    return dict(Tournament.objects.filter(pk__in=ids).values_list("pk", "name"))

@@ -121,8 +121,17 @@ class TicketOut(serializers.Serializer[dict[str, object]]):
 
 class WalletOut(serializers.Serializer[dict[str, object]]):
     user = serializers.IntegerField()
+    screen_name = serializers.CharField()
     cash = serializers.IntegerField()
     tickets = TicketOut(many=True)
+
+
+class SubjectOut(serializers.Serializer[dict[str, object]]):
+    """What a reference names: a table, casino table or tournament."""
+
+    kind = serializers.ChoiceField(choices=["table", "casino", "tournament"])
+    id = serializers.IntegerField()
+    name = serializers.CharField(allow_null=True)
 
 
 class EntryOut(serializers.Serializer[dict[str, object]]):
@@ -134,6 +143,7 @@ class EntryOut(serializers.Serializer[dict[str, object]]):
     amount = serializers.IntegerField()
     balance_after = serializers.IntegerField()
     ref = serializers.CharField()
+    subject = SubjectOut(allow_null=True)
     memo = serializers.CharField()
     at = serializers.DateTimeField()
 

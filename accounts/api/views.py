@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import limits, money, notes, selectors, services
+from accounts import limits, money, notes, references, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
 from config.api import validated
@@ -212,8 +212,9 @@ def _history(view: APIView, request: Request, user_id: int) -> Response:
     pages = HistoryPages()
     page = pages.paginate_queryset(entries, request, view=view)
     assert page is not None
+    named = references.subjects(e.transfer.ref for e in page)
     return pages.get_paginated_response(
-        s.EntryOut([selectors.entry_view(e) for e in page], many=True).data
+        s.EntryOut([selectors.entry_view(e, named) for e in page], many=True).data
     )
 
 

@@ -202,3 +202,8 @@ def _clock(
     expires = row.turn_started_at + timedelta(seconds=state.config.decision_seconds)
     box = row.boxes[round_state.to_act] + 1
     return {"kind": "decision", "box": box, "expires": expires.isoformat()}
+
+
+def casino_table_names(ids: set[int]) -> dict[int, str]:
+    """The names of the casino tables ``ids`` (for the ledger's references)."""
+    return dict(CasinoTable.objects.filter(pk__in=ids).values_list("pk", "name"))

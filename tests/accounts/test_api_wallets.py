@@ -42,12 +42,22 @@ def ledger_unchanged() -> tuple[int, list[tuple[str, int]]]:
 def test_a_player_sees_his_cash_and_tickets(ann, client_for):
     money.ticket_award(transfer_id=uuid.uuid4(), user_id=ann.pk, target="main", value=0)
     body = ok(client_for(ann).get("/api/me/wallet/"))
-    assert body == {"user": ann.pk, "cash": 1000, "tickets": [{"tournament": "main", "count": 1}]}
+    assert body == {
+        "user": ann.pk,
+        "screen_name": "ann",
+        "cash": 1000,
+        "tickets": [{"tournament": "main", "count": 1}],
+    }
 
 
 def test_a_new_player_has_an_empty_wallet(make_user, client_for):
     pat = make_user("pat")
-    assert ok(client_for(pat).get("/api/me/wallet/")) == {"user": pat.pk, "cash": 0, "tickets": []}
+    assert ok(client_for(pat).get("/api/me/wallet/")) == {
+        "user": pat.pk,
+        "screen_name": "pat",
+        "cash": 0,
+        "tickets": [],
+    }
 
 
 def test_his_history_is_newest_first_with_running_balances(ann, client_for):
@@ -142,7 +152,8 @@ def test_a_tournament_director_sees_wallets_but_moves_no_cash(ann, director, cli
 
 
 def test_the_cashier_sees_any_wallet_and_history(ann, cashier, client_for):
-    assert ok(client_for(cashier).get(f"/api/wallets/{ann.pk}/"))["cash"] == 1000
+    wallet = ok(client_for(cashier).get(f"/api/wallets/{ann.pk}/"))
+    assert (wallet["cash"], wallet["screen_name"]) == (1000, "ann")
     history = ok(client_for(cashier).get(f"/api/wallets/{ann.pk}/ledger/"))
     assert [e["amount"] for e in history["results"]] == [1000]
 

@@ -597,3 +597,15 @@ def test_another_player_reusing_a_command_id_is_409(room, make_user, client_for)
             409,
             "command_id_taken",
         )
+
+
+def test_the_buy_in_in_his_history_names_the_table(room):
+    """The ledger's reference ("table-<id>@<version>") comes with what it
+    names, the table's kind, id and name, for a link; a cashier's deposit
+    names nothing."""
+    r = room(("ann",), buy_in=150, name="Felt & Friends")
+    history = ok(r.client("ann").get("/api/me/ledger/"))["results"]
+    buy_in, deposit = history[0], history[-1]
+    assert buy_in["amount"] == -150 and buy_in["ref"].startswith(f"table-{r.table}@")
+    assert buy_in["subject"] == {"kind": "table", "id": r.table, "name": "Felt & Friends"}
+    assert deposit["subject"] is None

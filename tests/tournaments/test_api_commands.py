@@ -51,6 +51,15 @@ def test_a_player_registers_and_unregisters(client_for, director, players):
     assert cash(ann) == CASH
 
 
+def test_the_buy_in_in_his_history_names_the_tournament(client_for, director, players):
+    (ann,) = players(1)
+    t = create(director)
+    command(client_for(ann), t, "register")
+    (buy_in, *_) = client_for(ann).get("/api/me/ledger/").json()["results"]
+    assert buy_in["ref"] == f"tournament:{t.pk}"
+    assert buy_in["subject"] == {"kind": "tournament", "id": t.pk, "name": t.name}
+
+
 def test_refusals_keep_their_codes_and_statuses(client_for, director, players, make_user):
     ann, _ = players(2)
     t = create(director)

@@ -38,11 +38,50 @@ export function notice(message, kind = "info") {
   if (message && kind !== "error") notice.timer = setTimeout(() => fill(box), 4000);
 }
 
-/** A form whose submit runs `action(values)`, showing its refusal. */
+/** A refusal's `fields` as dotted paths: {"structure": {"levels": [{}, {"big_blind": [..]}]}}
+ * gives "structure.levels[1].big_blind". */
+export function flatten(fields, prefix = "", out = {}) {
+  if (Array.isArray(fields) && fields.every((m) => typeof m === "string")) {
+    if (fields.length) out[prefix] = [...(out[prefix] || []), ...fields];
+  } else if (Array.isArray(fields)) {
+    fields.forEach((f, i) => flatten(f, `${prefix}[${i}]`, out));
+  } else if (fields && typeof fields === "object") {
+    for (const [k, v] of Object.entries(fields)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (fields !== undefined && fields !== null) {
+    out[prefix] = [...(out[prefix] || []), String(fields)];
+  }
+  return out;
+}
+
+/**
+ * Show an API refusal on a form: each message under the input it names
+ * (`slotFor(path)`: the error line of that field, or `general`), and in
+ * `general` either the pointer to them or, when no field is named, the
+ * refusal's own message.
+ */
+export function showRefusal(error, slotFor, general, pointer = "Not sent: see the fields marked above.") {
+  const named = Object.entries(flatten(error.body?.fields || error.body?.details));
+  for (const [path, messages] of named) {
+    const slot = slotFor(path);
+    const where = slot === general || slot.dataset.field === path || path === "non_field_errors" ? "" : `${path}: `;
+    slot.append(h("span", {}, `${where}${messages.join(" ")} `));
+  }
+  general.prepend(named.some(([path]) => slotFor(path) !== general) ? pointer : error.message, " ");
+}
+
+/**
+ * A form whose submit runs `action(values)`.  A refusal of the API is
+ * shown by the fields it names, the rest in the form's alert line; the
+ * lines are cleared at each submit, and when the browser's own check
+ * stops one (an `invalid` input).
+ */
 export function form(fields, label, action, extra = {}) {
   const el = h("form.stack", { ...extra });
+  const slots = new Map();
   for (const f of fields) {
     const id = `f-${f.name}-${Math.random().toString(36).slice(2, 7)}`;
+    const slot = h("p.error.field-error", { id: `${id}-error`, dataset: { field: f.name } });
+    slots.set(f.name, slot);
     el.append(
       h("label", { for: id }, f.label),
       h("input", {
@@ -54,20 +93,28 @@ export function form(fields, label, action, extra = {}) {
         value: f.value,
         min: f.min,
         max: f.max,
+        maxlength: f.maxlength,
+        "aria-describedby": `${id}-error`,
       }),
+      f.after || null,
+      slot,
     );
   }
   const error = h("p.error", { role: "alert" });
   el.append(h("button.primary", { type: "submit" }, label), error);
+  const clear = () => {
+    for (const slot of [...slots.values(), error]) fill(slot);
+  };
+  el.addEventListener("invalid", clear, true);
   el.addEventListener("submit", async (event) => {
     event.preventDefault();
-    error.textContent = "";
+    clear();
     const values = Object.fromEntries(new FormData(el).entries());
     for (const f of fields) if (f.type === "number" && values[f.name] !== "") values[f.name] = Number(values[f.name]);
     try {
       await action(values);
     } catch (e) {
-      error.textContent = e.message;
+      showRefusal(e, (path) => slots.get(path.split(/[.[]/)[0]) || error, error);
     }
   });
   return el;

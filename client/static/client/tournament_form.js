@@ -6,7 +6,7 @@
 // from the rules) finds its input by the same name.
 
 import { api } from "./api.js";
-import { fill, h } from "./dom.js";
+import { fill, h, showRefusal } from "./dom.js";
 import { GAMES } from "./lobby.js";
 
 const BETTING = ["no-limit", "pot-limit", "fixed-limit"];
@@ -116,21 +116,6 @@ function body(values) {
   return out;
 }
 
-/** A refusal's `fields` as dotted paths: {"structure": {"levels": [{}, {"big_blind": [..]}]}}
- * gives "structure.levels[1].big_blind". */
-export function flatten(fields, prefix = "", out = {}) {
-  if (Array.isArray(fields) && fields.every((m) => typeof m === "string")) {
-    if (fields.length) out[prefix] = [...(out[prefix] || []), ...fields];
-  } else if (Array.isArray(fields)) {
-    fields.forEach((f, i) => flatten(f, `${prefix}[${i}]`, out));
-  } else if (fields && typeof fields === "object") {
-    for (const [k, v] of Object.entries(fields)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
-  } else if (fields !== undefined && fields !== null) {
-    out[prefix] = [...(out[prefix] || []), String(fields)];
-  }
-  return out;
-}
-
 /** "structure.levels[1].big_blind" -> "structure.levels[1]" -> "structure.levels" -> "structure" -> "". */
 function parent(path) {
   const up = path.replace(/(\.[^.[]*|\[\d+\])$/, "");
@@ -189,15 +174,7 @@ export function tournamentForm(created) {
     try {
       created(await api("POST", "tournaments/", body(values)));
     } catch (e) {
-      const fields = flatten(e.body?.fields || e.body?.details);
-      const named = Object.entries(fields);
-      for (const [path, messages] of named) {
-        const slot = slotFor(path);
-        const where = slot === general || slots.get(path) === slot ? "" : `${path}: `;
-        slot.append(h("span", {}, `${where}${messages.join(" ")} `));
-      }
-      // A refusal that names its fields is shown by them; the rest here.
-      general.prepend(named.length ? "Not created: see the fields marked above." : e.message, " ");
+      showRefusal(e, slotFor, general, "Not created: see the fields marked above.");
     }
   });
   return el;
