@@ -2,7 +2,8 @@
 through the public API (``/api/``) and streams (``/ws/``)."""
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_safe
 
 
@@ -11,3 +12,10 @@ def index(request: HttpRequest) -> HttpResponse:
     """The client's shell: it routes by the URL's fragment (``#/lobby``,
     ``#/tables/3``), so this page is all the server renders."""
     return render(request, "client/index.html")
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on pages that name no icon
+    (the admin's, the API docs'): the client's icon."""
+    return redirect(static("client/favicon.svg"))

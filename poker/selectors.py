@@ -254,6 +254,7 @@ def hand_detail(hand: Hand, viewer: Any) -> dict[str, Any]:
     return {
         "id": hand.pk,
         "table": hand.table_id,
+        "table_name": hand.table.name,
         "number": hand.number,
         "seats": seats,
         "your_seat": None if position is None else seats[position],

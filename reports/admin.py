@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from django.contrib import admin
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.html import escape, format_html_join
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
 
 from reports.access import reports_readable
 from reports.api.serializers import PeriodQuery
@@ -55,7 +59,7 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         if not self.has_view_permission(request):
             raise Http404
         listed = [
-            {"title": r.title, "description": r.description, "url": _page(r.name)}
+            {"title": r.title, "description": docstring_html(r.description), "url": _page(r.name)}
             for r in REPORTS.values()
         ]
         context = {**self._context(request, "Reports"), "reports": listed}
@@ -68,7 +72,12 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         asked = {k: v for k, v in request.GET.items() if k in ("from", "to") and v}
         query = PeriodQuery(data=asked)
         context = self._context(request, report.title)
-        context.update(report=report, columns=report.columns, asked=asked)
+        context.update(
+            report=report,
+            description=docstring_html(report.description),
+            columns=report.columns,
+            asked=asked,
+        )
         if query.is_valid():
             period = query.validated_data["period"]
             rows = report.rows(period)
@@ -81,6 +90,18 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         else:
             context["errors"] = [m for ms in query.errors.values() for m in ms]
         return TemplateResponse(request, "admin/reports/report.html", context)
+
+
+LITERAL = re.compile(r"``(.+?)``", re.S)
+"""A docstring's inline literal (reST): ``period``."""
+
+
+def docstring_html(text: str) -> SafeString:
+    """A docstring as a reader's HTML: paragraphs at blank lines, the lines
+    of one paragraph joined, ``literals`` as code, everything else escaped."""
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", text) if p.strip()]
+    as_html = (LITERAL.sub(r"<code>\1</code>", escape(p)) for p in paragraphs)
+    return format_html_join("", "<p>{}</p>", ((mark_safe(p),) for p in as_html))
 
 
 def _page(name: str) -> str:

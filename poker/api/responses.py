@@ -397,6 +397,7 @@ class HandDetailOut(HandSummaryOut):
 
     pot = None  # the summary's running pot: the events tell it here
     table = serializers.IntegerField()
+    table_name = serializers.CharField(help_text="The table's name, for a title.")
     version = serializers.IntegerField()
     your_seat = serializers.IntegerField(allow_null=True, help_text="Yours, if dealt in.")
     roots = roots_out()

@@ -68,6 +68,7 @@ class CasinoBox(models.Model):
     leaving = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name_plural = "casino boxes"
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="casino_box_table_number"),

@@ -98,3 +98,8 @@ def test_the_close_action_closes_a_table_through_its_command(operator, played):
     assert table.status == CasinoTable.Status.CLOSED
     assert load(table.stream)[-1].type == "casino_table.closed"
     assert not CasinoBox.objects.filter(table=table).exists()
+
+
+def test_the_admin_names_the_boxes_in_plain_english(operator):
+    page = operator.get("/admin/").content.decode()
+    assert "Casino boxes" in page and "Casino boxs" not in page

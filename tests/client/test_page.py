@@ -55,3 +55,12 @@ def test_the_stylesheet_is_served_as_css(client: Client) -> None:
 def test_the_client_files_come_from_the_client_app() -> None:
     found = finders.find("client/app.js")
     assert found is not None and "client/static/client/app.js" in str(found)
+
+
+def test_the_icon_is_served_and_the_browsers_own_guess_finds_it(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert 'rel="icon" type="image/svg+xml" href="/static/client/favicon.svg"' in html
+    icon = client.get("/static/client/favicon.svg")
+    assert icon.status_code == 200 and b"<svg" in _body(icon)
+    guessed = client.get("/favicon.ico")
+    assert (guessed.status_code, guessed["Location"]) == (302, "/static/client/favicon.svg")

@@ -152,6 +152,13 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         assert final["phase"] == "complete"
         box = final["boxes"][0]
         expect(awards).to_contain_text(f"paid {box['won']}")
+        # The outcome in words: it is the dealer who did not qualify.
+        words = player.evaluate(OUTCOME, box)
+        expect(awards).to_contain_text(words)
+        expect(player.locator(".box.me .outcome")).to_have_text(words)
+        assert player.evaluate(OUTCOME, {"result": "not-qualified", "won": 110}) == (
+            "dealer did not qualify · paid 110"
+        )
         dealer = final["dealer"]
         expect(player.locator("#dealer-cards [data-card]")).to_have_count(5)
         expect(player.locator("#dealer-hand")).to_be_visible()
@@ -186,3 +193,10 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
     finally:
         for context in contexts:
             context.close()
+
+
+OUTCOME = """async (box) => {
+  const { outcomeText } = await import("/static/client/casino.js");
+  return outcomeText(box.result, box.won);
+}"""
+"""The page's own words for a box's outcome."""

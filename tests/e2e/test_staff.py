@@ -1,10 +1,13 @@
 """Staff at work in the browser: a table opened from the staff page shows
 up in a player's lobby without a reload, and leaves it when it is closed;
 a player sees no staff page in his menu; a tournament director creates a
-sit-and-go there (the API's refusals shown by the fields they name)."""
+sit-and-go there (the API's refusals shown by the fields they name).  A
+player's own account page: screen name, password, limits, self-exclusion
+(asked twice) and logging out everywhere."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -35,6 +38,10 @@ def test_a_table_opened_and_closed_by_staff_comes_and_goes_in_the_lobby_live(
         form = staff.locator("#open-table")
         form.get_by_label("Game").select_option("five-card-draw")
         form.get_by_label("Betting").select_option("pot-limit")
+        # Refused by the API: the reason shows under the field it names.
+        form.get_by_label("Name").fill("x" * 500)
+        form.get_by_role("button", name="Open table").click()
+        expect(form.locator('[data-field="name"]')).not_to_be_empty(timeout=WAIT_MS)
         form.get_by_label("Name").fill("Late Game")
         form.get_by_label("Small blind").fill("5")
         form.get_by_label("Big blind").fill("10")
@@ -69,6 +76,11 @@ def test_a_director_creates_a_sit_and_go_that_shows_in_the_lobby_live(
 
         log_in(director, server.http, "td")
         director.get_by_role("link", name="Staff").click()
+        # The staff page in tabs: cash tables first, one section at a time.
+        expect(director.locator("#panel-cash")).to_be_visible(timeout=WAIT_MS)
+        expect(director.locator("#panel-tournaments")).to_be_hidden()
+        director.get_by_role("tab", name="Tournaments").click()
+        expect(director.locator("#panel-cash")).to_be_hidden()
         form = director.locator("#create-tournament")
         form.get_by_label("Tournament name").fill("Friday SNG")
         form.get_by_label("Game", exact=True).select_option("five-card-draw")
@@ -129,3 +141,69 @@ def test_a_director_creates_a_sit_and_go_that_shows_in_the_lobby_live(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_player_runs_his_own_account_from_its_page(
+    browser: Any, server: Server, shots: Any
+) -> None:
+    token = register(server, "owner", PASSWORD)
+    context = browser.new_context()
+    page = context.new_page()
+    missing: list[str] = []
+    page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    try:
+        log_in(page, server.http, "owner")
+        page.locator("#who").click()
+        account = page.locator("#account")
+        expect(account).to_contain_text("Your account", timeout=WAIT_MS)
+        expect(account.locator("#ledger")).to_be_visible()
+
+        # The screen name: a refusal by field, then a new name in the menu.
+        names = account.locator("#screen-name-form")
+        names.get_by_label("Screen name").fill("x" * 300)
+        names.get_by_role("button", name="Save screen name").click()
+        expect(names.locator('[data-field="screen_name"]')).not_to_be_empty(timeout=WAIT_MS)
+        names.get_by_label("Screen name").fill("The Owner")
+        names.get_by_role("button", name="Save screen name").click()
+        expect(page.locator("#who")).to_have_text("The Owner", timeout=WAIT_MS)
+        expect(names.locator(".error:not(:empty)")).to_have_count(0)
+
+        # The password: the wrong old one refused, then changed; the old
+        # token stops working, this browser keeps going with a new one.
+        password = account.locator("#password-form")
+        password.get_by_label("Current password").fill("not it at all")
+        password.get_by_label("New password").fill("another long secret 2")
+        password.get_by_role("button", name="Change password").click()
+        expect(password.get_by_role("alert")).not_to_be_empty(timeout=WAIT_MS)
+        password.get_by_label("Current password").fill(PASSWORD)
+        password.get_by_label("New password").fill("another long secret 2")
+        password.get_by_role("button", name="Change password").click()
+        expect(page.locator("#notice")).to_contain_text("Password changed", timeout=WAIT_MS)
+        assert server.request("GET", "/api/me/", token)[0] == 401
+        fresh = page.evaluate("() => localStorage.getItem('pokerroom.token')")
+        assert fresh != token and server.request("GET", "/api/me/", fresh)[0] == 200
+
+        # A deposit limit, then self-exclusion: asked again before it holds.
+        limit = account.locator("#deposit-limit-form")
+        limit.get_by_label("Most I may deposit").fill("500")
+        limit.get_by_role("button", name="Set deposit limit").click()
+        expect(account.locator("#limits-now")).to_contain_text("500 in any 24 hours", timeout=WAIT_MS)
+        exclusion = account.locator("#exclusion-form")
+        exclusion.get_by_label("Days away from play").fill("3")
+        exclusion.get_by_role("button", name="Exclude me").click()
+        confirm = account.locator("#exclusion-confirm")
+        expect(confirm).to_contain_text("cannot be shortened", timeout=WAIT_MS)
+        assert server.request("GET", "/api/me/limits/", fresh)[1]["excluded_until"] is None
+        shots(page, "account-confirm")
+        confirm.get_by_role("button", name="Yes, exclude me for 3 days").click()
+        expect(account.locator("#excluded-until")).to_be_visible(timeout=WAIT_MS)
+        assert server.request("GET", "/api/me/limits/", fresh)[1]["excluded_until"]
+
+        # Everywhere: this browser's token too.
+        page.once("dialog", lambda d: d.accept())
+        account.get_by_role("button", name="Log out everywhere").click()
+        expect(page).to_have_url(re.compile("#/login$"), timeout=WAIT_MS)
+        assert server.request("GET", "/api/me/", fresh)[0] == 401
+        assert missing == []  # the icon too
+    finally:
+        context.close()

@@ -122,6 +122,20 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
     for page in (ann, bob, cashier, watcher):
         page.on("pageerror", lambda e: errors.append(str(e)))
     try:
+        # A refused sign-up says which field and why; the browser's own
+        # check blocking the next try clears what the API said.
+        ann.goto(f"{base}/#/signup")
+        form = ann.locator("#signup-form")
+        form.get_by_label("Username").fill("a b")
+        form.get_by_label("Password").fill("1")
+        form.get_by_role("button", name="Sign up").click()
+        expect(form.locator('[data-field="username"]')).not_to_be_empty(timeout=WAIT_MS)
+        expect(form.locator('[data-field="password"]')).to_contain_text("password")
+        expect(form.get_by_role("alert")).to_have_text("Not sent: see the fields marked above.")
+        form.get_by_label("Username").fill("")
+        form.get_by_role("button", name="Sign up").click()
+        expect(form.locator(".error:not(:empty)")).to_have_count(0)
+
         # Sign up; no chips yet, and the wallet says where chips come from.
         sign_up(ann, base, "ann")
         sign_up(bob, base, "bob")
@@ -137,15 +151,23 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         # The cashier deposits through his own page; the wallets move live.
         log_in(cashier, base, "cashier")
         cashier.goto(f"{base}/#/cashier")
+        form = cashier.locator("#deposit-form")
+        form.get_by_label("Player number").fill(str(numbers["ann"]))
+        form.get_by_label("Amount").fill("1" * 23)  # refused by the API, by field
+        form.get_by_role("button", name="Deposit").click()
+        expect(form.locator('[data-field="amount"]')).not_to_be_empty(timeout=WAIT_MS)
         for name in ("ann", "bob"):
-            form = cashier.locator("#deposit-form")
+            # The cashier sees whom the number pays before he pays.
             form.get_by_label("Player number").fill(str(numbers[name]))
+            expect(form.locator(".payee-name")).to_have_text(name.title(), timeout=WAIT_MS)
             form.get_by_label("Amount").fill("1000")
             form.get_by_label("Note").fill(f"chips for {name}")
             form.get_by_role("button", name="Deposit").click()
             expect(cashier.locator("#cashier-result")).to_contain_text(
-                f"player {numbers[name]} now has 1000", timeout=WAIT_MS
+                f"to {name.title()} (player {numbers[name]}); {name.title()} now has 1000",
+                timeout=WAIT_MS,
             )
+            expect(form.locator(".error:not(:empty)")).to_have_count(0)
         shots(cashier, "cashier")
         expect(bob.locator("#cash")).to_have_text("1000", timeout=WAIT_MS)
         expect(bob.locator("#ledger")).to_contain_text("chips for bob")
@@ -292,10 +314,18 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         width = small.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390, width
 
+        # The log is numbered from its oldest line; the newest is on top.
+        numbers_shown = ann.locator("#log li").evaluate_all("els => els.map(e => e.value)")
+        assert numbers_shown == sorted(numbers_shown, reverse=True) and numbers_shown[-1] == 1
+
         # The hand's history replays, and the browser proves each card Ann
         # saw against the deck's commitment (WebCrypto); a forged card fails.
         ann.get_by_role("link", name="Hand history").click()
         ann.get_by_role("link", name="#1").click()
+        expect(ann.locator("#hand-title")).to_have_text("Felt One, hand #1", timeout=WAIT_MS)
+        expect(ann.locator("#steps li").last).to_have_text("Hand over")
+        showed_line = ann.locator("#steps li", has_text=" shows ").first
+        expect(showed_line).to_contain_text(re.compile(r": [a-z ]+, [a-z]"))
         expect(ann.locator("#verify-result")).to_contain_text("proved", timeout=WAIT_MS)
         expect(ann.locator("#verify-result")).to_have_class(re.compile(r"\bok\b"))
         expect(ann.locator("#steps li")).not_to_have_count(0)
@@ -322,6 +352,12 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         ann.goto(f"{base}/#/wallet")
         cash = 1000 - BUY_IN - TOP_UP + (stack + TOP_UP)
         expect(ann.locator("#cash")).to_have_text(str(cash), timeout=WAIT_MS)
+        # Her history names the table, with a link to it, not its ledger key.
+        ledger = ann.locator("#ledger")
+        expect(ledger.get_by_role("link", name="Felt One").first).to_have_attribute(
+            "href", f"#/tables/{table}"
+        )
+        expect(ledger).not_to_contain_text("table-")
 
         # Logging out ends the token: the wallet asks for a login again.
         token = ann.evaluate("() => localStorage.getItem('pokerroom.token')")

@@ -99,13 +99,21 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
     pages = {name: c.new_page() for name, c in zip(("cy", "di"), contexts, strict=True)}
     errors: list[str] = []
     try:
-        for name, page in pages.items():
+        for registered, (name, page) in enumerate(pages.items(), start=1):
             page.on("pageerror", lambda e: errors.append(str(e)))
             log_in(page, base, name)
             page.get_by_role("link", name="Heads-up SNG").click()
             expect(page.locator("#tournament")).to_contain_text("Heads-up SNG", timeout=WAIT_MS)
+            expect(page.locator("#tournament-players")).to_contain_text(
+                f"Registered {registered - 1} of 2 seats"
+            )
             page.locator("#register").click()
             expect(page.locator("#your-entry")).to_be_visible(timeout=WAIT_MS)
+            if registered == 1:  # before the start: registered, no stack yet
+                expect(page.locator("#your-entry")).to_have_text("You are registered (paid 10).")
+                expect(page.locator("#tournament-players")).to_contain_text(
+                    "Registered 1 of 2 seats"
+                )
 
         # Full: it starts, the clock runs on both pages.
         for page in pages.values():
@@ -121,16 +129,39 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
         director = desk.new_page()
         log_in(director, base, "director")
         director.goto(f"{base}/#/tournaments/{tournament}")
+        # Only the clock button that applies; the director's panel above
+        # the structure, which is folded; Disqualify marked dangerous.
+        expect(director.get_by_role("button", name="Resume")).to_have_count(0, timeout=WAIT_MS)
+        disqualify = director.locator("#disqualify-form").get_by_role("button", name="Disqualify")
+        expect(disqualify).to_have_class("danger")
+        assert director.evaluate(
+            "() => document.querySelector('.director').compareDocumentPosition("
+            "document.querySelector('#structure')) & Node.DOCUMENT_POSITION_FOLLOWING"
+        )
+        expect(director.locator("#structure table")).not_to_be_visible()
         director.get_by_role("button", name="Pause").click()
         for page in pages.values():
             expect(page.locator("#tournament-clock")).to_contain_text("paused", timeout=WAIT_MS)
+        expect(director.get_by_role("button", name="Pause")).to_have_count(0, timeout=WAIT_MS)
         shots(director, "director")
         director.get_by_role("button", name="Resume").click()
         for page in pages.values():
             expect(page.locator("#tournament-clock")).not_to_contain_text("paused", timeout=WAIT_MS)
+        # A disqualification asks first; dismissed, nothing happens.
+        asked: list[str] = []
+        director.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        director.locator("#disqualify-form").get_by_label("Player number").fill(
+            str(sit_and_go["players"]["cy"])
+        )
+        disqualify.click()
+        assert asked and "cy (player" in asked[0].lower(), asked
         for page in pages.values():
             page.locator("#your-entry a").click()
             expect(page.locator("#feed-status")).to_have_text("live", timeout=WAIT_MS)
+            # A tournament table: chips come and go with the tournament only.
+            expect(page.locator("#sit-out")).to_be_visible(timeout=WAIT_MS)
+            expect(page.locator("#top-up")).to_have_count(0)
+            expect(page.locator("#leave")).to_have_count(0)
 
         deadline = time.monotonic() + PLAY_S
         while True:

@@ -375,6 +375,7 @@ def test_a_hand_played_out_through_the_api_pays_the_pot(room):
         ok(post(client, actions_path(r), action_body(view, **random_action(rng, view["hand"]))))
     hand = ok(APIClient().get(f"/api/hands/{hand_id}/"))
     assert hand["phase"] == "complete" and hand["events"][-1]["type"] == "hand.ended"
+    assert (hand["table"], hand["table_name"]) == (r.table, "Main")
     stacks = {int(k): v for k, v in hand["result"]["stacks"].items()}
     assert sum(stacks.values()) == sum(before.values())
     awarded = sum(e["amount"] for e in hand["events"] if e["type"] == "hand.pot_awarded")

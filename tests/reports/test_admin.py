@@ -26,6 +26,8 @@ def test_the_admin_index_and_the_list_show_the_reports_to_staff(world):
     for title in ("The house&#x27;s income", "Deposits and withdrawals", "Players"):
         assert title in page
     assert f"{LIST}income/" in page
+    # The reports' docstrings read as text: no reST markup shows through.
+    assert "``" not in page and "<code>" in page
 
 
 def test_a_report_page_shows_the_rows_and_links_its_csv(world, client_for):
@@ -38,6 +40,7 @@ def test_a_report_page_shows_the_rows_and_links_its_csv(world, client_for):
     assert "<td>Sunday</td>" in page
     assert f"/api/reports/tournaments/?from={period['from']}&amp;to={period['to']}" in page
     assert "format=csv" in page
+    assert "``" not in page
 
 
 def test_a_bad_period_on_a_page_says_why(world):

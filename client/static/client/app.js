@@ -11,11 +11,13 @@ import { casinoView } from "./casino.js";
 import { handsView, handView } from "./hands.js";
 import { tournamentView } from "./tournament.js";
 import { staffView } from "./staff.js";
+import { accountView } from "./account.js";
 
 const ROUTES = [
   [/^#\/login$/, () => loginView(loadMe)],
   [/^#\/signup$/, () => signupView(loadMe)],
   [/^#\/wallet$/, () => walletView()],
+  [/^#\/account$/, () => accountView(loadMe)],
   [/^#\/cashier$/, () => cashierView()],
   [/^#\/staff$/, () => staffView()],
   [/^#\/tables\/(\d+)$/, (m) => tableView(Number(m[1]))],
@@ -73,7 +75,7 @@ export function renderNav() {
     link("#/hands", "Hands"),
     roles.includes("cashier") ? link("#/cashier", "Cashier") : null,
     me.is_staff ? link("#/staff", "Staff") : null,
-    h("span.who", { id: "who" }, me.screen_name),
+    h("a.who", { id: "who", href: "#/account", title: "Your account" }, me.screen_name),
     h("button.link", { id: "logout", onclick: logout }, "Log out"),
   );
 }

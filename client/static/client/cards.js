@@ -35,3 +35,72 @@ export function back() {
 export function cardsText(codes) {
   return codes.map((c) => (c.startsWith("X") ? "★" : `${RANKS[c[0]] || c[0]}${SUITS[c[1]][0]}`)).join(" ");
 }
+
+const ORDER = "23456789TJQKA";
+const PLURAL = { 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights", 9: "nines", T: "tens", J: "jacks", Q: "queens", K: "kings", A: "aces" };
+const SINGLE = { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+
+/** The ranks of a shown hand by how many of each, most first, then highest. */
+function groups(codes) {
+  const counts = new Map();
+  for (const c of codes) if (!c.startsWith("X")) counts.set(c[0], (counts.get(c[0]) || 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || ORDER.indexOf(b[0]) - ORDER.indexOf(a[0]));
+}
+
+/** The top card of a straight: a wheel (A-2-3-4-5, or A-7-8-9-10 in a
+ * 32-card deck) is topped by its second card, the ace playing low. */
+function straightTop(ranks) {
+  const sorted = [...ranks].sort((a, b) => ORDER.indexOf(b) - ORDER.indexOf(a));
+  const wheel = sorted[0] === "A" && sorted[1] !== "K";
+  return wheel ? sorted[1] : sorted[0];
+}
+
+function category(codes) {
+  const g = groups(codes);
+  const shape = g.map(([, n]) => n).join("");
+  const flush = codes.length === 5 && new Set(codes.map((c) => c[1])).size === 1;
+  if (shape === "41") return "four-of-a-kind";
+  if (shape === "32") return "full-house";
+  if (shape === "311") return "three-of-a-kind";
+  if (shape === "221") return "two-pair";
+  if (shape === "2111") return "one-pair";
+  const idx = g.map(([r]) => ORDER.indexOf(r)).sort((a, b) => a - b);
+  const run = idx.every((x, i) => i === 0 || x === idx[i - 1] + 1);
+  const wheel = idx.at(-1) === 12 && (idx.slice(0, 4).join() === "0,1,2,3" || idx.slice(0, 4).join() === "5,6,7,8");
+  const straight = codes.length === 5 && (run || wheel);
+  if (straight && flush) return "straight-flush";
+  if (flush) return "flush";
+  if (straight) return "straight";
+  return "high-card";
+}
+
+/**
+ * A shown hand in words with its ranks: "one pair, kings", "two pair,
+ * aces and sevens", "flush, queen high"; `low` names a lowball hand by
+ * its two highest cards ("eight-six low").  `name` is the server's
+ * category when it gave one.
+ */
+export function handText(codes, name = null, low = false) {
+  const g = groups(codes);
+  if (!g.length) return name ? name.replaceAll("-", " ") : "";
+  if (low && g.length === 5) return `${SINGLE[g[0][0]]}-${SINGLE[g[1][0]]} low`;
+  const kind = name || category(codes);
+  const [a, b] = [g[0]?.[0], g[1]?.[0]];
+  const detail = {
+    "one-pair": PLURAL[a],
+    "two-pair": `${PLURAL[a]} and ${PLURAL[b]}`,
+    "three-of-a-kind": PLURAL[a],
+    "four-of-a-kind": PLURAL[a],
+    "full-house": `${PLURAL[a]} full of ${PLURAL[b]}`,
+    "high-card": SINGLE[a],
+    flush: `${SINGLE[a]} high`,
+    straight: `${SINGLE[straightTop(g.map(([r]) => r))]} high`,
+    "straight-flush": `${SINGLE[straightTop(g.map(([r]) => r))]} high`,
+  }[kind];
+  return detail ? `${kind.replaceAll("-", " ")}, ${detail}` : kind.replaceAll("-", " ");
+}
+
+/** Lowball games name a shown hand by its highest cards ("eight-six low"). */
+export function isLowball(game) {
+  return /^(2-7|a-5)-/.test(game || "");
+}

@@ -19,6 +19,13 @@ export function handName(hand) {
   return hand ? hand.replaceAll("-", " ") : "";
 }
 
+const OUTCOMES = { fold: "folded", "not-qualified": "dealer did not qualify", win: "won", lose: "lost", push: "push" };
+
+/** How a box's round ended, in words: "dealer did not qualify · paid 110". */
+export function outcomeText(result, won) {
+  return `${OUTCOMES[result] || (result || "").replaceAll("-", " ")} · paid ${won}`;
+}
+
 /** Whether view `a` shows the table before `b` did (a late poll answer). */
 function older(a, b) {
   const at = (v) => [v.table.version, v.round?.number ?? 0, v.round?.version ?? 0];
@@ -222,7 +229,7 @@ export async function casinoView(tableId) {
               ? h("span.stakes", {}, `bet ${seat.bet} on the next round`)
               : null,
           played?.hand ? h("span.hand", {}, handName(played.hand)) : null,
-          played?.result ? h("span.outcome", {}, `${played.result.replaceAll("-", " ")} · paid ${played.won}`) : null,
+          played?.result ? h("span.outcome", {}, outcomeText(played.result, played.won)) : null,
           seat?.sitting_out ? h("span.state", {}, "sitting out") : null,
           seat?.leaving ? h("span.state", {}, "leaving") : null,
         ),
@@ -342,7 +349,7 @@ export async function casinoView(tableId) {
           h(
             `li${b.won > 0 ? ".winner" : ""}`,
             { dataset: { box: b.box } },
-            `Box ${b.box} (${b.name}): ${(b.result || "").replaceAll("-", " ")}${b.hand ? `, ${handName(b.hand)}` : ""} — paid ${b.won}`,
+            `Box ${b.box} (${b.name}): ${outcomeText(b.result, b.won)}${b.hand ? ` (${handName(b.hand)})` : ""}`,
           ),
         ),
       ),

@@ -82,23 +82,26 @@ export function form(fields, label, action, extra = {}) {
     const id = `f-${f.name}-${Math.random().toString(36).slice(2, 7)}`;
     const slot = h("p.error.field-error", { id: `${id}-error`, dataset: { field: f.name } });
     slots.set(f.name, slot);
-    el.append(
-      h("label", { for: id }, f.label),
-      h("input", {
-        id,
-        name: f.name,
-        type: f.type || "text",
-        required: f.required !== false,
-        autocomplete: f.autocomplete,
-        value: f.value,
-        min: f.min,
-        max: f.max,
-        maxlength: f.maxlength,
-        "aria-describedby": `${id}-error`,
-      }),
-      f.after || null,
-      slot,
-    );
+    let timer = null;
+    const input = h("input", {
+      id,
+      name: f.name,
+      type: f.type || "text",
+      required: f.required !== false,
+      autocomplete: f.autocomplete,
+      value: f.value,
+      min: f.min,
+      max: f.max,
+      maxlength: f.maxlength,
+      "aria-describedby": `${id}-error`,
+      oninput: f.onInput
+        ? () => {
+            clearTimeout(timer);
+            timer = setTimeout(() => f.onInput(input), 250);
+          }
+        : undefined,
+    });
+    el.append(h("label", { for: id }, f.label), input, ...(f.after ? [f.after] : []), slot);
   }
   const error = h("p.error", { role: "alert" });
   el.append(h("button.primary", { type: "submit" }, label), error);

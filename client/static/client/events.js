@@ -55,6 +55,8 @@ export function describe(e, name) {
       return `${who()} mucks`;
     case "hand.pot_awarded":
       return `${e.shares.map((s) => `${name(s.seat)} wins ${s.amount}`).join(", ")}${e.pot ? ` (side pot ${e.pot})` : ""}`;
+    case "hand.ended":
+      return "Hand over";
     case "table.player_seated":
       return `${who()} sits down`;
     case "table.player_left":

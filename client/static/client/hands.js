@@ -4,7 +4,7 @@
 // have sat at its place of a deck committed to before anyone acted.
 
 import { api, rows } from "./api.js";
-import { cardsText, face } from "./cards.js";
+import { cardsText, face, handText, isLowball } from "./cards.js";
 import { fill, h, when } from "./dom.js";
 import { describe } from "./events.js";
 
@@ -13,10 +13,9 @@ export async function handsView() {
   const tables = rows(await api("GET", "tables/"));
   const list = h("tbody");
   const pick = h(
-    "p",
-    {},
-    "Table: ",
-    tables.map((t) => h("a.pick", { href: `#/hands?table=${t.id}`, "aria-current": String(t.id) === table ? "page" : null }, t.name || `Table ${t.id}`, " ")),
+    "nav",
+    { "aria-label": "Tables" },
+    h("ul.picks", {}, tables.map((t) => h("li", {}, h("a.pick", { href: `#/hands?table=${t.id}`, "aria-current": String(t.id) === table ? "page" : null }, t.name || `Table ${t.id}`)))),
   );
   if (table) {
     const hands = rows(await api("GET", `hands/?table=${table}`));
@@ -53,7 +52,8 @@ export async function handView(handId) {
     if (e.type === "hand.started") for (const p of e.players) names.set(p.seat, p.screen_name);
   }
   const name = (seat) => names.get(seat) || `seat ${seat}`;
-  const lines = hand.events.map((e) => describeFull(e, name));
+  const low = isLowball(hand.events.find((e) => e.type === "hand.started")?.rules?.game);
+  const lines = hand.events.map((e) => describeFull(e, name, low));
   let step = lines.length - 1;
   const list = h("ol.steps", { id: "steps" });
   const position = h("span", { id: "step" });
@@ -74,8 +74,8 @@ export async function handView(handId) {
   const el = h(
     "section.hand",
     {},
-    h("h1", {}, `Hand ${hand.id}`),
-    h("p.hint", {}, `Table ${hand.table} · ${hand.phase} · ${when(hand.started_at)}`),
+    h("h1", { id: "hand-title" }, `${hand.table_name || `Table ${hand.table}`}, hand #${hand.number}`),
+    h("p.hint", {}, h("a", { href: `#/tables/${hand.table}` }, hand.table_name || `Table ${hand.table}`), ` · hand ${hand.id} · ${hand.phase} · ${when(hand.started_at)}`),
     h("h2", {}, "Fair deal"),
     h("p.hint", {}, "Commitment (root of the deck's Merkle tree): ", h("code", {}, hand.roots[0] || hand.commitment || "none")),
     verdict,
@@ -96,13 +96,14 @@ export async function handView(handId) {
   return { el };
 }
 
-function describeFull(e, name) {
+function describeFull(e, name, low) {
+  if (e.type === "hand.shown" && e.cards?.length) return `${name(e.seat)} shows ${cardsText(e.cards)}: ${handText(e.cards, null, low)}`;
   if (e.type === "hand.cards_dealt") {
     const mine = e.hands.filter((x) => x.cards);
     return mine.length ? `Dealt: ${mine.map((x) => `${name(x.seat)} ${cardsText(x.cards)}`).join("; ")}` : "Cards dealt";
   }
   if (e.type === "hand.cards_drawn" && e.cards) return `${name(e.seat)} draws ${cardsText(e.cards)}`;
-  return describe(e, name) || e.type;
+  return describe(e, name) || e.type.replace(/^\w+\./, "").replaceAll("_", " ");
 }
 
 // ------------------------------------------------------------ the check

@@ -94,26 +94,56 @@ export async function staffView() {
     { id: "open-casino" },
   );
   await Promise.all([load(), loadCasinos()]);
-  const el = h(
-    "section.card-panel.narrow",
-    {},
-    h("h1", {}, "Staff"),
-    h("h2", {}, "Open a table"),
-    open,
-    h("h2", {}, "Open tables"),
-    list,
-    h("h2", {}, "Open a casino table"),
-    openCasino,
-    h("h2", {}, "Casino tables"),
-    casinoList,
-  );
+  const sections = [
+    ["cash", "Cash tables", [h("h2", {}, "Open a table"), open, h("h2", {}, "Open tables"), list]],
+    ["casino", "Casino tables", [h("h2", {}, "Open a casino table"), openCasino, h("h2", {}, "Casino tables"), casinoList]],
+  ];
   if ((session.me?.roles || []).includes("tournament_director")) {
     const made = h("ul", { id: "staff-tournaments" });
     const created = (t) => {
       made.append(h("li", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name), ` (#${t.id}, ${t.status.replaceAll("_", " ")})`));
       notice(`Created ${t.name}.`);
     };
-    el.append(h("h2", {}, "Create a tournament"), tournamentForm(created), made);
+    sections.push(["tournaments", "Tournaments", [h("h2", {}, "Create a tournament"), tournamentForm(created), made]]);
   }
+  const el = h("section.staff", {}, h("h1", {}, "Staff"), tabs(sections));
   return { el };
+}
+
+/** Sections as tabs (WAI-ARIA's tabs pattern): one shown at a time, the
+ * arrow keys move between the tabs. */
+function tabs(sections) {
+  const list = h("div.tabs", { role: "tablist", "aria-label": "Staff sections" });
+  const panels = [];
+  const buttons = [];
+  const select = (i, focus = false) => {
+    buttons.forEach((b, j) => {
+      b.setAttribute("aria-selected", String(i === j));
+      b.tabIndex = i === j ? 0 : -1;
+      panels[j].hidden = i !== j;
+    });
+    if (focus) buttons[i].focus();
+  };
+  sections.forEach(([id, label, content], i) => {
+    const button = h(
+      "button.tab",
+      {
+        type: "button",
+        role: "tab",
+        id: `tab-${id}`,
+        "aria-controls": `panel-${id}`,
+        onclick: () => select(i),
+        onkeydown: (e) => {
+          const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+          if (step) select((i + step + sections.length) % sections.length, true);
+        },
+      },
+      label,
+    );
+    buttons.push(button);
+    panels.push(h("div.tab-panel.card-panel", { role: "tabpanel", id: `panel-${id}`, "aria-labelledby": `tab-${id}` }, content));
+    list.append(button);
+  });
+  select(0);
+  return h("div", {}, list, panels);
 }

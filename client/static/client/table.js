@@ -8,7 +8,7 @@
 // server says he may see, legal actions included.
 
 import { Feed, api, commandId, session } from "./api.js";
-import { cardsText, face } from "./cards.js";
+import { cardsText, face, handText, isLowball } from "./cards.js";
 import { fill, h, notice } from "./dom.js";
 import { describe } from "./events.js";
 import { PHONE, clockText, drawFelt as feltDraw } from "./felt.js";
@@ -32,6 +32,7 @@ export async function tableView(tableId) {
     blinds: {},
     selected: new Set(),
     log: [],
+    logged: 0,
     busy: false,
     refreshTimer: null,
     amount: null,
@@ -44,7 +45,7 @@ export async function tableView(tableId) {
   const controls = h("div.controls", { id: "controls", "aria-label": "Your actions" });
   const seatBar = h("div.seat-bar", { id: "seat-bar" });
   const result = h("div.result", { id: "result", "aria-live": "polite" });
-  const logList = h("ol.log", { id: "log", "aria-label": "Hand log" });
+  const logList = h("ol.log", { id: "log", "aria-label": "Hand log", reversed: true });
   const status = h("span.status", { id: "feed-status" }, "connecting");
   el.append(head, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, "Log"), logList)), controls, seatBar);
 
@@ -92,15 +93,17 @@ export async function tableView(tableId) {
 
   function addLog(event) {
     if (!describe(event, seatName)) return;
-    t.log.push(event);
+    t.logged += 1;
+    t.log.push([t.logged, event]);
     if (t.log.length > 60) t.log.shift();
     drawLog();
   }
 
   // Lines are written when drawn: a player who just sat down has his name
-  // in the view only once it is fetched.
+  // in the view only once it is fetched.  The newest is on top, numbered
+  // from the oldest (1) up.
   function drawLog() {
-    fill(logList, t.log.map((e) => h("li", {}, describe(e, seatName))).reverse());
+    fill(logList, t.log.map(([n, e]) => h("li", { value: n }, describe(e, seatName))).reverse());
   }
 
   async function loadBlinds(handId) {
@@ -392,6 +395,7 @@ export async function tableView(tableId) {
     const key = JSON.stringify([mine, seat.sitting_out, seat.stack, seat.top_up_queued, seat.time_bank, t.view.table.max_buy_in]);
     if (seatBar.dataset.key === key) return;
     seatBar.dataset.key = key;
+    const cash = !t.view.table.tournament;
     const most = t.view.table.max_buy_in === null ? undefined : Math.max(0, t.view.table.max_buy_in - seat.stack);
     const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, max: most, placeholder: most === undefined ? "chips" : `up to ${most}`, "aria-label": "Top-up amount" });
     fill(
@@ -402,8 +406,9 @@ export async function tableView(tableId) {
         seat.sitting_out
           ? h("button", { id: "sit-in", onclick: () => seatCommand("sit-in") }, "Sit in")
           : h("button", { id: "sit-out", onclick: () => seatCommand("sit-out") }, "Sit out"),
-        h("span.top-up", {}, topUp, h("button", { id: "top-up", onclick: () => topUp.value && seatCommand("top-up", { amount: Number(topUp.value) }) }, "Top up")),
-        h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, "Leave table"),
+        // A tournament's chips come and go with the tournament alone.
+        cash ? h("span.top-up", {}, topUp, h("button", { id: "top-up", onclick: () => topUp.value && seatCommand("top-up", { amount: Number(topUp.value) }) }, "Top up")) : null,
+        cash ? h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, "Leave table") : null,
         seat.top_up_queued ? h("span.hint", {}, ` top-up of ${seat.top_up_queued} after this hand`) : null,
         seat.time_bank !== undefined ? h("span.hint", { id: "time-bank" }, ` time bank ${seat.time_bank}s`) : null,
       ),
@@ -438,7 +443,7 @@ export async function tableView(tableId) {
             "ol.shown",
             {},
             shown.map((p) =>
-              h("li", {}, `${p.screen_name}: `, h("span.cards.small", {}, p.cards.map((c) => face(c))), p.hand_name ? h("span.hand-name", {}, ` ${p.hand_name.replaceAll("-", " ")}`) : null),
+              h("li", {}, `${p.screen_name}: `, h("span.cards.small", {}, p.cards.map((c) => face(c))), p.hand_name ? h("span.hand-name", {}, ` ${handText(p.cards, p.hand_name, isLowball(t.view.table.game))}`) : null),
             ),
           )
         : null,

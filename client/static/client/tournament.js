@@ -19,9 +19,10 @@ function ordinal(n) {
 export async function tournamentView(id) {
   const body = h("div");
   const directorBox = h("div.director");
-  const el = h("section.tournament", { id: "tournament" }, body, directorBox);
+  const el = h("section.tournament", { id: "tournament" }, body);
   let timer = null;
   let view = null;
+  let standingsNow = [];
 
   const command = async (name, body = {}) => {
     try {
@@ -34,8 +35,8 @@ export async function tournamentView(id) {
 
   const load = async () => {
     view = await api("GET", `tournaments/${id}/`);
-    const standings = rows(await api("GET", `tournaments/${id}/standings/`));
-    draw(standings);
+    standingsNow = rows(await api("GET", `tournaments/${id}/standings/`));
+    draw(standingsNow);
   };
 
   const clockLine = () => {
@@ -54,10 +55,20 @@ export async function tournamentView(id) {
       const mine = standings.find((s) => s.player === session.me?.id);
       return mine ? `You finished ${ordinal(mine.place)}.` : "It is over.";
     }
+    if (view.status === "registering") return `You are registered (paid ${you.paid}).`;
     return you.in ? `You are in: stack ${you.stack}` : "You are out.";
   };
 
+  // Before the start: who registered of the seats there are; after it:
+  // who is left of the entries.
+  const playersLine = () => {
+    if (view.status !== "registering") return `Players left ${view.players_left ?? view.entries} of ${view.entries} entries`;
+    const seats = view.sit_and_go ? `${view.max_players} seats` : `${view.min_players}–${view.max_players} players`;
+    return `Registered ${view.entries} of ${seats}`;
+  };
+
   const draw = (standings) => {
+    if (isDirector()) drawClockButtons();
     const you = view.you;
     const me = session.me;
     const buttons = [];
@@ -71,7 +82,7 @@ export async function tournamentView(id) {
       h("h1", {}, view.name),
       h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${view.buy_in}+${view.fee} · stack ${view.starting_stack}`, view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
-      h("p", {}, `Players ${view.players_left ?? view.entries}/${view.entries} · prize pool ${view.prize_pool}`),
+      h("p", { id: "tournament-players" }, `${playersLine()} · prize pool ${view.prize_pool}`),
       you
         ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
         : null,
@@ -93,49 +104,75 @@ export async function tournamentView(id) {
       ),
       h("h2", {}, "Prizes"),
       h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : ""))),
-      h("h2", {}, "Structure"),
+      isDirector() ? directorBox : null,
       h(
-        "div.scroll",
-        {},
+        "details.structure",
+        { id: "structure" },
+        h("summary", {}, `Structure (${view.structure.levels.length} levels)`),
         h(
-          "table.list",
+          "div.scroll",
           {},
-          h("thead", {}, h("tr", {}, ["Level", "Blinds", "Ante", "Minutes"].map((c) => h("th", {}, c)))),
-          h("tbody", {}, view.structure.levels.map((l) => h("tr", {}, h("td", {}, l.level), h("td", {}, `${l.small_blind}/${l.big_blind}`), h("td", {}, l.ante), h("td", {}, l.minutes)))),
+          h(
+            "table.list",
+            {},
+            h("thead", {}, h("tr", {}, ["Level", "Blinds", "Ante", "Minutes"].map((c) => h("th", { scope: "col" }, c)))),
+            h("tbody", {}, view.structure.levels.map((l) => h("tr", {}, h("td", {}, l.level), h("td", {}, `${l.small_blind}/${l.big_blind}`), h("td", {}, l.ante), h("td", {}, l.minutes)))),
+          ),
         ),
       ),
     );
   };
 
-  const drawDirector = () => {
-    if (!isDirector()) return;
+  // The director's panel: built once (what he types stays), its clock
+  // buttons drawn again with each update (Pause or Resume, as applies).
+  const clockButtons = h("div.actions");
+  const drawClockButtons = () => {
+    const paused = Boolean(view.clock?.paused);
     fill(
-      directorBox,
-      h("h2", {}, "Director"),
-      h(
-          "div.actions",
-          {},
-          h("button", { onclick: () => command("pause") }, "Pause"),
-          h("button", { onclick: () => command("resume") }, "Resume"),
-          h("button", { onclick: () => command("add-time", { seconds: 60 }) }, "+1 min"),
-          h("button.danger", { onclick: () => confirm("Cancel this tournament?") && command("cancel") }, "Cancel"),
-          form(
-            [
-              { name: "player", label: "Player number", type: "number", min: 1 },
-              { name: "table", label: "To table", type: "number", min: 1 },
-              { name: "seat", label: "Seat", type: "number", min: 1 },
-            ],
-            "Move player",
-            (v) => command("move", v),
-            { id: "move-form" },
-          ),
-          form([{ name: "player", label: "Player number", type: "number", min: 1 }], "Disqualify", (v) => command("disqualify", v), { id: "disqualify-form" }),
-        ),
+      clockButtons,
+      view.status === "running"
+        ? [
+            paused
+              ? h("button", { id: "resume", onclick: () => command("resume") }, "Resume")
+              : h("button", { id: "pause", onclick: () => command("pause") }, "Pause"),
+            h("button", { onclick: () => command("add-time", { seconds: 60 }) }, "+1 min"),
+          ]
+        : null,
+      ["finished", "cancelled"].includes(view.status)
+        ? null
+        : h("button.danger", { id: "cancel", onclick: () => confirm("Cancel this tournament?") && command("cancel") }, "Cancel tournament"),
     );
   };
+  const nameOf = (player) => standingsNow.find((x) => x.player === player)?.name || `player ${player}`;
+  const disqualify = form(
+    [{ name: "player", label: "Player number", type: "number", min: 1 }],
+    "Disqualify",
+    (v) => confirm(`Disqualify ${nameOf(v.player)} (player ${v.player})? He is out of the tournament.`) && command("disqualify", v),
+    { id: "disqualify-form" },
+  );
+  disqualify.querySelector("button[type=submit]").className = "danger";
+  fill(
+    directorBox,
+    h("h2", {}, "Director"),
+    clockButtons,
+    h(
+      "div.director-forms",
+      {},
+      form(
+        [
+          { name: "player", label: "Player number", type: "number", min: 1 },
+          { name: "table", label: "To table", type: "number", min: 1 },
+          { name: "seat", label: "Seat", type: "number", min: 1 },
+        ],
+        "Move player",
+        (v) => command("move", v),
+        { id: "move-form" },
+      ),
+      disqualify,
+    ),
+  );
 
   await load();
-  drawDirector();
   const feed = new Feed(`tournaments/${id}/`, {
     onFrame: (frame) => {
       if (frame.type === "update") load().catch(() => {});

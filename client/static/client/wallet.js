@@ -4,6 +4,52 @@
 import { Feed, api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice, when } from "./dom.js";
 
+const SUBJECT_ROUTES = { table: "tables", casino: "casino", tournament: "tournaments" };
+const SUBJECT_KINDS = { table: "Table", casino: "Casino table", tournament: "Tournament" };
+
+/** What a ledger line is about (its table or tournament), as a link to it. */
+export function subjectLink(subject) {
+  if (!subject) return null;
+  const text = subject.name || `${SUBJECT_KINDS[subject.kind]} ${subject.id}`;
+  return h("a.subject", { href: `#/${SUBJECT_ROUTES[subject.kind]}/${subject.id}`, title: SUBJECT_KINDS[subject.kind] }, text);
+}
+
+/** The player's ledger history by pages, newest first: `el`, and `reload()`
+ * for when the wallet moves. */
+export async function historyTable() {
+  const body = h("tbody");
+  let page = 1;
+  const prev = h("button", { onclick: () => { page -= 1; reload(); } }, "Newer");
+  const next = h("button", { onclick: () => { page += 1; reload(); } }, "Older");
+  const reload = async () => {
+    const data = await api("GET", `me/ledger/?page=${page}`);
+    fill(
+      body,
+      rows(data).map((e) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, when(e.at)),
+          h("td", {}, e.kind.replaceAll("_", " ")),
+          h("td.num", { class: e.amount < 0 ? "num neg" : "num pos" }, e.amount > 0 ? `+${e.amount}` : e.amount),
+          h("td.num", {}, e.balance_after),
+          h("td", {}, subjectLink(e.subject), e.subject && e.memo ? " · " : "", e.memo),
+        ),
+      ),
+    );
+    prev.disabled = page <= 1;
+    next.disabled = !data?.next;
+  };
+  await reload();
+  const el = h(
+    "div",
+    {},
+    h("div.scroll", {}, h("table.list", { id: "ledger" }, h("thead", {}, h("tr", {}, ["When", "What", "Amount", "Balance", "Note"].map((c) => h("th", { scope: "col" }, c)))), body)),
+    h("p.pager", {}, prev, next),
+  );
+  return { el, reload };
+}
+
 export async function walletView() {
   if (!session.me) {
     location.hash = "#/login";
@@ -11,9 +57,7 @@ export async function walletView() {
   }
   const cash = h("strong", { id: "cash" }, "…");
   const tickets = h("ul.tickets");
-  const history = h("tbody");
   const empty = h("p.hint", { id: "no-chips", hidden: true });
-  let page = 1;
 
   const drawWallet = (wallet) => {
     cash.textContent = wallet.cash;
@@ -26,35 +70,13 @@ export async function walletView() {
       ".",
     );
   };
-  const loadHistory = async () => {
-    const data = await api("GET", `me/ledger/?page=${page}`);
-    fill(
-      history,
-      rows(data).map((e) =>
-        h(
-          "tr",
-          {},
-          h("td", {}, when(e.at)),
-          h("td", {}, e.kind.replaceAll("_", " ")),
-          h("td.num", { class: e.amount < 0 ? "num neg" : "num pos" }, e.amount > 0 ? `+${e.amount}` : e.amount),
-          h("td.num", {}, e.balance_after),
-          h("td", {}, e.memo || e.ref || ""),
-        ),
-      ),
-    );
-    prev.disabled = page <= 1;
-    next.disabled = !data?.next;
-  };
-  const prev = h("button", { onclick: () => { page -= 1; loadHistory(); } }, "Newer");
-  const next = h("button", { onclick: () => { page += 1; loadHistory(); } }, "Older");
-
   drawWallet(await api("GET", "me/wallet/"));
-  await loadHistory();
+  const history = await historyTable();
   const feed = new Feed("me/", {
     onFrame: (frame) => {
       if (frame.type === "wallet") {
         drawWallet(frame.wallet || frame);
-        loadHistory();
+        history.reload();
       }
     },
   });
@@ -66,10 +88,28 @@ export async function walletView() {
     empty,
     tickets,
     h("h2", {}, "History"),
-    h("div.scroll", {}, h("table.list", { id: "ledger" }, h("thead", {}, h("tr", {}, ["When", "What", "Amount", "Balance", "Note"].map((c) => h("th", { scope: "col" }, c)))), history)),
-    h("p.pager", {}, prev, next),
+    history.el,
   );
   return { el, stop: () => feed.close() };
+}
+
+/** A player number's input that names its holder as it is typed (a
+ * cashier sees whom he pays before he pays). */
+function payeeField() {
+  const named = h("p.hint.payee", { "aria-live": "polite" });
+  let asked = 0;
+  const look = async (input) => {
+    const turn = ++asked;
+    const number = Number(input.value);
+    if (!input.value || !Number.isInteger(number) || number < 1) return fill(named);
+    try {
+      const wallet = await api("GET", `wallets/${number}/`);
+      if (turn === asked) fill(named, "Pays ", h("strong.payee-name", {}, wallet.screen_name), ` (player ${number}, cash ${wallet.cash})`);
+    } catch (e) {
+      if (turn === asked) fill(named, e.message);
+    }
+  };
+  return { name: "player", label: "Player number", type: "number", min: 1, after: named, onInput: look };
 }
 
 export function cashierView() {
@@ -80,13 +120,13 @@ export function cashierView() {
       amount: v.amount,
       memo: v.memo || "",
     });
-    const wallet = await api("GET", `wallets/${v.player}/`);
-    result.textContent = `${kind === "deposit" ? "Deposited" : "Withdrew"} ${v.amount}; player ${v.player} now has ${wallet.cash}.`;
+    const { screen_name: who, cash } = answer.wallet;
+    result.textContent = `${kind === "deposit" ? "Deposited" : "Withdrew"} ${v.amount} ${kind === "deposit" ? "to" : "from"} ${who} (player ${v.player}); ${who} now has ${cash}.`;
     notice(result.textContent);
     return answer;
   };
-  const fields = [
-    { name: "player", label: "Player number", type: "number", min: 1 },
+  const fields = () => [
+    payeeField(),
     { name: "amount", label: "Amount", type: "number", min: 1 },
     { name: "memo", label: "Note", required: false },
   ];
@@ -95,9 +135,9 @@ export function cashierView() {
     {},
     h("h1", {}, "Cashier"),
     h("h2", {}, "Deposit"),
-    form(fields, "Deposit", move("deposit"), { id: "deposit-form" }),
+    form(fields(), "Deposit", move("deposit"), { id: "deposit-form" }),
     h("h2", {}, "Withdraw"),
-    form(fields, "Withdraw", move("withdraw"), { id: "withdraw-form" }),
+    form(fields(), "Withdraw", move("withdraw"), { id: "withdraw-form" }),
     result,
   );
   return { el };
