@@ -7,7 +7,7 @@ PYTEST_ARGS ?= -q -n 2
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv run test lint bench chaos migrate static clean
+.PHONY: venv run test lint bench chaos migrate static clean screenshots
 
 venv: $(STAMP)
 
@@ -29,6 +29,11 @@ run: migrate static
 
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The README's screenshots (docs/images) from the browser suite, as the
+# client looks now (PostgreSQL and Chromium, as the e2e tests need).
+screenshots: venv
+	E2E_README_IMAGES=1 $(BIN)/pytest -q -p no:cacheprovider tests/e2e
 
 # mypy runs only once the engine has code, so a tree without it still lints.
 lint: venv

@@ -5,9 +5,8 @@ writes."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from django.contrib import admin
 from django.http import Http404, HttpRequest, HttpResponse

@@ -143,15 +143,39 @@ def register(server: Server, username: str, password: str = "a long enough secre
     return str(body["token"])
 
 
+README_IMAGES = ROOT / "docs" / "images"
+"""Where the README's screenshots live: written by the suite when
+``E2E_README_IMAGES=1`` (``make screenshots``), so they show the client as
+it is."""
+
+
 @pytest.fixture
 def shots(request: pytest.FixtureRequest) -> Any:
-    """``shots(page, name)`` writes a screenshot under tests/e2e/artifacts/."""
+    """``shots(page, name)`` writes a screenshot under tests/e2e/artifacts/;
+    with ``readme="lobby"`` it is the README's ``docs/images/lobby.png``
+    too, when asked for (``E2E_README_IMAGES=1``)."""
     ARTIFACTS.mkdir(exist_ok=True)
     prefix = request.node.name
+    for_readme = os.environ.get("E2E_README_IMAGES", "").strip() == "1"
 
-    def shoot(page: Any, name: str, full_page: bool = True) -> Path:
+    def shoot(page: Any, name: str, full_page: bool = True, readme: str | None = None) -> Path:
         path = ARTIFACTS / f"{prefix}-{name}.png"
         page.screenshot(path=str(path), full_page=full_page)
+        if readme and for_readme:
+            page.screenshot(path=str(README_IMAGES / f"{readme}.png"), full_page=False)
         return path
 
     return shoot
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now
+    ("rule: where"), none of the minor or moderate ones."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response.get("violations", [])
+    return [
+        f"{v['id']}: {', '.join(str(n['target']) for n in v['nodes'][:3])}"
+        for v in found
+        if v.get("impact") in ("serious", "critical")
+    ]

@@ -85,6 +85,7 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
 
         # Staff open the table on the staff page (long clocks: a slow machine).
         cashier.get_by_role("link", name="Staff").click()
+        cashier.get_by_role("tab", name="Casino tables").click()
         form = cashier.locator("#open-casino")
         form.get_by_label("Name").fill("Joker Wild")
         form.get_by_label("Minimum bet").fill("10")
@@ -166,7 +167,7 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         expect(player.locator("#dealer-discarded [data-card]")).to_have_count(
             len(dealer["discarded"])
         )
-        shots(player, "settled")
+        shots(player, "settled", readme="casino")
 
         # Phone-sized, the same screen still fits.
         player.set_viewport_size({"width": 390, "height": 844})

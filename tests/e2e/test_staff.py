@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import WAIT_MS, grant, register
+from tests.e2e.conftest import WAIT_MS, grant, register, serious_violations
 from tests.e2e.test_table_play import PASSWORD, log_in
 from tests.integration.cluster import Server
 
@@ -153,10 +153,23 @@ def test_a_player_runs_his_own_account_from_its_page(
     page.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
     try:
         log_in(page, server.http, "owner")
+        # The main pages pass axe-core with no serious finding.
+        for route, ready in (("lobby", "#tables"), ("wallet", "#ledger"), ("hands", "h1")):
+            page.goto(f"{server.http}/#/{route}")
+            expect(page.locator(ready)).to_be_visible(timeout=WAIT_MS)
+            assert serious_violations(page) == [], route
+        # A phone: the lobby fits its width.
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{server.http}/#/lobby")
+        expect(page.locator("#lobby-status")).to_have_text("live", timeout=WAIT_MS)
+        shots(page, "lobby-phone")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        page.set_viewport_size({"width": 1280, "height": 800})
         page.locator("#who").click()
         account = page.locator("#account")
         expect(account).to_contain_text("Your account", timeout=WAIT_MS)
         expect(account.locator("#ledger")).to_be_visible()
+        assert serious_violations(page) == []
 
         # The screen name: a refusal by field, then a new name in the menu.
         names = account.locator("#screen-name-form")
@@ -187,7 +200,8 @@ def test_a_player_runs_his_own_account_from_its_page(
         limit = account.locator("#deposit-limit-form")
         limit.get_by_label("Most I may deposit").fill("500")
         limit.get_by_role("button", name="Set deposit limit").click()
-        expect(account.locator("#limits-now")).to_contain_text("500 in any 24 hours", timeout=WAIT_MS)
+        limits_now = account.locator("#limits-now")
+        expect(limits_now).to_contain_text("500 in any 24 hours", timeout=WAIT_MS)
         exclusion = account.locator("#exclusion-form")
         exclusion.get_by_label("Days away from play").fill("3")
         exclusion.get_by_role("button", name="Exclude me").click()

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import WAIT_MS, grant, register
+from tests.e2e.conftest import WAIT_MS, grant, register, serious_violations
 from tests.integration.cluster import Server
 
 pytestmark = pytest.mark.postgres
@@ -130,8 +130,11 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         form.get_by_label("Password").fill("1")
         form.get_by_role("button", name="Sign up").click()
         expect(form.locator('[data-field="username"]')).not_to_be_empty(timeout=WAIT_MS)
-        expect(form.locator('[data-field="password"]')).to_contain_text("password")
         expect(form.get_by_role("alert")).to_have_text("Not sent: see the fields marked above.")
+        form.get_by_label("Username").fill("annie")
+        form.get_by_role("button", name="Sign up").click()
+        expect(form.locator('[data-field="password"]')).to_contain_text("password", timeout=WAIT_MS)
+        expect(form.locator('[data-field="username"]')).to_be_empty()
         form.get_by_label("Username").fill("")
         form.get_by_role("button", name="Sign up").click()
         expect(form.locator(".error:not(:empty)")).to_have_count(0)
@@ -222,7 +225,7 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         cards.nth(1).click()
         expect(page.locator("#act-discard")).to_have_text("Discard 2")
         page.evaluate("() => window.scrollTo(0, 0)")
-        shots(page, "table-draw", full_page=False)
+        shots(page, "table-draw", full_page=False, readme="table")
         version = view(page)["hand"]["version"]
         page.locator("#act-discard").click()
         wait_for_move(pages, version)
@@ -475,5 +478,115 @@ def test_a_spectator_sees_the_over_blind_and_only_backs_at_a_four_handed_table(
         expect(page.locator(".badge.button")).to_have_count(1)
         assert face_up(page) == []
         shots(page, "four-handed")
+        assert serious_violations(page) == []
+
+        # On a phone the blinds' chips lie clear of every seat's cards and
+        # plate (seat 2's chips once covered seat 1's cards).
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+        try:
+            small = phone.new_page()
+            small.goto(f"{server.http}/#/tables/{table}")
+            expect(small.locator("#felt .bet")).to_have_count(3, timeout=WAIT_MS)
+            assert small.evaluate(OVERLAPS) == []
+            shots(small, "four-handed-phone")
+        finally:
+            phone.close()
     finally:
         context.close()
+
+
+def pass_until(server: Server, table: int, tokens: dict[int, str], seat: int) -> None:
+    """Let the others at ``table`` (tokens by seat) act passively until
+    ``seat`` is to act in a hand that is under way."""
+    deadline = time.monotonic() + 60
+    while True:
+        hand = server.request("GET", f"/api/tables/{table}/")[1]["hand"]
+        assert time.monotonic() < deadline, hand
+        if hand and hand["phase"] != "complete" and hand["to_act"] == seat:
+            return
+        if hand and hand["phase"] != "complete" and hand["to_act"] is not None:
+            token = tokens[hand["to_act"]]
+            mine = server.request("GET", f"/api/tables/{table}/", token)[1]["hand"]
+            legal = (mine["legal"] or {}).get("actions", [])
+            action = next((a for a in PASSIVE if a in legal), None)
+            if action is not None:
+                body = {
+                    "hand": mine["id"],
+                    "version": mine["version"],
+                    "command_id": str(uuid.uuid4()),
+                    "action": action,
+                }
+                server.request("POST", f"/api/tables/{table}/actions/", token, body)
+        time.sleep(0.2)
+
+
+def test_a_player_at_two_tables_sees_where_it_is_his_turn_and_tiles_them(
+    browser: Any, server: Server, shots: Any
+) -> None:
+    """Multi-tabling: the lobby row and the page title flag the table where
+    it is his turn, and goes when he has acted; his two tables tile."""
+    cashier = register(server, "floorman")
+    grant(server, ("floorman", "cashier"))
+    tokens = {name: register(server, name) for name in ("mo", "rex", "sal")}
+    for token in tokens.values():
+        player = server.request("GET", "/api/me/", token)[1]["id"]
+        body = {"transfer_id": str(uuid.uuid4()), "amount": 500}
+        answer = server.request("POST", f"/api/wallets/{player}/deposit/", cashier, body)
+        assert answer[0] in (200, 201), answer
+    tables = {}
+    for name, rival in (("Left Felt", "rex"), ("Right Felt", "sal")):
+        settings = {"name": name, "game": "five-card-draw", "betting": "pot-limit"}
+        settings |= {"small_blind": 1, "big_blind": 2, "action_seconds": 600, "draw_seconds": 600}
+        status, opened = server.request("POST", "/api/tables/", cashier, settings)
+        assert status == 201, opened
+        table = tables[name] = opened["table"]["id"]
+        for seat, who in ((1, "mo"), (2, rival)):
+            body = {"seat": seat, "buy_in": 100}
+            answer = server.request("POST", f"/api/tables/{table}/sit/", tokens[who], body)
+            assert answer[0] == 200, answer
+    left, right = tables["Left Felt"], tables["Right Felt"]
+    pass_until(server, left, {2: tokens["rex"]}, seat=1)  # his turn at the left table
+    pass_until(server, right, {1: tokens["mo"]}, seat=2)  # the rival's at the right one
+
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        page = context.new_page()
+        log_in(page, server.http, "mo")
+        for table in (left, right):  # he opens his tables; the client remembers them
+            page.goto(f"{server.http}/#/tables/{table}")
+            expect(page.locator(".seat.me")).to_be_visible(timeout=WAIT_MS)
+        page.goto(f"{server.http}/#/lobby")
+        flagged = page.locator("#tables tr.your-turn")
+        expect(flagged).to_have_count(1, timeout=WAIT_MS)
+        expect(flagged).to_contain_text("Left Felt")
+        expect(page).to_have_title(re.compile("Your turn: Left Felt"), timeout=WAIT_MS)
+        shots(page, "lobby-turn", readme="lobby")
+
+        page.get_by_role("link", name="Tile my 2 tables").click()
+        expect(page.locator("#tiles .felt")).to_have_count(2, timeout=WAIT_MS)
+        tile = page.locator("#tiles .tile", has=page.locator(f'[data-table="{left}"]'))
+        expect(tile.locator("#controls .actions")).to_be_visible(timeout=WAIT_MS)
+        shots(page, "tiles", full_page=False)
+        tile.locator("#act-check, #act-call").first.click()
+        expect(page).not_to_have_title(re.compile("Your turn"), timeout=WAIT_MS)
+    finally:
+        context.close()
+
+
+OVERLAPS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const seats = [...document.querySelectorAll("#felt .seat")];
+  const out = [];
+  for (const bet of document.querySelectorAll("#felt .bet")) {
+    for (const seat of seats) {
+      for (const part of seat.querySelectorAll(".cards, .plate")) {
+        const what = `bet ${bet.dataset.bet} on seat ${seat.dataset.seat}`;
+        if (meet(box(bet), box(part))) out.push(what);
+      }
+    }
+  }
+  return out;
+}"""
+"""Every bet that covers a seat's cards or plate."""

@@ -120,7 +120,19 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
             expect(page.locator("#tournament-clock")).to_contain_text(
                 re.compile(r"Level 1: 10/20 · [23]:\d\d left · next 20/40"), timeout=WAIT_MS
             )
-        shots(pages["cy"], "clock")
+        # At a glance: a big clock, the blinds now and next with the over
+        # blind, players left of entries, the stacks, the payouts, his own.
+        glance = pages["cy"].locator("#glance")
+        expect(glance.locator("#big-clock")).to_have_text(re.compile(r"^\d+:\d\d$"))
+        expect(glance.locator("#glance-blinds")).to_have_text("10/20 · OB 40")
+        expect(glance.locator("#glance-next")).to_have_text("20/40 · OB 80")
+        expect(glance.locator("#glance-players")).to_have_text("2 left of 2 entries")
+        expect(glance.locator("#glance-stacks")).to_have_text(
+            re.compile(r"^average \d+ · largest \d+ · smallest \d+$")
+        )
+        expect(glance.locator("#glance-you")).to_contain_text("of 2, stack ")
+        expect(glance.locator("#glance-payouts li").first).to_contain_text("1st: ")
+        shots(pages["cy"], "clock", readme="tournament")
 
         # The director pauses the clock from his page, and the players'
         # pages say so live; he resumes it.

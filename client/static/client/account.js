@@ -4,6 +4,7 @@
 
 import { api, session, setToken } from "./api.js";
 import { fill, form, h, notice, when } from "./dom.js";
+import { alertPrefs, setAlertPrefs } from "./turns.js";
 import { historyTable } from "./wallet.js";
 
 export async function accountView(loadMe) {
@@ -101,6 +102,27 @@ export async function accountView(loadMe) {
     }
   };
 
+  // Alerts when it is his turn at one of his tables: off until he asks.
+  const prefs = alertPrefs();
+  const toggle = (key, label, extra = async () => true) =>
+    h(
+      "label.inline",
+      {},
+      h("input", {
+        type: "checkbox",
+        id: `alert-${key}`,
+        checked: prefs[key],
+        onchange: async (e) => {
+          const on = e.target.checked && (await extra());
+          e.target.checked = on;
+          setAlertPrefs({ [key]: on });
+        },
+      }),
+      ` ${label}`,
+    );
+  const askNotify = async () => "Notification" in window && (await Notification.requestPermission()) === "granted";
+  const alerts = h("div.alerts", {}, toggle("sound", "A sound when it is my turn"), h("br"), toggle("notify", "A desktop notification when it is my turn", askNotify));
+
   const history = await historyTable();
   const el = h(
     "section.account",
@@ -113,6 +135,7 @@ export async function accountView(loadMe) {
       h("section.card-panel", {}, h("h2", {}, "Sessions"), h("p.hint", {}, "Logs out this browser and every other device."), everywhere),
       h("section.card-panel", {}, h("h2", {}, "Limits"), limitsLine, depositLimit),
       h("section.card-panel", {}, h("h2", {}, "Self-exclusion"), exclusion, confirmBox),
+      h("section.card-panel", {}, h("h2", {}, "Your turn alerts"), h("p.hint", {}, "The page title and the lobby always say when it is your turn."), alerts),
     ),
     h("h2", {}, "Wallet history"),
     history.el,

@@ -12,6 +12,8 @@ import { handsView, handView } from "./hands.js";
 import { tournamentView } from "./tournament.js";
 import { staffView } from "./staff.js";
 import { accountView } from "./account.js";
+import { tilesView } from "./tiles.js";
+import { watchMyTables } from "./turns.js";
 
 const ROUTES = [
   [/^#\/login$/, () => loginView(loadMe)],
@@ -21,6 +23,7 @@ const ROUTES = [
   [/^#\/cashier$/, () => cashierView()],
   [/^#\/staff$/, () => staffView()],
   [/^#\/tables\/(\d+)$/, (m) => tableView(Number(m[1]))],
+  [/^#\/tiles\/(\d+(?:,\d+){0,3})$/, (m) => tilesView(m[1].split(",").map(Number))],
   [/^#\/casino\/(\d+)$/, (m) => casinoView(Number(m[1]))],
   [/^#\/hands(?:\?.*)?$/, () => handsView()],
   [/^#\/hands\/([0-9-]+)$/, (m) => handView(m[1])],
@@ -91,6 +94,7 @@ export async function loadMe() {
     }
   }
   renderNav();
+  watchMyTables();
   return session.me;
 }
 
@@ -103,6 +107,7 @@ async function logout() {
   setToken(null);
   session.me = null;
   renderNav();
+  watchMyTables();
   notice("Logged out.");
   location.hash = "#/lobby";
   route();

@@ -7,6 +7,10 @@ import { fill, h } from "./dom.js";
 
 const BLIND_LABEL = { small: "SB", big: "BB", over: "OB", extra: "post" };
 
+/** How far from the centre a seat's bet lies, across and down, as a share
+ * of the seat's own distance (a phone's side seats are close to the pot). */
+const BET_REACH = { wide: [0.55, 0.55], phone: [0.3, 0.55] };
+
 /** A phone's felt stands upright: the seats keep inside the screen. */
 export const PHONE = window.matchMedia("(max-width: 760px)");
 
@@ -70,9 +74,15 @@ export function drawFelt(el, view, o) {
         h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player && hand.phase !== "complete" ? player.stack : seat.stack)),
         h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
         toAct && clock && clock.seat === n ? h("div.clock", { dataset: { clock: n } }, clockText(clock)) : null,
-        player && player.bet && hand.phase === "betting" ? h("div.bet", { dataset: { bet: n }, title: "bet this round", "aria-label": `bet ${player.bet}` }, player.bet) : null,
       ),
     );
+    // The bet lies in front of its seat, between it and the pot, clear of
+    // the neighbours' cards (on a phone's narrow felt too).
+    if (player && player.bet && hand.phase === "betting") {
+      const [bx, by] = PHONE.matches ? BET_REACH.phone : BET_REACH.wide;
+      const front = `left:${50 + bx * rx * Math.sin(angle)}%;top:${50 + by * ry * Math.cos(angle)}%`;
+      nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: `${seat.screen_name}'s bet this round`, "aria-label": `${seat.screen_name} bets ${player.bet}` }, player.bet));
+    }
   }
   const centre = h(
     "div.centre",

@@ -4,6 +4,7 @@
 
 import { Feed, api, rows, session } from "./api.js";
 import { fill, h, when } from "./dom.js";
+import { myTables, myTurns, onTurns } from "./turns.js";
 
 export const GAMES = {
   "32-card-draw": "32 Card Draw",
@@ -29,17 +30,21 @@ export async function lobbyView() {
   const casinoBody = h("tbody");
   const tourBody = h("tbody");
   const status = h("span.status", { id: "lobby-status" }, "connecting");
+  const tilesLink = h("p.tiles-link", { id: "tiles-link" });
 
   const drawTables = () => {
     const open = [...tables.values()].filter((t) => t.status !== "closed" && !t.tournament);
+    const turns = new Set(myTurns().map((x) => x.id));
+    const mine = myTables();
+    fill(tilesLink, mine.length >= 2 ? h("a", { href: `#/tiles/${mine.slice(0, 4).join(",")}` }, `Tile my ${Math.min(4, mine.length)} tables`) : null);
     fill(
       tableBody,
       open.length
         ? open.map((t) =>
             h(
-              "tr",
+              turns.has(t.id) ? "tr.your-turn" : "tr",
               { dataset: { table: t.id } },
-              h("td", {}, h("a", { href: `#/tables/${t.id}` }, t.name || `Table ${t.id}`)),
+              h("td", {}, h("a", { href: `#/tables/${t.id}` }, t.name || `Table ${t.id}`), turns.has(t.id) ? h("span.turn-flag", {}, " Your turn") : null),
               h("td", {}, gameName(t.game, t.betting)),
               h("td", {}, `${t.small_blind}/${t.big_blind}${t.ante ? ` ante ${t.ante}` : ""}`),
               h("td", {}, `${t.players_seated}/${t.seats}`),
@@ -123,6 +128,7 @@ export async function lobbyView() {
     {},
     session.me ? null : h("p.hint", {}, h("a", { href: "#/signup" }, "Sign up"), " or ", h("a", { href: "#/login" }, "log in"), " to play; anyone may watch."),
     h("h1", {}, "Cash tables ", status),
+    tilesLink,
     h(
       "div.scroll",
       {},
@@ -156,5 +162,12 @@ export async function lobbyView() {
       ),
     ),
   );
-  return { el, stop: () => feed.close() };
+  const off = onTurns(drawTables);
+  return {
+    el,
+    stop: () => {
+      feed.close();
+      off();
+    },
+  };
 }

@@ -13,6 +13,7 @@ import { fill, h, notice } from "./dom.js";
 import { describe } from "./events.js";
 import { PHONE, clockText, drawFelt as feltDraw } from "./felt.js";
 import { gameName } from "./lobby.js";
+import { seatedAt } from "./turns.js";
 
 const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise" };
 
@@ -154,6 +155,7 @@ export async function tableView(tableId) {
       if (handId) loadBlinds(handId);
     }
     t.view = view;
+    if (session.me) seatedAt(tableId, (view.you?.seat ?? null) !== null);
     draw();
   }
 
@@ -314,6 +316,8 @@ export async function tableView(tableId) {
 
   function onKey(e) {
     if (e.target.closest?.("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Tiled tables: the keys are the focused table's.
+    if (document.querySelectorAll(".table-page").length > 1 && !el.contains(document.activeElement)) return;
     const what = KEYS[e.key.toLowerCase()];
     const l = legal();
     if (!what || !l) return;

@@ -5,6 +5,7 @@
 
 import { Feed, api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice, when } from "./dom.js";
+import { bigClock, glance } from "./glance.js";
 import { gameName } from "./lobby.js";
 
 function isDirector() {
@@ -82,6 +83,7 @@ export async function tournamentView(id) {
       h("h1", {}, view.name),
       h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${view.buy_in}+${view.fee} · stack ${view.starting_stack}`, view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
+      glance(view, standings, me),
       h("p", { id: "tournament-players" }, `${playersLine()} · prize pool ${view.prize_pool}`),
       you
         ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
@@ -181,6 +183,8 @@ export async function tournamentView(id) {
   timer = setInterval(() => {
     const node = document.getElementById("tournament-clock");
     if (node && view) node.textContent = clockLine();
+    const big = document.getElementById("big-clock");
+    if (big && view) big.textContent = bigClock(view);
   }, 1000);
   return {
     el,
