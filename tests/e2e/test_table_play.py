@@ -222,12 +222,15 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
         kept = face_up(page)
         cards = page.locator(".seat.me [data-card]")
         cards.nth(0).click()
-        cards.nth(1).click()
-        expect(page.locator("#act-discard")).to_have_text("Discard 2")
+        page.keyboard.press("2")  # the second card by its number
+        expect(page.locator("#act-discard")).to_contain_text("Discard 2")
+        # What a screen reader hears: his turn, the pot, his cards.
+        expect(page.locator("#announce")).to_contain_text("Your turn: ")
+        expect(page.locator("#announce")).to_contain_text("Your cards: ")
         page.evaluate("() => window.scrollTo(0, 0)")
         shots(page, "table-draw", full_page=False, readme="table")
         version = view(page)["hand"]["version"]
-        page.locator("#act-discard").click()
+        page.keyboard.press("d")  # the discard by its key
         wait_for_move(pages, version)
         after = face_up(page)
         assert len(after) == 5 and set(kept[2:]) <= set(after)
@@ -481,7 +484,7 @@ def test_a_spectator_sees_the_over_blind_and_only_backs_at_a_four_handed_table(
         assert serious_violations(page) == []
 
         # On a phone the blinds' chips lie clear of every seat's cards and
-        # plate (seat 2's chips once covered seat 1's cards).
+        # plate and of the pot (seat 2's chips once covered seat 1's cards).
         phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
         try:
             small = phone.new_page()
@@ -580,13 +583,13 @@ OVERLAPS = """() => {
   const seats = [...document.querySelectorAll("#felt .seat")];
   const out = [];
   for (const bet of document.querySelectorAll("#felt .bet")) {
-    for (const seat of seats) {
-      for (const part of seat.querySelectorAll(".cards, .plate")) {
-        const what = `bet ${bet.dataset.bet} on seat ${seat.dataset.seat}`;
+    for (const seat of [...seats, document.querySelector("#felt .centre")]) {
+      for (const part of seat.querySelectorAll(".cards, .plate, #pot, #phase")) {
+        const what = `bet ${bet.dataset.bet} on ${seat.dataset.seat || "the pot"}`;
         if (meet(box(bet), box(part))) out.push(what);
       }
     }
   }
   return out;
 }"""
-"""Every bet that covers a seat's cards or plate."""
+"""Every bet that covers a seat's cards or plate, or the pot."""

@@ -15,13 +15,13 @@ export function cardName(code) {
 /** A face-up card; `props` may make it a button (the draw). */
 export function face(code, props = {}) {
   if (code.startsWith("X")) {
-    return h("span.card.face.joker", { dataset: { card: code }, title: "joker", ...props }, "★");
+    return h("span.card.face.joker", { dataset: { card: code }, role: "img", "aria-label": "joker", title: "joker", ...props }, "★");
   }
   const [symbol] = SUITS[code[1]];
   const red = code[1] === "h" || code[1] === "d";
   return h(
     `span.card.face${red ? ".red" : ""}`,
-    { dataset: { card: code }, "aria-label": cardName(code), ...props },
+    { dataset: { card: code }, role: "img", "aria-label": cardName(code), ...props },
     h("span.rank", {}, RANKS[code[0]] || code[0]),
     h("span.suit", {}, symbol),
   );
@@ -29,7 +29,7 @@ export function face(code, props = {}) {
 
 /** A card seen from behind. */
 export function back() {
-  return h("span.card.back", { "aria-label": "hidden card" });
+  return h("span.card.back", { role: "img", "aria-label": "hidden card" });
 }
 
 export function cardsText(codes) {

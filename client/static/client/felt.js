@@ -69,7 +69,7 @@ export function drawFelt(el, view, o) {
     nodes.push(
       h(
         `div.${classes.join(".")}`,
-        { style, dataset: { seat: n }, "aria-label": `Seat ${n}: ${seat.screen_name}` },
+        { style, dataset: { seat: n }, role: "group", "aria-label": `Seat ${n}: ${seat.screen_name}` },
         h("div.cards", {}, seatCards(player, n === mine && o.drawing, o)),
         h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player && hand.phase !== "complete" ? player.stack : seat.stack)),
         h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
@@ -81,7 +81,7 @@ export function drawFelt(el, view, o) {
     if (player && player.bet && hand.phase === "betting") {
       const [bx, by] = PHONE.matches ? BET_REACH.phone : BET_REACH.wide;
       const front = `left:${50 + bx * rx * Math.sin(angle)}%;top:${50 + by * ry * Math.cos(angle)}%`;
-      nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: `${seat.screen_name}'s bet this round`, "aria-label": `${seat.screen_name} bets ${player.bet}` }, player.bet));
+      nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: `${seat.screen_name}'s bet this round` }, h("span.sr-only", {}, `${seat.screen_name} bets `), player.bet));
     }
   }
   const centre = h(

@@ -8,14 +8,14 @@
 // server says he may see, legal actions included.
 
 import { Feed, api, commandId, session } from "./api.js";
-import { cardsText, face, handText, isLowball } from "./cards.js";
+import { cardName, cardsText, face, handText, isLowball } from "./cards.js";
 import { fill, h, notice } from "./dom.js";
 import { describe } from "./events.js";
 import { PHONE, clockText, drawFelt as feltDraw } from "./felt.js";
 import { gameName } from "./lobby.js";
 import { seatedAt } from "./turns.js";
 
-const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise" };
+const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise", d: "discard", s: "stand" };
 
 /** Whether table view `a` shows the table before `b` did. */
 function older(a, b) {
@@ -48,7 +48,8 @@ export async function tableView(tableId) {
   const result = h("div.result", { id: "result", "aria-live": "polite" });
   const logList = h("ol.log", { id: "log", "aria-label": "Hand log", reversed: true });
   const status = h("span.status", { id: "feed-status" }, "connecting");
-  el.append(head, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, "Log"), logList)), controls, seatBar);
+  const announce = h("p.sr-only", { id: "announce", role: "status", "aria-live": "polite" });
+  el.append(head, announce, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, "Log"), logList)), controls, seatBar);
 
   // ---------------------------------------------------------------- feed
 
@@ -163,7 +164,25 @@ export async function tableView(tableId) {
     return t.view.you?.seat ?? null;
   }
 
+  // One sentence for screen readers, said again only when it changes:
+  // whose turn, the pot, his cards, and his clock when it runs short.
+  function drawAnnounce() {
+    const hand = t.view.hand;
+    if (!hand || hand.phase === "complete") {
+      const text = hand ? "Hand over." : "Waiting for the next hand.";
+      if (announce.textContent !== text) announce.textContent = text;
+      return;
+    }
+    const me = hand.players.find((p) => p.seat === mySeat());
+    const l = legal();
+    const turn = l ? `Your turn: ${l.actions.join(", ")}.` : hand.to_act ? `${seatName(hand.to_act)} to act.` : "";
+    const cards = me?.cards ? ` Your cards: ${me.cards.map(cardName).join(", ")}.` : "";
+    const text = `${turn} Pot ${hand.pot}.${cards}`.trim();
+    if (announce.textContent !== text) announce.textContent = text;
+  }
+
   function draw() {
+    drawAnnounce();
     drawHead();
     drawFelt();
     drawControls();
@@ -304,11 +323,11 @@ export async function tableView(tableId) {
     if (canDiscard()) {
       const n = t.selected.size;
       buttons.push(
-        h("p.hint", {}, `Click up to ${l.max_discard} cards to throw.`),
-        h("button.act.primary", { id: "act-discard", disabled: n === 0, onclick: () => act("discard", { cards: [...t.selected] }) }, `Discard ${n}`),
+        h("p.hint", {}, `Click up to ${l.max_discard} cards to throw (or press their numbers, 1 to 5).`),
+        h("button.act.primary", { id: "act-discard", disabled: n === 0, onclick: () => act("discard", { cards: [...t.selected] }) }, `Discard ${n} `, kbd("D")),
       );
     }
-    if (l.actions.includes("stand")) buttons.push(h("button.act", { id: "act-stand", onclick: () => act("stand") }, "Stand pat"));
+    if (l.actions.includes("stand")) buttons.push(h("button.act", { id: "act-stand", onclick: () => act("stand") }, "Stand pat ", kbd("S")));
     if (l.actions.includes("show")) buttons.push(h("button.act.primary", { id: "act-show", onclick: () => act("show") }, "Show"));
     if (l.actions.includes("muck")) buttons.push(h("button.act", { id: "act-muck", onclick: () => act("muck") }, "Muck"));
     fill(controls, h("div.actions", { role: "group", "aria-label": "Your turn" }, buttons));
@@ -318,10 +337,21 @@ export async function tableView(tableId) {
     if (e.target.closest?.("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
     // Tiled tables: the keys are the focused table's.
     if (document.querySelectorAll(".table-page").length > 1 && !el.contains(document.activeElement)) return;
-    const what = KEYS[e.key.toLowerCase()];
     const l = legal();
+    // The draw by keys: 1-5 pick or put back that card, D throws them, S stands pat.
+    if (l && canDiscard() && /^[1-5]$/.test(e.key)) {
+      const code = t.view.hand.players.find((p) => p.seat === mySeat())?.cards?.[Number(e.key) - 1];
+      if (code) {
+        e.preventDefault();
+        toggle(code);
+      }
+      return;
+    }
+    const what = KEYS[e.key.toLowerCase()];
     if (!what || !l) return;
     e.preventDefault();
+    if (what === "discard" && canDiscard() && t.selected.size) act("discard", { cards: [...t.selected] });
+    if (what === "stand" && l.actions.includes("stand")) act("stand");
     if (what === "fold" && l.actions.includes("fold")) act("fold");
     else if (what === "check-call") {
       if (l.actions.includes("check")) act("check");
@@ -467,6 +497,11 @@ export async function tableView(tableId) {
     if (!clock) return;
     const node = felt.querySelector(`[data-clock="${clock.seat}"]`);
     if (node) node.textContent = clockText(clock);
+    const short = clock.seat === mySeat() && Date.parse(clock.deadline) - Date.now() < 10_000;
+    if (short && t.warned !== clock.deadline) {
+      t.warned = clock.deadline;
+      announce.textContent = "Ten seconds left to act.";
+    }
     drawControls(); // the bet window may have closed (drawn only if the menu changed)
   }, 250);
 
