@@ -570,20 +570,23 @@ def test_a_player_at_two_tables_sees_where_it_is_his_turn_and_tiles_them(
         tile = page.locator("#tiles .tile", has=page.locator(f'[data-table="{left}"]'))
         expect(tile.locator("#controls .actions")).to_be_visible(timeout=WAIT_MS)
         shots(page, "tiles", full_page=False)
+        for felt in page.locator("#tiles .felt").all():  # no bet on cards or the pot
+            assert felt.evaluate(OVERLAPS) == []
         tile.locator("#act-check, #act-call").first.click()
         expect(page).not_to_have_title(re.compile("Your turn"), timeout=WAIT_MS)
     finally:
         context.close()
 
 
-OVERLAPS = """() => {
+OVERLAPS = """(felt) => {
+  felt = felt || document.querySelector("#felt");
   const box = (e) => e.getBoundingClientRect();
   const meet = (a, b) =>
     a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-  const seats = [...document.querySelectorAll("#felt .seat")];
+  const seats = [...felt.querySelectorAll(".seat")];
   const out = [];
-  for (const bet of document.querySelectorAll("#felt .bet")) {
-    for (const seat of [...seats, document.querySelector("#felt .centre")]) {
+  for (const bet of felt.querySelectorAll(".bet")) {
+    for (const seat of [...seats, felt.querySelector(".centre")]) {
       for (const part of seat.querySelectorAll(".cards, .plate, #pot, #phase")) {
         const what = `bet ${bet.dataset.bet} on ${seat.dataset.seat || "the pot"}`;
         if (meet(box(bet), box(part))) out.push(what);

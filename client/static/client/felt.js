@@ -81,7 +81,7 @@ export function drawFelt(el, view, o) {
     if (player && player.bet && hand.phase === "betting") {
       const [bx, by] = PHONE.matches ? BET_REACH.phone : BET_REACH.wide;
       const front = `left:${50 + bx * rx * Math.sin(angle)}%;top:${50 + by * ry * Math.cos(angle)}%`;
-      nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: `${seat.screen_name}'s bet this round` }, h("span.sr-only", {}, `${seat.screen_name} bets `), player.bet));
+      nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: `${seat.screen_name}'s bet this round` }, player.bet));
     }
   }
   const centre = h(
@@ -96,6 +96,35 @@ export function drawFelt(el, view, o) {
       : h("div.phase", { id: "phase" }, view.seats.length < 2 ? "Waiting for players" : "Next hand soon"),
   );
   fill(el, centre, nodes);
+  // Laid out only once on the page: a felt drawn before it is shown settles then.
+  if (el.isConnected) settleBets(el);
+  else requestAnimationFrame(() => el.isConnected && settleBets(el));
+}
+
+const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Where the felt is small (a tile, a phone), move each bet nearer the pot
+ * or aside until it covers no seat's cards or plate and not the pot. */
+function settleBets(el) {
+  const obstacles = [...el.querySelectorAll(".seat .cards, .seat .plate, #pot, #phase, .centre .pot, .centre .phase")].map((e) => e.getBoundingClientRect());
+  for (const bet of el.querySelectorAll(".bet")) {
+    const [x, y] = [parseFloat(bet.style.left), parseFloat(bet.style.top)];
+    const free = () => !obstacles.some((o) => o.width && meets(bet.getBoundingClientRect(), o));
+    if (free()) continue;
+    let placed = false;
+    for (const f of [0.85, 0.7, 1.15, 0.55]) {
+      for (const dx of [0, 9, -9, 18, -18, 27, -27]) {
+        bet.style.left = `${50 + (x - 50) * f + dx}%`;
+        bet.style.top = `${50 + (y - 50) * f}%`;
+        if ((placed = free())) break;
+      }
+      if (placed) break;
+    }
+    if (!placed) {
+      bet.style.left = `${x}%`;
+      bet.style.top = `${y}%`;
+    }
+  }
 }
 
 // Side pots once someone is all-in, each contested by two or more (a
