@@ -51,6 +51,7 @@ from poker import projections as table_projections
 from poker import streams
 from poker.engine.commands import Forfeit
 from poker.engine.errors import EngineError
+from poker.engine.showdown import pots
 from poker.engine.table import (
     AddChips,
     Close,
@@ -79,6 +80,7 @@ from tournaments.rules import (
     FinalTableDrawn,
     Finished,
     PlayerMoved,
+    PotResult,
     Rebought,
     Seated,
     Status,
@@ -409,12 +411,32 @@ def _report_ended(tournament: int, unit: Tables) -> bool:
             tournament_id=tournament,
             table=number,
             stacks=stacks,
+            pots=pot_results(work) if state.definition.bounty is not None else (),
             command_id=command_id(stream, "finish"),
             unit=unit,
         )
         reported = True
         state = unit.current()  # the report moved the tournament on
     return reported
+
+
+def pot_results(work: Work) -> tuple[PotResult, ...]:
+    """How the pots of the table's last hand went, by player (none if the
+    hand is not at hand: the rules then go by the chips each won)."""
+    hand = work.hand
+    if hand is None or not hand.state.complete:
+        return ()
+    players = hand.state.players
+    eligible = {k: pot.eligible for k, pot in enumerate(pots(hand.state))}
+    out = []
+    for awarded in sorted(hand.state.awards, key=lambda a: a.pot):
+        shares: dict[str, int] = {}
+        for share in awarded.shares:
+            name = players[share.player].name
+            shares[name] = shares.get(name, 0) + share.amount
+        contested = tuple(players[i].name for i in eligible.get(awarded.pot, ()))
+        out.append(PotResult(contested, shares))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------

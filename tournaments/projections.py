@@ -154,6 +154,8 @@ def entrant_fields(
             "place": places.get(player),
             "prize": won.cash if won else 0,
             "ticket": bool(won and won.ticket),
+            "bounty": e.bounty,
+            "bounty_won": e.bounty_won,
         }
     return out
 

@@ -110,6 +110,7 @@ def tournament_detail(
         "re_entries": definition.re_entries,
         "rebuys": row.definition.get("rebuys"),
         "satellite": row.definition.get("satellite"),
+        "bounty": row.definition.get("bounty"),
         "structure": structure_view(definition.structure),
         "table_clocks": table_clocks(definition),
         "prizes": prizes(state),
@@ -186,6 +187,8 @@ def own_entry(
         "rebuys": e.rebuys,
         "added_on": e.added_on,
         "paid": e.paid,
+        "bounty": e.bounty,
+        "bounty_won": e.bounty_won,
         "in": e.alive,
         "disqualified": e.disqualified,
         "may_rebuy": can_rebuy(state, e.player),
@@ -215,6 +218,8 @@ def entrants(row: Tournament) -> list[dict[str, Any]]:
             "seat": e.seat,
             "rebuys": e.rebuys,
             "added_on": e.added_on,
+            "bounty": e.bounty,
+            "bounty_won": e.bounty_won,
         }
         for e in rows
     ]
@@ -238,6 +243,8 @@ def standings(state: TournamentState, limit: int | None = None) -> list[dict[str
             "name": shown.get(s.player, ""),
             "stack": state.entrants[s.player].stack,
             "in": state.entrants[s.player].alive,
+            "bounty": state.entrants[s.player].bounty,
+            "bounty_won": state.entrants[s.player].bounty_won,
         }
         for s in placed
     ]
@@ -255,6 +262,7 @@ def results(row: Tournament) -> list[dict[str, Any]]:
             "name": e.player.screen_name,
             "prize": e.prize,
             "ticket": e.ticket,
+            "bounty_won": e.bounty_won,
         }
         for e in rows.order_by("place", "player_id")
     ]

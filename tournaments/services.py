@@ -49,6 +49,7 @@ from tournaments.rules import (
     TournamentError,
     Unregister,
     create_tournament,
+    definition_from_json,
     replay,
 )
 from tournaments.work import Decide, Outcome, folds, follow_up, run
@@ -149,9 +150,10 @@ def _check_target(satellite: Satellite) -> None:
     taking = (Tournament.Status.SCHEDULED, Tournament.Status.REGISTERING)
     if row is None or row.status not in taking:
         raise BadTarget(extra={"fields": {"satellite.target": [BadTarget.message]}})
-    if satellite.target_buy_in != row.buy_in + row.fee:
+    price = definition_from_json(row.definition).entry_price
+    if satellite.target_buy_in != price:
         raise BadTarget(
-            f"A seat is worth the target's buy-in plus fee, {row.buy_in + row.fee}.",
+            f"A seat is worth the target's entry price, {price}.",
             extra={"fields": {"satellite.target_buy_in": ["not the target's entry price"]}},
         )
 

@@ -46,6 +46,7 @@ from tournaments import services, timing
 from tournaments.models import Tournament
 from tournaments.projections import decode
 from tournaments.rules import (
+    Bounty,
     BreakStarted,
     Rebuys,
     Satellite,
@@ -95,6 +96,10 @@ class Plan:
     add_on: bool = False
     seat_value: int | None = None
     registered_in_target: int = 0
+    bounty: int | None = None
+    """A knockout with this bounty on every entry (None: none)."""
+    progressive: bool = False
+    """The bounty is a progressive knockout (half of a head paid at once)."""
     seed: int = 1
     time_limit: float = 3600.0
     bot_threads: int = 1
@@ -116,6 +121,8 @@ class Plan:
             raise ValueError("a seat is worth at least 1")
         if self.progress_seconds <= 0:
             raise ValueError("progress lines need a positive interval")
+        if self.progressive and self.bounty is None:
+            raise ValueError("a progressive knockout needs a bounty")
 
     def definition(self, target: Tournament | None) -> TournamentDefinition:
         """The tournament's definition: a sit-and-go of ``players`` on the
@@ -138,6 +145,7 @@ class Plan:
         satellite = None
         if target is not None:
             satellite = Satellite(str(target.pk), target.buy_in + target.fee)
+        bounty = None if self.bounty is None else Bounty(self.bounty, self.progressive)
         return TournamentDefinition(
             game=self.game,
             betting=self.betting,
@@ -151,13 +159,14 @@ class Plan:
             rebuys=rebuys,
             satellite=satellite,
             sit_and_go=True,
+            bounty=bounty,
         )
 
     @property
     def wallet(self) -> int:
         """What each bot brings: every entry, rebuy and add-on it may buy."""
         extra = self.max_rebuys + int(self.add_on) if self.rebuy_until is not None else 0
-        return self.buy_in + self.fee + extra * self.buy_in
+        return self.buy_in + (self.bounty or 0) + self.fee + extra * self.buy_in
 
 
 @dataclass
@@ -340,7 +349,12 @@ def prizes_line(state: TournamentState) -> str:
     if satellite is not None:
         won = sum(a.ticket for a in awards)
         tickets = f"{won} tickets into tournament {satellite.target}; "
-    return f"prizes: {tickets}cash {shown or 'none'}"
+    heads = ""
+    if state.definition.bounty is not None:
+        won_most = sorted(state.entrants.values(), key=lambda e: (-e.bounty_won, e.player))[:3]
+        best = ", ".join(f"{e.player} {e.bounty_won}" for e in won_most)
+        heads = f"; bounties {sum(e.bounty_won for e in state.entrants.values())} (most: {best})"
+    return f"prizes: {tickets}cash {shown or 'none'}{heads}"
 
 
 def _acting(

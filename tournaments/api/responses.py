@@ -8,7 +8,7 @@ from rest_framework import serializers
 from poker.api.responses import choice, record_out
 from poker.engine.rules import Betting, Game
 from tournaments.models import Entrant, Tournament
-from tournaments.rules.definition import Rebuys, Satellite
+from tournaments.rules.definition import Bounty, Rebuys, Satellite
 
 
 def still_in() -> serializers.BooleanField:
@@ -99,6 +99,8 @@ class OwnEntryOut(serializers.Serializer[dict[str, object]]):
     rebuys = serializers.IntegerField()
     added_on = serializers.BooleanField()
     paid = serializers.IntegerField()
+    bounty = serializers.IntegerField(help_text="The head on the player (0: no bounties).")
+    bounty_won = serializers.IntegerField(help_text="Bounty money won so far.")
     disqualified = serializers.BooleanField()
     may_rebuy = serializers.BooleanField()
     may_add_on = serializers.BooleanField()
@@ -127,6 +129,7 @@ class TournamentDetailOut(TournamentOut):
     re_entries = serializers.IntegerField(allow_null=True)
     rebuys = record_out(Rebuys, "Tournament")(allow_null=True)
     satellite = record_out(Satellite, "Tournament")(allow_null=True)
+    bounty = record_out(Bounty, "Tournament")(allow_null=True)
     structure = StructureOut()
     table_clocks = TableClocksOut()
     prizes = PrizeOut(many=True)
@@ -147,6 +150,8 @@ class TournamentEntrantOut(serializers.Serializer[dict[str, object]]):
     seat = serializers.IntegerField(allow_null=True)
     rebuys = serializers.IntegerField()
     added_on = serializers.BooleanField()
+    bounty = serializers.IntegerField(help_text="The head on the player (0: no bounties).")
+    bounty_won = serializers.IntegerField(help_text="Bounty money won so far.")
 
 
 class StandingOut(serializers.Serializer[dict[str, object]]):
@@ -155,6 +160,8 @@ class StandingOut(serializers.Serializer[dict[str, object]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     stack = serializers.IntegerField()
+    bounty = serializers.IntegerField(help_text="The head on the player (0: no bounties).")
+    bounty_won = serializers.IntegerField(help_text="Bounty money won so far.")
 
     def get_fields(self) -> dict[str, serializers.Field]:
         return {**super().get_fields(), "in": still_in()}
@@ -166,3 +173,4 @@ class ResultOut(serializers.Serializer[dict[str, object]]):
     name = serializers.CharField()
     prize = serializers.IntegerField()
     ticket = serializers.BooleanField()
+    bounty_won = serializers.IntegerField(help_text="Bounty money won.")

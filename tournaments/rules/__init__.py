@@ -28,6 +28,7 @@ from tournaments.rules.commands import (
     MovePlayer,
     OpenRegistration,
     Pause,
+    PotResult,
     Rebuy,
     RebuyTimeout,
     Register,
@@ -39,11 +40,19 @@ from tournaments.rules.commands import (
     Unregister,
 )
 from tournaments.rules.decide import create_tournament, decide, play
-from tournaments.rules.definition import Clocks, Rebuys, Satellite, TournamentDefinition
+from tournaments.rules.definition import (
+    Bounty,
+    Clocks,
+    Rebuys,
+    Satellite,
+    TournamentDefinition,
+)
 from tournaments.rules.errors import InvalidDefinition, TournamentError, TournamentErrorCode
 from tournaments.rules.events import (
     TOURNAMENT_EVENT_TYPES,
     AddedOn,
+    BountyPaid,
+    BountyShare,
     BreakStarted,
     ButtonDrawn,
     Cancelled,
@@ -56,6 +65,8 @@ from tournaments.rules.events import (
     HandForHandEnded,
     HandForHandStarted,
     HandStarted,
+    Knocker,
+    Knockout,
     LevelChanged,
     Paused,
     PlayerMoved,
@@ -109,6 +120,9 @@ __all__ = [
     "Award",
     "AwardPrizes",
     "BlindLevel",
+    "Bounty",
+    "BountyPaid",
+    "BountyShare",
     "Break",
     "BreakStarted",
     "Bust",
@@ -131,6 +145,8 @@ __all__ = [
     "HandForHandStarted",
     "HandStarted",
     "InvalidDefinition",
+    "Knocker",
+    "Knockout",
     "LevelChanged",
     "MovePlayer",
     "OpenRegistration",
@@ -142,6 +158,7 @@ __all__ = [
     "PlayerMoved",
     "PlayerSeat",
     "PlayerStack",
+    "PotResult",
     "Prize",
     "PrizesAwarded",
     "Rebought",

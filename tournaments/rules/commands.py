@@ -88,14 +88,26 @@ class StartHand:
 
 
 @dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot of a hand: the players who contested it and the chips each
+    winner took from it."""
+
+    eligible: tuple[str, ...]
+    shares: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
 class FinishHand:
     """The hand at ``table`` is over: ``stacks`` maps every player dealt in
-    to his chips after it; ``at``: when (None: no rebuy clock starts)."""
+    to his chips after it; ``at``: when (None: no rebuy clock starts);
+    ``pots``: how its pots went (who busted whom, for bounties; none given:
+    by the chips each player won in the hand)."""
 
     table: int
     stacks: Mapping[str, int]
     seed: int
     at: int | None = None
+    pots: tuple[PotResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ Rules chosen where RULES.md 6 is silent:
 - A sit-and-go starts with the entry that fills it.
 - Cancelling refunds everybody everything he paid (buy-ins, fees, rebuys,
   add-ons), whatever the stage: the simplest policy that leaves nobody
-  short; the service may not offer cancellation once prizes are near.
+  short; the service may not offer cancellation once prizes are near.  A
+  bounty tournament cannot be cancelled once a head has been paid
+  (``bounties``).
 - Ticks move the clock through every period it passed, one event each, so
   no window is skipped silently.
 """
@@ -25,6 +27,7 @@ from typing import Any
 from tournaments.rules import commands as cmd
 from tournaments.rules import events as ev
 from tournaments.rules import queries as q
+from tournaments.rules.bounties import bounty_paid, heads_at_end
 from tournaments.rules.checks import whole
 from tournaments.rules.clock import timeline
 from tournaments.rules.definition import TournamentDefinition
@@ -202,6 +205,8 @@ def _add_time(draft: Draft, c: cmd.AddTime) -> None:
 def _cancel(draft: Draft, c: cmd.Cancel) -> None:
     if not isinstance(c.reason, str) or len(c.reason) > 200:
         raise Malformed("a reason is text of at most 200 characters")
+    if bounty_paid(draft.state):
+        raise IllegalAction("bounties have been paid: the tournament plays to its end")
     draft.add(ev.Cancelled(c.reason))
     for player, entrant in sorted(draft.state.entrants.items()):
         if entrant.paid:
@@ -220,6 +225,7 @@ def _award(draft: Draft, c: cmd.AwardPrizes) -> None:
         raise Malformed("only a satellite has a target")
     value = 0 if satellite is None else satellite.target_buy_in
     awards = award(state.standings, q.prizes(state), value, in_target)
+    draft.add(*heads_at_end(state, state.standings))
     draft.add(ev.PrizesAwarded(awards, None if satellite is None else satellite.target))
 
 

@@ -2,9 +2,10 @@
 past tense.  The state is their fold (``evolve``); ``decide`` makes them.
 
 Money moves on exactly these: ``Registered`` (paid), ``Unregistered`` and
-``Refunded`` (paid back), ``Rebought`` and ``AddedOn`` (paid), and
-``PrizesAwarded`` (won).  Chips enter play with ``Seated`` (a new entry),
-``Rebought`` and ``AddedOn``, and leave it only with ``Disqualified``.
+``Refunded`` (paid back), ``Rebought`` and ``AddedOn`` (paid),
+``BountyPaid`` (a head won) and ``PrizesAwarded`` (won).  Chips enter play
+with ``Seated`` (a new entry), ``Rebought`` and ``AddedOn``, and leave it
+only with ``Disqualified``.
 
 Times (``at``) are whole seconds of the service's clock (Unix time); the
 rules only ever subtract them.  Hands are numbered across the tournament;
@@ -144,12 +145,31 @@ class HandStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class Knocker:
+    """A player who took ``chips`` from the pots a busted player was in."""
+
+    player: str
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class Knockout:
+    """``player`` lost his chips to ``by`` (his bounty is theirs, split by
+    the chips each took, when he goes out)."""
+
+    player: str
+    by: tuple[Knocker, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HandFinished:
-    """Hand ``hand`` at ``table`` is over: the stacks of those dealt in."""
+    """Hand ``hand`` at ``table`` is over: the stacks of those dealt in,
+    and in a bounty tournament who busted whom (``knockouts``)."""
 
     hand: int
     table: int
     stacks: tuple[PlayerStack, ...]
+    knockouts: tuple[Knockout, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +207,25 @@ class Eliminated:
     player: str
     group: int
     stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class BountyShare:
+    """What ``player`` got of a head: ``cash`` paid now and ``head`` added
+    to his own bounty (a PKO)."""
+
+    player: str
+    cash: int
+    head: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BountyPaid:
+    """The head on ``player`` (his whole bounty) went to ``shares``: those
+    who busted him, or at the end the player himself or the winner."""
+
+    player: str
+    shares: tuple[BountyShare, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +338,7 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     RebuyOffered,
     AddedOn,
     Eliminated,
+    BountyPaid,
     PlayerMoved,
     TableBroken,
     FinalTableDrawn,
@@ -333,6 +373,7 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
         "tournament.rebuy_offered": RebuyOffered,
         "tournament.player_added_on": AddedOn,
         "tournament.player_eliminated": Eliminated,
+        "tournament.bounty_paid": BountyPaid,
         "tournament.player_moved": PlayerMoved,
         "tournament.table_broken": TableBroken,
         "tournament.final_table_drawn": FinalTableDrawn,

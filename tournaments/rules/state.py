@@ -58,6 +58,13 @@ class Entrant:
     """The level of the last hand he was dealt in (0: none yet)."""
     rebuy_until: int | None = None
     """Out of chips: the end of his time to rebuy or decline (None: none running)."""
+    bounty: int = 0
+    """The head on him (money: what whoever busts him wins)."""
+    bounty_won: int = 0
+    """Bounty money paid to him so far."""
+    knocked_by: tuple[ev.Knocker, ...] = ()
+    """Who busted him in the hand he last lost his chips in (his head is
+    theirs if he goes out without rebuying)."""
 
     @property
     def alive(self) -> bool:
@@ -170,6 +177,8 @@ class TournamentState:
     final_table: int | None = None
     standings: tuple[Standing, ...] = ()
     awards: tuple[Award, ...] | None = None
+    bounties_paid: int = 0
+    """Heads paid so far (``BountyPaid``)."""
     version: int = 0
 
     def entrant(self, player: str) -> Entrant | None:

@@ -49,19 +49,27 @@ export async function tournamentView(id) {
     return `Level ${c.level}: ${c.small_blind}/${c.big_blind}${c.ante ? ` ante ${c.ante}` : ""}${time}${next}${state}`;
   };
 
+  const price = () => (view.bounty ? `${view.buy_in}+${view.bounty.amount}+${view.fee}` : `${view.buy_in}+${view.fee}`);
+  const bountyLine = () => {
+    const b = view.bounty;
+    if (!b) return "";
+    return b.progressive ? ` · progressive knockout: bounty ${b.amount}, ${b.paid_now_percent}% of a head paid at once` : ` · knockout: bounty ${b.amount}`;
+  };
+
   const entryLine = (you, standings) => {
     if (view.status === "finished" || view.status === "cancelled") {
       const mine = standings.find((s) => s.player === session.me?.id);
       return mine ? `You finished ${ordinal(mine.place)}.` : "It is over.";
     }
-    return you.in ? `You are in: stack ${you.stack}` : "You are out.";
+    const head = view.bounty ? ` · bounty on you ${you.bounty} · bounties won ${you.bounty_won}` : "";
+    return you.in ? `You are in: stack ${you.stack}${head}` : `You are out.${view.bounty ? ` Bounties won ${you.bounty_won}.` : ""}`;
   };
 
   const draw = (standings) => {
     const you = view.you;
     const me = session.me;
     const buttons = [];
-    if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `Register (${view.buy_in}+${view.fee})`));
+    if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `Register (${price()})`));
     if (me && you && view.status === "registering") buttons.push(h("button", { id: "unregister", onclick: () => command("unregister") }, "Unregister"));
     if (you?.may_rebuy) buttons.push(h("button", { onclick: () => command("rebuy") }, "Rebuy"));
     if (you?.may_add_on) buttons.push(h("button", { onclick: () => command("add-on") }, "Add-on"));
@@ -69,7 +77,7 @@ export async function tournamentView(id) {
     fill(
       body,
       h("h1", {}, view.name),
-      h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${view.buy_in}+${view.fee} · stack ${view.starting_stack}`, view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
+      h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${price()} · stack ${view.starting_stack}`, bountyLine(), view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
       h("p", {}, `Players ${view.players_left ?? view.entries}/${view.entries} · prize pool ${view.prize_pool}`),
       you
@@ -87,6 +95,7 @@ export async function tournamentView(id) {
             "li",
             { value: s.place },
             `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`,
+            view.bounty ? h("span.bounty", {}, ` · bounty ${s.bounty} · won ${s.bounty_won}`) : null,
             isDirector() ? h("span.hint", {}, ` (player ${s.player})`) : null,
           ),
         ),
