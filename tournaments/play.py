@@ -52,6 +52,7 @@ from poker import streams
 from poker.engine.commands import Forfeit
 from poker.engine.errors import EngineError
 from poker.engine.showdown import pots
+from poker.engine.state import HandState
 from poker.engine.table import (
     AddChips,
     Close,
@@ -411,7 +412,7 @@ def _report_ended(tournament: int, unit: Tables) -> bool:
             tournament_id=tournament,
             table=number,
             stacks=stacks,
-            pots=pot_results(work) if state.definition.bounty is not None else (),
+            pots=_pots(work) if state.definition.bounty is not None else (),
             command_id=command_id(stream, "finish"),
             unit=unit,
         )
@@ -420,16 +421,20 @@ def _report_ended(tournament: int, unit: Tables) -> bool:
     return reported
 
 
-def pot_results(work: Work) -> tuple[PotResult, ...]:
-    """How the pots of the table's last hand went, by player (none if the
-    hand is not at hand: the rules then go by the chips each won)."""
+def _pots(work: Work) -> tuple[PotResult, ...]:
+    """How the pots of the table's last hand went (none if the hand is not
+    at hand: the rules then go by the chips each won)."""
     hand = work.hand
-    if hand is None or not hand.state.complete:
-        return ()
-    players = hand.state.players
-    eligible = {k: pot.eligible for k, pot in enumerate(pots(hand.state))}
+    return () if hand is None or not hand.state.complete else pot_results(hand.state)
+
+
+def pot_results(hand: HandState) -> tuple[PotResult, ...]:
+    """How the pots of a finished hand went, by player: who contested each
+    and what each winner took from it."""
+    players = hand.players
+    eligible = {k: pot.eligible for k, pot in enumerate(pots(hand))}
     out = []
-    for awarded in sorted(hand.state.awards, key=lambda a: a.pot):
+    for awarded in sorted(hand.awards, key=lambda a: a.pot):
         shares: dict[str, int] = {}
         for share in awarded.shares:
             name = players[share.player].name
