@@ -2,7 +2,8 @@
 
 Money moves on exactly the events the rules say it does (``Registered``,
 ``Unregistered``, ``Refunded``, ``Rebought``, ``AddedOn``,
-``BountyPaid``, ``PrizesAwarded``), in the transaction that appends them.  Each transfer's
+``BountyPaid``, ``GuaranteeHeld``, ``GuaranteeReleased``,
+``PrizesAwarded``), in the transaction that appends them.  Each transfer's
 id is derived from the event's place in the stream (``tournament-7@12``,
 plus a suffix when one event makes several transfers): the stream's
 unique versions make every movement happen once, and a retried command
@@ -42,6 +43,8 @@ from tournaments.rules import (
     AddedOn,
     BountyPaid,
     Cancelled,
+    GuaranteeHeld,
+    GuaranteeReleased,
     PrizesAwarded,
     Rebought,
     Refunded,
@@ -236,6 +239,19 @@ def _bounty(p: Posting, e: BountyPaid) -> list[Planned]:
     return out
 
 
+def _guarantee(back: bool) -> Callable[[Posting, Any], list[Planned]]:
+    """The house's guarantee into the pool, or its unneeded rest back."""
+
+    def plan(p: Posting, e: GuaranteeHeld | GuaranteeReleased) -> list[Planned]:
+        move = partial(
+            money.tournament_guarantee, transfer_id=p.transfer_id(), tournament=p.tournament,
+            amount=e.amount, back=back,
+        )  # fmt: skip
+        return [Planned((ledger.house(), ledger.pool(p.tournament)), move)]
+
+    return plan
+
+
 def _tickets_cashed_out(p: Posting) -> list[Planned]:
     """A tournament called off: after the refunds (which give back the
     tickets that paid entries), every ticket into it still held, won in a
@@ -267,4 +283,6 @@ _HANDLERS: dict[type[Any], Callable[[Posting, Any], list[Planned]]] = {
     AddedOn: _chips_bought(money.tournament_add_on),
     PrizesAwarded: _awarded,
     BountyPaid: _bounty,
+    GuaranteeHeld: _guarantee(back=False),
+    GuaranteeReleased: _guarantee(back=True),
 }

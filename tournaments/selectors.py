@@ -86,6 +86,7 @@ def tournament_summary(row: Tournament) -> dict[str, Any]:
         "entries": row.entries,
         "players_left": row.players_left,
         "prize_pool": row.prize_pool,
+        "guarantee": d.get("guarantee", 0),
         "registration_open": registration_open(row),
         "level": row.level,
         "on_break": row.on_break,
@@ -279,6 +280,6 @@ def live(state: TournamentState, now: int) -> dict[str, Any]:
         "entries": state.entries,
         "players_left": left,
         "average_stack": chips // left if left else 0,
-        "prize_pool": state.pool,
+        "prize_pool": q.prize_pool(state),
         "standings": standings(state, STANDINGS_IN_FRAME),
     }

@@ -29,7 +29,7 @@ from accounts.limits import play_check
 from config.api_errors import ApiError
 from poker.commands import user_of
 from poker.eventstore import Batch, append
-from tournaments import projections, selectors, timing
+from tournaments import payments, projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, refusal
 from tournaments.models import Tournament
 from tournaments.rules import (
@@ -117,7 +117,8 @@ def tournament_create(
 ) -> Tournament:
     """Set a tournament up, registration open (directors only).  A scheduled
     tournament starts at ``starts_at`` by its timer (cancelled with refunds
-    below the minimum); a sit-and-go has none and starts when it fills."""
+    below the minimum); a sit-and-go has none and starts when it fills.  A
+    guarantee is held from the house now (refused if it cannot cover it)."""
     ensure_director(by)
     if definition.sit_and_go and starts_at is not None:
         raise ApiError("A sit-and-go starts when it fills: no starts_at.", code="invalid")
@@ -134,9 +135,11 @@ def tournament_create(
     with transaction.atomic():
         row = Tournament.objects.create(**projections.tournament_fields(state))
         batch = Batch(row.stream, 0, projections.encode(events))
+        created = replay(events[:1])
+        payments.post(tournament=row.pk, stream=row.stream, state=created, events=events[1:])
         recorded = append([batch], by=user_of(by))
         projections.write_tournament(row, state, created_at=recorded[0].recorded_at)
-        outcome = Outcome(row, replay(events[:1]), state, events, recorded, recorded[0].recorded_at)
+        outcome = Outcome(row, created, state, events, recorded, recorded[0].recorded_at)
         transaction.on_commit(lambda: folds.remember(row.stream, state.version, state))
         follow_up(outcome)
     return row

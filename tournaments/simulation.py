@@ -100,6 +100,8 @@ class Plan:
     """A knockout with this bounty on every entry (None: none)."""
     progressive: bool = False
     """The bounty is a progressive knockout (half of a head paid at once)."""
+    guarantee: int = 0
+    """The least prize pool (the house's account is funded with it first)."""
     seed: int = 1
     time_limit: float = 3600.0
     bot_threads: int = 1
@@ -160,6 +162,7 @@ class Plan:
             satellite=satellite,
             sit_and_go=True,
             bounty=bounty,
+            guarantee=self.guarantee,
         )
 
     @property
@@ -232,6 +235,8 @@ def simulate(plan: Plan, say: Say = print) -> Report:
             money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=bot.pk, amount=plan.seat_value)
             services.tournament_register(by=bot, tournament_id=target.pk)
     definition = plan.definition(target)
+    if plan.guarantee:
+        money.house_fund(transfer_id=uuid.uuid4(), amount=plan.guarantee)
     row = services.tournament_create(by=director, name=f"Simulation {run}", definition=definition)
     report = Report(row, target, bots)
     say(f"{plan.players} bots registering for tournament {row.pk} ({plan.game.value})")
@@ -349,11 +354,12 @@ def prizes_line(state: TournamentState) -> str:
     if satellite is not None:
         won = sum(a.ticket for a in awards)
         tickets = f"{won} tickets into tournament {satellite.target}; "
-    heads = ""
+    overlay = q.overlay(state)
+    heads = f"; overlay {overlay}" if state.definition.guarantee else ""
     if state.definition.bounty is not None:
         won_most = sorted(state.entrants.values(), key=lambda e: (-e.bounty_won, e.player))[:3]
         best = ", ".join(f"{e.player} {e.bounty_won}" for e in won_most)
-        heads = f"; bounties {sum(e.bounty_won for e in state.entrants.values())} (most: {best})"
+        heads += f"; bounties {sum(e.bounty_won for e in state.entrants.values())} (most: {best})"
     return f"prizes: {tickets}cash {shown or 'none'}{heads}"
 
 

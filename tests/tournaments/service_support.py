@@ -174,7 +174,7 @@ def pools_disagreeing() -> list[str]:
     for row in Tournament.objects.order_by("pk"):
         s = state_of(row)
         paid_out = s.status.value == "cancelled" or s.awards is not None
-        want = 0 if paid_out else s.pool + sum(e.bounty for e in s.entrants.values())
+        want = 0 if paid_out else s.pool + s.held + sum(e.bounty for e in s.entrants.values())
         if pool(row) != want:
             out.append(f"tournament {row.pk} ({s.status.value}): pool {pool(row)}, rules {want}")
     return out

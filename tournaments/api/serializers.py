@@ -125,6 +125,8 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     satellite = SatelliteIn(required=False, allow_null=True, default=None)
     bounty = BountyIn(required=False, allow_null=True, default=None)
     """Null: no bounties."""
+    guarantee = amount(min_value=0, default=0)
+    """The least prize pool, held from the house (0: none)."""
     payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None)
     sit_and_go = StrictBoolean(default=False)
     ante_by = choice(AnteBy, default="all")

@@ -14,7 +14,10 @@ Rules chosen where RULES.md 6 is silent:
   add-ons), whatever the stage: the simplest policy that leaves nobody
   short; the service may not offer cancellation once prizes are near.  A
   bounty tournament cannot be cancelled once a head has been paid
-  (``bounties``).
+  (``bounties``).  A cancellation gives the house its guarantee back.
+- A guarantee is held from the house from the creation (so the house
+  cannot promise money it does not have); once play is over what the
+  pool did not need goes back, and the overlay is paid out with the prizes.
 - Ticks move the clock through every period it passed, one event each, so
   no window is skipped silently.
 """
@@ -56,14 +59,16 @@ MAX_NAME = 80
 def create_tournament(
     definition: TournamentDefinition, name: str = "", starts_at: int | None = None
 ) -> list[ev.TournamentEvent]:
-    """The first event of a tournament's stream."""
+    """The first events of a tournament's stream: its creation, and the
+    house's guarantee put into the pool (when it has one)."""
     if not isinstance(definition, TournamentDefinition):
         raise Malformed("a tournament needs a TournamentDefinition")
     if not isinstance(name, str) or len(name) > MAX_NAME:
         raise Malformed(f"a name is text of at most {MAX_NAME} characters")
     if starts_at is not None:
         moment(starts_at)
-    return [ev.TournamentCreated(definition, name, starts_at)]
+    held = [ev.GuaranteeHeld(definition.guarantee)] if definition.guarantee else []
+    return [ev.TournamentCreated(definition, name, starts_at), *held]
 
 
 def decide(state: TournamentState, command: cmd.TournamentCommand) -> list[ev.TournamentEvent]:
@@ -208,6 +213,8 @@ def _cancel(draft: Draft, c: cmd.Cancel) -> None:
     if bounty_paid(draft.state):
         raise IllegalAction("bounties have been paid: the tournament plays to its end")
     draft.add(ev.Cancelled(c.reason))
+    if draft.state.held:
+        draft.add(ev.GuaranteeReleased(draft.state.held))
     for player, entrant in sorted(draft.state.entrants.items()):
         if entrant.paid:
             draft.add(ev.Refunded(player, entrant.paid))
@@ -224,6 +231,10 @@ def _award(draft: Draft, c: cmd.AwardPrizes) -> None:
     if satellite is None and in_target:
         raise Malformed("only a satellite has a target")
     value = 0 if satellite is None else satellite.target_buy_in
+    unneeded = state.held - q.overlay(state)
+    if unneeded:
+        draft.add(ev.GuaranteeReleased(unneeded))
+        state = draft.state
     awards = award(state.standings, q.prizes(state), value, in_target)
     draft.add(*heads_at_end(state, state.standings))
     draft.add(ev.PrizesAwarded(awards, None if satellite is None else satellite.target))

@@ -175,6 +175,8 @@ class TournamentDefinition:
     """The clocks of its tables (each left out: the table default)."""
     bounty: Bounty | None = None
     """A knockout or progressive knockout (None: no bounties)."""
+    guarantee: int = 0
+    """The least prize pool, the house paying the overlay (0: none)."""
 
     def __post_init__(self) -> None:
         require(isinstance(self.game, Game), "game", "not a game")
@@ -186,6 +188,7 @@ class TournamentDefinition:
         count(self.starting_stack, "starting_stack", 1)
         count(self.buy_in, "buy_in", 0)
         count(self.fee, "fee", 0)
+        count(self.guarantee, "guarantee", 0)
         self._check_field()
         levels = len(self.structure.levels)
         if self.late_registration_level is not None:

@@ -3,7 +3,8 @@ past tense.  The state is their fold (``evolve``); ``decide`` makes them.
 
 Money moves on exactly these: ``Registered`` (paid), ``Unregistered`` and
 ``Refunded`` (paid back), ``Rebought`` and ``AddedOn`` (paid),
-``BountyPaid`` (a head won) and ``PrizesAwarded`` (won).  Chips enter play
+``BountyPaid`` (a head won), ``GuaranteeHeld`` and ``GuaranteeReleased``
+(the house's guarantee in and out of the pool) and ``PrizesAwarded`` (won).  Chips enter play
 with ``Seated`` (a new entry), ``Rebought`` and ``AddedOn``, and leave it
 only with ``Disqualified``.
 
@@ -51,6 +52,22 @@ class TournamentCreated:
     name: str = ""
     starts_at: int | None = None
     """Scheduled start (Unix seconds); None for a sit-and-go."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuaranteeHeld:
+    """The house put ``amount`` (the guarantee) into the pool: the prize
+    pool is at least that much."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuaranteeReleased:
+    """``amount`` of the guarantee held went back to the house: what the
+    pool did not need once it was final, or all of it on a cancellation."""
+
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +339,8 @@ class Refunded:
 
 TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     TournamentCreated,
+    GuaranteeHeld,
+    GuaranteeReleased,
     RegistrationOpened,
     Registered,
     Unregistered,
@@ -357,6 +376,8 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
     TournamentEvent,
     {
         "tournament.created": TournamentCreated,
+        "tournament.guarantee_held": GuaranteeHeld,
+        "tournament.guarantee_released": GuaranteeReleased,
         "tournament.registration_opened": RegistrationOpened,
         "tournament.player_registered": Registered,
         "tournament.player_unregistered": Unregistered,

@@ -251,6 +251,8 @@ def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
 
 _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.RegistrationOpened: lambda s, e: replace(s, status=Status.REGISTERING),
+    ev.GuaranteeHeld: lambda s, e: replace(s, held=s.held + e.amount),
+    ev.GuaranteeReleased: lambda s, e: replace(s, held=s.held - e.amount),
     ev.Registered: _registered,
     ev.Unregistered: _unregistered,
     ev.Started: _started,

@@ -161,7 +161,10 @@ class TournamentState:
     """Counts over ``entrants``, kept with them by ``evolve``."""
     entries: int = 0
     pool: int = 0
-    """The prize pool: buy-ins, rebuy and add-on prices (fees excluded)."""
+    """The players' prize pool: buy-ins, rebuy and add-on prices (fees and
+    bounties excluded)."""
+    held: int = 0
+    """The house's guarantee money in the pool account (``queries.prize_pool``)."""
     tables: Mapping[int, TableInfo] = field(default_factory=dict)
     hands: Mapping[int, RunningHand] = field(default_factory=dict)
     last_hand: int = 0

@@ -79,7 +79,7 @@ export async function tournamentView(id) {
       h("h1", {}, view.name),
       h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${price()} · stack ${view.starting_stack}`, bountyLine(), view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
-      h("p", {}, `Players ${view.players_left ?? view.entries}/${view.entries} · prize pool ${view.prize_pool}`),
+      h("p", {}, `Players ${view.players_left ?? view.entries}/${view.entries} · prize pool ${view.prize_pool}${view.guarantee ? ` (${view.guarantee} guaranteed)` : ""}`),
       you
         ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
         : null,

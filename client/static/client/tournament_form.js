@@ -22,6 +22,7 @@ const GROUPS = [
       ["betting", "Betting", { choices: Object.fromEntries(BETTING.map((b) => [b, b])) }],
       ["buy_in", "Buy-in", { value: 10 }],
       ["fee", "Fee", { value: 0 }],
+      ["guarantee", "Guaranteed prize pool", { optional: true }],
       ["starting_stack", "Starting stack", { value: 1500 }],
       ["min_players", "Players min", { value: 2 }],
       ["max_players", "Players max", { value: 9 }],

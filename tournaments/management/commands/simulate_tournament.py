@@ -126,6 +126,12 @@ class Command(BaseCommand):
             help="the bounty is a progressive knockout, half of a head paid at once (default: off)",
         )
         parser.add_argument(
+            "--guarantee",
+            type=int,
+            default=Plan.guarantee,
+            help=f"the least prize pool, the house's account funded with it first {DEFAULT}",
+        )
+        parser.add_argument(
             "--seed", type=int, default=Plan.seed, help=f"the bots' choices {DEFAULT}"
         )
         parser.add_argument(
@@ -192,6 +198,7 @@ class Command(BaseCommand):
                 registered_in_target=options["registered_in_target"],
                 bounty=options["bounty"],
                 progressive=options["progressive"],
+                guarantee=options["guarantee"],
                 seed=options["seed"],
                 time_limit=options["time_limit"],
                 bot_threads=options["bot_threads"],
