@@ -119,7 +119,23 @@ def tournament_detail(
         "final_table": row.final_table,
         "clock": clock_view(state, seconds(timing.now())),
         "tables_in_play": tables_in_play(state, table_ids),
+        "deal": deal_view(state),
         "you": own_entry(state, viewer, table_ids),
+    }
+
+
+def deal_view(state: TournamentState) -> dict[str, Any] | None:
+    """The deal offered or made at the final table (None: none)."""
+    offer = state.deal_offer
+    shown = offer or state.deal
+    if shown is None:
+        return None
+    return {
+        "status": "offered" if offer is not None else "made",
+        "kind": offer.kind if offer is not None else None,
+        "amounts": [{"player": int(a.player), "amount": a.amount} for a in shown.amounts],
+        "left_to_play": shown.left_to_play,
+        "accepted": sorted(int(p) for p in state.deal_accepted),
     }
 
 

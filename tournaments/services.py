@@ -33,13 +33,16 @@ from tournaments import payments, projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, refusal
 from tournaments.models import Tournament
 from tournaments.rules import (
+    AcceptDeal,
     AddOn,
     AddTime,
     Cancel,
+    DeclineDeal,
     DeclineRebuy,
     Disqualify,
     MovePlayer,
     Pause,
+    ProposeDeal,
     Rebuy,
     Register,
     RegistrationOpened,
@@ -47,6 +50,7 @@ from tournaments.rules import (
     Satellite,
     TournamentDefinition,
     TournamentError,
+    TournamentState,
     Unregister,
     create_tournament,
     definition_from_json,
@@ -291,3 +295,46 @@ def tournament_cancel(
     """Call the tournament off: everybody gets back all he paid."""
     decide: Decide = lambda s, now: Cancel(reason)  # noqa: E731
     return _staff(by, tournament_id, command_id, decide, "tournament.cancel", {"reason": reason})
+
+
+# --------------------------------------------------------------------------
+# Deals at the final table
+
+
+def tournament_deal_propose(
+    *,
+    by: Any,
+    tournament_id: int,
+    kind: str,
+    left_to_play: int = 0,
+    amounts: Mapping[int | str, int] | None = None,
+    command_id: uuid.UUID | None = None,
+) -> dict[str, Any]:
+    """Offer the players left a deal (icm, chip_chop, or custom with
+    ``amounts`` by player), keeping ``left_to_play`` for the winner: no
+    hand is dealt and the clock stops until they answer."""
+    shares = None if amounts is None else {str(p): v for p, v in amounts.items()}
+
+    def decide(state: TournamentState, now: int) -> ProposeDeal:
+        return ProposeDeal(kind, now, left_to_play, shares)
+
+    body = {"kind": kind, "left_to_play": left_to_play, "amounts": shares}
+    return _staff(by, tournament_id, command_id, decide, "tournament.deal_propose", body)
+
+
+def tournament_deal_accept(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Accept the deal offered; the last acceptance makes it."""
+    player = _player(by)
+    decide: Decide = lambda s, now: AcceptDeal(player, now)  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, "tournament.deal_accept")
+
+
+def tournament_deal_decline(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Decline the deal offered: it is withdrawn and play resumes."""
+    player = _player(by)
+    decide: Decide = lambda s, now: DeclineDeal(player, now)  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, "tournament.deal_decline")

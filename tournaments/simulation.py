@@ -102,6 +102,10 @@ class Plan:
     """The bounty is a progressive knockout (half of a head paid at once)."""
     guarantee: int = 0
     """The least prize pool (the house's account is funded with it first)."""
+    deal_at: int | None = None
+    """With this many players left at the final table the director offers
+    an ICM deal, a tenth of the first prize left to play for, and the bots
+    accept it (None: no deal)."""
     seed: int = 1
     time_limit: float = 3600.0
     bot_threads: int = 1
@@ -186,6 +190,9 @@ class Report:
     rebuys: int = 0
     add_ons: int = 0
     peak_tables: int = 0
+    director: object | None = None
+    deal_at: int | None = None
+    """Offer a deal with this many left (``Plan.deal_at``)."""
     break_seconds: float = 0.0
     """Seconds of play the room spent on scheduled breaks, in which by rule
     no hand is dealt (``time_on_breaks``, set when play is over)."""
@@ -238,7 +245,7 @@ def simulate(plan: Plan, say: Say = print) -> Report:
     if plan.guarantee:
         money.house_fund(transfer_id=uuid.uuid4(), amount=plan.guarantee)
     row = services.tournament_create(by=director, name=f"Simulation {run}", definition=definition)
-    report = Report(row, target, bots)
+    report = Report(row, target, bots, director=director, deal_at=plan.deal_at)
     say(f"{plan.players} bots registering for tournament {row.pk} ({plan.game.value})")
     said = report.seconds
     for n, bot in enumerate(bots.values(), start=1):
@@ -293,7 +300,7 @@ def play(
                 say(report.line(state))
                 shown = now
             report.peak_tables = max(report.peak_tables, len(state.tables))
-            busy = _decide(report, state, rng, offered)
+            busy = _decide(report, state, rng, offered) + _deal(report, state)
             busy += _act_at_share(report, 0, threads, rng, idle)
             if not busy:
                 time.sleep(0.02)  # a pause, a break or a clock: the worker's turn
@@ -356,6 +363,9 @@ def prizes_line(state: TournamentState) -> str:
         tickets = f"{won} tickets into tournament {satellite.target}; "
     overlay = q.overlay(state)
     heads = f"; overlay {overlay}" if state.definition.guarantee else ""
+    if state.deal is not None:
+        dealt = ", ".join(f"{a.player} {a.amount}" for a in state.deal.amounts)
+        heads += f"; deal {dealt} and {state.deal.left_to_play} played for"
     if state.definition.bounty is not None:
         won_most = sorted(state.entrants.values(), key=lambda e: (-e.bounty_won, e.player))[:3]
         best = ", ".join(f"{e.player} {e.bounty_won}" for e in won_most)
@@ -443,6 +453,28 @@ def _decide(report: Report, state: TournamentState, rng: random.Random, offered:
             report.add_ons += done
             decided += done
     return decided
+
+
+def _deal(report: Report, state: TournamentState) -> int:
+    """The director offers the deal once the field is down to
+    ``report.deal_at`` at one table between hands; every bot accepts it."""
+    tournament, offer = report.tournament.pk, state.deal_offer
+    if offer is not None:
+        waiting = [a.player for a in offer.amounts if a.player not in state.deal_accepted]
+        accept = services.tournament_deal_accept
+        return sum(_ask(report, accept, report.bots[p], tournament) for p in waiting)
+    due = report.deal_at is not None and q.players_left(state) <= report.deal_at
+    if not due or state.deal is not None or len(state.tables) != 1 or state.hands:
+        return 0
+    kept = q.prizes(state)[0].cash // 10
+    try:
+        services.tournament_deal_propose(
+            by=report.director, tournament_id=tournament, kind="icm", left_to_play=kept
+        )
+    except ApiError:  # a hand dealt meanwhile: the next pass looks again
+        report.count("refusals")
+        return 0
+    return 1
 
 
 def _ask(report: Report, command: Callable[..., object], bot: object, tournament: int) -> int:

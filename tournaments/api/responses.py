@@ -120,6 +120,22 @@ class TableClocksOut(serializers.Serializer[dict[str, object]]):
     time_bank_refill_hands = serializers.IntegerField()
 
 
+class DealAmountOut(serializers.Serializer[dict[str, object]]):
+    player = serializers.IntegerField()
+    amount = serializers.IntegerField()
+
+
+class DealOut(serializers.Serializer[dict[str, object]]):
+    """A deal at the final table: offered (waiting for every player left
+    to accept) or made."""
+
+    status = serializers.ChoiceField(choices=["offered", "made"])
+    kind = serializers.CharField(allow_null=True, help_text="icm, chip_chop or custom (offered).")
+    amounts = DealAmountOut(many=True)
+    left_to_play = serializers.IntegerField(help_text="Kept out of the deal for the winner.")
+    accepted = serializers.ListField(child=serializers.IntegerField())
+
+
 class TournamentDetailOut(TournamentOut):
     """One tournament: its line, structure and options, the prizes as the
     pool stands, the clock, and your own entry (null: none)."""
@@ -138,6 +154,7 @@ class TournamentDetailOut(TournamentOut):
     final_table = serializers.BooleanField()
     clock = TournamentClockOut(allow_null=True)
     tables_in_play = TableInPlayOut(many=True)
+    deal = DealOut(allow_null=True)
     you = OwnEntryOut(allow_null=True)
 
 

@@ -156,5 +156,17 @@ class PlayerIn(CommandIn):
     player = count(min_value=1)
 
 
+class DealIn(CommandIn):
+    """A deal at the final table: ``icm``, ``chip_chop`` or ``custom`` (with
+    ``amounts``: every player left by id, adding up to what is dealt);
+    ``left_to_play`` is kept out of it for the winner."""
+
+    kind = serializers.ChoiceField(choices=["icm", "chip_chop", "custom"])
+    left_to_play = amount(min_value=0, default=0)
+    amounts = serializers.DictField(
+        child=amount(min_value=0), required=False, allow_null=True, default=None
+    )
+
+
 class CancelIn(CommandIn):
     reason = Text(max_length=200, required=False, allow_blank=True, default="")

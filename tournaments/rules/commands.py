@@ -160,6 +160,34 @@ class Disqualify:
 
 
 @dataclass(frozen=True, slots=True)
+class ProposeDeal:
+    """A director offers a deal at the final table at ``at``: ``kind`` is
+    icm, chip_chop or custom (``amounts`` by player), ``left_to_play`` the
+    money kept out of it for the winner."""
+
+    kind: str
+    at: int
+    left_to_play: int = 0
+    amounts: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptDeal:
+    """``player`` accepts the deal offered (at ``at``)."""
+
+    player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineDeal:
+    """``player`` declines the deal offered (at ``at``): it is withdrawn."""
+
+    player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
 class Cancel:
     """Call the tournament off and refund (staff, or too few players)."""
 
@@ -191,6 +219,9 @@ TournamentCommand = (
     | RebuyTimeout
     | MovePlayer
     | Disqualify
+    | ProposeDeal
+    | AcceptDeal
+    | DeclineDeal
     | Cancel
     | AwardPrizes
 )

@@ -33,6 +33,12 @@ from tournaments.rules import queries as q
 from tournaments.rules.bounties import bounty_paid, heads_at_end
 from tournaments.rules.checks import whole
 from tournaments.rules.clock import timeline
+from tournaments.rules.deals import (
+    amounts_of,
+    awards_with_deal,
+    deal_amounts,
+    verify_deal_possible,
+)
 from tournaments.rules.definition import TournamentDefinition
 from tournaments.rules.draw import shuffler
 from tournaments.rules.errors import (
@@ -235,9 +241,62 @@ def _award(draft: Draft, c: cmd.AwardPrizes) -> None:
     if unneeded:
         draft.add(ev.GuaranteeReleased(unneeded))
         state = draft.state
-    awards = award(state.standings, q.prizes(state), value, in_target)
+    if state.deal is not None:
+        awards = awards_with_deal(state)
+    else:
+        awards = award(state.standings, q.prizes(state), value, in_target)
     draft.add(*heads_at_end(state, state.standings))
     draft.add(ev.PrizesAwarded(awards, None if satellite is None else satellite.target))
+
+
+def _propose_deal(draft: Draft, c: cmd.ProposeDeal) -> None:
+    state, at = draft.state, moment(c.at)
+    require_running(state)
+    verify_deal_possible(state)
+    shares = deal_amounts(state, c.kind, c.left_to_play, c.amounts)
+    running = state.clock.since is not None
+    if running:
+        draft.add(ev.Paused(at))
+    draft.add(ev.DealOffered(c.kind, amounts_of(shares), c.left_to_play, running))
+
+
+def _offer(state: TournamentState, player: object) -> tuple[ev.DealOffered, str]:
+    """The deal offered and the player answering it."""
+    require_running(state)
+    name = player_id(player)
+    offer = state.deal_offer
+    if offer is None:
+        raise IllegalAction("no deal is offered")
+    if name not in {a.player for a in offer.amounts}:
+        raise NotRegistered(f"{name} is not in the deal")
+    if name in state.deal_accepted:
+        raise IllegalAction(f"{name} has accepted already")
+    return offer, name
+
+
+def _restart(draft: Draft, offer: ev.DealOffered, at: int) -> None:
+    """The clock the offer stopped runs again (unless staff restarted it)."""
+    if offer.clock_stopped and draft.state.clock.since is None:
+        draft.add(ev.Resumed(at))
+
+
+def _accept_deal(draft: Draft, c: cmd.AcceptDeal) -> None:
+    offer, name = _offer(draft.state, c.player)
+    at = moment(c.at)
+    draft.add(ev.DealAccepted(name))
+    if len(draft.state.deal_accepted) < len(offer.amounts):
+        return
+    draft.add(ev.DealMade(offer.amounts, offer.left_to_play))
+    _restart(draft, offer, at)
+    if not offer.left_to_play:
+        draft.add(ev.Finished(q.current_standings(draft.state)))
+
+
+def _decline_deal(draft: Draft, c: cmd.DeclineDeal) -> None:
+    offer, name = _offer(draft.state, c.player)
+    at = moment(c.at)
+    draft.add(ev.DealDeclined(name))
+    _restart(draft, offer, at)
 
 
 _HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
@@ -249,6 +308,9 @@ _HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
     cmd.Pause: _pause,
     cmd.Resume: _resume,
     cmd.AddTime: _add_time,
+    cmd.ProposeDeal: _propose_deal,
+    cmd.AcceptDeal: _accept_deal,
+    cmd.DeclineDeal: _decline_deal,
     cmd.Cancel: _cancel,
     cmd.AwardPrizes: _award,
 }

@@ -308,6 +308,50 @@ class Disqualified:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerAmount:
+    """A player and a sum of money."""
+
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealOffered:
+    """A director offered a deal of ``kind`` (icm, chip_chop, custom): each
+    player left gets ``amounts``, and ``left_to_play`` goes to the winner;
+    ``clock_stopped``: the offer stopped the clock (it restarts when the
+    offer is settled)."""
+
+    kind: str
+    amounts: tuple[PlayerAmount, ...]
+    left_to_play: int
+    clock_stopped: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DealAccepted:
+    """``player`` accepted the deal offered."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealDeclined:
+    """``player`` declined the deal offered: it is withdrawn."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealMade:
+    """Everybody left accepted: these are the prizes of the places still
+    to be decided, and ``left_to_play`` goes to the winner."""
+
+    amounts: tuple[PlayerAmount, ...]
+    left_to_play: int
+
+
+@dataclass(frozen=True, slots=True)
 class Finished:
     """Play is over: every player's finishing place."""
 
@@ -366,6 +410,10 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     HandForHandEnded,
     DisqualificationQueued,
     Disqualified,
+    DealOffered,
+    DealAccepted,
+    DealDeclined,
+    DealMade,
     Finished,
     PrizesAwarded,
     Cancelled,
@@ -403,6 +451,10 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
         "tournament.hand_for_hand_ended": HandForHandEnded,
         "tournament.disqualification_queued": DisqualificationQueued,
         "tournament.player_disqualified": Disqualified,
+        "tournament.deal_offered": DealOffered,
+        "tournament.deal_accepted": DealAccepted,
+        "tournament.deal_declined": DealDeclined,
+        "tournament.deal_made": DealMade,
         "tournament.finished": Finished,
         "tournament.prizes_awarded": PrizesAwarded,
         "tournament.cancelled": Cancelled,

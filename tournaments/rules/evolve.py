@@ -242,7 +242,13 @@ def _dq_queued(state: TournamentState, e: ev.DisqualificationQueued) -> Tourname
 
 def _disqualified(state: TournamentState, e: ev.Disqualified) -> TournamentState:
     state = _unseat(state, e.player)
+    if state.deal_offer is not None:  # the offer named him: it is withdrawn
+        state = replace(state, deal_offer=None, deal_accepted=frozenset())
     return _with(state, e.player, disqualified=True, stack=0, rebuy_until=None)
+
+
+def _deal_declined(state: TournamentState, e: ev.DealDeclined) -> TournamentState:
+    return replace(state, deal_offer=None, deal_accepted=frozenset())
 
 
 def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
@@ -277,6 +283,10 @@ _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.HandForHandEnded: _h4h(False),
     ev.DisqualificationQueued: _dq_queued,
     ev.Disqualified: _disqualified,
+    ev.DealOffered: lambda s, e: replace(s, deal_offer=e, deal_accepted=frozenset()),
+    ev.DealAccepted: lambda s, e: replace(s, deal_accepted=s.deal_accepted | {e.player}),
+    ev.DealDeclined: _deal_declined,
+    ev.DealMade: lambda s, e: replace(s, deal=e, deal_offer=None, deal_accepted=frozenset()),
     ev.Finished: lambda s, e: replace(s, status=Status.FINISHED, standings=e.standings),
     ev.PrizesAwarded: lambda s, e: replace(s, awards=e.awards),
     ev.Cancelled: lambda s, e: replace(s, status=Status.CANCELLED),

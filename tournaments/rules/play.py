@@ -107,6 +107,8 @@ def _verify_dealing(state: TournamentState) -> None:
         raise IllegalAction("play is over: it ends when the hands running finish")
     if final_table_pending(state):
         raise IllegalAction("the final table is drawn when every hand has finished")
+    if state.deal_offer is not None:
+        raise IllegalAction("a deal is offered: no hand is dealt until every player answers")
 
 
 def _verify_table_deals(

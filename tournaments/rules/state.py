@@ -180,6 +180,12 @@ class TournamentState:
     final_table: int | None = None
     standings: tuple[Standing, ...] = ()
     awards: tuple[Award, ...] | None = None
+    deal_offer: ev.DealOffered | None = None
+    """A deal offered and not yet settled (no hand is dealt meanwhile)."""
+    deal_accepted: frozenset[str] = frozenset()
+    """Who accepted the deal offered."""
+    deal: ev.DealMade | None = None
+    """The deal made at the final table."""
     bounties_paid: int = 0
     """Heads paid so far (``BountyPaid``)."""
     version: int = 0

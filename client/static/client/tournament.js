@@ -56,6 +56,23 @@ export async function tournamentView(id) {
     return b.progressive ? ` · progressive knockout: bounty ${b.amount}, ${b.paid_now_percent}% of a head paid at once` : ` · knockout: bounty ${b.amount}`;
   };
 
+  const dealBox = (standings) => {
+    const deal = view.deal;
+    if (!deal) return null;
+    const named = Object.fromEntries(standings.map((s) => [s.player, s.name]));
+    const me = session.me?.id;
+    const mine = deal.amounts.find((a) => a.player === me);
+    const answer = deal.status === "offered" && mine && !deal.accepted.includes(me);
+    return h(
+      "div.deal",
+      { id: "deal" },
+      h("h2", {}, deal.status === "offered" ? `Deal offered (${deal.kind.replace("_", "-")}): play waits for every answer` : "Deal made"),
+      h("ul", {}, deal.amounts.map((a) => h("li", {}, `${named[a.player] || `player ${a.player}`}: ${a.amount}`, deal.accepted.includes(a.player) ? " · accepted" : ""))),
+      deal.left_to_play ? h("p", {}, `Left to play for: ${deal.left_to_play}, to the winner`) : null,
+      answer ? h("p.actions", {}, h("button.primary", { id: "deal-accept", onclick: () => command("deal-accept") }, "Accept the deal"), h("button", { id: "deal-decline", onclick: () => command("deal-decline") }, "Decline")) : null,
+    );
+  };
+
   const entryLine = (you, standings) => {
     if (view.status === "finished" || view.status === "cancelled") {
       const mine = standings.find((s) => s.player === session.me?.id);
@@ -100,6 +117,7 @@ export async function tournamentView(id) {
           ),
         ),
       ),
+      dealBox(standings),
       h("h2", {}, "Prizes"),
       h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : ""))),
       h("h2", {}, "Structure"),
@@ -139,6 +157,15 @@ export async function tournamentView(id) {
             { id: "move-form" },
           ),
           form([{ name: "player", label: "Player number", type: "number", min: 1 }], "Disqualify", (v) => command("disqualify", v), { id: "disqualify-form" }),
+          form(
+            [
+              { name: "kind", label: "Deal (icm, chip_chop)", value: "icm" },
+              { name: "left_to_play", label: "Left to play for", type: "number", min: 0, value: 0 },
+            ],
+            "Offer a deal",
+            (v) => command("deal-propose", { kind: v.kind, left_to_play: Number(v.left_to_play) || 0 }),
+            { id: "deal-form" },
+          ),
         ),
     );
   };

@@ -132,6 +132,12 @@ class Command(BaseCommand):
             help=f"the least prize pool, the house's account funded with it first {DEFAULT}",
         )
         parser.add_argument(
+            "--deal-at",
+            type=int,
+            help="with this many left at the final table the director offers an ICM deal "
+            "(a tenth of the first prize played for) and the bots accept (default: none)",
+        )
+        parser.add_argument(
             "--seed", type=int, default=Plan.seed, help=f"the bots' choices {DEFAULT}"
         )
         parser.add_argument(
@@ -199,6 +205,7 @@ class Command(BaseCommand):
                 bounty=options["bounty"],
                 progressive=options["progressive"],
                 guarantee=options["guarantee"],
+                deal_at=options["deal_at"],
                 seed=options["seed"],
                 time_limit=options["time_limit"],
                 bot_threads=options["bot_threads"],
