@@ -456,22 +456,31 @@ def _decide(report: Report, state: TournamentState, rng: random.Random, offered:
 
 
 def _deal(report: Report, state: TournamentState) -> int:
-    """The director offers the deal once the field is down to
-    ``report.deal_at`` at one table between hands; every bot accepts it."""
-    tournament, offer = report.tournament.pk, state.deal_offer
+    """Once the field is down to ``report.deal_at`` at one table the
+    director stops the clock (no new hand), offers the deal when the hand
+    running is over, and restarts the clock once it is made; every bot
+    accepts it.  How many commands were made."""
+    tournament, offer, director = report.tournament.pk, state.deal_offer, report.director
     if offer is not None:
         waiting = [a.player for a in offer.amounts if a.player not in state.deal_accepted]
         accept = services.tournament_deal_accept
         return sum(_ask(report, accept, report.bots[p], tournament) for p in waiting)
+    stopped = state.clock.since is None
+    if state.deal is not None:
+        return _ask(report, services.tournament_resume, director, tournament) if stopped else 0
     due = report.deal_at is not None and q.players_left(state) <= report.deal_at
-    if not due or state.deal is not None or len(state.tables) != 1 or state.hands:
+    if not due or len(state.tables) != 1:
+        return 0
+    if not stopped:
+        return _ask(report, services.tournament_pause, director, tournament)
+    if state.hands:
         return 0
     kept = q.prizes(state)[0].cash // 10
     try:
         services.tournament_deal_propose(
-            by=report.director, tournament_id=tournament, kind="icm", left_to_play=kept
+            by=director, tournament_id=tournament, kind="icm", left_to_play=kept
         )
-    except ApiError:  # a hand dealt meanwhile: the next pass looks again
+    except ApiError:
         report.count("refusals")
         return 0
     return 1
