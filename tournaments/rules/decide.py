@@ -238,9 +238,9 @@ def _award(draft: Draft, c: cmd.AwardPrizes) -> None:
         raise Malformed("only a satellite has a target")
     value = 0 if satellite is None else satellite.target_buy_in
     unneeded = state.held - q.overlay(state)
-    if unneeded:
+    if unneeded:  # the guarantee the pool did not need goes back first
         draft.add(ev.GuaranteeReleased(unneeded))
-        state = draft.state
+    state = draft.state
     if state.deal is not None:
         awards = awards_with_deal(state)
     else:
