@@ -183,6 +183,8 @@ class Transfer(AppendOnlyModel):
         CASINO_REFUND = "casino_refund", "casino bet withdrawn before the deal"
         CASINO_SETTLE = "casino_settle", "casino box settled against the bankroll"
         BANKROLL_FUND = "bankroll_fund", "money put into the casino bankroll"
+        OVERLAY = "overlay", "a tournament's guarantee held from the house, or its rest given back"
+        HOUSE_FUND = "house_fund", "money put into the house's account (guarantees, tickets)"
 
     id = models.UUIDField(primary_key=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)

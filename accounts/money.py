@@ -92,6 +92,24 @@ def bankroll_fund(
     return _post(transfer_id, Kind.BANKROLL_FUND, [move], by=by, memo=memo, using=using)
 
 
+def house_fund(
+    *,
+    transfer_id: uuid.UUID,
+    amount: int,
+    by: Any = None,
+    memo: str = "",
+    using: str = "default",
+) -> Transfer:
+    """Money the house puts into its own account, from outside the room, to
+    stand behind tournament guarantees and tickets it gives away (a
+    cashier's operation, like funding the casino bankroll)."""
+    _allowed(by, "accounts.move_cash")
+    _positive(amount)
+    transfer_id = ledger.client_transfer_id(transfer_id)
+    move = Move(ledger.external(), ledger.house(), amount)
+    return _post(transfer_id, Kind.HOUSE_FUND, [move], by=by, memo=memo, using=using)
+
+
 def wallet_withdraw(
     *,
     transfer_id: uuid.UUID,
@@ -221,6 +239,26 @@ def tournament_prize(
     move = Move(ledger.pool(tournament), ledger.cash(user_id), amount)
     return _post(
         transfer_id, Kind.PRIZE, [move], by=by, ref=f"tournament:{tournament}", using=using
+    )
+
+
+def tournament_guarantee(
+    *,
+    transfer_id: uuid.UUID,
+    tournament: object,
+    amount: int,
+    back: bool = False,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """A guaranteed tournament's guarantee held from the house in its pool
+    (``back``: what of it the pool did not need, given back to the house)."""
+    _allowed(by, "accounts.direct_tournaments")
+    _positive(amount)
+    house, pool = ledger.house(), ledger.pool(tournament)
+    move = Move(pool, house, amount) if back else Move(house, pool, amount)
+    return _post(
+        transfer_id, Kind.OVERLAY, [move], by=by, ref=f"tournament:{tournament}", using=using
     )
 
 

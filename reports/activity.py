@@ -131,6 +131,9 @@ INTO_POOL = frozenset(
 """The transfers that make a prize pool: entries, rebuys, add-ons, less
 the entries refunded."""
 OUT_OF_POOL = frozenset({Transfer.Kind.PRIZE, Transfer.Kind.TICKET_AWARD})
+HOUSE_INTO_POOL = frozenset({Transfer.Kind.TICKET_AWARD, Transfer.Kind.OVERLAY})
+"""The house's own money behind a tournament: tickets it gave away into it,
+and a guarantee's overlay (held in its pool, less what went back)."""
 """The transfers that pay a pool out: cash prizes and satellite seats."""
 
 
@@ -138,8 +141,9 @@ def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
     """The tournaments that started in ``period``: their entrants and
     entries (rows), and from the ledger the prize pool they collected, what
     they paid out, the house's fees, and the overlay: the house's own
-    money behind entries (the tickets it gave away into the tournament,
-    the one way the room adds to a pool)."""
+    money in the tournament (the tickets it gave away into it, and what it
+    paid to make a guarantee: while the tournament runs, the guarantee it
+    holds there)."""
     rows = list(
         Tournament.objects.filter(started_at__gte=period.start, started_at__lt=period.end)
         .annotate(entrant_count=Count("entrants"))
@@ -186,15 +190,15 @@ def _pools(tournaments: list[int]) -> dict[int, tuple[int, int]]:
 
 
 def _house(tournaments: list[int]) -> dict[int, tuple[int, int]]:
-    """Each tournament's fees to the house, and the house's money in the
-    tickets it gave away into it."""
+    """Each tournament's fees to the house, and the house's money in it
+    (tickets given away, a guarantee's overlay)."""
     refs = {f"tournament:{pk}": pk for pk in tournaments}
     sums = (
         Entry.objects.filter(account__key=ledger.house().key, transfer__ref__in=refs)
         .values("transfer__ref")
         .annotate(
             fees=Sum("amount", filter=Q(transfer__kind__in=sorted(FEE_KINDS))),
-            tickets=Sum("amount", filter=Q(transfer__kind=Transfer.Kind.TICKET_AWARD)),
+            tickets=Sum("amount", filter=Q(transfer__kind__in=sorted(HOUSE_INTO_POOL))),
         )
         .order_by()
     )

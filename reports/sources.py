@@ -62,14 +62,18 @@ INCOME: tuple[Source, ...] = (
         ),
     ),
     Source("house_tickets", Kind.HOUSE, frozenset({Moved.TICKET_AWARD})),
+    Source("tournament_overlays", Kind.HOUSE, frozenset({Moved.OVERLAY})),
     Source("rake", Kind.RAKE, frozenset({Moved.RAKE})),
     Source("casino", Kind.BANKROLL, frozenset({Moved.CASINO_SETTLE})),
 )
 """The house's income by source (``house_tickets``: what the house pays
-for the entries it gives away, a negative income; ``casino``: what the
+for the entries it gives away, a negative income; ``tournament_overlays``:
+what it paid to make guarantees, negative, a running tournament's whole
+guarantee until what the pool did not need goes back; ``casino``: what the
 bankroll took and paid settling the casino tables' boxes, its result
-there.  Funding the bankroll, ``BANKROLL_FUND``, is the house moving its
-own money, not income, and is left out)."""
+there.  Funding the bankroll or the house's account, ``BANKROLL_FUND`` and
+``HOUSE_FUND``, is the house moving its own money, not income, and is left
+out)."""
 
 CASHIER: tuple[Source, ...] = (
     Source("deposits", Kind.EXTERNAL, frozenset({Moved.DEPOSIT}), sign=-1),

@@ -18,6 +18,7 @@ from tournaments.errors import BadTarget, refusal
 from tournaments.models import Tournament
 from tournaments.rules import (
     BlindLevel,
+    Bounty,
     Break,
     Clocks,
     InvalidDefinition,
@@ -27,6 +28,7 @@ from tournaments.rules import (
     Satellite,
     Structure,
     TournamentDefinition,
+    definition_from_json,
 )
 from tournaments.rules.presets import standard_structure, thirty_two_card_draw_satellite_structure
 from tournaments.rules.structure import MINUTE
@@ -68,12 +70,13 @@ def structure_build(data: Mapping[str, Any]) -> Structure:
 
 def satellite_for(target: int, seats: int | None) -> Satellite:
     """A satellite into tournament ``target``: each seat is worth the
-    target's buy-in plus fee, so its ticket pays a whole entry there (the
-    service checks the target still takes entries)."""
+    target's entry price (buy-in, bounty and fee), so its ticket pays a
+    whole entry there (the service checks the target still takes entries)."""
     row = Tournament.objects.filter(pk=target).first()
     if row is None:
         raise BadTarget(extra={"fields": {"satellite.target": [BadTarget.message]}})
-    fields = {"target": str(row.pk), "target_buy_in": row.buy_in + row.fee, "seats": seats}
+    price = definition_from_json(row.definition).entry_price
+    fields = {"target": str(row.pk), "target_buy_in": price, "seats": seats}
     return _part("satellite", Satellite, fields)
 
 
@@ -91,6 +94,8 @@ def definition_build(data: Mapping[str, Any]) -> TournamentDefinition:
             fields["rebuys"] = _part("rebuys", Rebuys, fields["rebuys"])
         if fields.get("satellite") is not None:
             fields["satellite"] = satellite_for(**fields["satellite"])
+        if fields.get("bounty") is not None:
+            fields["bounty"] = _part("bounty", Bounty, fields["bounty"])
         if fields.get("payouts") is not None:
             fields["payouts"] = _payouts(fields["payouts"])
         if "clocks" in fields:

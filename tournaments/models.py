@@ -98,6 +98,10 @@ class Entrant(models.Model):
     """Cash won."""
     ticket = models.BooleanField(default=False)
     """Won a seat in the satellite's target."""
+    bounty = models.PositiveBigIntegerField(default=0)
+    """The head on him (a bounty tournament)."""
+    bounty_won = models.PositiveBigIntegerField(default=0)
+    """Bounty money paid to him."""
 
     class Meta:
         ordering = ["tournament", "place", "player"]

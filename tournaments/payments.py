@@ -2,11 +2,16 @@
 
 Money moves on exactly the events the rules say it does (``Registered``,
 ``Unregistered``, ``Refunded``, ``Rebought``, ``AddedOn``,
+``BountyPaid``, ``GuaranteeHeld``, ``GuaranteeReleased``,
 ``PrizesAwarded``), in the transaction that appends them.  Each transfer's
 id is derived from the event's place in the stream (``tournament-7@12``,
 plus a suffix when one event makes several transfers): the stream's
 unique versions make every movement happen once, and a retried command
 posts the same ids, which the ledger answers with the first transfer.
+
+An entry's bounty goes to the pool account with its buy-in; a head won
+(``BountyPaid``) is paid out of it as a prize, at the bust, in the
+command that reports the hand.
 
 One command may make many transfers (a cancellation refunds everybody, the
 end pays every prize), so they are planned first and every account they
@@ -36,7 +41,10 @@ from accounts.selectors import account_balance
 from tournaments.errors import NoTicket
 from tournaments.rules import (
     AddedOn,
+    BountyPaid,
     Cancelled,
+    GuaranteeHeld,
+    GuaranteeReleased,
     PrizesAwarded,
     Rebought,
     Refunded,
@@ -133,7 +141,7 @@ def _registered(p: Posting, e: Registered) -> list[Planned]:
     held = tickets_held(user, t)
     if p.ticket and not held:
         raise NoTicket()
-    fields = {"user_id": user, "tournament": t, "buy_in": d.buy_in, "fee": d.fee}
+    fields = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
     entry = _entry(p)
     if held and p.ticket is not False:
         spend = partial(money.ticket_spend, transfer_id=p.transfer_id(), **fields)
@@ -158,7 +166,7 @@ def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
     d, user, t = p.state.definition, int(player), p.tournament
     entrant = p.state.entrants[player]
     by_ticket = min(tickets_spent(user, t), entrant.entries)
-    base = {"user_id": user, "tournament": t, "buy_in": d.buy_in, "fee": d.fee}
+    base = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
     entry = _entry(p)
     unregister = partial(money.tournament_unregister, ticket=True, **base)
     out = [
@@ -215,6 +223,35 @@ def _awarded(p: Posting, e: PrizesAwarded) -> list[Planned]:
     return out
 
 
+def _bounty(p: Posting, e: BountyPaid) -> list[Planned]:
+    """A head's cash from the pool (which holds the heads with the prize
+    pool) to each who won a part of it, paid as a prize."""
+    pool = ledger.pool(p.tournament)
+    out: list[Planned] = []
+    for share in e.shares:
+        if share.cash:
+            user = int(share.player)
+            pay = partial(
+                money.tournament_prize, transfer_id=p.transfer_id(share.player, "bounty"),
+                user_id=user, tournament=p.tournament, amount=share.cash,
+            )  # fmt: skip
+            out.append(Planned((pool, ledger.cash(user)), pay))
+    return out
+
+
+def _guarantee(back: bool) -> Callable[[Posting, Any], list[Planned]]:
+    """The house's guarantee into the pool, or its unneeded rest back."""
+
+    def plan(p: Posting, e: GuaranteeHeld | GuaranteeReleased) -> list[Planned]:
+        move = partial(
+            money.tournament_guarantee, transfer_id=p.transfer_id(), tournament=p.tournament,
+            amount=e.amount, back=back,
+        )  # fmt: skip
+        return [Planned((ledger.house(), ledger.pool(p.tournament)), move)]
+
+    return plan
+
+
 def _tickets_cashed_out(p: Posting) -> list[Planned]:
     """A tournament called off: after the refunds (which give back the
     tickets that paid entries), every ticket into it still held, won in a
@@ -245,4 +282,7 @@ _HANDLERS: dict[type[Any], Callable[[Posting, Any], list[Planned]]] = {
     Rebought: _chips_bought(money.tournament_rebuy),
     AddedOn: _chips_bought(money.tournament_add_on),
     PrizesAwarded: _awarded,
+    BountyPaid: _bounty,
+    GuaranteeHeld: _guarantee(back=False),
+    GuaranteeReleased: _guarantee(back=True),
 }

@@ -51,6 +51,8 @@ from poker import projections as table_projections
 from poker import streams
 from poker.engine.commands import Forfeit
 from poker.engine.errors import EngineError
+from poker.engine.showdown import pots
+from poker.engine.state import HandState
 from poker.engine.table import (
     AddChips,
     Close,
@@ -79,6 +81,7 @@ from tournaments.rules import (
     FinalTableDrawn,
     Finished,
     PlayerMoved,
+    PotResult,
     Rebought,
     Seated,
     Status,
@@ -409,12 +412,36 @@ def _report_ended(tournament: int, unit: Tables) -> bool:
             tournament_id=tournament,
             table=number,
             stacks=stacks,
+            pots=_pots(work) if state.definition.bounty is not None else (),
             command_id=command_id(stream, "finish"),
             unit=unit,
         )
         reported = True
         state = unit.current()  # the report moved the tournament on
     return reported
+
+
+def _pots(work: Work) -> tuple[PotResult, ...]:
+    """How the pots of the table's last hand went (none if the hand is not
+    at hand: the rules then go by the chips each won)."""
+    hand = work.hand
+    return () if hand is None or not hand.state.complete else pot_results(hand.state)
+
+
+def pot_results(hand: HandState) -> tuple[PotResult, ...]:
+    """How the pots of a finished hand went, by player: who contested each
+    and what each winner took from it."""
+    players = hand.players
+    eligible = {k: pot.eligible for k, pot in enumerate(pots(hand))}
+    out = []
+    for awarded in sorted(hand.awards, key=lambda a: a.pot):
+        shares: dict[str, int] = {}
+        for share in awarded.shares:
+            name = players[share.player].name
+            shares[name] = shares.get(name, 0) + share.amount
+        contested = tuple(players[i].name for i in eligible.get(awarded.pot, ()))
+        out.append(PotResult(contested, shares))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------

@@ -76,7 +76,7 @@ def tournament_fields(state: TournamentState, definition: bool = True) -> dict[s
         "version": state.version,
         "entries": state.entries,
         "players_left": q.players_left(state),
-        "prize_pool": state.pool,
+        "prize_pool": q.prize_pool(state),
         "level": q.level(state),
         "on_break": running and q.on_break(state),
         "clock_running": running and state.clock.since is not None,
@@ -154,6 +154,8 @@ def entrant_fields(
             "place": places.get(player),
             "prize": won.cash if won else 0,
             "ticket": bool(won and won.ticket),
+            "bounty": e.bounty,
+            "bounty_won": e.bounty_won,
         }
     return out
 

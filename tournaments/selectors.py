@@ -86,6 +86,7 @@ def tournament_summary(row: Tournament) -> dict[str, Any]:
         "entries": row.entries,
         "players_left": row.players_left,
         "prize_pool": row.prize_pool,
+        "guarantee": d.get("guarantee", 0),
         "registration_open": registration_open(row),
         "level": row.level,
         "on_break": row.on_break,
@@ -110,6 +111,7 @@ def tournament_detail(
         "re_entries": definition.re_entries,
         "rebuys": row.definition.get("rebuys"),
         "satellite": row.definition.get("satellite"),
+        "bounty": row.definition.get("bounty"),
         "structure": structure_view(definition.structure),
         "table_clocks": table_clocks(definition),
         "prizes": prizes(state),
@@ -117,7 +119,23 @@ def tournament_detail(
         "final_table": row.final_table,
         "clock": clock_view(state, seconds(timing.now())),
         "tables_in_play": tables_in_play(state, table_ids),
+        "deal": deal_view(state),
         "you": own_entry(state, viewer, table_ids),
+    }
+
+
+def deal_view(state: TournamentState) -> dict[str, Any] | None:
+    """The deal offered or made at the final table (None: none)."""
+    offer = state.deal_offer
+    shown = offer or state.deal
+    if shown is None:
+        return None
+    return {
+        "status": "offered" if offer is not None else "made",
+        "kind": offer.kind if offer is not None else None,
+        "amounts": [{"player": int(a.player), "amount": a.amount} for a in shown.amounts],
+        "left_to_play": shown.left_to_play,
+        "accepted": sorted(int(p) for p in state.deal_accepted),
     }
 
 
@@ -186,6 +204,8 @@ def own_entry(
         "rebuys": e.rebuys,
         "added_on": e.added_on,
         "paid": e.paid,
+        "bounty": e.bounty,
+        "bounty_won": e.bounty_won,
         "in": e.alive,
         "disqualified": e.disqualified,
         "may_rebuy": can_rebuy(state, e.player),
@@ -215,6 +235,8 @@ def entrants(row: Tournament) -> list[dict[str, Any]]:
             "seat": e.seat,
             "rebuys": e.rebuys,
             "added_on": e.added_on,
+            "bounty": e.bounty,
+            "bounty_won": e.bounty_won,
         }
         for e in rows
     ]
@@ -238,6 +260,8 @@ def standings(state: TournamentState, limit: int | None = None) -> list[dict[str
             "name": shown.get(s.player, ""),
             "stack": state.entrants[s.player].stack,
             "in": state.entrants[s.player].alive,
+            "bounty": state.entrants[s.player].bounty,
+            "bounty_won": state.entrants[s.player].bounty_won,
         }
         for s in placed
     ]
@@ -255,6 +279,7 @@ def results(row: Tournament) -> list[dict[str, Any]]:
             "name": e.player.screen_name,
             "prize": e.prize,
             "ticket": e.ticket,
+            "bounty_won": e.bounty_won,
         }
         for e in rows.order_by("place", "player_id")
     ]
@@ -271,7 +296,7 @@ def live(state: TournamentState, now: int) -> dict[str, Any]:
         "entries": state.entries,
         "players_left": left,
         "average_stack": chips // left if left else 0,
-        "prize_pool": state.pool,
+        "prize_pool": q.prize_pool(state),
         "standings": standings(state, STANDINGS_IN_FRAME),
     }
 

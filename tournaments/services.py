@@ -29,17 +29,20 @@ from accounts.limits import play_check
 from config.api_errors import ApiError
 from poker.commands import user_of
 from poker.eventstore import Batch, append
-from tournaments import projections, selectors, timing
+from tournaments import payments, projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, refusal
 from tournaments.models import Tournament
 from tournaments.rules import (
+    AcceptDeal,
     AddOn,
     AddTime,
     Cancel,
+    DeclineDeal,
     DeclineRebuy,
     Disqualify,
     MovePlayer,
     Pause,
+    ProposeDeal,
     Rebuy,
     Register,
     RegistrationOpened,
@@ -47,8 +50,10 @@ from tournaments.rules import (
     Satellite,
     TournamentDefinition,
     TournamentError,
+    TournamentState,
     Unregister,
     create_tournament,
+    definition_from_json,
     replay,
 )
 from tournaments.work import Decide, Outcome, folds, follow_up, run
@@ -116,7 +121,8 @@ def tournament_create(
 ) -> Tournament:
     """Set a tournament up, registration open (directors only).  A scheduled
     tournament starts at ``starts_at`` by its timer (cancelled with refunds
-    below the minimum); a sit-and-go has none and starts when it fills."""
+    below the minimum); a sit-and-go has none and starts when it fills.  A
+    guarantee is held from the house now (refused if it cannot cover it)."""
     ensure_director(by)
     if definition.sit_and_go and starts_at is not None:
         raise ApiError("A sit-and-go starts when it fills: no starts_at.", code="invalid")
@@ -133,9 +139,11 @@ def tournament_create(
     with transaction.atomic():
         row = Tournament.objects.create(**projections.tournament_fields(state))
         batch = Batch(row.stream, 0, projections.encode(events))
+        created = replay(events[:1])
+        payments.post(tournament=row.pk, stream=row.stream, state=created, events=events[1:])
         recorded = append([batch], by=user_of(by))
         projections.write_tournament(row, state, created_at=recorded[0].recorded_at)
-        outcome = Outcome(row, replay(events[:1]), state, events, recorded, recorded[0].recorded_at)
+        outcome = Outcome(row, created, state, events, recorded, recorded[0].recorded_at)
         transaction.on_commit(lambda: folds.remember(row.stream, state.version, state))
         follow_up(outcome)
     return row
@@ -149,9 +157,10 @@ def _check_target(satellite: Satellite) -> None:
     taking = (Tournament.Status.SCHEDULED, Tournament.Status.REGISTERING)
     if row is None or row.status not in taking:
         raise BadTarget(extra={"fields": {"satellite.target": [BadTarget.message]}})
-    if satellite.target_buy_in != row.buy_in + row.fee:
+    price = definition_from_json(row.definition).entry_price
+    if satellite.target_buy_in != price:
         raise BadTarget(
-            f"A seat is worth the target's buy-in plus fee, {row.buy_in + row.fee}.",
+            f"A seat is worth the target's entry price, {price}.",
             extra={"fields": {"satellite.target_buy_in": ["not the target's entry price"]}},
         )
 
@@ -286,3 +295,46 @@ def tournament_cancel(
     """Call the tournament off: everybody gets back all he paid."""
     decide: Decide = lambda s, now: Cancel(reason)  # noqa: E731
     return _staff(by, tournament_id, command_id, decide, "tournament.cancel", {"reason": reason})
+
+
+# --------------------------------------------------------------------------
+# Deals at the final table
+
+
+def tournament_deal_propose(
+    *,
+    by: Any,
+    tournament_id: int,
+    kind: str,
+    left_to_play: int = 0,
+    amounts: Mapping[int | str, int] | None = None,
+    command_id: uuid.UUID | None = None,
+) -> dict[str, Any]:
+    """Offer the players left a deal (icm, chip_chop, or custom with
+    ``amounts`` by player), keeping ``left_to_play`` for the winner: no
+    hand is dealt and the clock stops until they answer."""
+    shares = None if amounts is None else {str(p): v for p, v in amounts.items()}
+
+    def decide(state: TournamentState, now: int) -> ProposeDeal:
+        return ProposeDeal(kind, now, left_to_play, shares)
+
+    body = {"kind": kind, "left_to_play": left_to_play, "amounts": shares}
+    return _staff(by, tournament_id, command_id, decide, "tournament.deal_propose", body)
+
+
+def tournament_deal_accept(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Accept the deal offered; the last acceptance makes it."""
+    player = _player(by)
+    decide: Decide = lambda s, now: AcceptDeal(player, now)  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, "tournament.deal_accept")
+
+
+def tournament_deal_decline(
+    *, by: Any, tournament_id: int, command_id: uuid.UUID | None = None
+) -> dict[str, Any]:
+    """Decline the deal offered: it is withdrawn and play resumes."""
+    player = _player(by)
+    decide: Decide = lambda s, now: DeclineDeal(player, now)  # noqa: E731
+    return _command(tournament_id, by, command_id, decide, "tournament.deal_decline")

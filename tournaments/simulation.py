@@ -46,6 +46,7 @@ from tournaments import services, timing
 from tournaments.models import Tournament
 from tournaments.projections import decode
 from tournaments.rules import (
+    Bounty,
     BreakStarted,
     Rebuys,
     Satellite,
@@ -95,6 +96,16 @@ class Plan:
     add_on: bool = False
     seat_value: int | None = None
     registered_in_target: int = 0
+    bounty: int | None = None
+    """A knockout with this bounty on every entry (None: none)."""
+    progressive: bool = False
+    """The bounty is a progressive knockout (half of a head paid at once)."""
+    guarantee: int = 0
+    """The least prize pool (the house's account is funded with it first)."""
+    deal_at: int | None = None
+    """With this many players left at the final table the director offers
+    an ICM deal, a tenth of the first prize left to play for, and the bots
+    accept it (None: no deal)."""
     seed: int = 1
     time_limit: float = 3600.0
     bot_threads: int = 1
@@ -116,6 +127,8 @@ class Plan:
             raise ValueError("a seat is worth at least 1")
         if self.progress_seconds <= 0:
             raise ValueError("progress lines need a positive interval")
+        if self.progressive and self.bounty is None:
+            raise ValueError("a progressive knockout needs a bounty")
 
     def definition(self, target: Tournament | None) -> TournamentDefinition:
         """The tournament's definition: a sit-and-go of ``players`` on the
@@ -138,6 +151,7 @@ class Plan:
         satellite = None
         if target is not None:
             satellite = Satellite(str(target.pk), target.buy_in + target.fee)
+        bounty = None if self.bounty is None else Bounty(self.bounty, self.progressive)
         return TournamentDefinition(
             game=self.game,
             betting=self.betting,
@@ -151,13 +165,15 @@ class Plan:
             rebuys=rebuys,
             satellite=satellite,
             sit_and_go=True,
+            bounty=bounty,
+            guarantee=self.guarantee,
         )
 
     @property
     def wallet(self) -> int:
         """What each bot brings: every entry, rebuy and add-on it may buy."""
         extra = self.max_rebuys + int(self.add_on) if self.rebuy_until is not None else 0
-        return self.buy_in + self.fee + extra * self.buy_in
+        return self.buy_in + (self.bounty or 0) + self.fee + extra * self.buy_in
 
 
 @dataclass
@@ -174,6 +190,9 @@ class Report:
     rebuys: int = 0
     add_ons: int = 0
     peak_tables: int = 0
+    director: object | None = None
+    deal_at: int | None = None
+    """Offer a deal with this many left (``Plan.deal_at``)."""
     break_seconds: float = 0.0
     """Seconds of play the room spent on scheduled breaks, in which by rule
     no hand is dealt (``time_on_breaks``, set when play is over)."""
@@ -223,8 +242,10 @@ def simulate(plan: Plan, say: Say = print) -> Report:
             money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=bot.pk, amount=plan.seat_value)
             services.tournament_register(by=bot, tournament_id=target.pk)
     definition = plan.definition(target)
+    if plan.guarantee:
+        money.house_fund(transfer_id=uuid.uuid4(), amount=plan.guarantee)
     row = services.tournament_create(by=director, name=f"Simulation {run}", definition=definition)
-    report = Report(row, target, bots)
+    report = Report(row, target, bots, director=director, deal_at=plan.deal_at)
     say(f"{plan.players} bots registering for tournament {row.pk} ({plan.game.value})")
     said = report.seconds
     for n, bot in enumerate(bots.values(), start=1):
@@ -279,7 +300,7 @@ def play(
                 say(report.line(state))
                 shown = now
             report.peak_tables = max(report.peak_tables, len(state.tables))
-            busy = _decide(report, state, rng, offered)
+            busy = _decide(report, state, rng, offered) + _deal(report, state)
             busy += _act_at_share(report, 0, threads, rng, idle)
             if not busy:
                 time.sleep(0.02)  # a pause, a break or a clock: the worker's turn
@@ -340,7 +361,16 @@ def prizes_line(state: TournamentState) -> str:
     if satellite is not None:
         won = sum(a.ticket for a in awards)
         tickets = f"{won} tickets into tournament {satellite.target}; "
-    return f"prizes: {tickets}cash {shown or 'none'}"
+    overlay = q.overlay(state)
+    heads = f"; overlay {overlay}" if state.definition.guarantee else ""
+    if state.deal is not None:
+        dealt = ", ".join(f"{a.player} {a.amount}" for a in state.deal.amounts)
+        heads += f"; deal {dealt} and {state.deal.left_to_play} played for"
+    if state.definition.bounty is not None:
+        won_most = sorted(state.entrants.values(), key=lambda e: (-e.bounty_won, e.player))[:3]
+        best = ", ".join(f"{e.player} {e.bounty_won}" for e in won_most)
+        heads += f"; bounties {sum(e.bounty_won for e in state.entrants.values())} (most: {best})"
+    return f"prizes: {tickets}cash {shown or 'none'}{heads}"
 
 
 def _acting(
@@ -423,6 +453,37 @@ def _decide(report: Report, state: TournamentState, rng: random.Random, offered:
             report.add_ons += done
             decided += done
     return decided
+
+
+def _deal(report: Report, state: TournamentState) -> int:
+    """Once the field is down to ``report.deal_at`` at one table the
+    director stops the clock (no new hand), offers the deal when the hand
+    running is over, and restarts the clock once it is made; every bot
+    accepts it.  How many commands were made."""
+    tournament, offer, director = report.tournament.pk, state.deal_offer, report.director
+    if offer is not None:
+        waiting = [a.player for a in offer.amounts if a.player not in state.deal_accepted]
+        accept = services.tournament_deal_accept
+        return sum(_ask(report, accept, report.bots[p], tournament) for p in waiting)
+    stopped = state.clock.since is None
+    if state.deal is not None:
+        return _ask(report, services.tournament_resume, director, tournament) if stopped else 0
+    due = report.deal_at is not None and q.players_left(state) <= report.deal_at
+    if not due or len(state.tables) != 1:
+        return 0
+    if not stopped:
+        return _ask(report, services.tournament_pause, director, tournament)
+    if state.hands:
+        return 0
+    kept = q.prizes(state)[0].cash // 10
+    try:
+        services.tournament_deal_propose(
+            by=director, tournament_id=tournament, kind="icm", left_to_play=kept
+        )
+    except ApiError:
+        report.count("refusals")
+        return 0
+    return 1
 
 
 def _ask(report: Report, command: Callable[..., object], bot: object, tournament: int) -> int:

@@ -20,7 +20,7 @@ import uuid
 from collections.abc import Mapping
 
 from poker.work import Unit
-from tournaments.rules import FinishHand, StartHand
+from tournaments.rules import FinishHand, PotResult, StartHand, TournamentState
 from tournaments.work import Decide, Outcome, run
 
 
@@ -47,15 +47,20 @@ def tournament_hand_finish(
     tournament_id: int,
     table: int,
     stacks: Mapping[int | str, int],
+    pots: tuple[PotResult, ...] = (),
     command_id: uuid.UUID | None = None,
     unit: Unit | None = None,
 ) -> Outcome | None:
     """The hand at ``table`` is over with these stacks (by player, every
-    player dealt in; chips conserved); a player left broke who may rebuy
-    gets his decision clock from now.  ``unit``: the reporting table
-    command's tables, which carry out what follows."""
+    player dealt in; chips conserved) and ``pots`` (who won what of each,
+    for bounties); a player left broke who may rebuy gets his decision
+    clock from now.  ``unit``: the reporting table command's tables,
+    which carry out what follows."""
     final = {str(player): chips for player, chips in stacks.items()}
-    decide: Decide = lambda s, now: FinishHand(table, final, secrets.randbits(64), now)  # noqa: E731
+
+    def decide(state: TournamentState, now: int) -> FinishHand:
+        return FinishHand(table, final, secrets.randbits(64), now, pots)
+
     return _report(tournament_id, table, command_id, unit, "tournament.hand_finish", decide)
 
 

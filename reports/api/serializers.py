@@ -102,7 +102,9 @@ class TournamentsRow(Row):
     prize_pool = serializers.IntegerField(help_text="Paid into the pool, less refunds.")
     prizes = serializers.IntegerField(help_text="Paid out of the pool: prizes and seats won.")
     fees = serializers.IntegerField(help_text="The house's fees, less refunds.")
-    overlay = serializers.IntegerField(help_text="The house's money in tickets it gave away.")
+    overlay = serializers.IntegerField(
+        help_text="The house's money in it: tickets it gave away, a guarantee's overlay."
+    )
 
 
 class PlayersRow(Row):

@@ -168,12 +168,13 @@ def written(t: Tournament) -> tuple[int, list[dict[str, Any]], int]:
 
 
 def pools_disagreeing() -> list[str]:
-    """Tournaments whose pool in the ledger is not what their state says."""
+    """Tournaments whose pool in the ledger is not what their state says
+    (the prize pool and the heads not yet won)."""
     out = []
     for row in Tournament.objects.order_by("pk"):
         s = state_of(row)
         paid_out = s.status.value == "cancelled" or s.awards is not None
-        want = 0 if paid_out else s.pool
+        want = 0 if paid_out else s.pool + s.held + sum(e.bounty for e in s.entrants.values())
         if pool(row) != want:
             out.append(f"tournament {row.pk} ({s.status.value}): pool {pool(row)}, rules {want}")
     return out

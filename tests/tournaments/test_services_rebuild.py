@@ -17,7 +17,7 @@ from tests.poker.test_rebuild import snapshot as poker_rows
 from tests.tournaments.service_support import bust, create, projected_rows, register, start
 from tournaments import services
 from tournaments.models import Entrant, Tournament
-from tournaments.rules import Rebuys
+from tournaments.rules import Bounty, Rebuys
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
 
@@ -39,12 +39,17 @@ def test_rebuilding_reproduces_every_row_the_services_wrote(director, players, c
     services.tournament_cancel(by=director, tournament_id=off.pk)
     waiting = create(director, name="waiting")
     register(waiting, ann)
+    knockout = create(director, name="knockout", bounty=Bounty(30, progressive=True))
+    register(knockout, ann, bob, cy)
+    start(knockout, clock)
+    bust(knockout, ann, bob)
     before = projected_rows()
     assert before["tournaments"][playing.pk]["level_ends_at"] is not None
+    assert before["entrants"][(knockout.pk, bob.pk)]["bounty"] == 45
 
     Tournament.objects.update(level_ends_at=None, players_left=0, name="scrambled")
     Entrant.objects.filter(tournament=waiting).delete()
-    Entrant.objects.update(stack=1, prize=999)
+    Entrant.objects.update(stack=1, prize=999, bounty=7, bounty_won=7)
     call_command("rebuild_tournament_projections", stdout=StringIO())
     assert projected_rows() == before
 

@@ -133,3 +133,31 @@ def test_18_players_finish_fast_on_the_embedded_defaults(tmp_path: Path) -> None
     assert "1 left on 1 tables" in out and re.search(r"^prizes: cash 1\. \d+", out, re.M), out
     print(f"18 players --fast: {took:.1f}s in all, {finished[1]}s of play, {finished[3]} hands")
     assert float(finished[1]) < 120, out  # 29 s of play (40 s in all) at a load of 9 on 2 cores
+
+
+def test_the_formats_play_to_the_end_fast(tmp_path: Path) -> None:
+    """A progressive knockout with a guarantee and a deal as soon as the
+    final table forms (32 Card Draw seats five), on the embedded defaults:
+    every head is paid, the overlay makes the guarantee, and the deal and
+    what was played for are the prizes of the places it covers."""
+    env = child_env(DATABASE_URL=migrated.sqlite(tmp_path / "sim.sqlite3", child_env()))
+    del env["CLOCKS_ENABLED"]
+    options = ["--bounty", "20", "--progressive", "--guarantee", "2000", "--deal-at", "5"]
+    done = subprocess.run(
+        [sys.executable, "manage.py", "simulate_tournament", "--players", "12", "--fast", *options],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    line = re.search(r"^prizes: cash (.*); overlay (\d+); deal (.*) and (\d+) played for; "
+                     r"bounties (\d+)", out, re.M)  # fmt: skip
+    assert line, out
+    paid = [int(p.split(". ")[1]) for p in line[1].split(", ")]
+    assert sum(paid) == 2000 and int(line[2]) == 2000 - 12 * 100
+    dealt = [int(d.split(" ")[1]) for d in line[3].split(", ")]
+    assert sum(dealt) + int(line[4]) == sum(paid[: len(dealt)])
+    assert int(line[5]) == 12 * 20

@@ -88,6 +88,7 @@ async def test_the_level_the_pause_and_busts_come_as_updates(director, players, 
     assert (finished["players_left"], finished["average_stack"]) == (2, 1500)
     assert finished["standings"][-1] == {
         "place": 3, "shared": 1, "player": cy.pk, "name": "p3", "stack": 0, "in": False,
+        "bounty": 0, "bounty_won": 0,
     }  # fmt: skip
     await socket.close()
 

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from poker.api.responses import choice, record_out
 from poker.engine.rules import Betting, Game
 from tournaments.models import Entrant, Tournament
-from tournaments.rules.definition import Rebuys, Satellite
+from tournaments.rules.definition import Bounty, Rebuys, Satellite
 
 
 def still_in() -> serializers.BooleanField:
@@ -35,7 +35,8 @@ class TournamentOut(serializers.Serializer[dict[str, object]]):
     max_players = serializers.IntegerField(allow_null=True)
     entries = serializers.IntegerField()
     players_left = serializers.IntegerField()
-    prize_pool = serializers.IntegerField()
+    prize_pool = serializers.IntegerField(help_text="With the overlay of a guarantee.")
+    guarantee = serializers.IntegerField(help_text="The least prize pool (0: none).")
     registration_open = serializers.BooleanField()
     level = serializers.IntegerField()
     on_break = serializers.BooleanField()
@@ -99,6 +100,8 @@ class OwnEntryOut(serializers.Serializer[dict[str, object]]):
     rebuys = serializers.IntegerField()
     added_on = serializers.BooleanField()
     paid = serializers.IntegerField()
+    bounty = serializers.IntegerField(help_text="The head on the player (0: no bounties).")
+    bounty_won = serializers.IntegerField(help_text="Bounty money won so far.")
     disqualified = serializers.BooleanField()
     may_rebuy = serializers.BooleanField()
     may_add_on = serializers.BooleanField()
@@ -117,6 +120,22 @@ class TableClocksOut(serializers.Serializer[dict[str, object]]):
     time_bank_refill_hands = serializers.IntegerField()
 
 
+class DealAmountOut(serializers.Serializer[dict[str, object]]):
+    player = serializers.IntegerField()
+    amount = serializers.IntegerField()
+
+
+class DealOut(serializers.Serializer[dict[str, object]]):
+    """A deal at the final table: offered (waiting for every player left
+    to accept) or made."""
+
+    status = serializers.ChoiceField(choices=["offered", "made"])
+    kind = serializers.CharField(allow_null=True, help_text="icm, chip_chop or custom (offered).")
+    amounts = DealAmountOut(many=True)
+    left_to_play = serializers.IntegerField(help_text="Kept out of the deal for the winner.")
+    accepted = serializers.ListField(child=serializers.IntegerField())
+
+
 class TournamentDetailOut(TournamentOut):
     """One tournament: its line, structure and options, the prizes as the
     pool stands, the clock, and your own entry (null: none)."""
@@ -127,6 +146,7 @@ class TournamentDetailOut(TournamentOut):
     re_entries = serializers.IntegerField(allow_null=True)
     rebuys = record_out(Rebuys, "Tournament")(allow_null=True)
     satellite = record_out(Satellite, "Tournament")(allow_null=True)
+    bounty = record_out(Bounty, "Tournament")(allow_null=True)
     structure = StructureOut()
     table_clocks = TableClocksOut()
     prizes = PrizeOut(many=True)
@@ -134,6 +154,7 @@ class TournamentDetailOut(TournamentOut):
     final_table = serializers.BooleanField()
     clock = TournamentClockOut(allow_null=True)
     tables_in_play = TableInPlayOut(many=True)
+    deal = DealOut(allow_null=True)
     you = OwnEntryOut(allow_null=True)
 
 
@@ -147,6 +168,8 @@ class TournamentEntrantOut(serializers.Serializer[dict[str, object]]):
     seat = serializers.IntegerField(allow_null=True)
     rebuys = serializers.IntegerField()
     added_on = serializers.BooleanField()
+    bounty = serializers.IntegerField(help_text="The head on the player (0: no bounties).")
+    bounty_won = serializers.IntegerField(help_text="Bounty money won so far.")
 
 
 class StandingOut(serializers.Serializer[dict[str, object]]):
@@ -155,6 +178,8 @@ class StandingOut(serializers.Serializer[dict[str, object]]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     stack = serializers.IntegerField()
+    bounty = serializers.IntegerField(help_text="The head on the player (0: no bounties).")
+    bounty_won = serializers.IntegerField(help_text="Bounty money won so far.")
 
     def get_fields(self) -> dict[str, serializers.Field]:
         return {**super().get_fields(), "in": still_in()}
@@ -166,3 +191,4 @@ class ResultOut(serializers.Serializer[dict[str, object]]):
     name = serializers.CharField()
     prize = serializers.IntegerField()
     ticket = serializers.BooleanField()
+    bounty_won = serializers.IntegerField(help_text="Bounty money won.")

@@ -72,6 +72,16 @@ class SatelliteIn(serializers.Serializer[dict[str, object]]):
     seats = count(min_value=1, required=False, allow_null=True, default=None)
 
 
+class BountyIn(serializers.Serializer[dict[str, object]]):
+    """A knockout: ``amount`` more on every entry, the head on the player;
+    ``progressive`` (a PKO) pays ``paid_now_percent`` of a head won at once
+    and adds the rest to the winner's own head."""
+
+    amount = amount(min_value=1)
+    progressive = StrictBoolean(default=False)
+    paid_now_percent = count(min_value=0, default=50)
+
+
 class ClocksIn(serializers.Serializer[dict[str, object]]):
     """The clocks of the tournament's tables, in seconds (each left out or
     null: the table default; bounds as for a table's own settings)."""
@@ -113,6 +123,10 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     """Re-entries allowed per player (null: no limit)."""
     rebuys = RebuysIn(required=False, allow_null=True, default=None)
     satellite = SatelliteIn(required=False, allow_null=True, default=None)
+    bounty = BountyIn(required=False, allow_null=True, default=None)
+    """Null: no bounties."""
+    guarantee = amount(min_value=0, default=0)
+    """The least prize pool, held from the house (0: none)."""
     payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None)
     sit_and_go = StrictBoolean(default=False)
     ante_by = choice(AnteBy, default="all")
@@ -140,6 +154,18 @@ class MoveIn(CommandIn):
 
 class PlayerIn(CommandIn):
     player = count(min_value=1)
+
+
+class DealIn(CommandIn):
+    """A deal at the final table: ``icm``, ``chip_chop`` or ``custom`` (with
+    ``amounts``: every player left by id, adding up to what is dealt);
+    ``left_to_play`` is kept out of it for the winner."""
+
+    kind = serializers.ChoiceField(choices=["icm", "chip_chop", "custom"])
+    left_to_play = amount(min_value=0, default=0)
+    amounts = serializers.DictField(
+        child=amount(min_value=0), required=False, allow_null=True, default=None
+    )
 
 
 class CancelIn(CommandIn):

@@ -129,5 +129,8 @@ COMMAND_VIEWS: dict[str, type[APIView]] = {
         ("move", s.MoveIn, services.tournament_move),
         ("disqualify", s.PlayerIn, services.tournament_disqualify),
         ("cancel", s.CancelIn, services.tournament_cancel),
+        ("deal-propose", s.DealIn, services.tournament_deal_propose),
+        ("deal-accept", CommandIn, services.tournament_deal_accept),
+        ("deal-decline", CommandIn, services.tournament_deal_decline),
     )
 }

@@ -88,14 +88,26 @@ class StartHand:
 
 
 @dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot of a hand: the players who contested it and the chips each
+    winner took from it."""
+
+    eligible: tuple[str, ...]
+    shares: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
 class FinishHand:
     """The hand at ``table`` is over: ``stacks`` maps every player dealt in
-    to his chips after it; ``at``: when (None: no rebuy clock starts)."""
+    to his chips after it; ``at``: when (None: no rebuy clock starts);
+    ``pots``: how its pots went (who busted whom, for bounties; none given:
+    by the chips each player won in the hand)."""
 
     table: int
     stacks: Mapping[str, int]
     seed: int
     at: int | None = None
+    pots: tuple[PotResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +160,34 @@ class Disqualify:
 
 
 @dataclass(frozen=True, slots=True)
+class ProposeDeal:
+    """A director offers a deal at the final table at ``at``: ``kind`` is
+    icm, chip_chop or custom (``amounts`` by player), ``left_to_play`` the
+    money kept out of it for the winner."""
+
+    kind: str
+    at: int
+    left_to_play: int = 0
+    amounts: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptDeal:
+    """``player`` accepts the deal offered (at ``at``)."""
+
+    player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineDeal:
+    """``player`` declines the deal offered (at ``at``): it is withdrawn."""
+
+    player: str
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
 class Cancel:
     """Call the tournament off and refund (staff, or too few players)."""
 
@@ -179,6 +219,9 @@ TournamentCommand = (
     | RebuyTimeout
     | MovePlayer
     | Disqualify
+    | ProposeDeal
+    | AcceptDeal
+    | DeclineDeal
     | Cancel
     | AwardPrizes
 )

@@ -12,7 +12,12 @@ Rules chosen where RULES.md 6 is silent:
 - A sit-and-go starts with the entry that fills it.
 - Cancelling refunds everybody everything he paid (buy-ins, fees, rebuys,
   add-ons), whatever the stage: the simplest policy that leaves nobody
-  short; the service may not offer cancellation once prizes are near.
+  short; the service may not offer cancellation once prizes are near.  A
+  bounty tournament cannot be cancelled once a head has been paid
+  (``bounties``).  A cancellation gives the house its guarantee back.
+- A guarantee is held from the house from the creation (so the house
+  cannot promise money it does not have); once play is over what the
+  pool did not need goes back, and the overlay is paid out with the prizes.
 - Ticks move the clock through every period it passed, one event each, so
   no window is skipped silently.
 """
@@ -25,8 +30,15 @@ from typing import Any
 from tournaments.rules import commands as cmd
 from tournaments.rules import events as ev
 from tournaments.rules import queries as q
+from tournaments.rules.bounties import bounty_paid, heads_at_end
 from tournaments.rules.checks import whole
 from tournaments.rules.clock import timeline
+from tournaments.rules.deals import (
+    amounts_of,
+    awards_with_deal,
+    deal_amounts,
+    verify_deal_possible,
+)
 from tournaments.rules.definition import TournamentDefinition
 from tournaments.rules.draw import shuffler
 from tournaments.rules.errors import (
@@ -53,14 +65,16 @@ MAX_NAME = 80
 def create_tournament(
     definition: TournamentDefinition, name: str = "", starts_at: int | None = None
 ) -> list[ev.TournamentEvent]:
-    """The first event of a tournament's stream."""
+    """The first events of a tournament's stream: its creation, and the
+    house's guarantee put into the pool (when it has one)."""
     if not isinstance(definition, TournamentDefinition):
         raise Malformed("a tournament needs a TournamentDefinition")
     if not isinstance(name, str) or len(name) > MAX_NAME:
         raise Malformed(f"a name is text of at most {MAX_NAME} characters")
     if starts_at is not None:
         moment(starts_at)
-    return [ev.TournamentCreated(definition, name, starts_at)]
+    held = [ev.GuaranteeHeld(definition.guarantee)] if definition.guarantee else []
+    return [ev.TournamentCreated(definition, name, starts_at), *held]
 
 
 def decide(state: TournamentState, command: cmd.TournamentCommand) -> list[ev.TournamentEvent]:
@@ -202,7 +216,11 @@ def _add_time(draft: Draft, c: cmd.AddTime) -> None:
 def _cancel(draft: Draft, c: cmd.Cancel) -> None:
     if not isinstance(c.reason, str) or len(c.reason) > 200:
         raise Malformed("a reason is text of at most 200 characters")
+    if bounty_paid(draft.state):
+        raise IllegalAction("bounties have been paid: the tournament plays to its end")
     draft.add(ev.Cancelled(c.reason))
+    if draft.state.held:
+        draft.add(ev.GuaranteeReleased(draft.state.held))
     for player, entrant in sorted(draft.state.entrants.items()):
         if entrant.paid:
             draft.add(ev.Refunded(player, entrant.paid))
@@ -219,8 +237,66 @@ def _award(draft: Draft, c: cmd.AwardPrizes) -> None:
     if satellite is None and in_target:
         raise Malformed("only a satellite has a target")
     value = 0 if satellite is None else satellite.target_buy_in
-    awards = award(state.standings, q.prizes(state), value, in_target)
+    unneeded = state.held - q.overlay(state)
+    if unneeded:  # the guarantee the pool did not need goes back first
+        draft.add(ev.GuaranteeReleased(unneeded))
+    state = draft.state
+    if state.deal is not None:
+        awards = awards_with_deal(state)
+    else:
+        awards = award(state.standings, q.prizes(state), value, in_target)
+    draft.add(*heads_at_end(state, state.standings))
     draft.add(ev.PrizesAwarded(awards, None if satellite is None else satellite.target))
+
+
+def _propose_deal(draft: Draft, c: cmd.ProposeDeal) -> None:
+    state, at = draft.state, moment(c.at)
+    require_running(state)
+    verify_deal_possible(state)
+    shares = deal_amounts(state, c.kind, c.left_to_play, c.amounts)
+    running = state.clock.since is not None
+    if running:
+        draft.add(ev.Paused(at))
+    draft.add(ev.DealOffered(c.kind, amounts_of(shares), c.left_to_play, running))
+
+
+def _offer(state: TournamentState, player: object) -> tuple[ev.DealOffered, str]:
+    """The deal offered and the player answering it."""
+    require_running(state)
+    name = player_id(player)
+    offer = state.deal_offer
+    if offer is None:
+        raise IllegalAction("no deal is offered")
+    if name not in {a.player for a in offer.amounts}:
+        raise NotRegistered(f"{name} is not in the deal")
+    if name in state.deal_accepted:
+        raise IllegalAction(f"{name} has accepted already")
+    return offer, name
+
+
+def _restart(draft: Draft, offer: ev.DealOffered, at: int) -> None:
+    """The clock the offer stopped runs again (unless staff restarted it)."""
+    if offer.clock_stopped and draft.state.clock.since is None:
+        draft.add(ev.Resumed(at))
+
+
+def _accept_deal(draft: Draft, c: cmd.AcceptDeal) -> None:
+    offer, name = _offer(draft.state, c.player)
+    at = moment(c.at)
+    draft.add(ev.DealAccepted(name))
+    if len(draft.state.deal_accepted) < len(offer.amounts):
+        return
+    draft.add(ev.DealMade(offer.amounts, offer.left_to_play))
+    _restart(draft, offer, at)
+    if not offer.left_to_play:
+        draft.add(ev.Finished(q.current_standings(draft.state)))
+
+
+def _decline_deal(draft: Draft, c: cmd.DeclineDeal) -> None:
+    offer, name = _offer(draft.state, c.player)
+    at = moment(c.at)
+    draft.add(ev.DealDeclined(name))
+    _restart(draft, offer, at)
 
 
 _HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
@@ -232,6 +308,9 @@ _HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
     cmd.Pause: _pause,
     cmd.Resume: _resume,
     cmd.AddTime: _add_time,
+    cmd.ProposeDeal: _propose_deal,
+    cmd.AcceptDeal: _accept_deal,
+    cmd.DeclineDeal: _decline_deal,
     cmd.Cancel: _cancel,
     cmd.AwardPrizes: _award,
 }

@@ -1,6 +1,6 @@
 """What a tournament is set up with: game, structure, money, field, options.
 
-Money (buy-in, fee, prices, seat values) is in whole minor units of the
+Money (buy-in, fee, bounty, prices, seat values) is in whole minor units of the
 ledger's currency; chips are tournament chips.  The buy-in goes to the
 prize pool and the fee to the house; rebuy and add-on prices go to the pool
 whole.  Validation refuses nonsense with ``InvalidDefinition`` naming the
@@ -96,6 +96,26 @@ class Satellite:
             count(self.seats, "seats", 1)
 
 
+MAX_PERCENT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Bounty:
+    """A knockout: every entry pays ``amount`` more, which is the head on
+    the player; whoever busts him wins it (``bounties``).  ``progressive``
+    (a PKO): of the head won, ``paid_now_percent`` is paid at once and the
+    rest is added to the winner's own head."""
+
+    amount: int
+    progressive: bool = False
+    paid_now_percent: int = 50
+
+    def __post_init__(self) -> None:
+        count(self.amount, "amount", 1)
+        require(type(self.progressive) is bool, "progressive", "true or false")
+        count(self.paid_now_percent, "paid_now_percent", 0, MAX_PERCENT)
+
+
 CLOCK_SETTINGS = ("action_seconds", "draw_seconds", "time_bank_seconds", "time_bank_refill_hands")
 """The table clocks a tournament may set for its tables."""
 
@@ -153,6 +173,10 @@ class TournamentDefinition:
     tie_break: TieBreak = TieBreak.SUIT
     clocks: Clocks = Clocks()
     """The clocks of its tables (each left out: the table default)."""
+    bounty: Bounty | None = None
+    """A knockout or progressive knockout (None: no bounties)."""
+    guarantee: int = 0
+    """The least prize pool, the house paying the overlay (0: none)."""
 
     def __post_init__(self) -> None:
         require(isinstance(self.game, Game), "game", "not a game")
@@ -164,6 +188,7 @@ class TournamentDefinition:
         count(self.starting_stack, "starting_stack", 1)
         count(self.buy_in, "buy_in", 0)
         count(self.fee, "fee", 0)
+        count(self.guarantee, "guarantee", 0)
         self._check_field()
         levels = len(self.structure.levels)
         if self.late_registration_level is not None:
@@ -199,6 +224,8 @@ class TournamentDefinition:
         if self.payouts is not None:
             require(isinstance(self.payouts, PayoutTable), "payouts", "not a PayoutTable")
         require(isinstance(self.clocks, Clocks), "clocks", "not Clocks")
+        if self.bounty is not None:
+            require(isinstance(self.bounty, Bounty), "bounty", "not a Bounty")
 
     @property
     def seats_per_table(self) -> int:
@@ -232,9 +259,20 @@ class TournamentDefinition:
         return rebuys.threshold
 
     @property
+    def bounty_amount(self) -> int:
+        """The head each entry carries (0: no bounties)."""
+        return 0 if self.bounty is None else self.bounty.amount
+
+    @property
+    def pool_share(self) -> int:
+        """What of one entry the tournament holds: the buy-in (the prize
+        pool) and the bounty (the entry's head)."""
+        return self.buy_in + self.bounty_amount
+
+    @property
     def entry_price(self) -> int:
-        """What one entry costs: the buy-in plus the fee."""
-        return self.buy_in + self.fee
+        """What one entry costs: the buy-in, the bounty and the fee."""
+        return self.pool_share + self.fee
 
     def rules_at(self, level: int) -> Rules:
         """The hand rules for level ``level`` (from 1)."""

@@ -2,9 +2,11 @@
 past tense.  The state is their fold (``evolve``); ``decide`` makes them.
 
 Money moves on exactly these: ``Registered`` (paid), ``Unregistered`` and
-``Refunded`` (paid back), ``Rebought`` and ``AddedOn`` (paid), and
-``PrizesAwarded`` (won).  Chips enter play with ``Seated`` (a new entry),
-``Rebought`` and ``AddedOn``, and leave it only with ``Disqualified``.
+``Refunded`` (paid back), ``Rebought`` and ``AddedOn`` (paid),
+``BountyPaid`` (a head won), ``GuaranteeHeld`` and ``GuaranteeReleased``
+(the house's guarantee in and out of the pool) and ``PrizesAwarded`` (won).  Chips enter play
+with ``Seated`` (a new entry), ``Rebought`` and ``AddedOn``, and leave it
+only with ``Disqualified``.
 
 Times (``at``) are whole seconds of the service's clock (Unix time); the
 rules only ever subtract them.  Hands are numbered across the tournament;
@@ -50,6 +52,22 @@ class TournamentCreated:
     name: str = ""
     starts_at: int | None = None
     """Scheduled start (Unix seconds); None for a sit-and-go."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuaranteeHeld:
+    """The house put ``amount`` (the guarantee) into the pool: the prize
+    pool is at least that much."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuaranteeReleased:
+    """``amount`` of the guarantee held went back to the house: what the
+    pool did not need once it was final, or all of it on a cancellation."""
+
+    amount: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,12 +162,31 @@ class HandStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class Knocker:
+    """A player who took ``chips`` from the pots a busted player was in."""
+
+    player: str
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class Knockout:
+    """``player`` lost his chips to ``by`` (his bounty is theirs, split by
+    the chips each took, when he goes out)."""
+
+    player: str
+    by: tuple[Knocker, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class HandFinished:
-    """Hand ``hand`` at ``table`` is over: the stacks of those dealt in."""
+    """Hand ``hand`` at ``table`` is over: the stacks of those dealt in,
+    and in a bounty tournament who busted whom (``knockouts``)."""
 
     hand: int
     table: int
     stacks: tuple[PlayerStack, ...]
+    knockouts: tuple[Knockout, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +224,25 @@ class Eliminated:
     player: str
     group: int
     stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class BountyShare:
+    """What ``player`` got of a head: ``cash`` paid now and ``head`` added
+    to his own bounty (a PKO)."""
+
+    player: str
+    cash: int
+    head: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BountyPaid:
+    """The head on ``player`` (his whole bounty) went to ``shares``: those
+    who busted him, or at the end the player himself or the winner."""
+
+    player: str
+    shares: tuple[BountyShare, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +308,50 @@ class Disqualified:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerAmount:
+    """A player and a sum of money."""
+
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealOffered:
+    """A director offered a deal of ``kind`` (icm, chip_chop, custom): each
+    player left gets ``amounts``, and ``left_to_play`` goes to the winner;
+    ``clock_stopped``: the offer stopped the clock (it restarts when the
+    offer is settled)."""
+
+    kind: str
+    amounts: tuple[PlayerAmount, ...]
+    left_to_play: int
+    clock_stopped: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DealAccepted:
+    """``player`` accepted the deal offered."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealDeclined:
+    """``player`` declined the deal offered: it is withdrawn."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealMade:
+    """Everybody left accepted: these are the prizes of the places still
+    to be decided, and ``left_to_play`` goes to the winner."""
+
+    amounts: tuple[PlayerAmount, ...]
+    left_to_play: int
+
+
+@dataclass(frozen=True, slots=True)
 class Finished:
     """Play is over: every player's finishing place."""
 
@@ -283,6 +383,8 @@ class Refunded:
 
 TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     TournamentCreated,
+    GuaranteeHeld,
+    GuaranteeReleased,
     RegistrationOpened,
     Registered,
     Unregistered,
@@ -299,6 +401,7 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     RebuyOffered,
     AddedOn,
     Eliminated,
+    BountyPaid,
     PlayerMoved,
     TableBroken,
     FinalTableDrawn,
@@ -307,6 +410,10 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     HandForHandEnded,
     DisqualificationQueued,
     Disqualified,
+    DealOffered,
+    DealAccepted,
+    DealDeclined,
+    DealMade,
     Finished,
     PrizesAwarded,
     Cancelled,
@@ -317,6 +424,8 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
     TournamentEvent,
     {
         "tournament.created": TournamentCreated,
+        "tournament.guarantee_held": GuaranteeHeld,
+        "tournament.guarantee_released": GuaranteeReleased,
         "tournament.registration_opened": RegistrationOpened,
         "tournament.player_registered": Registered,
         "tournament.player_unregistered": Unregistered,
@@ -333,6 +442,7 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
         "tournament.rebuy_offered": RebuyOffered,
         "tournament.player_added_on": AddedOn,
         "tournament.player_eliminated": Eliminated,
+        "tournament.bounty_paid": BountyPaid,
         "tournament.player_moved": PlayerMoved,
         "tournament.table_broken": TableBroken,
         "tournament.final_table_drawn": FinalTableDrawn,
@@ -341,6 +451,10 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
         "tournament.hand_for_hand_ended": HandForHandEnded,
         "tournament.disqualification_queued": DisqualificationQueued,
         "tournament.player_disqualified": Disqualified,
+        "tournament.deal_offered": DealOffered,
+        "tournament.deal_accepted": DealAccepted,
+        "tournament.deal_declined": DealDeclined,
+        "tournament.deal_made": DealMade,
         "tournament.finished": Finished,
         "tournament.prizes_awarded": PrizesAwarded,
         "tournament.cancelled": Cancelled,

@@ -86,7 +86,9 @@ def _seat(state: TournamentState, player: str, table: int, seat: int) -> Tournam
 def _registered(state: TournamentState, e: ev.Registered) -> TournamentState:
     old = state.entrants.get(e.player)
     paid = e.paid + (old.paid if old else 0)
-    state = _entrants(state, {e.player: Entrant(e.player, entries=e.entry, paid=paid)})
+    head = state.definition.bounty_amount + (old.bounty if old else 0)
+    entrant = Entrant(e.player, entries=e.entry, paid=paid, bounty=head)
+    state = _entrants(state, {e.player: entrant})
     pool = state.pool + state.definition.buy_in
     return replace(state, entries=state.entries + 1, pool=pool)
 
@@ -152,11 +154,13 @@ def _hand_finished(state: TournamentState, e: ev.HandFinished) -> TournamentStat
         group = state.groups + 1
         state = replace(state, groups=group)
     start = {p.player: p.stack for p in running.players}
+    knocked = {k.player: k.by for k in e.knockouts}
     changes = {}
     for final in e.stacks:
         old = state.entrants[final.player]
         bust = Bust(final.player, group, start[final.player]) if final.stack == 0 else old.bust
-        changes[final.player] = replace(old, stack=final.stack, bust=bust)
+        by = knocked.get(final.player, old.knocked_by)
+        changes[final.player] = replace(old, stack=final.stack, bust=bust, knocked_by=by)
     state = replace(_entrants(state, changes), hands=hands)  # one copy for the hand
     return _round_over(_table(state, e.table, hand=None))
 
@@ -175,7 +179,7 @@ def _rebought(state: TournamentState, e: ev.Rebought) -> TournamentState:
     state = replace(state, pool=state.pool + e.price)
     return _with(
         state, e.player, stack=entrant.stack + e.chips, rebuys=entrant.rebuys + 1,
-        paid=entrant.paid + e.price, rebuy_until=None,
+        paid=entrant.paid + e.price, rebuy_until=None, knocked_by=(),
     )  # fmt: skip
 
 
@@ -191,6 +195,20 @@ def _eliminated(state: TournamentState, e: ev.Eliminated) -> TournamentState:
     state = _unseat(state, e.player)
     bust = Bust(e.player, e.group, e.stack)
     return _with(state, e.player, out=True, stack=0, bust=bust, rebuy_until=None)
+
+
+def _bounty_paid(state: TournamentState, e: ev.BountyPaid) -> TournamentState:
+    """The head leaves its player; each share is cash won and a part of
+    the knocker's own head."""
+    entrants = dict(state.entrants)
+    entrants[e.player] = replace(entrants[e.player], bounty=0, knocked_by=())
+    for s in e.shares:
+        got = entrants[s.player]
+        entrants[s.player] = replace(
+            got, bounty=got.bounty + s.head, bounty_won=got.bounty_won + s.cash
+        )
+    state = _entrants(state, {p: entrants[p] for p in {e.player, *(s.player for s in e.shares)}})
+    return replace(state, bounties_paid=state.bounties_paid + 1)
 
 
 def _moved(state: TournamentState, e: ev.PlayerMoved) -> TournamentState:
@@ -224,7 +242,13 @@ def _dq_queued(state: TournamentState, e: ev.DisqualificationQueued) -> Tourname
 
 def _disqualified(state: TournamentState, e: ev.Disqualified) -> TournamentState:
     state = _unseat(state, e.player)
+    if state.deal_offer is not None:  # the offer named him: it is withdrawn
+        state = replace(state, deal_offer=None, deal_accepted=frozenset())
     return _with(state, e.player, disqualified=True, stack=0, rebuy_until=None)
+
+
+def _deal_declined(state: TournamentState, e: ev.DealDeclined) -> TournamentState:
+    return replace(state, deal_offer=None, deal_accepted=frozenset())
 
 
 def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
@@ -233,6 +257,8 @@ def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
 
 _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.RegistrationOpened: lambda s, e: replace(s, status=Status.REGISTERING),
+    ev.GuaranteeHeld: lambda s, e: replace(s, held=s.held + e.amount),
+    ev.GuaranteeReleased: lambda s, e: replace(s, held=s.held - e.amount),
     ev.Registered: _registered,
     ev.Unregistered: _unregistered,
     ev.Started: _started,
@@ -248,6 +274,7 @@ _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.RebuyOffered: lambda s, e: _with(s, e.player, rebuy_until=e.until),
     ev.AddedOn: _added_on,
     ev.Eliminated: _eliminated,
+    ev.BountyPaid: _bounty_paid,
     ev.PlayerMoved: _moved,
     ev.TableBroken: _broken,
     ev.FinalTableDrawn: _final,
@@ -256,6 +283,10 @@ _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.HandForHandEnded: _h4h(False),
     ev.DisqualificationQueued: _dq_queued,
     ev.Disqualified: _disqualified,
+    ev.DealOffered: lambda s, e: replace(s, deal_offer=e, deal_accepted=frozenset()),
+    ev.DealAccepted: lambda s, e: replace(s, deal_accepted=s.deal_accepted | {e.player}),
+    ev.DealDeclined: _deal_declined,
+    ev.DealMade: lambda s, e: replace(s, deal=e, deal_offer=None, deal_accepted=frozenset()),
     ev.Finished: lambda s, e: replace(s, status=Status.FINISHED, standings=e.standings),
     ev.PrizesAwarded: lambda s, e: replace(s, awards=e.awards),
     ev.Cancelled: lambda s, e: replace(s, status=Status.CANCELLED),

@@ -42,6 +42,7 @@ from typing import Any
 from tournaments.rules import commands as cmd
 from tournaments.rules import events as ev
 from tournaments.rules import queries as q
+from tournaments.rules.bounties import knockouts
 from tournaments.rules.checks import whole
 from tournaments.rules.draw import shuffler
 from tournaments.rules.errors import (
@@ -106,6 +107,8 @@ def _verify_dealing(state: TournamentState) -> None:
         raise IllegalAction("play is over: it ends when the hands running finish")
     if final_table_pending(state):
         raise IllegalAction("the final table is drawn when every hand has finished")
+    if state.deal_offer is not None:
+        raise IllegalAction("a deal is offered: no hand is dealt until every player answers")
 
 
 def _verify_table_deals(
@@ -192,7 +195,8 @@ def _finish_hand(draft: Draft, c: cmd.FinishHand) -> None:
     dealt = state.hands[hand].players
     stacks = _final_stacks(c.stacks, dealt)
     after = tuple(ev.PlayerStack(p.player, p.seat, stacks[p.player]) for p in dealt)
-    draft.add(ev.HandFinished(hand, table, after))
+    busts = knockouts(dealt, stacks, c.pots) if state.definition.bounty is not None else ()
+    draft.add(ev.HandFinished(hand, table, after, busts))
     busted = sorted((p.stack, p.player) for p in dealt if stacks[p.player] == 0)
     for _, player in busted:
         if draft.state.entrants[player].disqualify_queued:

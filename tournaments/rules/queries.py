@@ -5,6 +5,9 @@ Rules chosen where RULES.md 6 is silent:
 
 - The pool is final once registration, rebuys and the add-on are all over;
   until then the prizes (and with them the bubble) are provisional.
+- A guarantee is the least prize pool: the prizes split the players' pool
+  or the guarantee, whichever is more, the house paying the difference
+  (the overlay).
 - The field a payout table is chosen by is the players placed: everyone who
   entered less the disqualified (re-entries add to the pool only).
 - A satellite's paid places are its seats plus the place that takes the
@@ -131,12 +134,23 @@ def field(state: TournamentState) -> int:
     return state.tally.placed
 
 
+def overlay(state: TournamentState) -> int:
+    """What the house adds to the players' pool to make its guarantee (no
+    more than it holds: nothing once it is given back on a cancellation)."""
+    return min(state.held, max(0, state.definition.guarantee - state.pool))
+
+
+def prize_pool(state: TournamentState) -> int:
+    """The pool the prizes split: the players' pool and the overlay."""
+    return state.pool + overlay(state)
+
+
 def prizes(state: TournamentState) -> tuple[Prize, ...]:
     """The prize of each paid place, best first, for the pool as it stands."""
     definition = state.definition
     satellite = definition.satellite
     if satellite is None:
-        return regular_prizes(state.pool, field(state), definition.payouts)
+        return regular_prizes(prize_pool(state), field(state), definition.payouts)
     return _satellite(state).places()
 
 
@@ -148,7 +162,8 @@ def seats_awarded(state: TournamentState) -> int | None:
 def _satellite(state: TournamentState) -> SatellitePrizes:
     satellite = state.definition.satellite
     assert satellite is not None
-    return satellite_prizes(state.pool, satellite.target_buy_in, satellite.seats, field(state))
+    pool = prize_pool(state)
+    return satellite_prizes(pool, satellite.target_buy_in, satellite.seats, field(state))
 
 
 def current_standings(state: TournamentState) -> tuple[Standing, ...]:

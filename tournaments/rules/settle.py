@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from tournaments.rules import events as ev
 from tournaments.rules import queries as q
+from tournaments.rules.bounties import head_won
 from tournaments.rules.evolve import evolve
 from tournaments.rules.seating import (
     Move,
@@ -70,10 +71,14 @@ def may_rebuy(state: TournamentState, player: str) -> bool:
 
 
 def eliminate(draft: Draft, player: str) -> None:
-    """``player`` goes out, placed by the hand he lost his chips in."""
+    """``player`` goes out, placed by the hand he lost his chips in; his
+    head (a bounty tournament) goes to those who busted him."""
     bust = draft.state.entrants[player].bust
     assert bust is not None
     draft.add(ev.Eliminated(player, bust.group, bust.stack))
+    won = head_won(draft.state, player)
+    if won is not None:
+        draft.add(won)
 
 
 def settle(draft: Draft, rng: Shuffler) -> None:

@@ -58,6 +58,13 @@ class Entrant:
     """The level of the last hand he was dealt in (0: none yet)."""
     rebuy_until: int | None = None
     """Out of chips: the end of his time to rebuy or decline (None: none running)."""
+    bounty: int = 0
+    """The head on him (money: what whoever busts him wins)."""
+    bounty_won: int = 0
+    """Bounty money paid to him so far."""
+    knocked_by: tuple[ev.Knocker, ...] = ()
+    """Who busted him in the hand he last lost his chips in (his head is
+    theirs if he goes out without rebuying)."""
 
     @property
     def alive(self) -> bool:
@@ -154,7 +161,10 @@ class TournamentState:
     """Counts over ``entrants``, kept with them by ``evolve``."""
     entries: int = 0
     pool: int = 0
-    """The prize pool: buy-ins, rebuy and add-on prices (fees excluded)."""
+    """The players' prize pool: buy-ins, rebuy and add-on prices (fees and
+    bounties excluded)."""
+    held: int = 0
+    """The house's guarantee money in the pool account (``queries.prize_pool``)."""
     tables: Mapping[int, TableInfo] = field(default_factory=dict)
     hands: Mapping[int, RunningHand] = field(default_factory=dict)
     last_hand: int = 0
@@ -170,6 +180,14 @@ class TournamentState:
     final_table: int | None = None
     standings: tuple[Standing, ...] = ()
     awards: tuple[Award, ...] | None = None
+    deal_offer: ev.DealOffered | None = None
+    """A deal offered and not yet settled (no hand is dealt meanwhile)."""
+    deal_accepted: frozenset[str] = frozenset()
+    """Who accepted the deal offered."""
+    deal: ev.DealMade | None = None
+    """The deal made at the final table."""
+    bounties_paid: int = 0
+    """Heads paid so far (``BountyPaid``)."""
     version: int = 0
 
     def entrant(self, player: str) -> Entrant | None:

@@ -88,7 +88,7 @@ export async function lobbyView() {
               h("td", {}, gameName(t.game, t.betting)),
               h("td", {}, t.status.replaceAll("_", " ")),
               h("td", {}, `${t.entries}${t.max_players ? `/${t.max_players}` : ""}`),
-              h("td", {}, `${t.buy_in}+${t.fee}`),
+              h("td", {}, `${t.buy_in}+${t.fee}${t.guarantee ? ` · ${t.guarantee} GTD` : ""}`),
               h("td", {}, t.sit_and_go ? "when full" : when(t.starts_at)),
               h("td", {}, t.level ?? "–"),
             ),

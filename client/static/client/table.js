@@ -7,7 +7,7 @@
 // or the answer to his own command), so what is drawn is always what the
 // server says he may see, legal actions included.
 
-import { Feed, api, commandId, session } from "./api.js";
+import { Feed, api, commandId, rows, session } from "./api.js";
 import { cardName, cardsText, face, handText, isLowball } from "./cards.js";
 import { fill, h, notice } from "./dom.js";
 import { describe } from "./events.js";
@@ -191,9 +191,34 @@ export async function tableView(tableId) {
     drawLog();
   }
 
+  // A knockout tournament's table shows the head on each player, read from
+  // the tournament's standings once a hand (heads change only at a bust).
+  let heads = null;
+  let headsAt = null;
+  async function loadHeads() {
+    const tb = t.view.table;
+    if (!tb.tournament || headsAt === tb.hand_number) return;
+    headsAt = tb.hand_number;
+    try {
+      const standings = rows(await api("GET", `tournaments/${tb.tournament}/standings/`));
+      const shown = standings.filter((s) => s.bounty);
+      heads = shown.length ? Object.fromEntries(shown.map((s) => [s.player, s.bounty])) : null;
+      drawHead();
+    } catch {
+      heads = null;
+    }
+  }
+
+  function headsLine() {
+    if (!heads) return null;
+    const seated = t.view.seats.filter((s) => heads[s.player] !== undefined);
+    return h("p.meta", { id: "bounties" }, "Bounties: ", seated.map((s) => `${s.screen_name} ${heads[s.player]}`).join(" · "));
+  }
+
   function drawHead() {
     const tb = t.view.table;
     const hand = t.view.hand;
+    loadHeads();
     fill(
       head,
       h("h1", {}, tb.name || `Table ${tb.id}`, " ", status),
@@ -205,6 +230,7 @@ export async function tableView(tableId) {
         hand ? ` · hand #${hand.number}` : "",
         tb.status !== "open" ? ` · ${tb.status}` : "",
       ),
+      headsLine(),
       h("p.links", {}, h("a", { href: "#/lobby" }, "← Lobby"), " ", h("a", { href: `#/hands?table=${tb.id}` }, "Hand history")),
     );
   }

@@ -51,13 +51,38 @@ export async function tournamentView(id) {
     return `Level ${c.level}: ${c.small_blind}/${c.big_blind}${c.ante ? ` ante ${c.ante}` : ""}${time}${next}${state}`;
   };
 
+  const price = () => (view.bounty ? `${view.buy_in}+${view.bounty.amount}+${view.fee}` : `${view.buy_in}+${view.fee}`);
+  const bountyLine = () => {
+    const b = view.bounty;
+    if (!b) return "";
+    return b.progressive ? ` · progressive knockout: bounty ${b.amount}, ${b.paid_now_percent}% of a head paid at once` : ` · knockout: bounty ${b.amount}`;
+  };
+
+  const dealBox = (standings) => {
+    const deal = view.deal;
+    if (!deal) return null;
+    const named = Object.fromEntries(standings.map((s) => [s.player, s.name]));
+    const me = session.me?.id;
+    const mine = deal.amounts.find((a) => a.player === me);
+    const answer = deal.status === "offered" && mine && !deal.accepted.includes(me);
+    return h(
+      "div.deal",
+      { id: "deal" },
+      h("h2", {}, deal.status === "offered" ? `Deal offered (${deal.kind.replace("_", "-")}): play waits for every answer` : "Deal made"),
+      h("ul", {}, deal.amounts.map((a) => h("li", {}, `${named[a.player] || `player ${a.player}`}: ${a.amount}`, deal.accepted.includes(a.player) ? " · accepted" : ""))),
+      deal.left_to_play ? h("p", {}, `Left to play for: ${deal.left_to_play}, to the winner`) : null,
+      answer ? h("p.actions", {}, h("button.primary", { id: "deal-accept", onclick: () => command("deal-accept") }, "Accept the deal"), h("button", { id: "deal-decline", onclick: () => command("deal-decline") }, "Decline")) : null,
+    );
+  };
+
   const entryLine = (you, standings) => {
     if (view.status === "finished" || view.status === "cancelled") {
       const mine = standings.find((s) => s.player === session.me?.id);
       return mine ? `You finished ${ordinal(mine.place)}.` : "It is over.";
     }
     if (view.status === "registering") return `You are registered (paid ${you.paid}).`;
-    return you.in ? `You are in: stack ${you.stack}` : "You are out.";
+    const head = view.bounty ? ` · bounty on you ${you.bounty} · bounties won ${you.bounty_won}` : "";
+    return you.in ? `You are in: stack ${you.stack}${head}` : `You are out.${view.bounty ? ` Bounties won ${you.bounty_won}.` : ""}`;
   };
 
   // Before the start: who registered of the seats there are; after it:
@@ -73,7 +98,7 @@ export async function tournamentView(id) {
     const you = view.you;
     const me = session.me;
     const buttons = [];
-    if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `Register (${view.buy_in}+${view.fee})`));
+    if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `Register (${price()})`));
     if (me && you && view.status === "registering") buttons.push(h("button", { id: "unregister", onclick: () => command("unregister") }, "Unregister"));
     if (you?.may_rebuy) buttons.push(h("button", { onclick: () => command("rebuy") }, "Rebuy"));
     if (you?.may_add_on) buttons.push(h("button", { onclick: () => command("add-on") }, "Add-on"));
@@ -81,10 +106,10 @@ export async function tournamentView(id) {
     fill(
       body,
       h("h1", {}, view.name),
-      h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${view.buy_in}+${view.fee} · stack ${view.starting_stack}`, view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
+      h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${price()} · stack ${view.starting_stack}`, bountyLine(), view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
       glance(view, standings, me),
-      h("p", { id: "tournament-players" }, `${playersLine()} · prize pool ${view.prize_pool}`),
+      h("p", { id: "tournament-players" }, `${playersLine()} · prize pool ${view.prize_pool}${view.guarantee ? ` (${view.guarantee} guaranteed)` : ""}`),
       you
         ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
         : null,
@@ -100,10 +125,12 @@ export async function tournamentView(id) {
             "li",
             { value: s.place },
             `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`,
+            view.bounty ? h("span.bounty", {}, ` · bounty ${s.bounty} · won ${s.bounty_won}`) : null,
             isDirector() ? h("span.hint", {}, ` (player ${s.player})`) : null,
           ),
         ),
       ),
+      dealBox(standings),
       h("h2", {}, "Prizes"),
       h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : ""))),
       isDirector() ? directorBox : null,
@@ -171,6 +198,15 @@ export async function tournamentView(id) {
         { id: "move-form" },
       ),
       disqualify,
+      form(
+        [
+          { name: "kind", label: "Deal (icm, chip_chop)", value: "icm" },
+          { name: "left_to_play", label: "Left to play for", type: "number", min: 0, value: 0 },
+        ],
+        "Offer a deal",
+        (v) => command("deal-propose", { kind: v.kind, left_to_play: Number(v.left_to_play) || 0 }),
+        { id: "deal-form" },
+      ),
     ),
   );
 

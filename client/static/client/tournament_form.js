@@ -22,6 +22,7 @@ const GROUPS = [
       ["betting", "Betting", { choices: Object.fromEntries(BETTING.map((b) => [b, b])) }],
       ["buy_in", "Buy-in", { value: 10 }],
       ["fee", "Fee", { value: 0 }],
+      ["guarantee", "Guaranteed prize pool", { optional: true }],
       ["starting_stack", "Starting stack", { value: 1500 }],
       ["min_players", "Players min", { value: 2 }],
       ["max_players", "Players max", { value: 9 }],
@@ -68,6 +69,14 @@ const GROUPS = [
     ],
   ],
   [
+    "Bounties (optional)",
+    [
+      ["bounty.amount", "Bounty per entry", { optional: true }],
+      ["bounty.progressive", "Bounty kind", { choices: { false: "knockout", true: "progressive (PKO)" } }],
+      ["bounty.paid_now_percent", "PKO: % of a head paid at once", { value: 50 }],
+    ],
+  ],
+  [
     "Clocks (optional, seconds)",
     [
       ["clocks.action_seconds", "Action clock", { optional: true }],
@@ -102,8 +111,10 @@ function body(values) {
   for (const [path, raw] of Object.entries(values)) {
     if (["start", "structure.preset", "structure.levels", "starts_at"].includes(path) || raw === "") continue;
     const text = ["name", "game", "betting", "ante_by", "tie_break"].includes(path);
-    put(out, path, text || !/^-?\d+$/.test(raw) ? raw : Number(raw));
+    if (path === "bounty.progressive") put(out, path, raw === "true");
+    else put(out, path, text || !/^-?\d+$/.test(raw) ? raw : Number(raw));
   }
+  if (out.bounty?.amount === undefined) delete out.bounty;
   out.sit_and_go = values.start === "sit-and-go";
   if (!out.sit_and_go) out.starts_at = values.starts_at ? new Date(values.starts_at).toISOString() : null;
   out.structure ??= {};

@@ -43,7 +43,8 @@ def _or(given: int | None, fast: bool, name: str) -> Any:
 
 class Command(BaseCommand):
     help = (
-        "Bots play a sit-and-go (a satellite with --seat-value, rebuys with --rebuy-until) "
+        "Bots play a sit-and-go (a satellite with --seat-value, rebuys with --rebuy-until, "
+        "a knockout with --bounty) "
         "to the end through the services and the clocks; a progress line per level and at "
         "least every --progress-seconds."
     )
@@ -117,6 +118,26 @@ class Command(BaseCommand):
             help=f"bots already in the target (a seat they win is paid in cash) {DEFAULT}",
         )
         parser.add_argument(
+            "--bounty", type=int, help="a knockout: this bounty on every entry (default: none)"
+        )
+        parser.add_argument(
+            "--progressive",
+            action="store_true",
+            help="the bounty is a progressive knockout, half of a head paid at once (default: off)",
+        )
+        parser.add_argument(
+            "--guarantee",
+            type=int,
+            default=Plan.guarantee,
+            help=f"the least prize pool, the house's account funded with it first {DEFAULT}",
+        )
+        parser.add_argument(
+            "--deal-at",
+            type=int,
+            help="with this many left at the final table the director offers an ICM deal "
+            "(a tenth of the first prize played for) and the bots accept (default: none)",
+        )
+        parser.add_argument(
             "--seed", type=int, default=Plan.seed, help=f"the bots' choices {DEFAULT}"
         )
         parser.add_argument(
@@ -181,6 +202,10 @@ class Command(BaseCommand):
                 add_on=options["add_on"],
                 seat_value=options["seat_value"],
                 registered_in_target=options["registered_in_target"],
+                bounty=options["bounty"],
+                progressive=options["progressive"],
+                guarantee=options["guarantee"],
+                deal_at=options["deal_at"],
                 seed=options["seed"],
                 time_limit=options["time_limit"],
                 bot_threads=options["bot_threads"],
