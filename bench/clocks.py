@@ -32,7 +32,9 @@ from a thread of its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -56,6 +58,8 @@ DRAW_SECONDS = 12
 SLOT = DRAW_SECONDS / TABLES
 """Seconds between two tables' draws: the clocks fall evenly on the minute."""
 GOAL_P99_MS = 250.0
+WORKER_STOP_SECONDS = 30.0
+"""How long the worker may take to stop before it is killed."""
 COST_TIMERS = 1000
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,10 +74,8 @@ def main() -> None:
         _start_draws(tables)
         _wait_for_timeouts(len(tables) * PLAYERS, DRAW_SECONDS * PLAYERS + 30)
         spread = time.monotonic() - began
-        lateness = _lateness()
-        cost = _in_command_cost()
-    _report(*lateness, spread)
-    _report_cost(*cost)
+        _report(*_lateness(), spread)
+        _report_cost(*_in_command_cost())
 
 
 @contextmanager
@@ -95,10 +97,25 @@ def worker_on_fresh_database(url: str, name: str) -> Iterator[bool]:
     try:
         yield True
     finally:
-        worker.terminate()
-        worker.wait(30)
+        stop_worker(worker)
         _purge(queue)
     _drop(url)
+
+
+def stop_worker(worker: subprocess.Popen[bytes], grace: float = WORKER_STOP_SECONDS) -> None:
+    """Stop the worker however loaded the machine: SIGTERM (a warm
+    shutdown: it finishes the tasks it runs), SIGKILL to its whole process
+    group (its pool's children too) if it is not gone after ``grace``, and
+    reap it."""
+    if worker.poll() is None:
+        worker.terminate()
+        try:
+            worker.wait(grace)
+        except subprocess.TimeoutExpired:
+            print(f"the worker did not stop within {grace:.0f} s: killed")
+    with contextlib.suppress(ProcessLookupError):  # nothing left of its group
+        os.killpg(worker.pid, signal.SIGKILL)
+    worker.wait()
 
 
 def _configure(url: str, redis_url: str, queue: str) -> None:
@@ -126,7 +143,12 @@ def _start_worker(url: str, redis_url: str, queue: str) -> subprocess.Popen[byte
     log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue]
     worker = subprocess.Popen(
-        [*command, "-l", "warning"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        [*command, "-l", "warning"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # a group of its own: stop_worker ends its pool too
     )
     time.sleep(3)  # the worker connects; timers queued before wait in Redis anyway
     if worker.poll() is not None:

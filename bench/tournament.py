@@ -80,7 +80,7 @@ def main() -> None:
         peer = _run(PEER_PLAYERS, quiet=True)
         time.sleep(TIMERS_SECONDS)  # the peer's timers fire before the big field plays
         big = _run(PLAYERS, quiet=False)
-    _print(big, peer)
+        _print(big, peer)  # before the worker stops, which a loaded machine may make slow
 
 
 def _run(players: int, quiet: bool) -> dict[str, float]:

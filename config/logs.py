@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import structlog
@@ -75,3 +76,33 @@ structlog.configure(
 """A ``structlog.get_logger()`` logger goes through ``logging`` too, so the
 handlers and formatters of ``settings.LOGGING`` render it like any other."""
 logging.captureWarnings(True)  # Python's warnings too, as lines of ``py.warnings``
+
+
+SWEEP_TASKS = frozenset({"poker.tasks.clock_sweep", "tournaments.tasks.tournament_sweep"})
+"""Beat's sweeps for lost timers: due every few seconds, nearly always idle."""
+
+
+class QuietSweeps(logging.Filter):
+    """Celery's lines about a sweep (beat sending it, the worker receiving
+    it, its success) at DEBUG unless the sweep did something (returned a
+    count above zero): at INFO, four lines every five seconds were a third
+    of an idle server's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not _about_a_sweep(record.args) or _swept_something(record.args):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def _about_a_sweep(args: object) -> bool:
+    """Celery logs a task's name among its arguments: a mapping's ``name``
+    (received, succeeded), or a tuple's item (beat's "Sending due task")."""
+    if isinstance(args, Mapping):
+        return args.get("name") in SWEEP_TASKS
+    return isinstance(args, tuple) and any(a in SWEEP_TASKS for a in args if isinstance(a, str))
+
+
+def _swept_something(args: object) -> bool:
+    """A sweep's success line with a count above zero (logged as its repr)."""
+    return isinstance(args, Mapping) and str(args.get("return_value", "0")) not in ("0", "None")

@@ -447,8 +447,13 @@ LOGGING = {
         "json": {"()": "config.logs.json_formatter"},
         "plain": {"()": "config.logs.plain_formatter"},
     },
+    "filters": {"quiet_sweeps": {"()": "config.logs.QuietSweeps"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["quiet_sweeps"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # The servers' own loggers set handlers of their own before Django

@@ -5,9 +5,9 @@ driven by Playwright's own driver (``playwright install`` is never run:
 it would download a browser).  Without it the tests are skipped with the
 reason, except under ``CI=true``, where they fail.
 
-The server is uvicorn on a PostgreSQL database of the run's own
-(``tests.integration.cluster``), one per test process: the tests share it,
-each with tables and users of its own.  Screenshots go
+The server is daphne, as ``make run`` serves, on a PostgreSQL database of
+the run's own (``tests.integration.cluster``), one per test process: the
+tests share it, each with tables and users of its own.  Screenshots go
 to ``tests/e2e/artifacts/`` (not committed).
 """
 
@@ -79,13 +79,13 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def server(request: pytest.FixtureRequest) -> Iterator[Server]:
-    """uvicorn on a fresh PostgreSQL database, as ``make run`` serves: no
+    """daphne on a fresh PostgreSQL database, as ``make run`` serves: no
     Redis, the clocks run by the worker inside the server process (tests
     give their tables clocks long enough for a slow machine)."""
     database = Database(request.getfixturevalue("_session_pg_dsn"))
     running = None
     try:
-        running = Server("e2e", database.url, redis_url="")
+        running = Server("e2e", database.url, redis_url="", runner="daphne")
         # Every test signs its players up from this one address: the
         # register throttle (10 an hour) would stop the session's later ones.
         running.env.update(CLOCKS_ENABLED="true", THROTTLE_REGISTER_ADDRESS_RATE="1000/h")

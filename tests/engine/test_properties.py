@@ -217,6 +217,7 @@ def test_views_and_events_never_show_a_hidden_card(
     held: dict[int | None, set[Card]] = {viewer: set() for viewer in viewers}
     """Every card each viewer was dealt or drew so far (his view opens them
     all: docs/fair-deal.md), whether he still holds it or not."""
+    found = 0
     for state, event in play_out(data, deal):
         for viewer in viewers:
             if isinstance(event, CardsDealt | CardsDrawn):
@@ -224,8 +225,12 @@ def test_views_and_events_never_show_a_hidden_card(
             shown = {c for p in state.players if p.shown for c in p.cards}
             seen = card_strings(json.dumps(view(state, viewer)), deal.deck)
             assert seen <= held[viewer] | shown
+            if viewer is not None:  # the search finds the cards that are there
+                assert set(state.players[viewer].cards) <= seen
             leaked = card_strings(json.dumps(redact(event, viewer)), deal.deck)
-            assert leaked <= visible_cards(event, viewer)
+            assert leaked == visible_cards(event, viewer)
+            found += len(leaked)
+    assert found  # every hand is dealt: its players saw their cards in the events
 
 
 def illegal_commands(state: HandState) -> list[Command]:

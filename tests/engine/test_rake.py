@@ -23,7 +23,7 @@ from poker.engine.history import to_phh
 from poker.engine.rake import Rake, RakePreset, percent_basis_points, preset_settings
 from poker.engine.rules import Betting, Game
 from poker.engine.script import run
-from poker.engine.showdown import pots
+from poker.engine.state import HandState
 from poker.engine.table import (
     FinishHand,
     HandFinished,
@@ -187,22 +187,45 @@ def test_pots_awarded_and_rake_make_the_pot_and_no_draw_no_drop(
         if isinstance(event, HandRaked):
             raked.append(event)
             assert not state.awards, "the rake comes out before any pot is awarded"
-        # Behind, in the pot yet to be awarded, or raked: nothing else.
+        # Behind or in the pot: nothing else; the pot pays the awards and the rake.
         awarded = sum(a.amount for a in state.awards)
-        unawarded = sum(p.total + p.dead for p in state.players) - awarded - state.raked
-        assert sum(p.stack for p in state.players) + unawarded + state.raked == total
+        pot = sum(p.total + p.dead for p in state.players)
+        assert sum(p.stack for p in state.players) - awarded + pot == total
+        assert state.raked == sum(r.amount for r in raked)
+        assert awarded + state.raked <= pot
     assert state.complete
-    pot = sum(p.total + p.dead for p in state.players)
     assert sum(a.amount for a in state.awards) + state.raked == pot
     assert sum(p.stack for p in state.players) + state.raked == total
-    if not drew:
-        assert not raked and state.raked == 0
-    else:
-        takes = rake.takes([p.amount for p in pots(state)])
-        assert state.raked == sum(takes)
-        assert raked == ([HandRaked(sum(takes), takes)] if sum(takes) else [])
+    expected = expected_takes(state, rake) if drew else ()
+    assert state.raked == sum(expected)
+    assert raked == ([HandRaked(sum(expected), expected)] if sum(expected) else [])
     if rake.cap is not None:
         assert state.raked <= rake.cap
+
+
+def expected_takes(state: HandState, rake: Rake) -> tuple[int, ...]:
+    """RULES.md 8 worked out here, apart from the engine: the pots layered
+    by the totals of those still in (a folded player's chips in the layers
+    they reach, beyond them in the last; dead money in the main pot), and
+    from each, main pot first, its whole-chip share, all within the cap;
+    nothing from pots that come to less than the smallest raked."""
+    totals = [p.total for p in state.players]
+    levels = sorted({p.total for p in state.players if not p.folded and p.total > 0})
+    amounts = [
+        sum(min(t, high) - min(t, low) for t in totals)
+        for low, high in zip([0, *levels], levels, strict=False)
+    ] or [0]
+    amounts[-1] += sum(t - min(t, levels[-1] if levels else 0) for t in totals)
+    amounts[0] += sum(p.dead for p in state.players)
+    if sum(amounts) < rake.min_pot:
+        return tuple(0 for _ in amounts)
+    left = sum(amounts) if rake.cap is None else rake.cap
+    takes = []
+    for amount in amounts:
+        take = min(amount * rake.basis_points // 10_000, left)
+        takes.append(take)
+        left -= take
+    return tuple(takes)
 
 
 # --------------------------------------------------------------------------

@@ -13,6 +13,7 @@ table refuses raise a typed error and change nothing.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import pytest
@@ -204,6 +205,7 @@ def test_random_table_histories_keep_the_invariants(
             history.apply(decide_table(state, redistribute(data, state)))
         else:
             command = random_command(data, state)
+            before = copy.deepcopy(state)
             try:
                 events = decide_table(state, command)
             except EngineError as refused:
@@ -211,4 +213,5 @@ def test_random_table_histories_keep_the_invariants(
                 assert history.state is state
             else:
                 history.apply(events)
+            assert state == before  # deciding, refused or not, changed nothing of it
         check_invariants(history)

@@ -21,6 +21,7 @@ him.  Refused commands raise a typed error and change nothing.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import pytest
@@ -297,12 +298,14 @@ def step(data: st.DataObject, room: Room) -> None:
     else:
         number, command = random_command(data, room)
         before = room.tables[number]
+        unchanged = copy.deepcopy(before)
         try:
             events = decide_table(before, command)
         except EngineError as refused:
             assert refused.code and room.tables[number] is before
         else:
             room.apply(number, events)
+        assert before == unchanged  # deciding, refused or not, changed nothing of it
 
 
 @pytest.mark.parametrize("game", list(Game))

@@ -119,8 +119,10 @@ async def test_viewers_see_what_they_may_in_order_and_a_reconnect_misses_nothing
     spectator = await CasinoClient("spectator", one, table, after=None).open()
     watcher = await CasinoClient("ann", two, table, ann["token"], after=None, player="ann").open()
     bobs = await CasinoClient("bob", one, table, bob["token"], after=None, player="bob").open()
-    await asyncio.sleep(0.3)
-    assert [f["type"] for f in spectator.received] == ["snapshot"]
+    opened = view_position(cluster, table)
+    for client in (spectator, watcher, bobs):
+        await client.until(opened)  # its snapshot; the positions after it are checked below
+        assert [f["type"] for f in client.received] == ["snapshot"]
 
     command(one, ann["token"], table, "sit", box=1)
     line = json.loads(await asyncio.wait_for(lobby.recv(), WAIT_S))
@@ -146,13 +148,15 @@ async def test_viewers_see_what_they_may_in_order_and_a_reconnect_misses_nothing
     end = view_position(cluster, table)
     assert end > left_at + 5  # he missed a good part of the round
     await bobs.open(after=left_at, server=two)
+    command(two, ann["token"], table, "sit-out")  # a last frame: all before it came already
+    marker = view_position(cluster, table)
+    assert marker > end
     for client in (spectator, watcher, bobs):
-        await client.until(end)
-    await asyncio.sleep(0.3)
+        await client.until(marker)
 
     for client in (spectator, watcher, bobs):
         start = client.snapshots[0]["position"]
-        assert [f["position"] for f in client.public] == list(range(start + 1, end + 1)), client
+        assert [f["position"] for f in client.public] == list(range(start + 1, marker + 1)), client
     assert bobs.afters == [None, left_at] and len(bobs.snapshots) == 1
 
     # Nobody sees a card he may not.

@@ -326,5 +326,5 @@ def seed_decks(monkeypatch: Any, seed: int) -> None:
         def randbits(k: int) -> int:
             return rng.getrandbits(k)
 
-    monkeypatch.setattr(poker.work, "shuffled", shuffled, raising=False)
-    monkeypatch.setattr(poker.work, "secrets", Secrets, raising=False)
+    monkeypatch.setattr(poker.work, "shuffled", shuffled)
+    monkeypatch.setattr(poker.work, "secrets", Secrets)

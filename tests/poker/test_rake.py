@@ -5,7 +5,6 @@ covers it and chips are conserved: table chips + rake = buy-ins."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from accounts.models import Transfer
 from accounts.selectors import account_balance
 from poker import services
 from tests.poker.api_support import Room, action_body, command, ok, post, seat_players
-from tests.poker.concurrency import RACE_TIMEOUT_S, Hold, race
+from tests.poker.concurrency import RACE_TIMEOUT_S, Hold, race, wait_for_lock_waiters
 from tests.poker.test_session import chips_on_table, money_flows
 from tests.poker.test_statement_budget import BUDGET
 
@@ -237,7 +236,7 @@ def test_two_tables_raking_at_once_queue_on_the_rake_account_and_lose_no_chip(
 
     def hold_then_release() -> None:
         assert held.inside.wait(RACE_TIMEOUT_S)
-        time.sleep(0.3)  # the other table queues on the rake account meanwhile
+        wait_for_lock_waiters(1)  # the other table queues on the rake account
         held.release()
 
     with Hold(postings, "lock") as held:  # the first holds its accounts' locks

@@ -221,9 +221,14 @@ class Floor:
                 amount = rng.choice([stacks[loser], rng.randint(0, stacks[loser])])
                 stacks[loser] -= amount
                 stacks[winner] += amount
+        return self.end(number, stacks, rng.getrandbits(32))
+
+    def end(self, number: int, stacks: dict[int, int], seed: int) -> list[TournamentEvent]:
+        """End the hand at ``number`` with ``stacks`` (seat -> stack of each
+        seat dealt in), and report every player's stack to the tournament."""
         self.table(number, FinishHand(stacks))
         after = {held.player: held.stack for held in self.tables[number].seats.values()}
         hand = self.run.state.tables[number].hand
         assert hand is not None
         final = {p.player: after[p.player] for p in self.run.state.hands[hand].players}
-        return self.do(TournamentFinishHand(number, final, rng.getrandbits(32)))
+        return self.do(TournamentFinishHand(number, final, seed))

@@ -89,11 +89,14 @@ def largest_payer(table: TableState, everyone: bool = False) -> str | None:
 
 def balancing_moves(events: list[TournamentEvent]) -> list[PlayerMoved]:
     """The moves of a command that balanced tables (not breaking them or
-    drawing the final table)."""
+    drawing the final table, nor seating again at his table a player moved
+    there since its last hand)."""
     broken = {e.table for e in events if isinstance(e, TableBroken)}
     if any(isinstance(e, FinalTableDrawn) for e in events):
         return []
-    return [e for e in events if isinstance(e, PlayerMoved) and e.from_table not in broken]
+    return [
+        e for e in events if isinstance(e, PlayerMoved) and e.from_table not in broken | {e.table}
+    ]
 
 
 def takes_it_next(table: TableState, player: str, seat: int) -> bool:
@@ -227,3 +230,37 @@ def test_blinds_follow_the_largest_blind_and_drawn_tables_start_afresh(
     assert floor.run.state.status is Status.FINISHED
     check_blinds(floor.hands)
     check_fresh_tables(floor)
+
+
+def test_two_balancing_moves_in_two_commands_do_not_hand_the_over_blind_back() -> None:
+    """Table 3 (5-max) posts an over blind, then loses two players; tables
+    1 and 2, each finishing its hand in turn, send it one player apiece.
+    Placed one at a time, the first took the seat after the last big blind
+    (three players: no over blind) and the second brought one in that fell
+    on p05 again, who had just posted it.  Arrivals since a table's last
+    hand are placed as if they arrived together."""
+    run = Run(thirty_two(5, rebuys=False)).register(players(14))
+    floor = Floor(run)
+    floor.do(Start(T0, 4))
+    for number in (1, 2, 3):
+        floor.deal(number)
+    three = floor.tables[3]
+    first = floor.began[-1][1]
+    assert (first.button, first.small, first.big, first.over) == (5, 1, 2, 4)
+    assert three.seats[4].player == "p05" and 3 not in three.seats
+    stacks = {seat: three.seats[seat].stack for seat in three.hand_seats}
+    floor.end(3, {1: 0, 2: stacks[1] + stacks[2] + stacks[5], 4: stacks[4], 5: 0}, 1)
+    moved = []
+    for number in (1, 2):  # each finishes unchanged and gives table 3 a player
+        table = floor.tables[number]
+        events = floor.end(number, {s: table.seats[s].stack for s in table.hand_seats}, 1)
+        moved += [
+            (e.player, e.from_table, e.table, e.seat) for e in events if isinstance(e, PlayerMoved)
+        ]
+    # p14 came first to seat 3 (the big blind of three); with p03 they are
+    # four: p14 goes to seat 1, p03 to seat 5, after p05's seat.
+    assert moved == [("p14", 1, 3, 3), ("p14", 3, 3, 1), ("p03", 2, 3, 5)]
+    second = floor.deal(3)
+    assert (second.small, second.big, second.over) == (2, 4, 5)
+    assert floor.tables[3].seats[5].player == "p03"
+    check_blinds(floor.hands)

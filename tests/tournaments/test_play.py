@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import itertools
 import random
+import weakref
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -48,8 +50,9 @@ def _open_chips(tournament_id: int) -> int:
     return total
 
 
-_turns = itertools.count()
-"""Where ``_act_once`` starts looking: the next table each time."""
+_turns: weakref.WeakKeyDictionary[random.Random, Iterator[int]] = weakref.WeakKeyDictionary()
+"""Where ``_act_once`` starts looking: the next table each time, counted
+for each test's bots (their random source) from the first table."""
 
 
 def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> bool:
@@ -61,7 +64,8 @@ def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> 
 
     for _ in range(2):
         tables = tournament_tables(tournament_id)
-        start = next(_turns) % max(len(tables), 1)  # each table in turn, as hands run side by side
+        turn = next(_turns.setdefault(rng, itertools.count()))
+        start = turn % max(len(tables), 1)  # each table in turn, as hands run side by side
         for table in tables[start:] + tables[:start]:
             act = bot_act(table, users, rng)
             if act is not None:

@@ -9,7 +9,6 @@ the timer it sets then falls due a second or two later in real time."""
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -140,9 +139,11 @@ def test_a_stale_timer_does_nothing(start_worker, director, players, clock):
     start(t, clock)
     version = fresh(t).version
     due = int(fresh(t).level_ends_at.timestamp())
-    tournament_clock_due.apply_async((t.pk, 3, due), queue=settings.CLOCK_QUEUE)
-    worker.wait_for("'outcome': 'moved'", 20)
-    time.sleep(0.2)
+    stale = tournament_clock_due.apply_async((t.pk, 3, due), queue=settings.CLOCK_QUEUE)
+    done = f"[{stale.id}] succeeded"  # logged once the task has returned
+    worker.wait_for(done, 20)
+    (line,) = [line for line in worker.text().splitlines() if done in line]
+    assert "'outcome': 'moved'" in line
     assert fresh(t).version == version
 
 

@@ -73,7 +73,8 @@ def _unseat(state: TournamentState, player: str) -> TournamentState:
         seats = dict(state.tables[entrant.table].seats)
         if seats.get(entrant.seat or 0) == player:
             del seats[entrant.seat or 0]
-        state = _table(state, entrant.table, seats=seats)
+        arrived = tuple(p for p in state.tables[entrant.table].arrived if p != player)
+        state = _table(state, entrant.table, seats=seats, arrived=arrived)
     return _with(state, player, table=None, seat=None)
 
 
@@ -143,7 +144,9 @@ def _hand_started(state: TournamentState, e: ev.HandStarted) -> TournamentState:
     hands = dict(state.hands)
     hands[e.hand] = RunningHand(e.table, e.players, group)
     state = replace(state, hands=hands, last_hand=e.hand)
-    return _table(state, e.table, hand=e.hand, big_blind=e.big_blind, over_blind=e.over_blind)
+    return _table(
+        state, e.table, hand=e.hand, big_blind=e.big_blind, over_blind=e.over_blind, arrived=()
+    )
 
 
 def _hand_finished(state: TournamentState, e: ev.HandFinished) -> TournamentState:
@@ -212,7 +215,8 @@ def _bounty_paid(state: TournamentState, e: ev.BountyPaid) -> TournamentState:
 
 
 def _moved(state: TournamentState, e: ev.PlayerMoved) -> TournamentState:
-    return _seat(_unseat(state, e.player), e.player, e.table, e.seat)
+    state = _seat(_unseat(state, e.player), e.player, e.table, e.seat)
+    return _table(state, e.table, arrived=(*state.tables[e.table].arrived, e.player))
 
 
 def _broken(state: TournamentState, e: ev.TableBroken) -> TournamentState:

@@ -227,6 +227,7 @@ def table_views(state: TournamentState) -> dict[int, TableView]:
             t.big_blind,
             frozenset(p for p in t.seats.values() if p in stuck) if stuck else stuck,
             t.over_blind,
+            t.arrived,
         )
         for n, t in state.tables.items()
     }

@@ -28,6 +28,10 @@ where the TDA leaves it to the house):
   there together (one more may bring in an over blind), the last of them on
   that seat, the others on the empty seats after it (or, when the table is
   too full, those after the last big blind, and he on the next worst).
+  Those moved to that table since its last hand (by an earlier command)
+  are placed again with them, as if all arrived together (house rule:
+  else two moves made apart could hand the over blind back): each keeps
+  his seat if it is one of the first movers', else takes another of them.
 - Breaking: when the players fit at k tables fewer, the k highest-numbered
   tables are due to break (TDA: a predetermined order).  Each breaks as
   soon as it is between hands, without waiting for the others (several in
@@ -60,7 +64,7 @@ where the TDA leaves it to the house):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, MutableSequence, Sequence
+from collections.abc import Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -88,6 +92,8 @@ class TableView:
     """Players balancing must not pick (no chips: they may still rebuy)."""
     over_blind: int | None = None
     """The seat of the last hand's over blind (None: none)."""
+    arrived: tuple[str, ...] = ()
+    """Players moved here since the last hand began, in the order they came."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,16 +224,45 @@ def balance_moves(tables: Tables, size: int, over_from: int | None = None) -> tu
     far as tables between hands can give players), all at once: placed one
     by one, each for the count it makes, a later move to the same table
     could bring in an over blind an earlier one did not expect and put a
-    player on it twice running.  ``over_from``: the players dealt in from
-    which the game posts an over blind (None: never)."""
+    player on it twice running.  For the same reason the players moved to
+    a receiving table since its last hand (``arrived``, by an earlier
+    command) are placed again with its movers, as if all arrived together:
+    first, those of them who must change seats (within the table).
+    ``over_from``: the players dealt in from which the game posts an over
+    blind (None: never)."""
     routes = _routes(tables)
     arriving = Counter(to for _, to in routes)
-    seats = {to: iter(_arrival_seats(tables[to], size, over_from, k)) for to, k in arriving.items()}
-    moves = []
+    moves: list[Move] = []
+    seats: dict[int, Iterator[int]] = {}
+    for to, k in arriving.items():
+        reseated, free = _arrivals_again(tables[to], size, over_from, k)
+        moves.extend(Move(p, to, old, to, new) for p, old, new in reseated)
+        seats[to] = iter(free)
     for from_table, from_seat, to in _movers(tables, routes, size, over_from, arriving):
         player = tables[from_table].seats[from_seat]
         moves.append(Move(player, from_table, from_seat, to, next(seats[to])))
     return tuple(moves)
+
+
+def _arrivals_again(
+    view: TableView, size: int, over_from: int | None, k: int
+) -> tuple[list[tuple[str, int, int]], list[int]]:
+    """Seats for ``k`` movers to ``view`` placed together with those who
+    arrived there since its last hand: (player, seat, new seat) of each
+    earlier arrival who changes seats, and the movers' seats in the order
+    they arrive.  The earlier arrivals take the seats of the first movers
+    (any of them: they are alike), keeping theirs where it is one."""
+    by_player = {p: s for s, p in view.seats.items()}
+    earlier = [p for p in view.arrived if p in by_player]
+    if not earlier:
+        return [], _arrival_seats(view, size, over_from, k)
+    staying = {s: p for s, p in view.seats.items() if p not in earlier}
+    *others, last = _arrival_seats(replace(view, seats=staying), size, over_from, len(earlier) + k)
+    kept = [p for p in earlier if by_player[p] in others]
+    free = [s for s in others if s not in {by_player[p] for p in kept}]
+    changing = [p for p in earlier if p not in kept]
+    reseated = [(p, by_player[p], seat) for p, seat in zip(changing, free, strict=False)]
+    return reseated, [*free[len(changing) :], last]
 
 
 def _routes(tables: Tables) -> list[tuple[int, int]]:

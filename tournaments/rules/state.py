@@ -76,13 +76,16 @@ class Entrant:
 @dataclass(frozen=True, slots=True)
 class TableInfo:
     """One table: who sits where, its running hand, its last big blind and
-    over blind."""
+    over blind, and who was moved here since."""
 
     seats: Mapping[int, str] = field(default_factory=dict)
     hand: int | None = None
     big_blind: int | None = None
     over_blind: int | None = None
     """The seat that posted the last hand's over blind (None: none)."""
+    arrived: tuple[str, ...] = ()
+    """Players moved here since the table's last hand began, in the order
+    they came (balancing seats them again with its movers)."""
 
 
 @dataclass(frozen=True, slots=True)
