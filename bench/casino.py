@@ -126,7 +126,6 @@ def print_house(house: HouseFigures) -> None:
             f"  {line.hand.value:<18}{line.pays:>4}:1{line.frequency:>12.4%}"
             f"{line.paid:>10.4%}{line.payout_share:>14.2%}"
         )
-    print(f"  {'ANTE 1:1':<18}{'':>28}{house.ante_even_share:>14.2%}")
     print(f"  {'ANTE 2:3':<18}{'':>28}{house.ante_two_thirds_share:>14.2%}")
 
 

@@ -298,7 +298,7 @@ def test_the_audit_finds_a_round_account_off_its_bets_and_an_uncovered_bankroll(
     everything = account_balance(ledger.bankroll())
     drain = ledger.Move(ledger.bankroll(), ledger.external(), everything)
     ledger.transfer_post(transfer_id=uuid.uuid4(), kind=Transfer.Kind.WITHDRAWAL, moves=[drain])
-    assert ledger_audit()[1:] == ["bankroll 0 does not cover the open boxes' exposure 1230"]
+    assert ledger_audit()[1:] == ["bankroll 0 does not cover the open boxes' exposure 1200"]
 
 
 def test_a_locked_player_cannot_sit_or_bet_and_leaves_his_box(two, make_user):

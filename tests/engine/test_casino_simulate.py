@@ -176,7 +176,7 @@ def test_the_figures_add_up() -> None:
     assert house.house_edge == -tally.net / tally.rounds / B
     assert 0 < house.qualification < 1 and 0 < house.play_rate < 1
     shares = sum(line.payout_share for line in house.lines)
-    assert abs(shares + house.ante_even_share + house.ante_two_thirds_share - 1) < 1e-9
+    assert abs(shares + house.ante_two_thirds_share - 1) < 1e-9
     high_card = tally.hands[0] / tally.rounds
     assert abs(sum(line.frequency for line in house.lines) + high_card - 1) < 1e-9
     assert [line.pays for line in house.lines] == [1, 1, 1, 1, 1, 2, 3, 5, 10, 20]

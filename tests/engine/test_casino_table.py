@@ -54,8 +54,8 @@ def test_a_round_covers_nine_original_bets():
 
 
 def test_a_box_exposes_the_house_to_its_ante_and_bet_at_the_top_line():
-    assert exposure(10, DEFAULT_PAY_TABLE) == 30 + 60 * 20
-    assert exposure(10, PayTable(five_of_a_kind=50)) == 30 + 60 * 50
+    assert exposure(10, DEFAULT_PAY_TABLE) == 60 * 20
+    assert exposure(10, PayTable(five_of_a_kind=50)) == 60 * 50
 
 
 def test_a_bet_outside_the_tables_bounds_is_refused():

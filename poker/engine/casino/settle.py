@@ -23,7 +23,8 @@ class Result(StrEnum):
     NOT_QUALIFIED = "not-qualified"
     """The dealer had less than a pair of jacks: ANTE won 2:3, BET returned."""
     WIN = "win"
-    """His hand beat a qualifying dealer: ANTE won 1:1, BET by the pay table."""
+    """His hand beat a qualifying dealer: ANTE returned unpaid, BET won by
+    the pay table."""
     LOSE = "lose"
     """A qualifying dealer's hand was higher: ANTE and BET lost."""
     PUSH = "push"
@@ -53,12 +54,13 @@ def settle(value: int, ante: int, bet: int, dealer: int, pay_table: PayTable) ->
     and BET stakes, the dealer's final hand's value.
 
     The 2:3 on ANTE against a dealer who does not qualify is rounded down to
-    the chip (RULES.md 5).
+    the chip; a box that beats a qualifying dealer gets its ANTE back unpaid
+    and its BET paid by the table (RULES.md 5).
     """
     if dealer < QUALIFYING:
         return Settlement(Result.NOT_QUALIFIED, ante + ante * 2 // 3 + bet)
     if value > dealer:
-        return Settlement(Result.WIN, 2 * ante + bet * (1 + pay_table.pays(hand_of(value))))
+        return Settlement(Result.WIN, ante + bet * (1 + pay_table.pays(hand_of(value))))
     if value < dealer:
         return Settlement(Result.LOSE, 0)
     return Settlement(Result.PUSH, ante + bet)

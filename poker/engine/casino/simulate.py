@@ -23,7 +23,9 @@ queens mostly risks three ANTEs to win two thirds of one, and the plain
 strategy (play any pair) loses most of an original bet per round.  And the
 second exchange costs one more B whatever the hand: with three or four of a
 kind it cannot spoil the hand, so it raises ANTE and BET by half exactly
-when the box is ahead; ``SHARP`` uses it and wins.
+when the box is ahead; ``SHARP`` uses it.  What keeps such a raise from
+beating the house is that a box beating a qualifying dealer gets its ANTE
+back unpaid: only the BET wins.
 """
 
 from __future__ import annotations
@@ -166,8 +168,6 @@ class Tally:
     """Rounds in which the BET was paid by each line, by category code."""
     paid_chips: tuple[int, ...]
     """Winnings paid on BET by each line (stakes returned not counted)."""
-    ante_even: int
-    """Winnings paid on ANTE at 1:1 (the box beat a qualifying dealer)."""
     ante_two_thirds: int
     """Winnings paid on ANTE at 2:3 (the dealer did not qualify)."""
 
@@ -190,7 +190,6 @@ class Tally:
             add(self.hands, other.hands),
             add(self.paid, other.paid),
             add(self.paid_chips, other.paid_chips),
-            self.ante_even + other.ante_even,
             self.ante_two_thirds + other.ante_two_thirds,
         )
 
@@ -229,8 +228,6 @@ class HouseFigures:
     """Exchanges per round the box made."""
     lines: tuple[Line, ...]
     """Each pay-table line, pair to five of a kind."""
-    ante_even_share: float
-    """ANTE winnings at 1:1 as a share of all winnings paid."""
     ante_two_thirds_share: float
     """ANTE winnings at 2:3 as a share of all winnings paid."""
 
@@ -259,7 +256,7 @@ def play_rounds(
     strategy = strategy or PlayerStrategy()
     deck, table = rules.deck, rules.pay_table
     least_played = strategy.least_played()
-    net_sum = net_squares = staked = played = exchanges = qualified = even = two_thirds = 0
+    net_sum = net_squares = staked = played = exchanges = qualified = two_thirds = 0
     hands, paid, paid_chips = [0] * CODES, [0] * CODES, [0] * CODES
     for _ in range(rounds):
         cards = sampler.sample(deck, CARDS_PER_ROUND)
@@ -295,8 +292,7 @@ def play_rounds(
             net = done.won - ante - bet
             if done.result is Result.WIN:
                 paid[code] += 1
-                paid_chips[code] += done.won - 2 * ante - bet
-                even += ante
+                paid_chips[code] += done.won - ante - bet
             elif done.result is Result.NOT_QUALIFIED:
                 two_thirds += ante * 2 // 3
         net_sum += net
@@ -313,7 +309,6 @@ def play_rounds(
         tuple(hands),
         tuple(paid),
         tuple(paid_chips),
-        even,
         two_thirds,
     )
 
@@ -326,7 +321,7 @@ def figures(tally: Tally, rules: CasinoRules | None = None) -> HouseFigures:
     variance = max(tally.net_squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
     half = Z_95 * math.sqrt(variance / n) / b
     edge = -mean / b
-    winnings = sum(tally.paid_chips) + tally.ante_even + tally.ante_two_thirds or 1
+    winnings = sum(tally.paid_chips) + tally.ante_two_thirds or 1
     table = (rules or CasinoRules()).pay_table
     lines = tuple(
         Line(
@@ -348,6 +343,5 @@ def figures(tally: Tally, rules: CasinoRules | None = None) -> HouseFigures:
         play_rate=tally.played / n,
         exchanges=tally.exchanges / n,
         lines=lines,
-        ante_even_share=tally.ante_even / winnings,
         ante_two_thirds_share=tally.ante_two_thirds / winnings,
     )

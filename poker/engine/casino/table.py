@@ -58,10 +58,12 @@ def round_cover(original: int) -> int:
 
 
 def exposure(original: int, pay_table: PayTable) -> int:
-    """The most the house can lose on one box staking ``original``: ANTE of
-    3 B won 1:1 and BET of 6 B paid at the pay table's top line."""
+    """The most the house can lose on one box staking ``original``: a BET
+    of 6 B paid at the pay table's top line (the ANTE of a box that beats a
+    qualifying dealer comes back unpaid; against one who does not qualify
+    it wins only 2:3 of 3 B, less than any line pays on the BET)."""
     top = max(pay_table.pays(h) for h in Hand)
-    return 3 * original + 6 * original * top
+    return 6 * original * top
 
 
 # --------------------------------------------------------------------------
