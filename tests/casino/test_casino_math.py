@@ -36,6 +36,10 @@ def test_the_command_reports_the_best_response_and_the_references_for_the_settin
         "sharp",
     ]
     assert sum(line.strip().startswith("house edge on the original bet:") for line in lines) == 3
+    card = lines.index("strategy card (the best response in plain words):")
+    assert lines[card + 1].startswith("  Play with a pair of ")
+    assert any(line.startswith("  Dealt three of a kind: change ") for line in lines[card:])
+    assert "  Never throw a joker." in lines[card:]
 
 
 @pytest.mark.parametrize(

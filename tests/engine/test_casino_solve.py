@@ -14,6 +14,7 @@ import pytest
 
 from poker.engine.cards import Card, cards
 from poker.engine.casino import PayTable
+from poker.engine.casino.rules import QUALIFYING
 from poker.engine.casino.solve import (
     STAND,
     BestResponse,
@@ -22,6 +23,7 @@ from poker.engine.casino.solve import (
     all_hands,
     colex,
     colex_one,
+    dealer_sample,
     draw_sums,
     hand_values,
     largest_payout,
@@ -124,3 +126,11 @@ def test_a_solution_is_looked_up_by_the_cards_in_any_deal_order() -> None:
     other = cards("2c 3d 9h Jc Qs")
     assert best.first_discards(other) == [] and best.second_discard(other) is None
     assert not best.plays(other, rank_joker_high(other))
+
+
+def test_the_dealer_sample_is_his_final_hands_and_jokers_make_him_qualify_more() -> None:
+    with_jokers = dealer_sample(2, held=5, samples=4000)
+    without = dealer_sample(0, held=5, samples=4000)
+    assert len(with_jokers) == 4000 and (np.diff(with_jokers) >= 0).all()
+    qualified = [(sample >= QUALIFYING).mean() for sample in (without, with_jokers)]
+    assert 0.35 < qualified[0] < qualified[1] < 0.75, qualified

@@ -7,7 +7,8 @@ processes with their tallies added), and for each the house edge per
 original bet and per chip staked with 95% intervals, the standard deviation
 per round, fold rate and exchanges, each final hand's frequency and each
 pay line's share of the winnings, the dealer's qualification rate; the
-largest payout one round can make; and how the model's best-response edge
+largest payout one round can make; the best response as a strategy card;
+and how the model's best-response edge
 moves with each pay line, the qualifier, the jokers and the not-qualified
 odds (``sensitivity``).  ``lines`` yields the printed report.
 """
@@ -40,6 +41,7 @@ from poker.engine.casino.solve import (
     Solution,
     largest_payout,
     solve,
+    strategy_card,
 )
 from poker.engine.evaluate.shape import HIGH_RULES, value
 
@@ -170,6 +172,9 @@ def lines(rules: CasinoRules, size: Size) -> Iterator[str]:
     for name, bound in solution.bounds.items():
         yield f"  approximation bound, {name}: {bound:.3f} B"
     yield f"largest payout of one round: {largest_payout(settings, 1)} B beyond the stakes"
+    yield "strategy card (the best response in plain words):"
+    for line in strategy_card(solution):
+        yield f"  {line}"
     yield (
         f"{size.rounds:,} simulated rounds per strategy through the engine's dealer and "
         f"settlement, B = {ORIGINAL}, seed {SEED}, {size.processes} process(es)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum, unique
 
-from poker.engine.casino.paytable import PayTable, hand_of
+from poker.engine.casino.paytable import Hand, PayTable, hand_of
 from poker.engine.casino.rules import QUALIFYING
 
 
@@ -47,6 +47,17 @@ FOLDED = Settlement(Result.FOLD, 0)
 def qualifies(dealer: int) -> bool:
     """The dealer's hand (a joker-high value) is a pair of jacks or better."""
     return dealer >= QUALIFYING
+
+
+def largest_win(original: int, jokers: int, pay_table: PayTable) -> int:
+    """The most a box staking ``original`` can win in one round beyond its
+    stakes: a BET of 6 B (two exchanges) at the best line that can be dealt,
+    five of a kind only with a joker in the deck.  The ANTE's 2:3 against a
+    dealer who does not qualify (2 B of a 3 B ANTE) is less than any line
+    pays on the BET."""
+    lines = (h for h in Hand if h is not Hand.HIGH_CARD)
+    top = max(pay_table.pays(h) for h in lines if jokers or h is not Hand.FIVE_OF_A_KIND)
+    return 6 * original * top
 
 
 def settle(value: int, ante: int, bet: int, dealer: int, pay_table: PayTable) -> Settlement:

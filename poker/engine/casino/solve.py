@@ -29,9 +29,11 @@ Its approximations, each with its bound (``Solution.bounds``):
 - the dealer's final hand is sampled (``DealerSample``: his own exchange
   rule, ``dealer_discards``), not enumerated; the probabilities carry the
   sample's binomial error;
-- the dealer's cards are drawn from the deck less the jokers the player
-  holds, not less the player's other cards (card removal by the jokers,
-  the cards that move the dealer's odds most, is kept);
+- the dealer's cards are drawn from the deck less the player's final five
+  cards: the jokers among them exactly (a joker lets the dealer qualify
+  with any jack-high hand: the card removal that moves his odds most), the
+  others chosen at random rather than by rank, and the player's discards
+  (0 to 6 cards) left in;
 - the second exchange's replacement is averaged over the deck less the
   final hand, so the first exchange's discards (at most 5 of 49 cards) are
   counted as if they could come back.
@@ -56,10 +58,11 @@ import numpy.typing as npt
 
 from poker.engine.cards import JOKER_BASE, Card, simulation_random
 from poker.engine.casino.dealer import dealer_discards
-from poker.engine.casino.paytable import DEFAULT_PAY_TABLE, Hand, PayTable
+from poker.engine.casino.paytable import DEFAULT_PAY_TABLE, HANDS_BY_CODE, Hand, PayTable
 from poker.engine.casino.rules import HAND_SIZE, QUALIFYING
+from poker.engine.casino.settle import largest_win
 from poker.engine.evaluate import rank_joker_high
-from poker.engine.evaluate.shape import CATEGORY_SHIFT
+from poker.engine.evaluate.shape import CATEGORY_SHIFT, RANK_BITS
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -178,14 +181,16 @@ def _shape_value(key: int) -> int:
 
 
 @cache
-def dealer_sample(jokers: int, samples: int = DEALER_SAMPLES, seed: int = 5) -> Ints:
+def dealer_sample(jokers: int, held: int = 0, samples: int = DEALER_SAMPLES, seed: int = 5) -> Ints:
     """The dealer's final hands, sorted, over ``samples`` rounds from a deck
-    of 52 cards and ``jokers`` jokers, each after his own exchange."""
+    of ``jokers`` jokers and the 52 cards less ``held`` of them (the
+    player's, chosen at random each round), each after his own exchange."""
     deck = [Card(c) for c in range(52 + jokers)]
     rng = simulation_random(seed)
     out = np.empty(samples, np.int64)
     for n in range(samples):
-        cards = rng.sample(deck, 2 * HAND_SIZE)
+        gone = set(rng.sample(range(52), held))
+        cards = [c for c in rng.sample(deck, 2 * HAND_SIZE + held) if c not in gone]
         hand = cards[:HAND_SIZE]
         for top, p in enumerate(dealer_discards(hand), start=HAND_SIZE):
             hand[p] = cards[top]
@@ -208,7 +213,7 @@ def play_values(settings: Settings, samples: int = DEALER_SAMPLES) -> tuple[Floa
         mine = held == jokers
         if not mine.any():
             continue
-        dealer = dealer_sample(settings.jokers - jokers, samples)
+        dealer = dealer_sample(settings.jokers - jokers, HAND_SIZE - jokers, samples)
         v = values[mine]
         below = np.searchsorted(dealer, v, "left")
         upto = np.searchsorted(dealer, v, "right")
@@ -305,15 +310,11 @@ def _second_bound(settings: Settings, after: Floats) -> float:
 
 def largest_payout(settings: Settings, original: int) -> int:
     """The most a box staking ``original`` can win in one round beyond its
-    stakes: a BET of 6 B at the best line that can be dealt (five of a kind
-    needs a joker), or the ANTE of 3 B at the not-qualified odds."""
-    lines = [
-        settings.pay_table.pays(h)
-        for h in Hand
-        if h is not Hand.HIGH_CARD and (settings.jokers or h is not Hand.FIVE_OF_A_KIND)
-    ]
+    stakes: ``largest_win``, or the ANTE of 3 B at not-qualified odds that
+    pay more than the BET's best line."""
     ante = 3 * original
-    return max(6 * original * max(lines), math.floor(ante * settings.not_qualified))
+    bet_line = largest_win(original, settings.jokers, settings.pay_table)
+    return max(bet_line, math.floor(ante * settings.not_qualified))
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,3 +348,76 @@ class BestResponse:
 def _sorted(box: Sequence[Card]) -> tuple[list[int], int]:
     order = sorted(range(HAND_SIZE), key=box.__getitem__)
     return order, colex_one([box[i] for i in order])
+
+
+_RANKS: Final = "23456789TJQKA"
+
+
+def strategy_card(solution: Solution) -> list[str]:
+    """The best response in a few plain lines, for the table's page: the
+    least hand it plays, and per starting hand the exchange it makes most
+    often (with how often), and when it takes the second exchange."""
+    cards = solution.settings.cards
+    hands, values = all_hands(cards), hand_values(cards)
+    kinds = values >> CATEGORY_SHIFT
+    plain = (hands < JOKER_BASE).all(axis=1)
+    played = values[plain & solution.plays]
+    least = int(played.min()) if len(played) else None
+    lines = [f"Play with {_hand_words(least)} or better; fold anything less."]
+    thrown = HAND_SIZE - np.array([bin(m).count("1") for m in range(SUBSETS)])[solution.first]
+    for code, hand in enumerate(HANDS_BY_CODE):
+        mine = kinds == code
+        if not mine.any():
+            continue
+        counts = np.bincount(thrown[mine], minlength=HAND_SIZE + 1)
+        most = int(counts.argmax())
+        share = counts[most] / mine.sum()
+        action = "stand pat" if most == 0 else f"change {most} card{'s' * (most > 1)}"
+        lines.append(f"Dealt {_HAND_NAMES[hand]}: {action} ({share:.0%} of such hands).")
+    again = solution.second > 0
+    for code, hand in enumerate(HANDS_BY_CODE):
+        mine = kinds == code
+        if mine.any() and again[mine].mean() > 0.5:
+            share = again[mine].mean()
+            lines.append(
+                f"After a first exchange, holding {_HAND_NAMES[hand]}: take the second exchange "
+                f"({share:.0%} of such hands)."
+            )
+    lines.append(_jokers_line(hands, solution.first))
+    return lines
+
+
+def _jokers_line(hands: Ints, first: npt.NDArray[np.uint8]) -> str:
+    jokers = hands >= JOKER_BASE
+    dealt = jokers.any(axis=1)
+    if not dealt.any():
+        return "The deck has no jokers."
+    kept = (first[:, None] >> np.arange(HAND_SIZE)) & 1
+    thrown = (jokers & (kept == 0)).any(axis=1)
+    if not thrown.any():
+        return "Never throw a joker."
+    return f"Keep jokers (one is thrown in {thrown[dealt].mean():.2%} of hands dealt one)."
+
+
+def _hand_words(least: int | None) -> str:
+    if least is None:
+        return "nothing (always fold)"
+    hand = HANDS_BY_CODE[least >> CATEGORY_SHIFT]
+    if hand is Hand.PAIR:
+        return f"a pair of {_RANKS[(least >> 4 * RANK_BITS & 0xF) - 2]}s"
+    return _HAND_NAMES[hand]
+
+
+_HAND_NAMES: Final = {
+    Hand.HIGH_CARD: "no pair",
+    Hand.PAIR: "a pair",
+    Hand.TWO_PAIR: "two pair",
+    Hand.THREE_OF_A_KIND: "three of a kind",
+    Hand.STRAIGHT: "a straight",
+    Hand.FLUSH: "a flush",
+    Hand.FULL_HOUSE: "a full house",
+    Hand.FOUR_OF_A_KIND: "four of a kind",
+    Hand.STRAIGHT_FLUSH: "a straight flush",
+    Hand.ROYAL_FLUSH: "a royal flush",
+    Hand.FIVE_OF_A_KIND: "five of a kind",
+}
