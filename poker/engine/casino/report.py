@@ -107,16 +107,14 @@ def _simulate(rounds: int, seed: int, strategy: Strategy, rules: CasinoRules) ->
     return simulate(rounds, seed, rules=rules, original=ORIGINAL, strategy=strategy)
 
 
-def best_and_references(rules: CasinoRules, size: Size) -> tuple[Solution, list[Measured]]:
-    """The best response to ``rules`` and every strategy's figures, best first."""
-    solution = solve(settings_of(rules), size.dealer_samples)
+def measured(rules: CasinoRules, solution: Solution, size: Size) -> Iterator[Measured]:
+    """Every strategy's figures, the best response first, each as soon as
+    it is measured."""
     strategies: list[tuple[str, Strategy]] = [("best response", BestResponse(solution))]
     strategies += REFERENCES
-    measured = [
-        Measured(name, s.describe(), measure(s, rules, size.rounds, size.processes))
-        for name, s in strategies
-    ]
-    return solution, measured
+    for name, strategy in strategies:
+        house = measure(strategy, rules, size.rounds, size.processes)
+        yield Measured(name, strategy.describe(), house)
 
 
 SENSITIVITY_QUALIFIERS: Final = {
@@ -166,7 +164,7 @@ def lines(rules: CasinoRules, size: Size) -> Iterator[str]:
         + ", ".join(f"{k} {v}:1" for k, v in rules.pay_table.to_json().items())
         + f"; dealer qualifies with jacks or better; ANTE {settings.not_qualified} when he does not"
     )
-    solution, measured = best_and_references(rules, size)
+    solution = solve(settings, size.dealer_samples)
     yield ""
     yield f"best response (model): house edge {solution.house_edge:.3%} of B"
     for name, bound in solution.bounds.items():
@@ -179,7 +177,7 @@ def lines(rules: CasinoRules, size: Size) -> Iterator[str]:
         f"{size.rounds:,} simulated rounds per strategy through the engine's dealer and "
         f"settlement, B = {ORIGINAL}, seed {SEED}, {size.processes} process(es)"
     )
-    for one in measured:
+    for one in measured(rules, solution, size):
         yield ""
         yield f"{one.name}: {one.description}"
         yield from house_lines(one.house)
