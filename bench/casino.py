@@ -7,20 +7,17 @@ hands per second.
 
 The work:
 
-- the house: ``ROUNDS`` rounds of one box against the dealer with the
-  default table (2 jokers, RULES.md 5's pay table) and an original bet B of
-  30 (the 2:3 on ANTE then pays without rounding), for each of
-  ``STRATEGIES``: played by ``poker.engine.casino.simulate`` (the engine's
-  dealer, evaluator and settlement without the events; a test checks it
-  against decide/evolve round by round) in ``PROCESSES`` worker processes,
-  each from its own seed, their tallies added.  The same seeds serve every
-  strategy, so they meet the same decks.
-  Printed: the strategy in words; the house edge on the original bet (the
-  house's win per round over B) with its 95% confidence interval, the same
-  per chip staked; the share of rounds in which the dealer's final hand
-  qualifies; for each pay-table line how often the box ends with that hand,
-  how often it is paid, and its share of all winnings paid; and the
-  simulation's rounds per second (wall clock, process start-up included).
+- the house: ``poker.engine.casino.report`` for the default table (2
+  jokers, RULES.md 5's pay table): the best response by expected value
+  (``poker.engine.casino.solve``) and the simple reference strategies, each
+  played for ``rounds`` seeded rounds through the engine's dealer and
+  settlement (``poker.engine.casino.simulate``; a test checks it against
+  decide/evolve round by round) in ``processes`` worker processes; per
+  strategy the house edge per original bet and per chip staked with 95%
+  intervals, SD per round, folds and exchanges, each line's frequency and
+  share of the winnings, the dealer's qualification; the largest payout of
+  a round; and the sensitivity table (full run only).  The same command is
+  ``manage.py casino_math``, for any table's settings.
 - the engine: ``ENGINE_ROUNDS`` whole rounds through ``begin`` / ``play``
   (decide and evolve, every event) with a random legal policy, for 1 and 4
   boxes, and in the same run as many hands of ``bench.engine``'s 32 Card
@@ -37,20 +34,19 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import reduce
-from operator import add
 
 from bench import engine as pot
-from poker.engine.casino import Act, Action, CasinoRules, Deal, Entrant, begin, legal_actions, play
-from poker.engine.casino.simulate import (
-    SHARP,
-    HouseFigures,
-    PlayerStrategy,
-    Tally,
-    figures,
-    simulate,
+from poker.engine.casino import (
+    Act,
+    Action,
+    CasinoRules,
+    Deal,
+    Entrant,
+    begin,
+    legal_actions,
+    play,
+    report,
 )
 from poker.engine.rules import Betting, Game, Rules
 
@@ -59,75 +55,26 @@ from poker.engine.rules import Betting, Game, Rules
 class Size:
     """How much work a run does."""
 
-    rounds: int
-    """Simulated rounds per strategy."""
-    processes: int
-    """Worker processes for the simulation (1: this process, no pool)."""
+    house: report.Size
+    """The game math's size."""
     engine_rounds: int
     """Rounds (and pot hands) through the event engines per timing run."""
     runs: int
     """Timing runs of the event engines; the best counts."""
 
 
-FULL = Size(rounds=1_000_000, processes=2, engine_rounds=2_000, runs=3)
-QUICK = Size(rounds=4_000, processes=1, engine_rounds=40, runs=1)
-ORIGINAL = 30
-SEED = 20_240_614
-STRATEGIES: tuple[tuple[str, PlayerStrategy], ...] = (("plain", PlayerStrategy()), ("sharp", SHARP))
-"""The plain strategy (the dealer's exchange, any pair plays) and one that
-folds small pairs and raises with the second exchange."""
+FULL = Size(house=report.FULL, engine_rounds=2_000, runs=3)
+QUICK = Size(house=report.QUICK, engine_rounds=40, runs=1)
+SEED = report.SEED
 
 
 def main(size: Size = FULL) -> None:
-    """Simulate the house for each strategy, then time the engines."""
-    print(
-        f"{size.rounds:,} simulated rounds per strategy, one box, original bet B = {ORIGINAL}, "
-        f"{size.processes} process{'es' if size.processes > 1 else ''}"
-    )
-    for name, strategy in STRATEGIES:
-        started = time.perf_counter()
-        house = house_figures(size.rounds, size.processes, strategy)
-        seconds = time.perf_counter() - started
-        print(f"\n  {name}: the box {strategy.describe()}")
-        print_house(house)
-        print(f"  simulation: {size.rounds / seconds:,.0f} rounds/s ({seconds:.1f} s wall clock)")
+    """The game math of the default table, then the engines' speed."""
+    started = time.perf_counter()
+    for line in report.lines(CasinoRules(), size.house):
+        print(line, flush=True)
+    print(f"\n  game math: {time.perf_counter() - started:.0f} s wall clock")
     print_engine(size)
-
-
-def house_figures(rounds: int, processes: int, strategy: PlayerStrategy) -> HouseFigures:
-    """``rounds`` split over ``processes`` processes, tallies added."""
-    shares = [rounds // processes + (k < rounds % processes) for k in range(processes)]
-    seeds = range(SEED, SEED + processes)
-    strategies = [strategy] * processes
-    if processes == 1:
-        return figures(_simulate(rounds, SEED, strategy))
-    with ProcessPoolExecutor(processes) as pool:
-        return figures(reduce(add, pool.map(_simulate, shares, seeds, strategies)))
-
-
-def _simulate(rounds: int, seed: int, strategy: PlayerStrategy) -> Tally:
-    return simulate(rounds, seed, original=ORIGINAL, strategy=strategy)
-
-
-def print_house(house: HouseFigures) -> None:
-    """The house edge, qualification, and the pay table's lines."""
-    low, high = house.confidence
-    print(
-        f"  house edge on the original bet: {house.house_edge:.2%} "
-        f"(95% CI {low:.2%} to {high:.2%}); per chip staked: {house.edge_per_staked:.2%}"
-    )
-    print(
-        f"  dealer qualifies: {house.qualification:.2%}   box plays: {house.play_rate:.2%}"
-        f"   exchanges per round: {house.exchanges:.3f}"
-    )
-    print(f"\n  {'line':<18}{'pays':>6}{'box holds':>12}{'paid':>10}{'of winnings':>14}")
-    for line in house.lines:
-        print(
-            f"  {line.hand.value:<18}{line.pays:>4}:1{line.frequency:>12.4%}"
-            f"{line.paid:>10.4%}{line.payout_share:>14.2%}"
-        )
-    print(f"  {'ANTE 1:1':<18}{'':>28}{house.ante_even_share:>14.2%}")
-    print(f"  {'ANTE 2:3':<18}{'':>28}{house.ante_two_thirds_share:>14.2%}")
 
 
 def print_engine(size: Size) -> None:

@@ -20,7 +20,7 @@ from accounts.casino import casino_accounts, casino_chips_post, casino_money_pla
 from config.api_errors import ApiError
 from poker.casino.models import CasinoTable
 from poker.casino.work import CasinoWork
-from poker.engine.casino.table import BetPlaced
+from poker.engine.casino.table import BetPlaced, exposure
 
 
 class BankrollShort(ApiError):
@@ -50,11 +50,26 @@ def casino_money_move(work: CasinoWork, *, by: Any) -> None:
 
 def bankroll_cover_check(work: CasinoWork, balance: int) -> None:
     """Refuse unless ``balance`` covers every table's open boxes, this one's
-    as the command leaves them."""
+    as the command leaves them; the refusal names the largest bet it would
+    cover (``most_bet``, 0 for none)."""
     others = CasinoTable.objects.exclude(pk=work.table.pk).aggregate(total=Sum("exposure"))
     needed = (others["total"] or 0) + work.table_state.exposure()
-    if balance < needed:
-        raise BankrollShort()
+    if balance >= needed:
+        return
+    rules = work.table_state.config.rules
+    placed = sum(exposure(e.amount, rules) for e in work.table_events if isinstance(e, BetPlaced))
+    room = balance - (needed - placed)
+    config = work.table_state.config
+    most = min(room // exposure(1, rules), config.max_bet) if room > 0 else 0
+    if most < config.min_bet:
+        raise BankrollShort(
+            "The house's bankroll cannot cover any bet at this table now; try later.",
+            extra={"most_bet": 0},
+        )
+    raise BankrollShort(
+        f"The house's bankroll cannot cover this bet now: it covers a bet of at most {most}.",
+        extra={"most_bet": most},
+    )
 
 
 def exposure_open(*, using: str = "default") -> int:

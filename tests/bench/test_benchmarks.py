@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 
 from bench import casino, service, tournament, websockets
+from poker.engine.casino import report
 
 servers = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 """What a benchmark that runs needs: the test database on PostgreSQL, and Redis."""
@@ -136,17 +137,24 @@ def test_the_casino_bench_quick_mode_prints_the_house_for_each_strategy_and_the_
 
     shown = capsys.readouterr().out
     lines = [line.strip() for line in shown.splitlines()]
-    stated = [line for line in lines if line.startswith(("plain: the box", "sharp: the box"))]
-    assert stated == [f"{name}: the box {s.describe()}" for name, s in casino.STRATEGIES]
+    stated = [line for line in lines if line.startswith(("best response: ", "plain: ", "sharp: "))]
+    references = [f"{name}: {s.describe()}" for name, s in report.REFERENCES]
+    assert stated[1:] == references
+    assert stated[0].startswith("best response: the best response by expected value")
+    assert "best response (model): house edge " in shown
+    assert "largest payout of one round: 120 B beyond the stakes" in lines
     edges = [line for line in lines if line.startswith("house edge on the original bet: ")]
-    assert len(edges) == 2
+    assert len(edges) == 3
     for line in edges:  # "67.97% (95% CI 54.88% to 81.06%); ..."
         words = line.replace("%", "").replace(";", "").replace(")", "").split()
         edge, low, high = float(words[6]), float(words[9]), float(words[11])
         assert low < edge < high
-    assert sum(line.startswith("dealer qualifies: ") for line in lines) == 2
+    assert sum(line.startswith("dealer qualifies: ") for line in lines) == 3
+    assert (
+        sum(line.startswith("per chip staked: ") and "SD per round" in line for line in lines) == 3
+    )
     for hand in ("pair", "two-pair", "full-house", "five-of-a-kind", "ANTE 2:3"):
-        assert sum(line.startswith(f"{hand} ") for line in lines) == 2, hand
+        assert sum(line.startswith(f"{hand} ") for line in lines) == 3, hand
     assert "32 Card Draw NL, 5 players" in shown
     ratios = [line for line in lines if line.endswith("x the pot hands/s")]
     assert [line.split(",")[0] for line in ratios] == ["casino draw", "casino draw"]

@@ -12,7 +12,7 @@ import pytest
 from accounts import money
 from accounts.audit import ledger_audit
 from poker.casino import services
-from poker.engine.casino import DEFAULT_PAY_TABLE
+from poker.engine.casino import CasinoRules
 from poker.engine.casino.table import exposure
 from tests.poker.concurrency import race
 
@@ -26,7 +26,7 @@ def test_two_bets_at_two_tables_racing_for_one_boxs_cover_open_one_box(
 ):
     players = [make_user(f"p{n}") for n in range(4 * REPEATS)]
     for n in range(REPEATS):
-        money.bankroll_fund(transfer_id=uuid.uuid4(), amount=exposure(10, DEFAULT_PAY_TABLE))
+        money.bankroll_fund(transfer_id=uuid.uuid4(), amount=exposure(10, CasinoRules()))
         a, b, wait_a, wait_b = players[4 * n : 4 * n + 4]
         tables = []
         for bettor, waiter in ((a, wait_a), (b, wait_b)):

@@ -101,7 +101,7 @@ def test_the_round_waits_for_every_seated_player_who_does_not_sit_out(two):
 def test_a_bet_the_bankroll_could_not_cover_is_refused_and_changes_nothing(
     make_user, client_for, open_casino, bankroll
 ):
-    bankroll(3 * 10 + 6 * 10 * 20)  # one box of 10 at the top line: 1230
+    bankroll(6 * 10 * 20 + 30)  # one box of 10 at the top line (1200), not two
     first = open_casino()["table"]["id"]
     second = open_casino(name="Other")["table"]["id"]
     ann, bob = make_user("ann"), make_user("bob")
@@ -111,9 +111,29 @@ def test_a_bet_the_bankroll_could_not_cover_is_refused_and_changes_nothing(
     ok(command(b, second, "sit", box=1))
     ok(command(a, first, "bet", amount=10))
     with unchanged(second, b):
-        refused(command(b, second, "bet", amount=10), 409, "bankroll_short")
+        body = refused(command(b, second, "bet", amount=10), 409, "bankroll_short")
+    assert body["most_bet"] == 0 and "cannot cover any bet" in body["message"]
     ok(command(a, first, "sit-out"))  # ann's bet withdrawn: the cover is free again
     ok(command(b, second, "bet", amount=10))
+    assert ledger_audit() == []
+
+
+def test_a_bet_refused_for_the_bankroll_says_the_largest_bet_it_would_cover(
+    make_user, client_for, open_casino, bankroll
+):
+    bankroll(6 * 10 * 20 + 6 * 15 * 20 + 50)  # ann's box of 10 and one of 15 (plus change)
+    table = open_casino()["table"]["id"]
+    ann, bob = make_user("ann"), make_user("bob")
+    a, b = client_for(ann), client_for(bob)
+    ok(command(a, table, "sit", box=1))
+    ok(command(b, table, "sit", box=2))
+    ok(command(client_for(make_user("cy")), table, "sit", box=3))  # the round waits for him
+    ok(command(a, table, "bet", amount=10))
+    with unchanged(table, b):
+        body = refused(command(b, table, "bet", amount=20), 409, "bankroll_short")
+    assert body["most_bet"] == 15
+    assert body["message"].endswith("it covers a bet of at most 15.")
+    ok(command(b, table, "bet", amount=15))
     assert ledger_audit() == []
 
 
@@ -298,7 +318,7 @@ def test_the_audit_finds_a_round_account_off_its_bets_and_an_uncovered_bankroll(
     everything = account_balance(ledger.bankroll())
     drain = ledger.Move(ledger.bankroll(), ledger.external(), everything)
     ledger.transfer_post(transfer_id=uuid.uuid4(), kind=Transfer.Kind.WITHDRAWAL, moves=[drain])
-    assert ledger_audit()[1:] == ["bankroll 0 does not cover the open boxes' exposure 1230"]
+    assert ledger_audit()[1:] == ["bankroll 0 does not cover the open boxes' exposure 1200"]
 
 
 def test_a_locked_player_cannot_sit_or_bet_and_leaves_his_box(two, make_user):

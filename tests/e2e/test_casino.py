@@ -1,6 +1,6 @@
 """A casino round in the browser: a player signs up, gets chips from a
 cashier, sits in a box at a table staff opened on the staff page (the
-bankroll funded through the API), bets, exchanges twice, plays, and sees the dealer's
+bankroll funded there by a cashier), bets, exchanges twice, plays, and sees the dealer's
 reveal and his payout.
 
 - The page never holds a face-up card it may not show: before the
@@ -11,7 +11,6 @@ reveal and his payout.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
@@ -51,14 +50,6 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
     base = server.http
     staff_token = register(server, "croupier", PASSWORD)
     grant(server, ("croupier", "cashier"))
-    status, bankroll = server.request(
-        "POST",
-        "/api/casino/bankroll/",
-        staff_token,
-        {"amount": 1_000_000, "transfer_id": str(uuid.uuid4())},
-    )
-    assert status == 200, bankroll
-    house_before = bankroll["balance"]
 
     contexts = [browser.new_context(viewport={"width": 1100, "height": 900}) for _ in range(2)]
     player, cashier = (c.new_page() for c in contexts)
@@ -83,9 +74,23 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         form.get_by_role("button", name="Deposit").click()
         expect(player.locator("#cash")).to_have_text(str(DEPOSIT), timeout=WAIT_MS)
 
-        # Staff open the table on the staff page (long clocks: a slow machine).
+        # A cashier funds the bankroll on the staff page, then opens the
+        # table there (long clocks: a slow machine).
+        status, bankroll = server.request("GET", "/api/casino/bankroll/", staff_token)
+        assert status == 200, bankroll
+        funded = bankroll["balance"] + 1_000_000
         cashier.get_by_role("link", name="Staff").click()
         cashier.get_by_role("tab", name="Casino tables").click()
+        expect(cashier.locator("#staff-bankroll")).to_contain_text("Balance", timeout=WAIT_MS)
+        funding = cashier.locator("#fund-bankroll")
+        funding.get_by_label("Amount").fill("1000000")
+        funding.get_by_label("Note").fill("the house's float")
+        funding.get_by_role("button", name="Fund the bankroll").click()
+        house = cashier.locator("#staff-bankroll")
+        expect(house).to_contain_text(f"Balance {funded} ", timeout=WAIT_MS)
+        status, bankroll = server.request("GET", "/api/casino/bankroll/", staff_token)
+        assert status == 200 and bankroll["balance"] == funded, bankroll
+        house_before = bankroll["balance"]
         form = cashier.locator("#open-casino")
         form.get_by_label("Name").fill("Joker Wild")
         form.get_by_label("Minimum bet").fill("10")

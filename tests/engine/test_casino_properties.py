@@ -212,7 +212,7 @@ def test_every_payout_is_the_pay_tables(data: st.DataObject) -> None:
         elif not _qualifies(state.dealer):
             expected = (Result.NOT_QUALIFIED, ante + (2 * ante) // 3 + bet)
         elif mine > dealer:
-            expected = (Result.WIN, 2 * ante + bet + bet * table[event.hand.value])
+            expected = (Result.WIN, ante + bet + bet * table[event.hand.value])
         elif mine < dealer:
             expected = (Result.LOSE, 0)
         else:

@@ -232,25 +232,26 @@ def test_a_pair_of_tens_does_not_qualify_the_dealer() -> None:
     assert state.boxes[A].result is Result.NOT_QUALIFIED
 
 
-def test_a_higher_hand_wins_ante_even_and_bet_by_the_pay_table() -> None:
-    """Full house against queens: ANTE 10 wins 10, BET 20 wins 2 x 20."""
+def test_a_higher_hand_gets_the_ante_back_and_wins_the_bet_by_the_pay_table() -> None:
+    """Full house against queens: ANTE 10 returned unpaid, BET 20 wins 2 x 20."""
     state = _played("Kh Kd Ks 4c 4d", QUEENS, QUEENS_DRAW)
     box = state.boxes[A]
-    assert (box.result, box.hand, box.won) == (Result.WIN, "full-house", 20 + 20 + 40)
+    assert (box.result, box.hand, box.won) == (Result.WIN, "full-house", 10 + 20 + 40)
+    assert box.stack == 1000 - 30 + 70
 
 
 def test_five_of_a_kind_pays_twenty_to_one() -> None:
     state = _played("Kh Kd Ks Kc X1", QUEENS, QUEENS_DRAW)
-    assert state.boxes[A].won == 20 + 20 + 20 * 20
+    assert state.boxes[A].won == 10 + 20 + 20 * 20
 
 
 def test_a_pay_table_is_configurable_and_keeps_the_default_for_lines_left_out() -> None:
     table = PayTable.from_json({"full-house": 4})
     assert (table.full_house, table.four_of_a_kind) == (4, 3)
     state = _played("Kh Kd Ks 4c 4d", QUEENS, QUEENS_DRAW, pay_table=table)
-    assert state.boxes[A].won == 20 + 20 + 4 * 20
+    assert state.boxes[A].won == 10 + 20 + 4 * 20
     state = _played("Kh Kd Ks Kc X1", QUEENS, QUEENS_DRAW, pay_table=table)
-    assert state.boxes[A].won == 20 + 20 + 20 * 20
+    assert state.boxes[A].won == 10 + 20 + 20 * 20
 
 
 def test_a_pay_table_names_only_known_hands_with_whole_payouts() -> None:
@@ -272,7 +273,7 @@ def test_equal_hands_are_decided_by_the_next_highest_card() -> None:
     """Queens with T-7-5 beat queens with T-7-4: pair pays 1:1."""
     state = _played("Qh Qd Th 7d 5h", QUEENS, QUEENS_DRAW)
     box = state.boxes[A]
-    assert (box.result, box.won) == (Result.WIN, 20 + 40)
+    assert (box.result, box.won) == (Result.WIN, 10 + 40)
 
 
 def test_hands_equal_to_the_last_card_push() -> None:

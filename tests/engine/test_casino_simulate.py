@@ -3,9 +3,11 @@ the simulated rounds are the engine's rounds, and the figures add up."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
 from poker.engine.cards import Card, cards, simulation_random
@@ -27,11 +29,13 @@ from poker.engine.casino.simulate import (
     CARDS_PER_ROUND,
     SHARP,
     PlayerStrategy,
+    Strategy,
     figures,
     play_rounds,
     second_discard,
     simulate,
 )
+from poker.engine.casino.solve import BestResponse, Settings, Solution
 from poker.engine.evaluate import rank_joker_high
 
 B = 30
@@ -61,28 +65,46 @@ class Recording:
         return cards
 
 
-STRATEGIES = [PlayerStrategy(), SHARP]
-"""The bench's two strategies: the plain one and the sharp one."""
+def _random_solution() -> Solution:
+    """A best-response table of random choices (every keep mask, second
+    exchange and play decision occurs), to check the lookup by the box's
+    cards against the engine without solving."""
+    rng = np.random.default_rng(3)
+    size = math.comb(54, 5)
+    return Solution(
+        Settings(),
+        0.0,
+        rng.integers(0, 32, size, dtype=np.uint8),
+        rng.integers(0, 6, size, dtype=np.uint8),
+        rng.integers(0, 2, size).astype(bool),
+    )
+
+
+STRATEGIES: list[Strategy] = [PlayerStrategy(), SHARP, BestResponse(_random_solution())]
+"""The bench's reference strategies and a table-driven one like the best
+response's."""
+IDS = ["plain", "sharp", "table"]
 
 
 def _engine_round(
-    top: list[Card], rules: CasinoRules, strategy: PlayerStrategy
+    top: list[Card], rules: CasinoRules, strategy: Strategy
 ) -> tuple[int, Result, bool]:
     """The same round through decide/evolve, the box playing ``strategy``:
-    exchange as the dealer would, the strategy's second exchange, play from
-    its least hand.  His net, the result, and whether the dealer's final
-    hand qualified."""
+    its first exchange, its second, play or fold.  His net, the result, and
+    whether the dealer's final hand qualified."""
     deck = tuple(top) + tuple(c for c in rules.deck if c not in set(top))
     state, _ = begin(Deal(rules, (Entrant("A", 100 * B, B),), deck, 1))
-    thrown = tuple(state.boxes[0].cards[p] for p in dealer_discards(state.boxes[0].cards))
+    first = strategy.first_discards(state.boxes[0].cards)
+    thrown = tuple(state.boxes[0].cards[p] for p in first)
     state, _ = play(state, Act(0, Action.EXCHANGE, thrown) if thrown else Act(0, Action.STAND))
     if thrown:
-        again = second_discard(state.boxes[0].cards, strategy)
+        again = strategy.second_discard(state.boxes[0].cards)
         if again is None:
             state, _ = play(state, Act(0, Action.STAND))
         else:
             state, _ = play(state, Act(0, Action.EXCHANGE, (state.boxes[0].cards[again],)))
-    plays = rank_joker_high(state.boxes[0].cards) >= strategy.least_played()
+    held = state.boxes[0].cards
+    plays = strategy.plays(held, rank_joker_high(held))
     state, _ = play(state, Act(0, Action.PLAY if plays else Action.FOLD))
     assert state.complete
     result = state.boxes[0].result
@@ -96,8 +118,8 @@ def _engine_round(
     return state.boxes[0].stack - 100 * B, result, qualifies(rank_joker_high(dealer))
 
 
-@pytest.mark.parametrize("strategy", STRATEGIES, ids=["plain", "sharp"])
-def test_a_simulated_round_is_the_engines_round(strategy: PlayerStrategy) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=IDS)
+def test_a_simulated_round_is_the_engines_round(strategy: Strategy) -> None:
     """Round by round, the simulation's net for the box is what the engine
     pays the same deck played the same way."""
     rng = random.Random(7)
@@ -112,8 +134,8 @@ def test_a_simulated_round_is_the_engines_round(strategy: PlayerStrategy) -> Non
     assert results >= set(Result) - {Result.PUSH}, "the rounds tried each common settlement"
 
 
-@pytest.mark.parametrize("strategy", STRATEGIES, ids=["plain", "sharp"])
-def test_seeded_simulated_rounds_add_up_to_the_engines(strategy: PlayerStrategy) -> None:
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=IDS)
+def test_seeded_simulated_rounds_add_up_to_the_engines(strategy: Strategy) -> None:
     """A seeded run of the fast path against the same rounds replayed through
     decide/evolve: the box's net, its square, the dealer's qualifications
     and the paid results agree in total."""
@@ -126,6 +148,7 @@ def test_seeded_simulated_rounds_add_up_to_the_engines(strategy: PlayerStrategy)
     assert tally.qualified == sum(q for _, _, q in rounds)
     assert tally.played == sum(result is not Result.FOLD for _, result, _ in rounds)
     assert sum(tally.paid) == sum(result is Result.WIN for _, result, _ in rounds)
+    assert sum(tally.by_exchanges) == 400
 
 
 def test_the_sharp_strategy_raises_with_a_made_hand_and_draws_to_one_card() -> None:
@@ -176,7 +199,7 @@ def test_the_figures_add_up() -> None:
     assert house.house_edge == -tally.net / tally.rounds / B
     assert 0 < house.qualification < 1 and 0 < house.play_rate < 1
     shares = sum(line.payout_share for line in house.lines)
-    assert abs(shares + house.ante_even_share + house.ante_two_thirds_share - 1) < 1e-9
+    assert abs(shares + house.ante_two_thirds_share - 1) < 1e-9
     high_card = tally.hands[0] / tally.rounds
     assert abs(sum(line.frequency for line in house.lines) + high_card - 1) < 1e-9
     assert [line.pays for line in house.lines] == [1, 1, 1, 1, 1, 2, 3, 5, 10, 20]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from poker.engine.casino import DEFAULT_PAY_TABLE, PayTable
+from poker.engine.casino import CasinoRules, PayTable
 from poker.engine.casino.table import (
     Bet,
     BetPlaced,
@@ -54,8 +54,9 @@ def test_a_round_covers_nine_original_bets():
 
 
 def test_a_box_exposes_the_house_to_its_ante_and_bet_at_the_top_line():
-    assert exposure(10, DEFAULT_PAY_TABLE) == 30 + 60 * 20
-    assert exposure(10, PayTable(five_of_a_kind=50)) == 30 + 60 * 50
+    assert exposure(10, CasinoRules()) == 60 * 20
+    assert exposure(10, CasinoRules(pay_table=PayTable(five_of_a_kind=50))) == 60 * 50
+    assert exposure(10, CasinoRules(jokers=0)) == 60 * 10, "no five of a kind without a joker"
 
 
 def test_a_bet_outside_the_tables_bounds_is_refused():
@@ -76,7 +77,7 @@ def test_a_box_is_taken_once_and_a_player_sits_once():
 def test_the_table_is_ready_when_every_player_not_sitting_out_has_bet():
     state = table("1", "2")
     state, _ = play_table(state, Bet(0, 10, 90))
-    assert not state.ready and state.exposure() == exposure(10, DEFAULT_PAY_TABLE)
+    assert not state.ready and state.exposure() == exposure(10, CasinoRules())
     state, events = play_table(state, SitOut(1))
     assert events == [PlayerSatOut(1)] and state.ready
     state, events = play_table(state, StartRound())

@@ -333,6 +333,25 @@ export async function casinoView(tableId) {
     fill(controls, parts);
   }
 
+  // What became of ANTE and BET (RULES.md 5): a box beating a qualifying
+  // dealer gets its ANTE back unpaid and its BET paid by the table.
+  function stakesSettled(b) {
+    switch (b.result) {
+      case "win":
+        return `ANTE ${b.ante} returned, BET ${b.bet} wins ${b.won - b.ante - b.bet}`;
+      case "not-qualified":
+        return `ANTE ${b.ante} wins ${b.won - b.ante - b.bet} (2:3), BET ${b.bet} returned`;
+      case "push":
+        return "every stake returned";
+      case "lose":
+        return `ANTE ${b.ante} and BET ${b.bet} lost`;
+      case "fold":
+        return `ANTE ${b.ante} lost`;
+      default:
+        return "";
+    }
+  }
+
   function drawPayouts() {
     const round = c.view.round;
     if (!round || round.phase !== "complete") {
@@ -349,7 +368,7 @@ export async function casinoView(tableId) {
           h(
             `li${b.won > 0 ? ".winner" : ""}`,
             { dataset: { box: b.box } },
-            `Box ${b.box} (${b.name}): ${outcomeText(b.result, b.won)}${b.hand ? ` (${handName(b.hand)})` : ""}`,
+            `Box ${b.box} (${b.name}): ${outcomeText(b.result, b.won)}${b.hand ? ` (${handName(b.hand)})` : ""} — ${stakesSettled(b)}`,
           ),
         ),
       ),

@@ -1,6 +1,7 @@
 // Staff tools: open a cash table, close one between hands; the same for
-// casino tables (the bankroll is the cashiers' to fund, through the API);
-// a tournament director creates tournaments.
+// casino tables, and the house's bankroll (what it holds, what the open
+// boxes could cost it; a cashier funds it); a tournament director creates
+// tournaments.
 
 import { api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice } from "./dom.js";
@@ -93,10 +94,28 @@ export async function staffView() {
     },
     { id: "open-casino" },
   );
-  await Promise.all([load(), loadCasinos()]);
+  const house = h("p", { id: "staff-bankroll" });
+  const loadBankroll = async () => {
+    const b = await api("GET", "casino/bankroll/");
+    fill(house, `Balance ${b.balance} · open boxes could cost at most ${b.exposure}`);
+  };
+  const fund = form(
+    [
+      { name: "amount", label: "Amount", type: "number", min: 1 },
+      { name: "memo", label: "Note", required: false },
+    ],
+    "Fund the bankroll",
+    async (v) => {
+      const b = await api("POST", "casino/bankroll/", { amount: v.amount, transfer_id: commandId(), ...(v.memo ? { memo: v.memo } : {}) });
+      notice(`The bankroll holds ${b.balance}.`);
+      await loadBankroll();
+    },
+    { id: "fund-bankroll" },
+  );
+  await Promise.all([load(), loadCasinos(), loadBankroll()]);
   const sections = [
     ["cash", "Cash tables", [h("h2", {}, "Open a table"), open, h("h2", {}, "Open tables"), list]],
-    ["casino", "Casino tables", [h("h2", {}, "Open a casino table"), openCasino, h("h2", {}, "Casino tables"), casinoList]],
+    ["casino", "Casino tables", [h("h2", {}, "Open a casino table"), openCasino, h("h2", {}, "Casino tables"), casinoList, h("h2", {}, "House bankroll"), house, fund]],
   ];
   if ((session.me?.roles || []).includes("tournament_director")) {
     const made = h("ul", { id: "staff-tournaments" });

@@ -23,7 +23,9 @@ queens mostly risks three ANTEs to win two thirds of one, and the plain
 strategy (play any pair) loses most of an original bet per round.  And the
 second exchange costs one more B whatever the hand: with three or four of a
 kind it cannot spoil the hand, so it raises ANTE and BET by half exactly
-when the box is ahead; ``SHARP`` uses it and wins.
+when the box is ahead; ``SHARP`` uses it.  What keeps such a raise from
+beating the house is that a box beating a qualifying dealer gets its ANTE
+back unpaid: only the BET wins.
 """
 
 from __future__ import annotations
@@ -46,6 +48,28 @@ CARDS_PER_ROUND: Final = 21
 Z_95: Final = 1.959964
 """The normal quantile of a two-sided 95% confidence interval."""
 CODES: Final = len(HANDS_BY_CODE)
+
+
+class Strategy(Protocol):
+    """How a simulated box decides (``PlayerStrategy``, or the best response
+    of ``poker.engine.casino.solve``): each takes the box's cards in deal
+    order and answers with positions in it."""
+
+    def first_discards(self, box: Sequence[Card]) -> Sequence[int]:
+        """The positions changed in the first exchange (none: stand)."""
+        ...
+
+    def second_discard(self, box: Sequence[Card]) -> int | None:
+        """The position changed in the second exchange, None to stand."""
+        ...
+
+    def plays(self, box: Sequence[Card], value: int) -> bool:
+        """Play rather than fold holding ``box`` (worth ``value``)."""
+        ...
+
+    def describe(self) -> str:
+        """The strategy in words, for a bench's output."""
+        ...
 
 
 class Sampler(Protocol):
@@ -92,6 +116,18 @@ class PlayerStrategy:
                 "a pair" if self.pair_from == 2 else f"a pair of {_RANK_NAMES[self.pair_from - 2]}"
             )
         return f"exchanges as the dealer would, {second}, plays with {least} or better"
+
+    def first_discards(self, box: Sequence[Card]) -> Sequence[int]:
+        """The dealer's exchange (RULES.md 5)."""
+        return dealer_discards(box)
+
+    def second_discard(self, box: Sequence[Card]) -> int | None:
+        """``second_discard`` with this strategy."""
+        return second_discard(box, self)
+
+    def plays(self, box: Sequence[Card], value: int) -> bool:
+        """From ``least_played`` up."""
+        return value >= self.least_played()
 
     def least_played(self) -> int:
         """The least ``rank_joker_high`` value he plays: the category's
@@ -166,10 +202,10 @@ class Tally:
     """Rounds in which the BET was paid by each line, by category code."""
     paid_chips: tuple[int, ...]
     """Winnings paid on BET by each line (stakes returned not counted)."""
-    ante_even: int
-    """Winnings paid on ANTE at 1:1 (the box beat a qualifying dealer)."""
     ante_two_thirds: int
     """Winnings paid on ANTE at 2:3 (the dealer did not qualify)."""
+    by_exchanges: tuple[int, ...]
+    """Rounds in which the box made 0, 1 and 2 exchanges."""
 
     def __add__(self, other: Tally) -> Tally:
         if other.original != self.original:
@@ -190,8 +226,8 @@ class Tally:
             add(self.hands, other.hands),
             add(self.paid, other.paid),
             add(self.paid_chips, other.paid_chips),
-            self.ante_even + other.ante_even,
             self.ante_two_thirds + other.ante_two_thirds,
+            add(self.by_exchanges, other.by_exchanges),
         )
 
 
@@ -221,6 +257,13 @@ class HouseFigures:
     """The 95% confidence interval of ``house_edge``."""
     edge_per_staked: float
     """The house's expected win as a share of all the box staked."""
+    staked_confidence: tuple[float, float]
+    """The 95% confidence interval of ``edge_per_staked`` (the staked
+    chips' own spread taken as exact: a ratio's first-order interval)."""
+    deviation: float
+    """The standard deviation of the box's net per round, in original bets."""
+    by_exchanges: tuple[float, ...]
+    """Share of rounds with 0, 1 and 2 exchanges."""
     qualification: float
     """Share of rounds in which the dealer qualified after his exchange."""
     play_rate: float
@@ -229,8 +272,6 @@ class HouseFigures:
     """Exchanges per round the box made."""
     lines: tuple[Line, ...]
     """Each pay-table line, pair to five of a kind."""
-    ante_even_share: float
-    """ANTE winnings at 1:1 as a share of all winnings paid."""
     ante_two_thirds_share: float
     """ANTE winnings at 2:3 as a share of all winnings paid."""
 
@@ -241,7 +282,7 @@ def simulate(
     *,
     rules: CasinoRules | None = None,
     original: int = 30,
-    strategy: PlayerStrategy | None = None,
+    strategy: Strategy | None = None,
 ) -> Tally:
     """Play ``rounds`` rounds of one box staking ``original`` (30 by default,
     so that the 2:3 on ANTE is paid without rounding) from ``seed``."""
@@ -253,25 +294,25 @@ def play_rounds(
     sampler: Sampler,
     rules: CasinoRules,
     original: int,
-    strategy: PlayerStrategy | None = None,
+    strategy: Strategy | None = None,
 ) -> Tally:
     """``simulate`` with the random source given."""
     strategy = strategy or PlayerStrategy()
     deck, table = rules.deck, rules.pay_table
-    least_played = strategy.least_played()
-    net_sum = net_squares = staked = played = exchanges = qualified = even = two_thirds = 0
+    net_sum = net_squares = staked = played = exchanges = qualified = two_thirds = 0
     hands, paid, paid_chips = [0] * CODES, [0] * CODES, [0] * CODES
+    by_exchanges = [0, 0, 0]
     for _ in range(rounds):
         cards = sampler.sample(deck, CARDS_PER_ROUND)
         box, dealer, top = cards[0:10:2], cards[1:10:2], 10
         ante = original
-        thrown = dealer_discards(box)
+        thrown = strategy.first_discards(box)
         if thrown:
             ante += original
             for p in thrown:
                 box[p] = cards[top]
                 top += 1
-            again = second_discard(box, strategy)
+            again = strategy.second_discard(box)
             if again is not None:
                 ante += original
                 box[again] = cards[top]
@@ -280,11 +321,12 @@ def play_rounds(
             dealer[p] = cards[top]
             top += 1
         exchanges += ante // original - 1
+        by_exchanges[ante // original - 1] += 1
         value, dealer_value = rank_joker_high(box), rank_joker_high(dealer)
         qualified += qualifies(dealer_value)
         code = value >> CATEGORY_SHIFT
         hands[code] += 1
-        if value < least_played:
+        if not strategy.plays(box, value):
             net = -ante
             staked += ante
         else:
@@ -295,8 +337,7 @@ def play_rounds(
             net = done.won - ante - bet
             if done.result is Result.WIN:
                 paid[code] += 1
-                paid_chips[code] += done.won - 2 * ante - bet
-                even += ante
+                paid_chips[code] += done.won - ante - bet
             elif done.result is Result.NOT_QUALIFIED:
                 two_thirds += ante * 2 // 3
         net_sum += net
@@ -313,8 +354,8 @@ def play_rounds(
         tuple(hands),
         tuple(paid),
         tuple(paid_chips),
-        even,
         two_thirds,
+        tuple(by_exchanges),
     )
 
 
@@ -326,7 +367,7 @@ def figures(tally: Tally, rules: CasinoRules | None = None) -> HouseFigures:
     variance = max(tally.net_squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
     half = Z_95 * math.sqrt(variance / n) / b
     edge = -mean / b
-    winnings = sum(tally.paid_chips) + tally.ante_even + tally.ante_two_thirds or 1
+    winnings = sum(tally.paid_chips) + tally.ante_two_thirds or 1
     table = (rules or CasinoRules()).pay_table
     lines = tuple(
         Line(
@@ -344,10 +385,15 @@ def figures(tally: Tally, rules: CasinoRules | None = None) -> HouseFigures:
         house_edge=edge,
         confidence=(edge - half, edge + half),
         edge_per_staked=-tally.net / (tally.staked or 1),
+        staked_confidence=(
+            (edge - half) * n * b / (tally.staked or 1),
+            (edge + half) * n * b / (tally.staked or 1),
+        ),
+        deviation=math.sqrt(variance) / b,
+        by_exchanges=tuple(k / n for k in tally.by_exchanges),
         qualification=tally.qualified / n,
         play_rate=tally.played / n,
         exchanges=tally.exchanges / n,
         lines=lines,
-        ante_even_share=tally.ante_even / winnings,
         ante_two_thirds_share=tally.ante_two_thirds / winnings,
     )

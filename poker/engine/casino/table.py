@@ -34,8 +34,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
 from poker.engine.casino.decide import PAY_TABLE_SETTINGS, RULE_SETTINGS
-from poker.engine.casino.paytable import Hand, PayTable
 from poker.engine.casino.rules import MAX_BOXES, CasinoRules
+from poker.engine.casino.settle import largest_win
 from poker.engine.codec import from_typed_json, registry, to_typed_json
 from poker.engine.errors import (
     BadAmount,
@@ -57,11 +57,11 @@ def round_cover(original: int) -> int:
     return ROUND_COVER * original
 
 
-def exposure(original: int, pay_table: PayTable) -> int:
-    """The most the house can lose on one box staking ``original``: ANTE of
-    3 B won 1:1 and BET of 6 B paid at the pay table's top line."""
-    top = max(pay_table.pays(h) for h in Hand)
-    return 3 * original + 6 * original * top
+def exposure(original: int, rules: CasinoRules) -> int:
+    """The most the house can lose on one box staking ``original`` at a
+    table with ``rules``: the game math's largest win of a round
+    (``largest_win``)."""
+    return largest_win(original, rules.jokers, rules.pay_table)
 
 
 # --------------------------------------------------------------------------
@@ -312,8 +312,8 @@ class CasinoTableState:
 
     def exposure(self) -> int:
         """The most the house could lose on the open boxes (bets placed or in play)."""
-        pay_table = self.config.rules.pay_table
-        return sum(exposure(s.bet, pay_table) for s in self.seats.values() if s.bet)
+        rules = self.config.rules
+        return sum(exposure(s.bet, rules) for s in self.seats.values() if s.bet)
 
 
 # --------------------------------------------------------------------------
