@@ -68,6 +68,18 @@ class ScreenNameTaken(ApiError):
     message = "That screen name is taken."
 
 
+class BadUsername(ApiError):
+    """A username Django's validator refuses once normalized."""
+
+    status = 400
+    code = "bad_username"
+    message = "That username is not allowed."
+
+    def __init__(self, message: str | None = None) -> None:
+        text = message or type(self).message
+        super().__init__(text, extra={"fields": {"username": [text]}})
+
+
 class BadScreenName(ApiError):
     """A screen name with what a reader cannot see (controls, bidi or
     zero-width characters), too long, or without a letter or digit; the

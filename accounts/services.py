@@ -25,10 +25,12 @@ def _invalid(field: str, error: ValidationError) -> ApiError:
 
 
 def user_register(*, username: str, password: str, email: str = "", screen_name: str = "") -> User:
-    """A new player (no roles), with a password that passes the validators
-    and the screen name he chose (``accounts.names``), else one derived
+    """A new player (no roles), with a normalized username no other is
+    confusable with (``accounts.names``), a password that passes the
+    validators and the screen name he chose (``accounts.names``), else one derived
     from his username."""
     model = get_user_model()
+    username, username_key = names.username_check(username)
     if screen_name:
         screen_name, _ = names.screen_name_check(screen_name)
     candidate = model(username=username, email=email, screen_name=screen_name)
@@ -36,14 +38,14 @@ def user_register(*, username: str, password: str, email: str = "", screen_name:
         password_validation.validate_password(password, candidate)
     except ValidationError as error:
         raise _invalid("password", error) from error
-    if model.objects.filter(username__iexact=username).exists():
+    if model.objects.filter(username_key=username_key).exists():
         raise UsernameTaken()
     candidate.set_password(password)
     try:
         with transaction.atomic():
             candidate.save(force_insert=True)
     except IntegrityError as error:
-        taken = model.objects.filter(username__iexact=username).exists()
+        taken = model.objects.filter(username_key=username_key).exists()
         raise (UsernameTaken() if taken else ScreenNameTaken()) from error
     user: User = candidate
     return user

@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import limits, money, notes, selectors, services
+from accounts import limits, money, names, notes, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
 from config.api import validated
@@ -49,6 +49,7 @@ def _session(request: Request, user: Any) -> Response:
 def _credentials(request: Request) -> Any:
     """The user whose username and password the request gives, or 400."""
     data = validated(s.LoginIn, request.data)
+    data["username"] = names.username_normal(str(data["username"]))
     user = authenticate(request._request, **data)
     if user is None:
         raise ApiError("Wrong username or password.", code="bad_credentials")
