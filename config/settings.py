@@ -99,6 +99,7 @@ MIDDLEWARE = [
     "config.probes.middleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.api_body_limit",  # 413 JSON for an /api/ body over the limit
+    "config.middleware.api_not_stored",  # Cache-Control: no-store, Vary: Authorization
     # Static files (the admin's, Swagger UI's) from the server itself, with
     # DEBUG on or off: nothing else serves them under daphne.
     "config.middleware.StaticFiles",  # WhiteNoise
@@ -354,6 +355,7 @@ THROTTLE_RATES: dict[str, str | None] = {
     "password_address": env.str("THROTTLE_PASSWORD_ADDRESS_RATE", default="10/m"),
     "password_account": env.str("THROTTLE_PASSWORD_ACCOUNT_RATE", default="5/m"),
     "command": env.str("THROTTLE_COMMAND_RATE", default="10/s"),
+    "schema_address": env.str("THROTTLE_SCHEMA_ADDRESS_RATE", default="30/m"),
 }
 """Requests allowed per scope (``config/throttles.py``): ``N/s``, ``N/m``,
 ``N/h`` or ``N/d``."""

@@ -78,7 +78,9 @@ def test_guesses_at_one_account_from_many_addresses_are_throttled(
 
 
 @pytest.mark.parametrize(
-    "spelling", [" ann", "ann   ", "\uff41\uff4e\uff4e", "ANN"], ids=["lead", "trail", "wide", "case"]
+    "spelling",
+    [" ann", "ann   ", "\uff41\uff4e\uff4e", "ANN"],
+    ids=["lead", "trail", "wide", "case"],
 )
 def test_every_spelling_that_logs_in_to_an_account_counts_against_it(
     settings, throttle_clock, ann, spelling

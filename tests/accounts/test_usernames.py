@@ -28,7 +28,7 @@ def login(username: str, password: str = STRONG) -> object:
 
 
 def test_a_full_width_username_is_stored_as_its_plain_letters():
-    body = ok(register("\uff50\uff11"), 201)  # ｐ１
+    body = ok(register("\uff50\uff11"), 201)  # p1 in full-width letters
     assert body["user"]["username"] == "p1"
     assert get_user_model().objects.get(pk=body["user"]["id"]).username == "p1"
 

@@ -191,6 +191,32 @@ def test_the_image_serves_uvicorn_on_the_production_profile():
     assert re.search(r"^USER app$", dockerfile, re.MULTILINE)
 
 
+def test_every_asgi_server_reads_websocket_messages_no_larger_than_a_consumer_accepts():
+    """uvicorn's default is 16 MiB, daphne's 1 MiB: each command line that
+    starts one (the image, the units, ``make run``, the tests' and the
+    bench's servers) bounds it at ``MAX_FRAME``."""
+    from poker.consumers import MAX_FRAME
+
+    uvicorn = f"--ws-max-size {MAX_FRAME}"
+    daphne = f"--websocket-max-message-size {MAX_FRAME} --websocket-max-frame-size {MAX_FRAME}"
+    lines = {
+        "Dockerfile": (DEPLOY / "Dockerfile").read_text().replace('", "', " "),
+        "unit": (UNITS / "pokerroom-web@.service").read_text(),
+        "Makefile": (ROOT / "Makefile").read_text(),
+        "cluster": (ROOT / "tests" / "integration" / "cluster.py")
+        .read_text()
+        .replace('"\n        "', ""),
+        "nginx test": (ROOT / "tests" / "integration" / "test_behind_nginx.py")
+        .read_text()
+        .replace('", "', " "),
+        "bench": re.sub(r'",\s*"', " ", (ROOT / "bench" / "websockets.py").read_text()),
+    }
+    for name, text in lines.items():
+        if "uvicorn" in text:
+            assert uvicorn in text, name
+    assert daphne in lines["Makefile"] and daphne in lines["cluster"]
+
+
 def test_every_file_compose_mounts_or_reads_is_in_the_repository():
     services = compose()["services"]
     for name, service in services.items():
