@@ -24,7 +24,8 @@ that comparing skeletons needs.
 
 A username is normalized the same way (NFKC, trimmed) at sign-up, at login
 and in the login throttle, and its skeleton is uniquely indexed too
-(``User.username_key``): "ｐ１" cannot register beside "p1", nor "pl".
+(``User.username_key``): a full-width "p1" cannot register beside "p1",
+nor "pl".
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ import unicodedata
 from collections.abc import Callable
 from functools import cache
 
+from confusable_homoglyphs.confusables import confusables_data
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
-from confusable_homoglyphs.confusables import confusables_data
 
 from accounts.errors import BadScreenName, BadUsername, ScreenNameReserved
 
