@@ -56,6 +56,7 @@ class SchemaView(SpectacularAPIView):
 
     throttle_classes = [SchemaAddressThrottle]
 
+    @extend_schema(exclude=True)
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return Response(api_schema(), headers={"Content-Disposition": "inline"})
 
