@@ -80,6 +80,15 @@ class User(AbstractUser):
         return others.exclude(pk=self.pk).exists() if self.pk else others.exists()
 
 
+class VerifiedToken(models.Model):
+    """An API token issued after its staff owner proved a code of his TOTP
+    device (``accounts.second_factor``); deleted with the token."""
+
+    token = models.OneToOneField(
+        "knox.AuthToken", primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+
 class AppendOnly(Exception):
     """An attempt to change or remove a recorded transfer or entry."""
 

@@ -17,6 +17,7 @@ from accounts import names
 from accounts.errors import ScreenNameTaken, UsernameTaken, WrongPassword
 from accounts.models import User
 from accounts.roles import role_group
+from accounts.second_factor import required, token_verified
 from config.api_errors import ApiError
 
 
@@ -51,12 +52,15 @@ def user_register(*, username: str, password: str, email: str = "", screen_name:
     return user
 
 
-def token_create(*, user: User) -> tuple[str, datetime | None]:
+def token_create(*, user: User, second_factor: bool = False) -> tuple[str, datetime | None]:
     """A new API token for one device (each login makes its own, so one
     logout leaves the others logged in): its key, which only this answer
     ever shows (the store keeps a hash), and when it expires
-    (``TOKEN_TTL_HOURS``)."""
+    (``TOKEN_TTL_HOURS``).  ``second_factor``: issued after the user
+    proved one (``accounts.second_factor``)."""
     row, key = AuthToken.objects.create(user=user)
+    if second_factor:
+        token_verified(row)
     return key, row.expiry
 
 
@@ -86,7 +90,8 @@ def user_password_change(
         user.set_password(new_password)
         user.save(update_fields=["password"])
         tokens_revoke_all(user=user)
-        return token_create(user=user)
+        # Asked with credentials that passed the second factor, if one is required.
+        return token_create(user=user, second_factor=required(user))
 
 
 def profile_update(*, user: User, screen_name: str) -> User:

@@ -253,6 +253,21 @@ class LoginAccountThrottle(Throttle):
         return self.key_of(_digest(username_throttle_key(username)))
 
 
+def login_wait(request: Any, username: object) -> int | None:
+    """A login outside the API (the admin's form): None if it may be tried
+    now (counted with the API's logins, per address and per account), else
+    the whole seconds to wait."""
+    address, account = LoginAddressThrottle(), LoginAccountThrottle()
+    windows = [
+        (address, address.key_of(address.get_ident(request))),
+        (account, account.key_for(username)),
+    ]
+    for throttle, key in windows:
+        if not throttle.allow_key(key):
+            return math.ceil(throttle.wait() or 0) or 1
+    return None
+
+
 class RegisterAddressThrottle(AddressThrottle):
     """Accounts opened from one address."""
 

@@ -10,7 +10,7 @@ from accounts.limits import MAX_EXCLUSION_DAYS
 from accounts.models import Transfer
 from accounts.names import MAX_LENGTH
 from accounts.notes import MAX_NOTE
-from config.api import Email, Query, StrictInteger, StrictUUID, Text, chips
+from config.api import Email, Pattern, Query, StrictInteger, StrictUUID, Text, chips
 
 # --------------------------------------------------------------------------
 # In
@@ -36,6 +36,11 @@ class LoginIn(serializers.Serializer[dict[str, object]]):
 
     username = Text(max_length=150)
     password = Text(max_length=128, trim_whitespace=False)
+    otp = Pattern(
+        r"^[0-9]{6}$",
+        required=False,
+        help_text="Staff accounts, when the room asks for it: the code their authenticator shows.",
+    )
 
 
 class PasswordIn(serializers.Serializer[dict[str, object]]):

@@ -106,7 +106,7 @@ print(json.dumps({
     "session_secure": s.SESSION_COOKIE_SECURE, "csrf_secure": s.CSRF_COOKIE_SECURE,
     "proxy_header": getattr(s, "SECURE_PROXY_SSL_HEADER", None),
     "formatter": s.LOGGING["handlers"]["console"]["formatter"],
-    "fallbacks": s.SECRET_KEY_FALLBACKS,
+    "fallbacks": s.SECRET_KEY_FALLBACKS, "staff_otp": s.STAFF_REQUIRE_OTP,
     "secret_key": s.SECRET_KEY, "ledger_key": s.LEDGER_KEY,
 }))
 """
@@ -134,6 +134,7 @@ def test_the_production_profile_is_https_only_with_secure_cookies_hsts_and_json_
         "proxy_header": ["HTTP_X_FORWARDED_PROTO", "https"],
         "formatter": "json",
         "fallbacks": ["old-key-1", "old-key-2"],
+        "staff_otp": True,
     }
 
 
@@ -142,6 +143,7 @@ def test_the_zero_config_development_profile_is_left_as_it_was():
     assert found["debug"] is True and found["ssl_redirect"] is False
     assert (found["hsts"], found["session_secure"], found["proxy_header"]) == (0, False, None)
     assert found["formatter"] == "plain"
+    assert found["staff_otp"] is False  # make run needs no authenticator
 
 
 # --- Containers ------------------------------------------------------------------
