@@ -62,7 +62,7 @@ def test_a_name_is_stored_nfkc_normalized_with_its_spaces_collapsed():
         "private\ue000",
         "z\u0301\u0301\u0301\u0301algo",  # NFKC makes z and one accent a letter
         "- . -",
-        "x" * 31,
+        "\ufb03" * 11,  # 11 ligatures, 33 letters once normalized
     ],
 )
 def test_invisible_reordering_or_empty_names_are_refused(name):
@@ -73,6 +73,12 @@ def test_invisible_reordering_or_empty_names_are_refused(name):
     refused(rename(bob, name), 400, "bad_screen_name")
     bob.refresh_from_db()
     assert bob.screen_name == "bob"
+
+
+def test_a_name_longer_than_the_schema_declares_is_refused_as_invalid():
+    body = refused(register(username="ann", screen_name="x" * 31), 400, "invalid")
+    assert body["fields"]["screen_name"]
+    refused(rename(user("bob"), "x" * 31), 400, "invalid")
 
 
 @pytest.mark.parametrize(
