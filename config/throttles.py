@@ -195,8 +195,8 @@ _loop_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopClient] 
 
 
 def loop_client() -> LoopClient:
-    """The running loop's client for ``cache`` (asyncio connections belong
-    to the loop that made them); one per server process."""
+    """The running loop's client of the cache's Redis (asyncio connections
+    belong to the loop that made them); one per server process."""
     loop = asyncio.get_running_loop()
     url = redis_location()
     client = _loop_clients.get(loop)
@@ -228,7 +228,7 @@ class SchemaAddressThrottle(AddressThrottle):
 
 
 class LoginAddressThrottle(AddressThrottle):
-    """Password guesses (login and token) from one address."""
+    """Password guesses (login, token and the admin's login) from one address."""
 
     scope = "login_address"
 
