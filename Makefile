@@ -23,9 +23,12 @@ migrate: venv
 static: venv
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
+# WebSocket messages no larger than a consumer accepts (poker.consumers.MAX_FRAME).
+WS_LIMITS = --websocket-max-message-size 16384 --websocket-max-frame-size 16384
+
 run: migrate static
 	@echo "Serving on http://$(HOST):$(PORT)/ (API docs: /api/docs/)"
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) $(WS_LIMITS) config.asgi:application
 
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)

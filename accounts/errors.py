@@ -68,6 +68,41 @@ class ScreenNameTaken(ApiError):
     message = "That screen name is taken."
 
 
+class SecondFactorRequired(ApiError):
+    """A staff account logs in with the code of his TOTP device
+    (``accounts.second_factor``); none was given, or he has no device."""
+
+    status = 400
+    code = "second_factor_required"
+    message = "Staff accounts log in with a code from their authenticator (otp)."
+
+
+class BadSecondFactor(ApiError):
+    status = 400
+    code = "bad_second_factor"
+    message = "That code is not a current code of your authenticator."
+
+
+class SecondFactorMissing(ApiError):
+    """A staff account's token or session that no code was given for."""
+
+    status = 401
+    code = "second_factor_required"
+    message = "Log in again with a code from your authenticator."
+
+
+class BadUsername(ApiError):
+    """A username Django's validator refuses once normalized."""
+
+    status = 400
+    code = "bad_username"
+    message = "That username is not allowed."
+
+    def __init__(self, message: str | None = None) -> None:
+        text = message or type(self).message
+        super().__init__(text, extra={"fields": {"username": [text]}})
+
+
 class BadScreenName(ApiError):
     """A screen name with what a reader cannot see (controls, bidi or
     zero-width characters), too long, or without a letter or digit; the

@@ -37,20 +37,30 @@ class User(AbstractUser):
     """The screen name's TR39 skeleton: its unique index refuses a name
     confusable with another player's, even under a race."""
 
+    username_key = models.CharField(max_length=600, unique=True, null=True, editable=False)
+    """The username's TR39 skeleton (``accounts.names``): its unique index
+    refuses a username confusable with another's.  Null only for the
+    accounts that were already confusable with an earlier one when the
+    column came (migration 0010), which keep their names."""
+
     class Meta:
         db_table = "accounts_user"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Every path that makes or changes a user (registration,
-        ``createsuperuser``, the admin) gets a name and its skeleton here."""
+        ``createsuperuser``, the admin) gets a name and the skeletons here."""
         if not self.screen_name:
             using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
             taken = partial(self._name_taken, using=using)
             self.screen_name = names.screen_name_free(self.username, taken=taken)
         self.screen_name_key = names.skeleton(self.screen_name)
         fields = kwargs.get("update_fields")
+        if self._state.adding or self.username_key is not None:
+            self.username_key = names.skeleton(self.username)
         if fields is not None and "screen_name" in fields:
-            kwargs["update_fields"] = {*fields, "screen_name_key"}
+            fields = kwargs["update_fields"] = {*fields, "screen_name_key"}
+        if fields is not None and "username" in fields:
+            kwargs["update_fields"] = {*fields, "username_key"}
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
@@ -68,6 +78,15 @@ class User(AbstractUser):
     def _name_taken(self, key: str, using: str | None = None) -> bool:
         others = type(self)._default_manager.db_manager(using).filter(screen_name_key=key)
         return others.exclude(pk=self.pk).exists() if self.pk else others.exists()
+
+
+class VerifiedToken(models.Model):
+    """An API token issued after its staff owner proved a code of his TOTP
+    device (``accounts.second_factor``); deleted with the token."""
+
+    token = models.OneToOneField(
+        "knox.AuthToken", primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
 
 
 class AppendOnly(Exception):

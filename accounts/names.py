@@ -1,4 +1,4 @@
-"""Screen names: the only names other players ever see.
+"""Screen names (the only names other players ever see) and usernames.
 
 A name is stored NFKC-normalized (so full-width, mathematical or ligature
 look-alikes become their plain letters), with runs of spaces collapsed and
@@ -21,6 +21,11 @@ sources), so a character that lists more than one look-alike, or appears
 inside a longer prototype, is a prototype itself; either member of a lone
 pair is taken as the pair's prototype, the same one for both, which is all
 that comparing skeletons needs.
+
+A username is normalized the same way (NFKC, trimmed) at sign-up, at login
+and in the login throttle, and its skeleton is uniquely indexed too
+(``User.username_key``): a full-width "p1" cannot register beside "p1",
+nor "pl".
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ from collections.abc import Callable
 from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
 
-from accounts.errors import BadScreenName, ScreenNameReserved
+from accounts.errors import BadScreenName, BadUsername, ScreenNameReserved
 
 MAX_LENGTH = 30
 """Characters of a screen name, after normalization."""
@@ -128,6 +135,39 @@ def screen_name_free(username: str, *, taken: Callable[[str], bool]) -> str:
         suffix = f"-{number}"
         name = base[: MAX_LENGTH - len(suffix)] + suffix
     return name
+
+
+USERNAME_MAX_LENGTH = 150
+"""Characters of a username, after normalization (Django's column)."""
+
+
+def username_normal(raw: str) -> str:
+    """A username as it is stored and looked up: NFKC-normalized (a
+    full-width or styled look-alike becomes its plain letters) and trimmed.
+    Sign-up, login and the login throttle all read a username through this."""
+    return unicodedata.normalize("NFKC", raw).strip()
+
+
+def username_check(raw: str) -> tuple[str, str]:
+    """A username a player chose: (the name to store, its skeleton), or
+    ``BadUsername``.  Letters, digits and ``@.+-_`` only (Django's
+    validator), checked after normalization; whether it (or a name
+    confusable with it) is taken is the unique index's to say."""
+    name = username_normal(raw)
+    if not name or len(name) > USERNAME_MAX_LENGTH:
+        raise BadUsername(f"A username has 1 to {USERNAME_MAX_LENGTH} characters.")
+    try:
+        UnicodeUsernameValidator()(name)
+    except ValidationError as error:
+        raise BadUsername(" ".join(error.messages)) from error
+    return name, skeleton(name)
+
+
+def username_throttle_key(raw: str) -> str:
+    """What the per-account login throttle counts: the skeleton of the
+    normalized name, so every spelling that logs in to one account (case,
+    spaces, full-width forms) counts against the same window."""
+    return skeleton(username_normal(raw))
 
 
 def _bare(text: str) -> str:

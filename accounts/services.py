@@ -17,6 +17,7 @@ from accounts import names
 from accounts.errors import ScreenNameTaken, UsernameTaken, WrongPassword
 from accounts.models import User
 from accounts.roles import role_group
+from accounts.second_factor import required, token_verified
 from config.api_errors import ApiError
 
 
@@ -25,10 +26,12 @@ def _invalid(field: str, error: ValidationError) -> ApiError:
 
 
 def user_register(*, username: str, password: str, email: str = "", screen_name: str = "") -> User:
-    """A new player (no roles), with a password that passes the validators
-    and the screen name he chose (``accounts.names``), else one derived
+    """A new player (no roles), with a normalized username no other is
+    confusable with (``accounts.names``), a password that passes the
+    validators and the screen name he chose (``accounts.names``), else one derived
     from his username."""
     model = get_user_model()
+    username, username_key = names.username_check(username)
     if screen_name:
         screen_name, _ = names.screen_name_check(screen_name)
     candidate = model(username=username, email=email, screen_name=screen_name)
@@ -36,25 +39,28 @@ def user_register(*, username: str, password: str, email: str = "", screen_name:
         password_validation.validate_password(password, candidate)
     except ValidationError as error:
         raise _invalid("password", error) from error
-    if model.objects.filter(username__iexact=username).exists():
+    if model.objects.filter(username_key=username_key).exists():
         raise UsernameTaken()
     candidate.set_password(password)
     try:
         with transaction.atomic():
             candidate.save(force_insert=True)
     except IntegrityError as error:
-        taken = model.objects.filter(username__iexact=username).exists()
+        taken = model.objects.filter(username_key=username_key).exists()
         raise (UsernameTaken() if taken else ScreenNameTaken()) from error
     user: User = candidate
     return user
 
 
-def token_create(*, user: User) -> tuple[str, datetime | None]:
+def token_create(*, user: User, second_factor: bool = False) -> tuple[str, datetime | None]:
     """A new API token for one device (each login makes its own, so one
     logout leaves the others logged in): its key, which only this answer
     ever shows (the store keeps a hash), and when it expires
-    (``TOKEN_TTL_HOURS``)."""
+    (``TOKEN_TTL_HOURS``).  ``second_factor``: issued after the user
+    proved one (``accounts.second_factor``)."""
     row, key = AuthToken.objects.create(user=user)
+    if second_factor:
+        token_verified(row)
     return key, row.expiry
 
 
@@ -84,7 +90,8 @@ def user_password_change(
         user.set_password(new_password)
         user.save(update_fields=["password"])
         tokens_revoke_all(user=user)
-        return token_create(user=user)
+        # Asked with credentials that passed the second factor, if one is required.
+        return token_create(user=user, second_factor=required(user))
 
 
 def profile_update(*, user: User, screen_name: str) -> User:

@@ -272,6 +272,8 @@ class Server:
                 "4096",
                 "--ws-per-message-deflate",
                 "false",
+                "--ws-max-size",
+                "16384",
                 *SERVER_ARGS,
             ],
             cwd=ROOT,

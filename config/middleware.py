@@ -1,5 +1,5 @@
-"""Middleware of the project's own: limits that hold for every /api/ path,
-and static files."""
+"""Middleware of the project's own: limits and headers that hold for every
+/api/ path, and static files."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from config.api_errors import error_body
@@ -26,6 +27,24 @@ def api_body_limit(
             body = error_body("too_large", str(TooLarge.default_detail))
             return JsonResponse(body, status=TooLarge.status_code)
         return get_response(request)
+
+    return middleware
+
+
+def api_not_stored(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """Every /api/ answer is ``Cache-Control: private, no-store`` and varies
+    with ``Authorization`` and ``Cookie``: many carry what only one player
+    may see (his hole cards, his wallet), and no cache between him and the
+    server, nor his browser's disk, may keep them or hand them to another."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if request.path.startswith("/api/"):
+            patch_cache_control(response, private=True, no_store=True)
+            patch_vary_headers(response, ("Authorization", "Cookie"))
+        return response
 
     return middleware
 

@@ -75,7 +75,7 @@ CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PRODUCTION)
 
 INSTALLED_APPS = [
     "daphne",  # first, so that `manage.py runserver` serves ASGI
-    "django.contrib.admin",
+    "config.apps.RoomAdminConfig",  # django.contrib.admin: login throttled, second factor
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -83,6 +83,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "knox",  # API tokens: one per device, hashed, expiring, revoked one by one
+    "django_otp",  # the staff's second factor (accounts.second_factor)
+    "django_otp.plugins.otp_totp",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: no CDN
     "channels",
@@ -99,6 +101,7 @@ MIDDLEWARE = [
     "config.probes.middleware",
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.api_body_limit",  # 413 JSON for an /api/ body over the limit
+    "config.middleware.api_not_stored",  # Cache-Control: no-store, Vary: Authorization
     # Static files (the admin's, Swagger UI's) from the server itself, with
     # DEBUG on or off: nothing else serves them under daphne.
     "config.middleware.StaticFiles",  # WhiteNoise
@@ -106,6 +109,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified()
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -307,8 +311,9 @@ AUTH_PASSWORD_VALIDATORS = [
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes "not authenticated" a 401.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        # knox's and DRF's, refusing a staff account's unverified credentials.
+        "config.auth.TokenAuthentication",
+        "config.auth.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
@@ -323,6 +328,11 @@ REST_FRAMEWORK = {
     # it (the address is REMOTE_ADDR), so a client cannot choose his own.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+
+STAFF_REQUIRE_OTP = env.bool("STAFF_REQUIRE_OTP", default=PRODUCTION)
+"""Staff accounts prove a TOTP code at login, for the admin and the API
+(``accounts.second_factor``): on in production, off on the development
+profile so that ``make run`` needs no authenticator."""
 
 TOKEN_TTL_HOURS = env.int("TOKEN_TTL_HOURS", default=24 * 7)
 """How long an API token (one per login, per device) lasts."""
@@ -354,6 +364,7 @@ THROTTLE_RATES: dict[str, str | None] = {
     "password_address": env.str("THROTTLE_PASSWORD_ADDRESS_RATE", default="10/m"),
     "password_account": env.str("THROTTLE_PASSWORD_ACCOUNT_RATE", default="5/m"),
     "command": env.str("THROTTLE_COMMAND_RATE", default="10/s"),
+    "schema_address": env.str("THROTTLE_SCHEMA_ADDRESS_RATE", default="30/m"),
 }
 """Requests allowed per scope (``config/throttles.py``): ``N/s``, ``N/m``,
 ``N/h`` or ``N/d``."""

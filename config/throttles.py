@@ -11,8 +11,10 @@ header (``config.api_errors``).
 - Per address: the client's IP, ``REMOTE_ADDR``; ``X-Forwarded-For`` only
   as far as ``NUM_PROXIES`` trusted proxies say (DRF's ``get_ident``), so a
   client cannot pick his own address by sending the header.
-- Per account: the username a login names (lowercased: usernames are
-  unique whatever their case), so an attacker rotating addresses is still
+- Per account: the username a login names, as login reads it and then
+  reduced to its skeleton (``accounts.names.username_throttle_key``:
+  case, spaces and full-width forms count as the account they log in
+  to), so an attacker rotating addresses is still
   stopped on one account; the logged-in player for a password change.
 - Per player: every unsafe request of a logged-in user (the REST default)
   and every command sent over a WebSocket (``command_wait``).
@@ -38,6 +40,7 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
+import redis
 import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -98,9 +101,8 @@ class Throttle(SimpleRateThrottle):
         self.now = self.timer()
         cache = self.cache
         if isinstance(cache, RedisCache):
-            window = _window_key(cache, key)
-            script = cache._cache.get_client(window, write=True).register_script(WINDOW_LUA)
-            return self._counted(script(keys=[window], args=self._args()))
+            script = window_script(redis_location())
+            return self._counted(script(keys=[_window_key(cache, key)], args=self._args()))
         self.key = key
         self.history = cache.get(key, [])
         while self.history and self.history[-1] <= self.now - self.duration:
@@ -122,7 +124,7 @@ class Throttle(SimpleRateThrottle):
             allowed: bool = await sync_to_async(self.allow_key, thread_sensitive=False)(key)
             return allowed
         self.now = self.timer()
-        script = loop_client(cache).window
+        script = loop_client().window
         return self._counted(await script(keys=[_window_key(cache, key)], args=self._args()))
 
     def _args(self) -> tuple[str, int, int]:
@@ -160,6 +162,22 @@ def _window_key(cache: RedisCache, key: str) -> str:
     return cache.make_key(key) + WINDOW_SUFFIX
 
 
+def redis_location() -> str:
+    """The Redis the default cache writes to: its ``LOCATION`` (the first
+    server, when it names several), from the settings."""
+    location: str | list[str] = settings.CACHES["default"]["LOCATION"]
+    servers = location.split(",") if isinstance(location, str) else location
+    return servers[0]
+
+
+@functools.cache
+def window_script(url: str) -> Any:
+    """The window script on a process's own client of the Redis at ``url``
+    (redis-py's ``register_script``: run by its digest, sent again when the
+    Redis does not know it)."""
+    return redis.Redis.from_url(url).register_script(WINDOW_LUA)
+
+
 class LoopClient:
     """An asyncio Redis client of one event loop, for the windows of the
     cache at ``url``: ``window`` is the script, run by its digest (and sent
@@ -176,11 +194,11 @@ _loop_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopClient] 
 )
 
 
-def loop_client(cache: RedisCache) -> LoopClient:
-    """The running loop's client for ``cache`` (asyncio connections belong
-    to the loop that made them); one per server process."""
+def loop_client() -> LoopClient:
+    """The running loop's client of the cache's Redis (asyncio connections
+    belong to the loop that made them); one per server process."""
     loop = asyncio.get_running_loop()
-    url = cache._cache._servers[0]  # where the cache writes (its first server)
+    url = redis_location()
     client = _loop_clients.get(loop)
     if client is None or client.url != url:
         client = _loop_clients[loop] = LoopClient(url)
@@ -203,8 +221,14 @@ class AddressThrottle(Throttle):
         return self.key_of(self.get_ident(request))
 
 
+class SchemaAddressThrottle(AddressThrottle):
+    """Reads of the OpenAPI schema from one address (anonymous and large)."""
+
+    scope = "schema_address"
+
+
 class LoginAddressThrottle(AddressThrottle):
-    """Password guesses (login and token) from one address."""
+    """Password guesses (login, token and the admin's login) from one address."""
 
     scope = "login_address"
 
@@ -217,9 +241,31 @@ class LoginAccountThrottle(Throttle):
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         data = request.data
         username = data.get("username") if isinstance(data, Mapping) else None
+        return self.key_for(username)
+
+    def key_for(self, username: object) -> str | None:
+        """The window of the account ``username`` logs in to (None: no name)."""
+        # Imported here: accounts.names reaches DRF's views, which import this module.
+        from accounts.names import username_throttle_key
+
         if not isinstance(username, str) or not username:
             return None  # refused as invalid anyway: no account to guess at
-        return self.key_of(_digest(username.lower()))
+        return self.key_of(_digest(username_throttle_key(username)))
+
+
+def login_wait(request: Any, username: object) -> int | None:
+    """A login outside the API (the admin's form): None if it may be tried
+    now (counted with the API's logins, per address and per account), else
+    the whole seconds to wait."""
+    address, account = LoginAddressThrottle(), LoginAccountThrottle()
+    windows = [
+        (address, address.key_of(address.get_ident(request))),
+        (account, account.key_for(username)),
+    ]
+    for throttle, key in windows:
+        if not throttle.allow_key(key):
+            return math.ceil(throttle.wait() or 0) or 1
+    return None
 
 
 class RegisterAddressThrottle(AddressThrottle):

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from client.views import favicon, index
 from config import views
@@ -11,7 +11,7 @@ urlpatterns = [
     path("", index, name="client"),
     path("favicon.ico", favicon, name="favicon"),
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", views.SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/health/", views.health, name="health"),
     path("api/", include("poker.api.urls")),

@@ -1,10 +1,17 @@
-"""The few views the project itself serves: health check and JSON 404s for /api/."""
+"""The few views the project itself serves: health check, the OpenAPI
+schema and JSON 404s for /api/."""
 
+import functools
+from typing import Any
+
+from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 from rest_framework.decorators import api_view, authentication_classes, permission_classes
 from rest_framework.permissions import AllowAny
@@ -12,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api_errors import error_body
+from config.throttles import SchemaAddressThrottle
 
 
 @extend_schema(
@@ -24,6 +32,33 @@ from config.api_errors import error_body
 def health(request: Request) -> Response:
     """The process is up and serving requests."""
     return Response({"status": "ok"})
+
+
+@functools.cache
+def api_schema() -> dict[str, Any]:
+    """The OpenAPI document, built once per process: it is the code's, the
+    same for every request, and building it takes a good part of a second."""
+    schema: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
+    return schema
+
+
+def _rebuild_schema(**kwargs: Any) -> None:
+    """Settings changed (tests): the next request builds the schema anew."""
+    api_schema.cache_clear()
+
+
+setting_changed.connect(_rebuild_schema)
+
+
+class SchemaView(SpectacularAPIView):
+    """``/api/schema/``: the document built once (``api_schema``), open to
+    anyone, throttled per address."""
+
+    throttle_classes = [SchemaAddressThrottle]
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(api_schema(), headers={"Content-Disposition": "inline"})
 
 
 @csrf_exempt

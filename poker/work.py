@@ -15,7 +15,6 @@ Carrying a command out once, all or nothing, with its answer, is
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,7 +26,7 @@ from django.utils import timezone
 
 from poker import clocks, projections, statements, streams
 from poker.engine.betting import legal_actions
-from poker.engine.cards import shuffled
+from poker.engine.cards import secret_seed, shuffled
 from poker.engine.commands import Act, Action, Command
 from poker.engine.events import Event as HandEvent
 from poker.engine.hand import begin, play
@@ -160,7 +159,7 @@ class Work:
         number = self.table_state.hand_number
         config = self.table_state.config
         rules = config.rules
-        deck, seed = shuffled(rules.variant.deck), secrets.randbits(128)
+        deck, seed = shuffled(rules.variant.deck), secret_seed()
         deal = to_deal(plan, rules, deck, seed, config.rake)
         state, events = begin(deal)
         row = Hand(

@@ -3,31 +3,55 @@ services decide)."""
 
 from __future__ import annotations
 
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    get_default_password_validators,
+)
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from accounts.limits import MAX_EXCLUSION_DAYS
-from accounts.models import Transfer
+from accounts.models import Transfer, User
 from accounts.names import MAX_LENGTH
 from accounts.notes import MAX_NOTE
-from config.api import Email, Query, StrictInteger, StrictUUID, Text, chips
+from config.api import Email, Pattern, Query, StrictInteger, StrictUUID, Text, chips
 
 # --------------------------------------------------------------------------
 # In
 
 
+PASSWORD_MIN_LENGTH = max(
+    (
+        v.min_length
+        for v in get_default_password_validators()
+        if isinstance(v, MinimumLengthValidator)
+    ),
+    default=1,
+)
+"""The shortest password the validators accept."""
+EMAIL_MAX_LENGTH = User._meta.get_field("email").max_length
+"""The longest address the column holds."""
+
+
 def _screen_name(**options: object) -> Text:
-    """A JSON string of a bounded size: ``accounts.names`` normalizes it
-    and says what it refuses (``bad_screen_name``, ``screen_name_reserved``)."""
-    return Text(max_length=4 * MAX_LENGTH, **options)
+    """A JSON string of at most as many characters as a stored name has:
+    ``accounts.names`` normalizes it and says what else it refuses
+    (``bad_screen_name``, ``screen_name_reserved``)."""
+    return Text(max_length=MAX_LENGTH, **options)
+
+
+def _new_password() -> Text:
+    """A password being chosen: as long as the validators want at least
+    (``AUTH_PASSWORD_VALIDATORS``), so the schema says so too."""
+    return Text(min_length=PASSWORD_MIN_LENGTH, max_length=128, trim_whitespace=False)
 
 
 class RegisterIn(serializers.Serializer[dict[str, object]]):
     """A new player."""
 
     username = Text(max_length=150, validators=[UnicodeUsernameValidator()])
-    password = Text(max_length=128, trim_whitespace=False)
-    email = Email(required=False)
+    password = _new_password()
+    email = Email(required=False, max_length=EMAIL_MAX_LENGTH)
     screen_name = _screen_name(required=False)
 
 
@@ -36,13 +60,18 @@ class LoginIn(serializers.Serializer[dict[str, object]]):
 
     username = Text(max_length=150)
     password = Text(max_length=128, trim_whitespace=False)
+    otp = Pattern(
+        r"^[0-9]{6}$",
+        required=False,
+        help_text="Staff accounts, when the room asks for it: the code their authenticator shows.",
+    )
 
 
 class PasswordIn(serializers.Serializer[dict[str, object]]):
     """A password change."""
 
     old_password = Text(max_length=128, trim_whitespace=False)
-    new_password = Text(max_length=128, trim_whitespace=False)
+    new_password = _new_password()
 
 
 class ProfileIn(serializers.Serializer[dict[str, object]]):

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django_otp import login as otp_login
+from django_otp.models import Device
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import permissions
@@ -20,7 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import limits, money, notes, references, selectors, services
+from accounts import limits, money, names, notes, references, second_factor, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
 from config.api import validated
@@ -37,22 +39,29 @@ LOGIN_THROTTLES = [LoginAddressThrottle, LoginAccountThrottle]
 """Login and token share their counts: both are password guesses."""
 
 
-def _session(request: Request, user: Any) -> Response:
-    """Log ``user`` in on this session too and answer with a new token for
-    this device."""
+def _session(request: Request, user: Any, device: Device | None = None) -> Response:
+    """Log ``user`` in on this session too (verified by ``device``, his
+    second factor, if he gave one) and answer with a new token for this
+    device."""
     login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
-    token, expiry = services.token_create(user=user)
+    if device is not None:
+        otp_login(request._request, device)
+    token, expiry = services.token_create(user=user, second_factor=device is not None)
     body = {"user": selectors.me_view(user), "token": token, "expiry": expiry}
     return Response(s.SessionOut(body).data)
 
 
-def _credentials(request: Request) -> Any:
-    """The user whose username and password the request gives, or 400."""
+def _credentials(request: Request) -> tuple[Any, Device | None]:
+    """The user whose username and password the request gives, and the
+    device his ``otp`` code is of when he must give one
+    (``accounts.second_factor``); or 400."""
     data = validated(s.LoginIn, request.data)
+    code = data.pop("otp", None)
+    data["username"] = names.username_normal(str(data["username"]))
     user = authenticate(request._request, **data)
     if user is None:
         raise ApiError("Wrong username or password.", code="bad_credentials")
-    return user
+    return user, second_factor.checked(user, code)
 
 
 class Open(APIView):
@@ -84,7 +93,7 @@ class LoginView(Open):
 
     @extend_schema(request=s.LoginIn, responses={200: s.SessionOut}, operation_id="login")
     def post(self, request: Request) -> Response:
-        return _session(request, _credentials(request))
+        return _session(request, *_credentials(request))
 
 
 class LogoutView(APIView):
@@ -133,7 +142,8 @@ class TokenView(Open):
 
     @extend_schema(request=s.LoginIn, responses={200: s.TokenOut}, operation_id="token")
     def post(self, request: Request) -> Response:
-        token, expiry = services.token_create(user=_credentials(request))
+        user, device = _credentials(request)
+        token, expiry = services.token_create(user=user, second_factor=device is not None)
         return Response(s.TokenOut({"token": token, "expiry": expiry}).data)
 
 

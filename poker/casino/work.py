@@ -10,7 +10,6 @@ round engine plays his part as soon as no box is to act.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -19,7 +18,7 @@ from django.utils import timezone
 from poker.casino import streams
 from poker.casino.models import CasinoRound, CasinoTable, round_id
 from poker.engine import casino
-from poker.engine.cards import shuffled
+from poker.engine.cards import secret_seed, shuffled
 from poker.engine.casino import CasinoState, Deal, Entrant
 from poker.engine.casino.table import (
     BoxPaid,
@@ -105,7 +104,7 @@ class CasinoWork:
             for b in state.round_boxes
         )
         rules = state.config.rules
-        deal = Deal(rules, entrants, shuffled(rules.deck), secrets.randbits(64))
+        deal = Deal(rules, entrants, shuffled(rules.deck), secret_seed())
         round_state, events = casino.begin(deal)
         row = CasinoRound(
             id=round_id(self.table.pk, number),

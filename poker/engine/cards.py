@@ -126,6 +126,17 @@ def deck_with_jokers(jokers: int) -> tuple[Card, ...]:
     return _STANDARD + tuple(Card(JOKER_BASE + i) for i in range(jokers))
 
 
+SEED_BITS = 128
+"""The width of every secret seed (a hand's, a casino round's): the salts
+of the deck commitment are keyed by it (docs/fair-deal.md)."""
+
+
+def secret_seed() -> int:
+    """A hand's or a round's secret seed, ``SEED_BITS`` wide, from the OS's
+    secure source (impure, as ``shuffled``: the service draws it)."""
+    return secrets.randbits(SEED_BITS)
+
+
 def shuffled(deck: Sequence[Card]) -> tuple[Card, ...]:
     """A uniformly shuffled copy of ``deck`` from the OS's secure source.
 

@@ -62,7 +62,7 @@ def test_a_name_is_stored_nfkc_normalized_with_its_spaces_collapsed():
         "private\ue000",
         "z\u0301\u0301\u0301\u0301algo",  # NFKC makes z and one accent a letter
         "- . -",
-        "x" * 31,
+        "\ufb03" * 11,  # 11 ligatures, 33 letters once normalized
     ],
 )
 def test_invisible_reordering_or_empty_names_are_refused(name):
@@ -73,6 +73,12 @@ def test_invisible_reordering_or_empty_names_are_refused(name):
     refused(rename(bob, name), 400, "bad_screen_name")
     bob.refresh_from_db()
     assert bob.screen_name == "bob"
+
+
+def test_a_name_longer_than_the_schema_declares_is_refused_as_invalid():
+    body = refused(register(username="ann", screen_name="x" * 31), 400, "invalid")
+    assert body["fields"]["screen_name"]
+    refused(rename(user("bob"), "x" * 31), 400, "invalid")
 
 
 @pytest.mark.parametrize(
@@ -136,8 +142,9 @@ def test_the_skeleton_index_refuses_a_confusable_name_written_past_the_checks():
 def test_every_user_gets_a_name_however_he_was_made():
     assert user("ann").screen_name == "ann"
     # Taken, or confusable with a taken one: a number makes it free.
-    assert user("ANN").screen_name == "ANN-2"
-    assert user("\u0430nn").screen_name == "\u0430nn-3"
+    user("bob", "ANNE")
+    user("cat", "\u0430nne-2")
+    assert user("anne").screen_name == "anne-3"
     call_command("createsuperuser", interactive=False, username="admin", email="a@example.com")
     root = get_user_model().objects.get(username="admin")
     assert root.screen_name == "player" and not names.is_reserved(root.screen_name)

@@ -77,6 +77,23 @@ def test_guesses_at_one_account_from_many_addresses_are_throttled(
     ok(post(at("10.0.1.12"), LOGIN, username="ann", password="pw"))
 
 
+@pytest.mark.parametrize(
+    "spelling",
+    [" ann", "ann   ", "\uff41\uff4e\uff4e", "ANN"],
+    ids=["lead", "trail", "wide", "case"],
+)
+def test_every_spelling_that_logs_in_to_an_account_counts_against_it(
+    settings, throttle_clock, ann, spelling
+):
+    """Login trims and NFKC-normalizes the username: the throttle counts
+    the account that spelling reaches, not the raw text."""
+    set_rates(settings, login_account="3/m")
+    for n in range(3):
+        refused_guess(guess(at(f"10.0.2.{n}")))
+    throttled(post(at("10.0.2.9"), LOGIN, username=spelling, password="pw"))
+    throttled(guess(at("10.0.2.10"), username=" " * 8 + "ann"))
+
+
 def test_token_requests_are_throttled_and_count_with_the_logins(settings, throttle_clock, ann):
     set_rates(settings, login_address="3/m")
     client = at("10.0.2.1")

@@ -18,7 +18,7 @@ from accounts.models import Entry, Transfer
 from poker.casino import publish, streams
 from poker.casino.models import CasinoRound, CasinoTable, casino_feed
 from poker.casino.verify import verify_round
-from poker.engine.cards import CARD_PATTERN
+from poker.engine.cards import CARD_PATTERN, SEED_BITS
 from poker.engine.casino import fairdeal
 from poker.eventstore import load
 from poker.models import Event
@@ -223,3 +223,16 @@ def test_the_feed_replayed_shows_each_viewer_only_his_cards_and_the_dealers(play
         assert ann.pk in before["private_for"]
     later = publish.replay(table, 10, ann.pk)
     assert later == [f for f in mine if f["position"] > 10]
+
+
+def test_every_rounds_seed_is_128_bits_wide(played):
+    """The stored seed keys every salt of the round's commitment: drawn
+    from 128 bits (docs/fair-deal.md), two rounds both under 2**64 would
+    come once in 2**128."""
+    table, *_ = played
+    seeds = [
+        fairdeal.trace([streams.decode_round(r) for r in load(f"casino-round-{table}-{n}")]).seed
+        for n in (1, 2)
+    ]
+    assert all(0 <= seed < 2**SEED_BITS for seed in seeds)
+    assert SEED_BITS == 128 and max(seeds).bit_length() > 64

@@ -6,6 +6,7 @@ module it imports there too, and nothing from another host."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from django.contrib.staticfiles import finders
 from django.test import Client
@@ -64,3 +65,22 @@ def test_the_icon_is_served_and_the_browsers_own_guess_finds_it(client: Client) 
     assert icon.status_code == 200 and b"<svg" in _body(icon)
     guessed = client.get("/favicon.ico")
     assert (guessed.status_code, guessed["Location"]) == (302, "/static/client/favicon.svg")
+
+
+def test_the_page_runs_only_its_own_scripts_and_styles(client: Client) -> None:
+    """A Content-Security-Policy: scripts, styles and connections from this
+    server only, nothing inline (the page has none, and the modules style
+    through the CSSOM, which the policy allows)."""
+    page = client.get("/")
+    policy = dict(
+        (part.split()[0], part.split()[1:]) for part in page["Content-Security-Policy"].split(";")
+    )
+    assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"]
+    assert policy["default-src"] == ["'self'"] and policy["connect-src"] == ["'self'"]
+    assert policy["object-src"] == ["'none'"] and policy["frame-ancestors"] == ["'none'"]
+    html = page.content.decode()
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html) and "<style" not in html
+    assert not re.search(r"\sstyle=|\son\w+=", html)
+    for name in ("dom.js", "felt.js"):
+        module = (Path(finders.find(f"client/{name}"))).read_text()
+        assert not re.search(r"""setAttribute\(\s*["']style""", module), name

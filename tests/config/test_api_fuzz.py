@@ -72,7 +72,8 @@ def world(db: None, settings: Any) -> World:
     player = make("player")
     make("other")
     boss = make("boss", staff=True, role="cashier")
-    accounts.role_grant(user=boss, role="tournament_director")
+    for role in ("tournament_director", "floor"):  # every staff operation open to him
+        accounts.role_grant(user=boss, role=role)
     with same_connection():
         staff, theirs = log_in("boss"), log_in("other")
         viewers = {"anonymous": {}, "player": log_in("player"), "staff": staff}

@@ -106,7 +106,7 @@ print(json.dumps({
     "session_secure": s.SESSION_COOKIE_SECURE, "csrf_secure": s.CSRF_COOKIE_SECURE,
     "proxy_header": getattr(s, "SECURE_PROXY_SSL_HEADER", None),
     "formatter": s.LOGGING["handlers"]["console"]["formatter"],
-    "fallbacks": s.SECRET_KEY_FALLBACKS,
+    "fallbacks": s.SECRET_KEY_FALLBACKS, "staff_otp": s.STAFF_REQUIRE_OTP,
     "secret_key": s.SECRET_KEY, "ledger_key": s.LEDGER_KEY,
 }))
 """
@@ -134,6 +134,7 @@ def test_the_production_profile_is_https_only_with_secure_cookies_hsts_and_json_
         "proxy_header": ["HTTP_X_FORWARDED_PROTO", "https"],
         "formatter": "json",
         "fallbacks": ["old-key-1", "old-key-2"],
+        "staff_otp": True,
     }
 
 
@@ -142,6 +143,7 @@ def test_the_zero_config_development_profile_is_left_as_it_was():
     assert found["debug"] is True and found["ssl_redirect"] is False
     assert (found["hsts"], found["session_secure"], found["proxy_header"]) == (0, False, None)
     assert found["formatter"] == "plain"
+    assert found["staff_otp"] is False  # make run needs no authenticator
 
 
 # --- Containers ------------------------------------------------------------------
@@ -189,6 +191,32 @@ def test_the_image_serves_uvicorn_on_the_production_profile():
     assert "DJANGO_ENV=production" in dockerfile
     assert "collectstatic" in dockerfile
     assert re.search(r"^USER app$", dockerfile, re.MULTILINE)
+
+
+def test_every_asgi_server_reads_websocket_messages_no_larger_than_a_consumer_accepts():
+    """uvicorn's default is 16 MiB, daphne's 1 MiB: each command line that
+    starts one (the image, the units, ``make run``, the tests' and the
+    bench's servers) bounds it at ``MAX_FRAME``."""
+    from poker.consumers import MAX_FRAME
+
+    uvicorn = f"--ws-max-size {MAX_FRAME}"
+    daphne = f"--websocket-max-message-size {MAX_FRAME} --websocket-max-frame-size {MAX_FRAME}"
+    lines = {
+        "Dockerfile": (DEPLOY / "Dockerfile").read_text().replace('", "', " "),
+        "unit": (UNITS / "pokerroom-web@.service").read_text(),
+        "Makefile": (ROOT / "Makefile").read_text(),
+        "cluster": (ROOT / "tests" / "integration" / "cluster.py")
+        .read_text()
+        .replace('"\n        "', ""),
+        "nginx test": (ROOT / "tests" / "integration" / "test_behind_nginx.py")
+        .read_text()
+        .replace('", "', " "),
+        "bench": re.sub(r'",\s*"', " ", (ROOT / "bench" / "websockets.py").read_text()),
+    }
+    for name, text in lines.items():
+        if "uvicorn" in text:
+            assert uvicorn in text, name
+    assert daphne in lines["Makefile"] and daphne in lines["cluster"]
 
 
 def test_every_file_compose_mounts_or_reads_is_in_the_repository():

@@ -59,6 +59,12 @@ def view(page: Page) -> dict[str, Any]:
     return page.evaluate("() => window.pokerTable.state.view")  # type: ignore[no-any-return]
 
 
+def csp_refusal(text: str) -> bool:
+    """A console line of Chromium refusing what the page's
+    Content-Security-Policy forbids (an inline style or script)."""
+    return "Content Security Policy" in text
+
+
 def face_up(page: Page) -> list[str]:
     """Every face-up card on the page."""
     return page.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")  # type: ignore[no-any-return]
@@ -121,6 +127,7 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
     errors: list[str] = []
     for page in (ann, bob, cashier, watcher):
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: csp_refusal(m.text) and errors.append(m.text))
     try:
         # A refused sign-up says which field and why; the browser's own
         # check blocking the next try clears what the API said.
@@ -189,6 +196,8 @@ def test_two_players_play_a_32_card_draw_hand_while_a_spectator_sees_no_hidden_c
             page.locator("#buy-in").fill(str(BUY_IN))
             page.locator("#sit-confirm").click()
             expect(page.locator(f'.seat.me[data-seat="{seat}"]')).to_be_visible(timeout=WAIT_MS)
+            # placed round the felt by its style, which the page's policy let through
+            assert page.locator(".seat.me").evaluate("e => e.style.left").endswith("%")
 
         pages = {"ann": ann, "bob": bob}
         for page in (*pages.values(), watcher):

@@ -140,9 +140,12 @@ class RedisSlot:
 RUNNERS = {
     "uvicorn": (
         "-m uvicorn config.asgi:application --host 127.0.0.1 --port {port}"
-        " --lifespan off --no-access-log --log-level warning"
+        " --lifespan off --no-access-log --log-level warning --ws-max-size 16384"
     ),
-    "daphne": "-m daphne -b 127.0.0.1 -p {port} -v 0 config.asgi:application",
+    "daphne": (
+        "-m daphne -b 127.0.0.1 -p {port} -v 0 --websocket-max-message-size 16384"
+        " --websocket-max-frame-size 16384 config.asgi:application"
+    ),
 }
 """How each ASGI server is run (``make run`` serves with daphne)."""
 

@@ -59,7 +59,7 @@ class ProductionServer(Server):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
              "--port", str(self.port), "--proxy-headers", "--forwarded-allow-ips", "127.0.0.1",
-             "--no-access-log", "--lifespan", "off"],
+             "--no-access-log", "--lifespan", "off", "--ws-max-size", "16384"],
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip

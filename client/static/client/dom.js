@@ -1,6 +1,6 @@
 // A few helpers to build the page without a framework.
 
-/** An element: h("button.primary", {onclick}, "Fold"). */
+/** An element: h("button.primary", {onclick}, "Fold"); ``style`` is an object of CSS properties. */
 export function h(spec, props = {}, ...children) {
   const [tag, ...classes] = spec.split(".");
   const el = document.createElement(tag || "div");
@@ -9,6 +9,8 @@ export function h(spec, props = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
+    // Styles through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+    else if (key === "style") Object.assign(el.style, value);
     else if (key in el && key !== "list" && typeof value !== "string") el[key] = value;
     else el.setAttribute(key, value === true ? "" : value);
   }

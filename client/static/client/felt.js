@@ -34,7 +34,7 @@ export function drawFelt(el, view, o) {
   const [rx, ry] = PHONE.matches ? [30, 40] : [41, 38];
   for (let n = 1; n <= seats; n += 1) {
     const angle = (2 * Math.PI * (n - (mine || 1))) / seats;
-    const style = `left:${50 + rx * Math.sin(angle)}%;top:${50 + ry * Math.cos(angle)}%`;
+    const style = { left: `${50 + rx * Math.sin(angle)}%`, top: `${50 + ry * Math.cos(angle)}%` };
     const seat = bySeat.get(n);
     if (!seat) {
       const sit = o.canSit && mine === null && tb.status === "open";

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0009_rake_account'),
+        ('accounts', '0011_verified_token'),
     ]
 
     operations = [

@@ -1,0 +1,56 @@
+"""The API's authenticators: knox's tokens and Django's sessions, each
+refusing a staff account's credentials that no second factor was proved
+for when the setting asks for one (``accounts.second_factor``): 401
+``second_factor_required``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular import authentication as authentication_schemes
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
+from knox import auth as knox_auth
+from rest_framework import authentication
+from rest_framework.request import Request
+
+
+class TokenAuthentication(knox_auth.TokenAuthentication):
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        found = super().authenticate(request)
+        if found is not None:
+            _refuse_unless(found[0], token=found[1])
+        return found
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        found = super().authenticate(request)
+        if found is not None:
+            _refuse_unless(found[0])
+        return found
+
+
+def _refuse_unless(user: Any, token: Any = None) -> None:
+    """401 ``second_factor_required`` for a staff account's token or
+    session that no code was proved for (when one is required)."""
+    # Imported here: DRF's views import this module, and accounts' errors import DRF's views.
+    from accounts import second_factor
+    from accounts.errors import SecondFactorMissing
+
+    passes = (
+        second_factor.token_passes(user, token) if token else second_factor.session_passes(user)
+    )
+    if not passes:
+        raise SecondFactorMissing()
+
+
+class TokenScheme(KnoxTokenScheme):
+    """The schema's ``knoxApiToken`` for these tokens, as for knox's own."""
+
+    target_class = "config.auth.TokenAuthentication"
+
+
+class SessionScheme(authentication_schemes.SessionScheme):
+    """The schema's ``cookieAuth`` for these sessions, as for DRF's own."""
+
+    target_class = "config.auth.SessionAuthentication"
