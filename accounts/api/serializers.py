@@ -43,7 +43,14 @@ def _screen_name(**options: object) -> Text:
 def _new_password() -> Text:
     """A password being chosen: as long as the validators want at least
     (``AUTH_PASSWORD_VALIDATORS``), so the schema says so too."""
-    return Text(min_length=PASSWORD_MIN_LENGTH, max_length=128, trim_whitespace=False)
+    return Text(
+        min_length=PASSWORD_MIN_LENGTH,
+        max_length=128,
+        trim_whitespace=False,
+        error_messages={
+            "min_length": "This password is too short: it must have at least {min_length} characters."
+        },
+    )
 
 
 class RegisterIn(serializers.Serializer[dict[str, object]]):
