@@ -326,6 +326,8 @@ REST_FRAMEWORK = {
 
 TOKEN_TTL_HOURS = env.int("TOKEN_TTL_HOURS", default=24 * 7)
 """How long an API token (one per login, per device) lasts."""
+WS_TICKET_SECONDS = env.int("WS_TICKET_SECONDS", default=30)
+"""How long a WebSocket ticket (``POST /api/ws-ticket/``, single use) lasts."""
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=TOKEN_TTL_HOURS),
     # Clients send "Authorization: Token <key>", as with DRF's own tokens.
@@ -447,8 +449,14 @@ LOGGING = {
         "json": {"()": "config.logs.json_formatter"},
         "plain": {"()": "config.logs.plain_formatter"},
     },
+    # No secret in a query string reaches a line (config.logs.RedactSecrets).
+    "filters": {"redact": {"()": "config.logs.RedactSecrets"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["redact"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # The servers' own loggers set handlers of their own before Django

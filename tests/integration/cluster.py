@@ -143,6 +143,14 @@ RUNNERS = {
         " --lifespan off --no-access-log --log-level warning"
     ),
     "daphne": "-m daphne -b 127.0.0.1 -p {port} -v 0 config.asgi:application",
+    # Everything the servers can log: every handshake and request, with its query.
+    "uvicorn-verbose": (
+        "-m uvicorn config.asgi:application --host 127.0.0.1 --port {port}"
+        " --lifespan off --log-level debug"
+    ),
+    "daphne-verbose": (
+        "-m daphne -b 127.0.0.1 -p {port} -v 2 --access-log - config.asgi:application"
+    ),
 }
 """How each ASGI server is run (``make run`` serves with daphne)."""
 
