@@ -35,7 +35,6 @@ import contextlib
 import json
 from dataclasses import dataclass
 from importlib import import_module
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import ParseResult, parse_qsl, urlparse
 
@@ -44,6 +43,7 @@ from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from config import outage
 from config.dbthreads import database
@@ -113,7 +113,6 @@ def credential_user(credential: Credential) -> Any:
     """The active user ``credential`` still proves, else anonymous: a live
     API token of his (not revoked, not expired), or a session still his
     (not logged out, its password hash current)."""
-    from django.contrib.auth import get_user
     from django.contrib.auth.models import AnonymousUser
     from knox.models import AuthToken
 
@@ -126,10 +125,26 @@ def credential_user(credential: Credential) -> Any:
         live = row is not None and (row.expiry is None or row.expiry > timezone.now())
         return row.user if live and row.user.is_active else AnonymousUser()
     if credential.kind == SESSION:
-        store = import_module(settings.SESSION_ENGINE).SessionStore(credential.key)
-        user = get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
-        return user if user.is_authenticated and user.pk == credential.user_id else AnonymousUser()
+        return _session_user(credential) or AnonymousUser()
     return AnonymousUser()
+
+
+def _session_user(credential: Credential) -> Any:
+    """The active user whose session ``credential`` names, if the session
+    is still there, still his, and made with his current password (read
+    only: unlike ``django.contrib.auth.get_user``, it never flushes nor
+    cycles the session of a browser)."""
+    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore(credential.key)
+    if str(session.get(SESSION_KEY)) != str(credential.user_id):
+        return None
+    user = get_user_model().objects.filter(pk=credential.user_id, is_active=True).first()
+    if user is None or not constant_time_compare(
+        session.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()
+    ):
+        return None
+    return user
 
 
 @database

@@ -141,10 +141,12 @@ async def test_a_session_logout_closes_the_sockets_its_cookie_opened():
     host = (b"host", b"localhost")
     own = Client("/ws/me/", user=ann, headers=[ORIGIN, host, cookie])
     assert (await own.open())[0] and (await own.next())["type"] == "wallet"
-    other = await sockets(tid, ann, await login(ann))
+    device = await login(ann)
+    other = await sockets(tid, ann, device)
+    assert (await post(device, "/api/auth/logout/")).status_code == 204  # a token's logout
+    for client in other:
+        await closed_logged_out(client)
+    await still_open(own)  # its session still works
     answer = await database_sync_to_async(browser.post)("/api/auth/logout/")
     assert answer.status_code == 204, answer.content
     await closed_logged_out(own)
-    for client in other:
-        await still_open(client)
-        await client.close()
