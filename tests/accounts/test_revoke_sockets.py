@@ -15,6 +15,7 @@ from django.test import Client as DjangoClient
 from rest_framework.test import APIClient
 
 from config.ws_auth import LOGGED_OUT
+from poker.casino import services as casino_services
 from tests.funds import fund
 from tests.poker.ws_support import ORIGIN, Client, act_frame, actor, open_table, seat_all
 
@@ -100,6 +101,36 @@ async def test_a_closed_table_socket_can_no_longer_act():
     await at_table.send(act_frame(view["hand"], action="call"))
     assert await at_table.comm.receive_nothing(timeout=0.5)
     await closed_logged_out(own)
+
+
+@database_sync_to_async
+def tournament(director_name: str) -> int:
+    from tests.tournaments.service_support import create
+
+    from accounts.services import role_grant
+
+    director = get_user_model().objects.create_user(director_name)
+    role_grant(user=director, role="tournament_director")
+    return int(create(director).pk)
+
+
+async def test_logout_everywhere_closes_his_casino_and_tournament_sockets_too():
+    ann = await player("ann")
+    device = await login(ann)
+    boss = await database_sync_to_async(get_user_model().objects.create_user)("boss", is_staff=True)
+    casino = await database_sync_to_async(casino_services.casino_table_open)(by=boss, name="C")
+    streams = {
+        f"/ws/casino/tables/{casino.pk}/": "snapshot",
+        f"/ws/tournaments/{await tournament('td')}/": "snapshot",
+    }
+    clients = []
+    for path, first in streams.items():
+        client = Client(f"{path}?ticket={await ticket(device)}", user=ann)
+        assert (await client.open())[0] and (await client.next())["type"] == first
+        clients.append(client)
+    assert (await post(device, "/api/auth/logout-all/")).status_code == 204
+    for client in clients:
+        await closed_logged_out(client)
 
 
 async def test_a_password_change_closes_the_old_tokens_sockets_not_the_new_ones():
