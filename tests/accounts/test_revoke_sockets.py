@@ -105,9 +105,8 @@ async def test_a_closed_table_socket_can_no_longer_act():
 
 @database_sync_to_async
 def tournament(director_name: str) -> int:
-    from tests.tournaments.service_support import create
-
     from accounts.services import role_grant
+    from tests.tournaments.service_support import create
 
     director = get_user_model().objects.create_user(director_name)
     role_grant(user=director, role="tournament_director")
