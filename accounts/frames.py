@@ -33,6 +33,9 @@ def session_group(user: int) -> str:
 
 LOCKED = "account.locked"
 """The message that closes a locked player's sockets (``account_locked``)."""
+REVOKED = "credentials.revoked"
+"""The message that has a player's sockets check the credential each
+opened with (``credentials_revoked``)."""
 
 
 def announce_locked(user_id: int, *, using: str = "default") -> None:
@@ -41,10 +44,21 @@ def announce_locked(user_id: int, *, using: str = "default") -> None:
     transaction.on_commit(lambda: _send_locked(user_id), using=using)
 
 
+def announce_revoked(user_id: int, *, using: str = "default") -> None:
+    """Once the revocation of one or more of the player's tokens or
+    sessions has committed, have each of his sockets check the one it
+    opened with: those it revoked close (``config.ws_auth.still_valid``)."""
+    transaction.on_commit(lambda: _send(user_id, REVOKED), using=using)
+
+
 def _send_locked(user_id: int) -> None:
+    _send(user_id, LOCKED)
+
+
+def _send(user_id: int, kind: str) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(session_group(user_id), {"type": LOCKED})
+        async_to_sync(layer.group_send)(session_group(user_id), {"type": kind})
 
 
 def announce(entries: Sequence[Entry], *, using: str = "default") -> None:

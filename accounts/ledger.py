@@ -30,15 +30,12 @@ not exist is ``UnknownAccount``.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import uuid
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, transaction
 from django.urls import reverse
@@ -52,11 +49,9 @@ from accounts.errors import (
     UnknownAccount,
 )
 from accounts.models import Account, Entry, Transfer
+from config.system_ids import is_system_id, system_id
 
 CHIPS = "chips"
-SYSTEM_VERSION = 8
-"""The UUID version of the ids the room derives for itself (RFC 9562's
-version 8, "custom"): no client-chosen id may have it."""
 
 Kind = Account.Kind
 
@@ -152,25 +147,11 @@ class Move:
 
 def transfer_id_for(name: str) -> uuid.UUID:
     """The room's transfer id for a movement its own log names uniquely
-    (``table-7@12``): the same name, the same id, so a replay finds it.
-
-    HMAC-SHA256 of the name keyed by ``settings.LEDGER_KEY`` (by default
-    ``SECRET_KEY``), cut to a UUID of version ``SYSTEM_VERSION``: nobody
-    without the key can tell which id a table will use next, and no client
-    id can be one.  The key must outlive a ``SECRET_KEY`` rotation (a replay
-    must find its first id): docs/operations.md.
-    """
-    key = (settings.LEDGER_KEY or settings.SECRET_KEY).encode()
-    digest = hmac.new(key, f"ledger transfer {name}".encode(), hashlib.sha256).digest()
-    value = int.from_bytes(digest[:16], "big")
-    value &= ~(0xF000 << 64) & ~(0xC000 << 48)  # clear the version and variant bits
-    value |= SYSTEM_VERSION << 76 | 0x8000 << 48  # version 8, RFC variant
-    return uuid.UUID(int=value)
-
-
-def is_system_id(transfer_id: uuid.UUID) -> bool:
-    """Whether ``transfer_id`` has the shape of the room's own ids."""
-    return transfer_id.variant == uuid.RFC_4122 and transfer_id.version == SYSTEM_VERSION
+    (``table-7@12``): the same name, the same id, so a replay finds it
+    (``config.system_ids``: keyed by ``settings.LEDGER_KEY``, version 8, so
+    nobody can tell which id a table will use next, and no client id can
+    be one)."""
+    return system_id("ledger transfer", name)
 
 
 def client_transfer_id(transfer_id: uuid.UUID) -> uuid.UUID:

@@ -15,10 +15,12 @@ from knox.models import AuthToken
 
 from accounts import names
 from accounts.errors import ScreenNameTaken, UsernameTaken, WrongPassword
+from accounts.frames import announce_revoked
 from accounts.models import User
 from accounts.roles import role_group
 from accounts.second_factor import required, token_verified
 from config.api_errors import ApiError
+from config.ws_tickets import SESSION, TOKEN, Credential, ticket_issue
 
 
 def _invalid(field: str, error: ValidationError) -> ApiError:
@@ -65,13 +67,33 @@ def token_create(*, user: User, second_factor: bool = False) -> tuple[str, datet
 
 
 def token_revoke(*, token: AuthToken) -> None:
-    """Log one device out: its token stops working, the others do not."""
+    """Log one device out: its token stops working, the others do not, and
+    the sockets it opened close."""
     token.delete()
+    announce_revoked(token.user_id)
 
 
 def tokens_revoke_all(*, user: User) -> None:
-    """Log every device out: all the user's API tokens stop working."""
+    """Log every device out: all the user's API tokens stop working, and
+    every socket they opened closes."""
     AuthToken.objects.filter(user=user).delete()
+    announce_revoked(user.pk)
+
+
+def session_ended(*, user: User) -> None:
+    """A session of the player was logged out: the sockets it opened close."""
+    announce_revoked(user.pk)
+
+
+def ws_ticket_issue(*, user: User, token: AuthToken | None, session_key: str | None) -> str:
+    """A ticket to open a WebSocket with (``config.ws_tickets``), standing
+    for the credential this request came with: its API token, else its
+    session."""
+    if token is not None:
+        return ticket_issue(Credential(user.pk, TOKEN, token.digest))
+    if not session_key:
+        raise ApiError("Log in with a token or a session.", code="not_authenticated", status=401)
+    return ticket_issue(Credential(user.pk, SESSION, session_key))
 
 
 def user_password_change(

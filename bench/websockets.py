@@ -29,7 +29,7 @@ Set-up (nothing of the developer's is touched):
   ``WSBENCH_SERVER_ARGS`` adds more, to compare settings.
 
 Per scale: every player of each table and one spectator per table open
-``ws/tables/<id>/?token=..`` from this process, the bots' own (one asyncio
+``ws/tables/<id>/?ticket=..`` (a ticket asked with the player's API token) from this process, the bots' own (one asyncio
 loop, the ``websockets`` library, ``Origin: http://127.0.0.1:<port>``),
 each starting from a snapshot.  Each table's driver makes one action a second:
 the player to act (from the previous answer's view) sends an ``act`` over
@@ -84,6 +84,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+from bench.tickets import ws_ticket
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_wsbench"
@@ -393,7 +395,8 @@ class Client:
         port = self.server.port
         url = f"ws://127.0.0.1:{port}/ws/tables/{self.table.id}/"
         if self.token:
-            url += f"?token={self.token}"
+            ticket = await asyncio.to_thread(ws_ticket, self.server.http, self.token)
+            url += f"?ticket={ticket}"
         from websockets.asyncio.client import connect
 
         self.ws = await connect(

@@ -12,6 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.system_ids import is_system_id
+
 MAX_CHIPS = 10**12
 """The most chips one amount may name (a buy-in, a blind, a bet): far above
 any real game, far below what the database columns hold."""
@@ -50,6 +52,20 @@ class Email(_StringsOnly, serializers.EmailField):
 
 class StrictUUID(_StringsOnly, serializers.UUIDField):
     """A UUID as a JSON string (not as a number)."""
+
+
+class CommandId(StrictUUID):
+    """A client's command id: any UUID but one of the room's own kind
+    (``config.system_ids``: version 8), which its timers and tables use, so
+    no client can take an id a timer will need."""
+
+    default_error_messages = {"reserved": "Version 8 UUIDs are the room's own: use another."}
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if is_system_id(value):
+            self.fail("reserved")
+        return value
 
 
 class StrictBoolean(serializers.BooleanField):

@@ -15,7 +15,7 @@ from django.conf import settings  # noqa: E402
 
 from config.metrics import open_sockets  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from config.ws_auth import OriginGuard, OutageGuard, TokenAuthMiddleware  # noqa: E402
+from config.ws_auth import OriginGuard, OutageGuard, TicketAuthMiddleware  # noqa: E402
 
 # Embedded defaults: the worker that runs the clocks lives in this process.
 if settings.EMBEDDED_WORKER:
@@ -28,13 +28,13 @@ application = ProtocolTypeRouter(
         # Static files too, DEBUG on or off (WhiteNoise, in the middleware).
         "http": django_asgi_app,
         # Counted while open (poker_open_sockets).  A session cookie works
-        # only from ALLOWED_HOSTS' pages (a WebSocket is not covered by CSRF
-        # protection); a token needs no Origin (ws_auth).
+        # only from this site's pages (a WebSocket is not covered by CSRF
+        # protection); a ticket needs no Origin (ws_auth).
         # A handshake that meets PostgreSQL or Redis out of reach: 1013.
         "websocket": open_sockets(
             OutageGuard(
                 OriginGuard(
-                    AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                    AuthMiddlewareStack(TicketAuthMiddleware(URLRouter(websocket_urlpatterns)))
                 )
             )
         ),

@@ -13,6 +13,7 @@ argument passed down.  ``settings.LOGGING`` names the formatters below;
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -65,6 +66,25 @@ def plain_formatter() -> logging.Formatter:
             ),
         ],
     )
+
+
+SECRET_IN_QUERY = re.compile(r"(?i)\b(ticket|token|password)=[^&\s\"']+")
+"""A secret in a URL's query string (a WebSocket ticket, a token a client
+still sends there): the servers log each WebSocket's path with its query."""
+
+
+class RedactSecrets(logging.Filter):
+    """Every line the console handler writes, with the value of each secret
+    of a query string in it replaced by ``[redacted]``: uvicorn logs every
+    WebSocket handshake with its query, daphne and Django an error's
+    path, and none of them may write a secret (docs/operations.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = SECRET_IN_QUERY.sub(r"\1=[redacted]", message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
 
 
 structlog.configure(

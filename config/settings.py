@@ -336,6 +336,8 @@ profile so that ``make run`` needs no authenticator."""
 
 TOKEN_TTL_HOURS = env.int("TOKEN_TTL_HOURS", default=24 * 7)
 """How long an API token (one per login, per device) lasts."""
+WS_TICKET_SECONDS = env.int("WS_TICKET_SECONDS", default=30)
+"""How long a WebSocket ticket (``POST /api/ws-ticket/``, single use) lasts."""
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=TOKEN_TTL_HOURS),
     # Clients send "Authorization: Token <key>", as with DRF's own tokens.
@@ -458,12 +460,16 @@ LOGGING = {
         "json": {"()": "config.logs.json_formatter"},
         "plain": {"()": "config.logs.plain_formatter"},
     },
-    "filters": {"quiet_sweeps": {"()": "config.logs.QuietSweeps"}},
+    "filters": {
+        "quiet_sweeps": {"()": "config.logs.QuietSweeps"},
+        # No secret in a query string reaches a line (config.logs.RedactSecrets).
+        "redact": {"()": "config.logs.RedactSecrets"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": LOG_FORMAT,
-            "filters": ["quiet_sweeps"],
+            "filters": ["redact", "quiet_sweeps"],
         },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -1,15 +1,26 @@
-"""Who opens a WebSocket, and how a socket is refused.
+"""Who opens a WebSocket, and how a socket is refused or ended.
 
-A client says who he is with an API token (``?token=<key>``, a knox token
-as the REST API takes them) or with the session cookie that
-``channels.auth.AuthMiddlewareStack`` reads.
+A client says who he is with a ticket (``?ticket=<ticket>``, from
+``POST /api/ws-ticket/``: short-lived and single-use, ``config.ws_tickets``)
+or with the session cookie that ``channels.auth.AuthMiddlewareStack``
+reads.  No long-lived secret travels in a URL: servers and proxies log
+URLs.
 
 The Origin check protects cookie sessions only: a browser sends the cookie
-to this host whatever page opened the socket, so without a token the
-handshake must come from a page of ``ALLOWED_HOSTS``.  A token is never
-sent by the browser on its own, so a client that brings one (a script, an
-app, a server) needs no Origin header; with a token the session is never
-used, even when the token is wrong (the client is then anonymous).
+to this host whatever page opened the socket, so without a ticket the
+handshake must come from a page of this site: the Origin's scheme, host
+and port are the socket's own (its Host, one of ``ALLOWED_HOSTS``, with
+``ws``/``wss`` as ``http``/``https``) or one of ``CSRF_TRUSTED_ORIGINS``.
+A ticket is never sent by the browser on its own (getting one takes the
+token, or the session and its CSRF token), so a client that brings one
+needs no Origin header; with a ticket the session is never used, even when
+the ticket is wrong (the client is then anonymous).
+
+Each logged-in socket keeps the credential it opened with (``scope
+["credential"]``: which API token, or which session).  When one of the
+player's credentials is revoked (a logout, logout everywhere, a password
+change), his sockets are told (``accounts.frames.announce_revoked``) and
+each whose credential no longer works ends with 4401 (``still_valid``).
 
 A refused socket is accepted and closed at once, with an error frame
 (``{"type": "error", "code", "message"}``) and a close code and reason
@@ -23,15 +34,20 @@ from __future__ import annotations
 import contextlib
 import json
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any
 from urllib.parse import ParseResult, parse_qsl, urlparse
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
-from channels.security.websocket import AllowedHostsOriginValidator
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from config import outage
 from config.dbthreads import database
+from config.ws_tickets import SESSION, TOKEN, Credential, ticket_redeem
 
 
 @dataclass(frozen=True)
@@ -44,14 +60,18 @@ class Refusal:
     reason: str
 
 
-NOT_AUTHENTICATED = Refusal(4401, "not_authenticated", "not authenticated: log in or send a token")
+NOT_AUTHENTICATED = Refusal(4401, "not_authenticated", "not authenticated: log in or send a ticket")
 ACCOUNT_LOCKED = Refusal(4401, "account_locked", "account locked: this session has ended")
+LOGGED_OUT = Refusal(
+    4401, "logged_out", "logged out: the token or session this socket opened with was revoked"
+)
 UNAVAILABLE = Refusal(
     1013, "unavailable", "the service is briefly unavailable: connect again in a moment"
 )
 ORIGIN_REFUSED = Refusal(
-    4403, "origin_refused", "origin refused: open the socket from this site, or send a token"
+    4403, "origin_refused", "origin refused: open the socket from this site, or send a ticket"
 )
+NO_ROUTE = Refusal(4404, "not_found", "no such stream")
 
 
 async def refuse(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
@@ -76,63 +96,170 @@ class _Refused(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await refuse(self, self.refusal)
 
 
-def query_token(scope: dict[str, Any]) -> str | None:
-    """The ``token`` of the query string, if one is given (not empty)."""
+class Unrouted(_Refused):
+    """A path no route has (``config.routing``'s last route)."""
+
+    refusal = NO_ROUTE
+
+
+def query_ticket(scope: dict[str, Any]) -> str | None:
+    """The ``ticket`` of the query string, if one is given (not empty)."""
     query = scope.get("query_string", b"").decode(errors="replace")
-    tokens = [value for name, value in parse_qsl(query) if name == "token" and value]
-    return tokens[-1] if tokens else None
+    tickets = [value for name, value in parse_qsl(query) if name == "ticket" and value]
+    return tickets[-1] if tickets else None
 
 
-@database
-def _user_for(key: str) -> Any:
-    """The active user of a live knox token, else anonymous (an expired
-    token is deleted on the way, as the REST API does)."""
+def credential_user(credential: Credential) -> Any:
+    """The active user ``credential`` still proves, else anonymous: a live
+    API token of his (not revoked, not expired), or a session still his
+    (not logged out, its password hash current)."""
     from django.contrib.auth.models import AnonymousUser
-    from knox.auth import TokenAuthentication
-    from rest_framework.exceptions import AuthenticationFailed
+    from knox.models import AuthToken
 
-    try:
-        user, _ = TokenAuthentication().authenticate_credentials(key.encode())
-    except AuthenticationFailed:
-        return AnonymousUser()
+    if credential.kind == TOKEN:
+        row = (
+            AuthToken.objects.select_related("user")
+            .filter(digest=credential.key, user_id=credential.user_id)
+            .first()
+        )
+        live = row is not None and (row.expiry is None or row.expiry > timezone.now())
+        return row.user if live and row.user.is_active else AnonymousUser()
+    if credential.kind == SESSION:
+        return _session_user(credential) or AnonymousUser()
+    return AnonymousUser()
+
+
+def _session_user(credential: Credential) -> Any:
+    """The active user whose session ``credential`` names, if the session
+    is still there, still his, and made with his current password (read
+    only: unlike ``django.contrib.auth.get_user``, it never flushes nor
+    cycles the session of a browser)."""
+    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore(credential.key)
+    if str(session.get(SESSION_KEY)) != str(credential.user_id):
+        return None
+    user = get_user_model().objects.filter(pk=credential.user_id, is_active=True).first()
+    if user is None or not constant_time_compare(
+        session.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()
+    ):
+        return None
     return user
 
 
-class TokenAuthMiddleware(BaseMiddleware):  # type: ignore[misc]
-    """With ``token`` in the query string, the scope's user is that token's
-    (an unknown token makes the client anonymous, never someone else)."""
+@database
+def _redeem(ticket: str) -> tuple[Any, Credential | None]:
+    """The user a ticket stands for and his credential (anonymous and None:
+    a ticket unknown, expired or spent, or its credential revoked since)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    credential = ticket_redeem(ticket)
+    user = AnonymousUser() if credential is None else credential_user(credential)
+    return (user, credential) if user.is_authenticated else (user, None)
+
+
+def _session_credential(scope: dict[str, Any]) -> Credential | None:
+    """The session of a socket the cookie logged in, as a credential."""
+    user, session = scope.get("user"), scope.get("session")
+    if user is None or not user.is_authenticated or session is None or not session.session_key:
+        return None
+    return Credential(int(user.pk), SESSION, session.session_key)
+
+
+class TicketAuthMiddleware(BaseMiddleware):  # type: ignore[misc]
+    """With ``ticket`` in the query string, the scope's user is the one the
+    ticket stands for (a bad ticket makes the client anonymous, never the
+    session's user); the scope's ``credential`` is what the socket opened
+    with (None: anonymous)."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        key = query_token(scope)
-        if key is not None:
-            scope = {**scope, "user": await _user_for(key)}
+        ticket = query_ticket(scope)
+        if ticket is not None:
+            user, credential = await _redeem(ticket)
+            scope = {**scope, "user": user, "credential": credential}
+        else:
+            scope = {**scope, "credential": _session_credential(scope)}
         return await super().__call__(scope, receive, send)
 
 
+async def still_valid(scope: dict[str, Any]) -> bool:
+    """Whether the credential a socket opened with still works (an
+    anonymous socket has none to lose)."""
+    credential = scope.get("credential")
+    if credential is None:
+        return True
+    user = await database(credential_user)(credential)
+    return bool(user.is_authenticated)
+
+
 class OriginGuard:
-    """Sockets without a token must come from an allowed origin
-    (``ALLOWED_HOSTS``, as channels' ``AllowedHostsOriginValidator`` says);
-    others are refused with 4403."""
+    """Sockets without a ticket must come from this site (the module's
+    docstring); others are refused with 4403."""
 
     def __init__(self, application: Any) -> None:
         self.application = application
-        self.validator = AllowedHostsOriginValidator(application)
         self.refused = _Refused.as_asgi()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if query_token(scope) is not None or self.validator.valid_origin(_origin(scope)):
+        if query_ticket(scope) is not None or origin_allowed(scope):
             return await self.application(scope, receive, send)
         return await self.refused(scope, receive, send)
 
 
-def _origin(scope: dict[str, Any]) -> ParseResult | None:
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+Origin = tuple[str, str, int]
+"""(scheme, host, port): what two origins must share to be one."""
+
+
+def origin_allowed(scope: dict[str, Any]) -> bool:
+    """Whether the handshake's Origin is the socket's own origin or a
+    trusted one, scheme, host and port alike."""
+    origin = _origin(scope)
+    if origin is None:
+        return False
+    trusted = {_origin_of(urlparse(url)) for url in settings.CSRF_TRUSTED_ORIGINS}
+    return _origin_of(origin) in {own_origin(scope), *trusted} - {None}
+
+
+def own_origin(scope: dict[str, Any]) -> Origin | None:
+    """The origin of the page this site would serve at the socket's Host
+    (None: no Host, or one not in ``ALLOWED_HOSTS``)."""
+    host = _header(scope, b"host")
+    if host is None or not validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
+        return None
+    scheme = "https" if scope.get("scheme") == "wss" else "http"
+    try:
+        return _origin_of(urlparse(f"{scheme}://{host}"))
+    except ValueError:
+        return None
+
+
+def _origin_of(url: ParseResult) -> Origin | None:
+    try:
+        port = url.port
+    except ValueError:
+        return None
+    if url.scheme not in DEFAULT_PORTS or not url.hostname:
+        return None
+    return url.scheme, url.hostname, port or DEFAULT_PORTS[url.scheme]
+
+
+def _header(scope: dict[str, Any], wanted: bytes) -> str | None:
     for name, value in scope.get("headers", []):
-        if name == b"origin":
-            try:
-                return urlparse(value.decode("latin1"))
-            except (UnicodeDecodeError, ValueError):
-                return None
+        if name == wanted:
+            return str(value.decode("latin1"))
     return None
+
+
+def _origin(scope: dict[str, Any]) -> ParseResult | None:
+    value = _header(scope, b"origin")
+    if value is None:
+        return None
+    try:
+        return urlparse(value)
+    except ValueError:
+        return None
 
 
 class OutageGuard:

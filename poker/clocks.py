@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from config import timers
 from config.api_errors import ApiError
+from config.system_ids import command_id_for
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
 from poker.engine.table import TableState, UseTimeBank, plan_hand
@@ -51,9 +52,6 @@ from poker.models import Hand, Table
 
 if TYPE_CHECKING:
     from poker.work import Work
-
-CLOCK_NAMESPACE = uuid.UUID("6f1d9d2e-4c57-4d1e-9b53-2b8f1f0c7a10")
-"""Timer command ids are uuid5(this, stream:version): one per clock."""
 
 SWEEP_GRACE_SECONDS = 2.0
 """A clock this far past its expiry without having acted lost its timer."""
@@ -281,8 +279,9 @@ def _hand_moved_on(stream: str, version: int) -> bool:
 
 def timer_id(stream: str, version: int) -> uuid.UUID:
     """The command id of the timer set at ``stream``'s ``version``: one per
-    clock, so two runs of one timer cannot both act."""
-    return uuid.uuid5(CLOCK_NAMESPACE, f"{stream}:{version}")
+    clock, so two runs of one timer cannot both act; one of the room's own
+    ids (``config.system_ids``), so no player's command can take it."""
+    return command_id_for(f"clock {stream}:{version}")
 
 
 def _time_out(work: Work, stream: str, version: int) -> None:

@@ -35,7 +35,15 @@ from config import outage
 from config.api_errors import ApiError
 from config.dbthreads import database
 from config.throttles import command_wait
-from config.ws_auth import ACCOUNT_LOCKED, NOT_AUTHENTICATED, Refusal, end, refuse
+from config.ws_auth import (
+    ACCOUNT_LOCKED,
+    LOGGED_OUT,
+    NOT_AUTHENTICATED,
+    Refusal,
+    end,
+    refuse,
+    still_valid,
+)
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.casino.selectors import casino_lobby
@@ -190,6 +198,12 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def account_locked(self, message: dict[str, Any]) -> None:
         """The viewer's account was locked: this socket ends with him."""
         await end(self, ACCOUNT_LOCKED)
+
+    async def credentials_revoked(self, message: dict[str, Any]) -> None:
+        """One of the viewer's tokens or sessions was revoked: this socket
+        ends if it was the one it opened with."""
+        if not await still_valid(self.scope):
+            await end(self, LOGGED_OUT)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         """Streams that only send answer a ping and refuse the rest."""

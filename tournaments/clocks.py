@@ -2,13 +2,15 @@
 
 Two kinds of Celery ETA task, both acting only if still due, under the
 tournament lock, with a command id of their own so two runs of one timer
-cannot both act (the pattern of ``poker.clocks``):
+cannot both act (the pattern of ``poker.clocks``), derived from what the
+timer is about as one of the room's own ids (``config.system_ids``: no
+client can spend one):
 
 - the start, set when a scheduled tournament is created, for its
   ``starts_at``: play starts then, or the tournament is cancelled with
   refunds when fewer than the minimum have registered.  Due while the
   tournament still takes entries and its start has come; command id
-  ``uuid5(stream:start)``.
+  ``stream:start``.
 - the level clock, set whenever a command leaves the clock running toward
   a new deadline (the start, a level or break reached, a resume, added
   time), for the end of the level or break in force.  It carries the
@@ -17,12 +19,12 @@ cannot both act (the pattern of ``poker.clocks``):
   clock does not, so the timer is still due exactly when the clock is
   still in that period with that deadline; a pause, a resume or added time
   moves the deadline and sets a new timer, and the old one finds nothing
-  to do.  Command id ``uuid5(stream:period:deadline)``.
+  to do.  Command id ``stream:period:deadline``.
 - the rebuy decision, set when a player out of chips may rebuy
   (``RebuyOffered``), for the end of his time: he is out as if he declined
   (``RebuyTimeout``), if he is still deciding with that deadline (a rebuy,
   a decline or a later deadline leave it nothing to do).  Command id
-  ``uuid5(stream:rebuy:player:deadline)``.
+  ``stream:rebuy:player:deadline``.
 
 A timer that fires early is set again for its time; one lost (a worker
 killed before acknowledging it, an in-memory broker restarted) is fired by
@@ -41,6 +43,7 @@ from django.db import transaction
 
 from config import timers
 from config.api_errors import ApiError
+from config.system_ids import command_id_for
 from poker.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing
 from tournaments.errors import ClockEarly, ClockMoved
@@ -64,15 +67,16 @@ from tournaments.rules import (
 from tournaments.timing import deadline, moment
 from tournaments.work import Outcome, run
 
-TIMER_NAMESPACE = uuid.UUID("0b7f3c52-3a8e-4f7c-a1d4-5e2f9c6d8b31")
 CLOCK_EVENTS = (Started, LevelChanged, BreakStarted, Resumed, TimeAdded)
 """Events after which the clock runs toward a new deadline."""
 TOO_FEW = "fewer players registered than the minimum"
 
 
 def timer_id(stream: str, *key: object) -> uuid.UUID:
-    """The command id of one timer: one per start, one per clock deadline."""
-    return uuid.uuid5(TIMER_NAMESPACE, ":".join([stream, *map(str, key)]))
+    """The command id of one timer: one per start, one per clock deadline;
+    one of the room's own ids (``config.system_ids``), so no player's
+    command can take it."""
+    return command_id_for("timer " + ":".join([stream, *map(str, key)]))
 
 
 # --------------------------------------------------------------------------

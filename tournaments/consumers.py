@@ -49,6 +49,7 @@ class TournamentConsumer(JsonFrames):
             return
         await self.accept()
         await self.join(tournament_group(self.tournament))
+        await self.session_join(self.viewer)  # his entry's view ends with his login
         after = query_after(self.scope)
         if after is None:
             await self._snapshot()
@@ -58,6 +59,7 @@ class TournamentConsumer(JsonFrames):
     async def disconnect(self, code: int) -> None:
         group = tournament_group(self.tournament)
         await self.channel_layer.group_discard(group, self.channel_name)
+        await self.session_leave(getattr(self, "viewer", None))
 
     async def _snapshot(self) -> None:
         frame = await database(snapshot)(self.tournament, self.viewer)

@@ -47,6 +47,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config import timers
+from config.system_ids import command_id_for
 from poker import projections as table_projections
 from poker import streams
 from poker.engine.commands import Forfeit
@@ -98,8 +99,10 @@ from tournaments.work import Outcome, Tables, hold
 
 
 def command_id(stream: str, what: str) -> uuid.UUID:
-    """The id of a table's report about a hand (``start`` or ``finish``)."""
-    return uuid.uuid5(uuid.NAMESPACE_URL, f"{stream}:{what}")
+    """The id of a table's report about a hand (``start`` or ``finish``):
+    one of the room's own ids (``config.system_ids``), so no player's
+    command can take it."""
+    return command_id_for(f"report {stream}:{what}")
 
 
 # --------------------------------------------------------------------------

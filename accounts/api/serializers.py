@@ -150,6 +150,13 @@ class TokenOut(serializers.Serializer[dict[str, object]]):
     expiry = serializers.DateTimeField(allow_null=True)
 
 
+class WsTicketOut(serializers.Serializer[dict[str, object]]):
+    """A WebSocket ticket (``?ticket=``): good once, for ``expires_in`` seconds."""
+
+    ticket = serializers.CharField()
+    expires_in = serializers.IntegerField()
+
+
 class TicketOut(serializers.Serializer[dict[str, object]]):
     tournament = serializers.CharField()
     count = serializers.IntegerField()

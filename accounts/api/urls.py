@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/logout/", views.LogoutView.as_view(), name="logout"),
     path("auth/logout-all/", views.LogoutAllView.as_view(), name="logout-all"),
     path("auth/password/", views.PasswordView.as_view(), name="password"),
+    path("ws-ticket/", views.WsTicketView.as_view(), name="ws-ticket"),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/wallet/", views.MyWalletView.as_view(), name="me-wallet"),
     path("me/ledger/", views.MyLedgerView.as_view(), name="me-ledger"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django_otp import login as otp_login
 from django_otp.models import Device
@@ -102,9 +103,11 @@ class LogoutView(APIView):
 
     @extend_schema(request=None, responses={204: None}, operation_id="logout")
     def post(self, request: Request) -> Response:
+        user = request.user
         if isinstance(request.auth, AuthToken):
             services.token_revoke(token=request.auth)
         logout(request._request)
+        services.session_ended(user=user)
         return Response(status=204)
 
 
@@ -114,9 +117,27 @@ class LogoutAllView(APIView):
 
     @extend_schema(request=None, responses={204: None}, operation_id="logout_all")
     def post(self, request: Request) -> Response:
-        services.tokens_revoke_all(user=request.user)
+        user = request.user
+        services.tokens_revoke_all(user=user)
         logout(request._request)
+        services.session_ended(user=user)
         return Response(status=204)
+
+
+class WsTicketView(APIView):
+    """A ticket to open one WebSocket with (``?ticket=``): good once, for
+    ``WS_TICKET_SECONDS``; a socket it opens closes when the token or
+    session this request came with is revoked."""
+
+    @extend_schema(request=None, responses={201: s.WsTicketOut}, operation_id="ws_ticket")
+    def post(self, request: Request) -> Response:
+        ticket = services.ws_ticket_issue(
+            user=request.user,
+            token=request.auth if isinstance(request.auth, AuthToken) else None,
+            session_key=request.session.session_key,
+        )
+        body = {"ticket": ticket, "expires_in": settings.WS_TICKET_SECONDS}
+        return Response(s.WsTicketOut(body).data, status=201)
 
 
 class PasswordView(APIView):

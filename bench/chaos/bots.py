@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.tickets import ws_ticket
 from bench.websockets import TableBot
 
 PACE = 1.0
@@ -121,11 +122,11 @@ class Feed:
         port = self.room.proxy_port
         failed = 0
         while not self.room.stopping:
-            query = [] if self.token is None else [f"token={self.token}"]
-            if self.last is not None:
-                query.append(f"after={self.last}")
-            url = f"ws://127.0.0.1:{port}/ws/tables/{self.table}/?{'&'.join(query)}"
             try:
+                query = [] if self.token is None else [f"ticket={await self.ticket(port)}"]
+                if self.last is not None:
+                    query.append(f"after={self.last}")
+                url = f"ws://127.0.0.1:{port}/ws/tables/{self.table}/?{'&'.join(query)}"
                 async with connect(
                     url, origin=f"http://127.0.0.1:{port}", open_timeout=OPEN_TIMEOUT_S,
                     ping_interval=None, max_size=2**22, close_timeout=2,
@@ -136,7 +137,9 @@ class Feed:
                     self.up.set()
                     async for raw in ws:
                         self.on_frame(json.loads(raw))
-            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+            except ValueError:  # a ticket's answer that was not JSON: try again
+                pass
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, LookupError):
                 pass
             finally:
                 self.up.clear()
@@ -149,6 +152,12 @@ class Feed:
                 pause = RECONNECT_S[min(failed, len(RECONNECT_S) - 1)]
                 failed += 1
                 await asyncio.sleep(pause * (1 + random.random()))
+
+    async def ticket(self, port: int) -> str:
+        """A fresh ticket for this player's next connect (``bench.tickets``)."""
+        assert self.token is not None
+        http = f"http://127.0.0.1:{port}"
+        return await asyncio.to_thread(ws_ticket, http, self.token, OPEN_TIMEOUT_S)
 
     def on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")

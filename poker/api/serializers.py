@@ -7,7 +7,15 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import Pattern, StrictBoolean, StrictInteger, StrictUUID, Text, chips, choice
+from config.api import (
+    CommandId,
+    Pattern,
+    StrictBoolean,
+    StrictInteger,
+    Text,
+    chips,
+    choice,
+)
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.commands import Action
 from poker.engine.rake import RakePreset, preset_settings
@@ -84,7 +92,7 @@ class TableIn(serializers.Serializer[dict[str, object]]):
 class CommandIn(serializers.Serializer[dict[str, object]]):
     """Any command: an optional client-chosen id makes a retry safe."""
 
-    command_id = StrictUUID(required=False)
+    command_id = CommandId(required=False)
 
 
 class SitIn(CommandIn):
@@ -112,7 +120,7 @@ class ActIn(serializers.Serializer[dict[str, object]]):
 
     hand = Pattern(r"^[0-9]+-[0-9]+$", max_length=24)
     version = StrictInteger(min_value=0, max_value=2**31 - 1)
-    command_id = StrictUUID()
+    command_id = CommandId()
     action = choice(Action)
     amount = chips(min_value=0, required=False, allow_null=True)
     cards = serializers.ListField(

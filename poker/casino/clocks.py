@@ -3,8 +3,9 @@
 As at the pot tables (``poker.clocks``), a command that starts a clock
 sets one Celery timer after it commits (``config.timers``), carrying the
 stream and the version it was set at, and the timer's command id is made
-of them: it acts once, only if the table is still there, and a late or
-repeated timer does nothing.
+of them (one of the room's own ids, ``config.system_ids``): it acts once,
+only if the table is still there, and a late or repeated timer does
+nothing.
 
 - The window: set when the first bet of a round opens it, at (table
   stream, number of the round to deal); when it fires with the round still
@@ -26,14 +27,12 @@ from django.utils import timezone
 
 from config import timers
 from config.api_errors import ApiError
+from config.system_ids import command_id_for
 from poker.casino.models import CasinoTable
 from poker.casino.work import CasinoWork
 from poker.clocks import SWEEP_GRACE_SECONDS, moment, stamp
 from poker.engine.casino import TimeOut
 from poker.errors import ClockEarly, ClockMoved
-
-CASINO_CLOCK_NAMESPACE = uuid.UUID("b7d3f4a2-0c1e-4f6b-9a8d-5e2c7f1b3d90")
-"""Timer command ids are uuid5(this, stream:version): one per clock."""
 
 
 def decision_due(work: CasinoWork) -> datetime | None:
@@ -79,7 +78,9 @@ def set_timer(table: int, stream: str, version: int, when: datetime) -> None:
 
 
 def timer_id(stream: str, version: int) -> uuid.UUID:
-    return uuid.uuid5(CASINO_CLOCK_NAMESPACE, f"{stream}:{version}")
+    """The command id of the timer set at ``stream``'s ``version``: one per
+    clock, one of the room's own ids (``config.system_ids``)."""
+    return command_id_for(f"casino clock {stream}:{version}")
 
 
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:

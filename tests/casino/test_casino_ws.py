@@ -11,13 +11,13 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from knox.models import AuthToken
 
 from accounts import locks, money
 from config.asgi import application
 from config.ws_auth import ACCOUNT_LOCKED
 from poker.casino import services
 from tests.funds import fund
+from tests.poker.ws_support import ticket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +25,9 @@ WAIT = 5
 
 
 def connect(path: str) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+    return WebsocketCommunicator(
+        application, path, headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
 
 
 @database_sync_to_async
@@ -108,8 +110,7 @@ async def test_a_player_is_told_what_his_bet_holds_and_nobody_else_is():
     # ann's own socket, resuming from before her bet; bob's too
     frames = {}
     for who in (ann, bob):
-        token = await database_sync_to_async(lambda u: AuthToken.objects.create(user=u)[1])(who)
-        socket = connect(f"/ws/casino/tables/{table}/?after=3&token={token}")
+        socket = connect(f"/ws/casino/tables/{table}/?after=3&ticket={await ticket_for(who)}")
         assert (await socket.connect())[0]
         public = await socket.receive_json_from(timeout=WAIT)
         assert public["type"] == "event" and public["position"] == 4
@@ -131,8 +132,7 @@ async def test_a_player_is_told_what_his_bet_holds_and_nobody_else_is():
 
 async def test_a_lock_ends_the_players_casino_socket_and_no_one_elses():
     table, ann, _ = await a_table()
-    token = await database_sync_to_async(lambda u: AuthToken.objects.create(user=u)[1])(ann)
-    own = connect(f"/ws/casino/tables/{table}/?token={token}")
+    own = connect(f"/ws/casino/tables/{table}/?ticket={await ticket_for(ann)}")
     other = connect(f"/ws/casino/tables/{table}/")
     for socket in (own, other):
         assert (await socket.connect())[0]

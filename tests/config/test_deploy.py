@@ -242,7 +242,9 @@ def nginx_config(tmp_path: Path, upstream: str) -> Path:
         check=True, capture_output=True, timeout=60,
     )  # fmt: skip
     site = (DEPLOY / "nginx" / "pokerroom.conf").read_text()
-    (tmp_path / "pokerroom.conf").write_text(site.replace("/etc/nginx/certs/", f"{tmp_path}/"))
+    for path in ("/etc/nginx/certs/", "/var/log/nginx/"):
+        site = site.replace(path, f"{tmp_path}/")
+    (tmp_path / "pokerroom.conf").write_text(site)
     main = tmp_path / "nginx.conf"
     main.write_text(
         # Workers as this user (as root, nginx would take "nobody", who

@@ -1,6 +1,7 @@
 """WebSocket clients of a table's feed (``ws/tables/<id>/``), over real
 sockets with the ``websockets`` library, as a browser would connect: an
-``Origin`` of the server's own host, the API token in the query string."""
+``Origin`` of the server's own host, a ticket asked with the player's API
+token in the query string (a new one for each connection)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.tickets import ws_ticket
 from tests.integration.cluster import Server
 
 WAIT_S = 10
@@ -75,12 +77,12 @@ class FeedClient:
 
     # -- connection -----------------------------------------------------------
 
-    def url(self, after: int | None) -> str:
+    def url(self, after: int | None, ticket: str | None = None) -> str:
         query = []
         if after is not None:
             query.append(f"after={after}")
-        if self.token is not None:
-            query.append(f"token={self.token}")
+        if ticket is not None:
+            query.append(f"ticket={ticket}")
         return f"{self.server.ws}/ws/tables/{self.table}/" + (
             "?" + "&".join(query) if query else ""
         )
@@ -94,8 +96,11 @@ class FeedClient:
             after = self.after if after is None else after
         elif after is None:
             after = self.last_position
+        ticket = None
+        if self.token is not None:
+            ticket = await asyncio.to_thread(ws_ticket, self.server.http, self.token)
         self._ws = await connect(
-            self.url(after),
+            self.url(after, ticket),
             origin=f"http://127.0.0.1:{self.server.port}",  # type: ignore[arg-type]
             open_timeout=WAIT_S,
             max_size=2**22,

@@ -146,6 +146,15 @@ RUNNERS = {
         "-m daphne -b 127.0.0.1 -p {port} -v 0 --websocket-max-message-size 16384"
         " --websocket-max-frame-size 16384 config.asgi:application"
     ),
+    # Everything the servers can log: every handshake and request, with its query.
+    "uvicorn-verbose": (
+        "-m uvicorn config.asgi:application --host 127.0.0.1 --port {port}"
+        " --lifespan off --log-level debug --ws-max-size 16384"
+    ),
+    "daphne-verbose": (
+        "-m daphne -b 127.0.0.1 -p {port} -v 2 --access-log - --websocket-max-message-size 16384"
+        " --websocket-max-frame-size 16384 config.asgi:application"
+    ),
 }
 """How each ASGI server is run (``make run`` serves with daphne)."""
 

@@ -17,6 +17,7 @@ import asyncio
 import json
 import os
 import re
+import secrets
 import shutil
 import ssl
 import subprocess
@@ -106,6 +107,7 @@ class Nginx:
         site = site.replace("listen 443 ", f"listen 127.0.0.1:{self.https_port} ")
         site = site.replace("/etc/nginx/certs/", f"{workdir}/")
         site = site.replace("/srv/pokerroom/static/", f"{static}/")
+        site = site.replace("/var/log/nginx/", f"{workdir}/")
         (workdir / "site.conf").write_text(site)
         upstream = (DEPLOY / "nginx" / "upstream.systemd.conf").read_text()
         lines = "".join(
@@ -230,7 +232,7 @@ async def lobby(nginx: Nginx) -> Any:
     """A WebSocket to the lobby through nginx, its first frame read."""
     socket = await connect(
         f"wss://127.0.0.1:{nginx.https_port}/ws/lobby/",
-        origin="https://localhost",  # type: ignore[arg-type]
+        origin=f"https://127.0.0.1:{nginx.https_port}",  # type: ignore[arg-type]
         ssl=NO_VERIFY,
         server_hostname="localhost",
         open_timeout=WAIT_S,
@@ -263,3 +265,24 @@ def test_the_servers_log_one_json_object_a_line(room):
         entry = json.loads(line)
         assert {"event", "level", "logger", "time"} <= entry.keys(), entry
     assert not any('"uvicorn.access"' in line for line in lines)  # nginx logs requests
+
+
+async def test_nginx_logs_no_query_string(room):
+    """A socket's URL carries its ticket: nginx's access lines hold the
+    path alone."""
+    nginx, _, _ = room
+    ticket = secrets.token_urlsafe(32)
+    socket = await connect(
+        f"wss://127.0.0.1:{nginx.https_port}/ws/lobby/?ticket={ticket}",
+        ssl=NO_VERIFY,
+        server_hostname="localhost",
+        open_timeout=WAIT_S,
+    )
+    assert json.loads(await asyncio.wait_for(socket.recv(), WAIT_S))["type"] == "snapshot"
+    await socket.close()
+    access = nginx.workdir / "access.log"
+    deadline = time.monotonic() + WAIT_S
+    while "/ws/lobby/ " not in (access.read_text() if access.exists() else ""):
+        assert time.monotonic() < deadline, "nginx never logged the socket"
+        await asyncio.sleep(0.05)
+    assert ticket not in access.read_text() and "ticket=" not in access.read_text()

@@ -27,8 +27,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 class CasinoClient(FeedClient):
     """A feed client of ``ws/casino/tables/<id>/``."""
 
-    def url(self, after: int | None) -> str:
-        return super().url(after).replace("/ws/tables/", "/ws/casino/tables/")
+    def url(self, after: int | None, ticket: str | None = None) -> str:
+        return super().url(after, ticket).replace("/ws/tables/", "/ws/casino/tables/")
 
 
 @pytest.fixture(scope="module")

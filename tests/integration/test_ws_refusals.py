@@ -3,8 +3,9 @@ deployed, and uvicorn), with a real client (the ``websockets`` library).
 
 A refused socket is accepted, gets an error frame saying why, and is closed
 with the refusal's code (4401, 4403, 4404); uvicorn also passes the close
-reason on, daphne drops it (hence the frame).  A client with a token needs
-no Origin header; without one, the Origin must be an allowed host.
+reason on, daphne drops it (hence the frame).  A client with a ticket needs
+no Origin header; without one, the Origin must be this site's own (scheme,
+host and port).  An unknown path is refused with 4404, not an HTTP 500.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from bench.tickets import ws_ticket
 from tests.integration.cluster import Server
 from tests.integration.room import Cluster
 
@@ -71,6 +73,10 @@ async def test_a_refused_socket_says_why_with_a_frame_and_a_close_code(cluster, 
         (f"{server.ws}/ws/lobby/", "http://evil.example", 4403, "origin_refused"),
         (f"{server.ws}/ws/lobby/", None, 4403, "origin_refused"),
         (f"{server.ws}/ws/tables/{seeded['table'] + 1000}/", allowed, 4404, "not_found"),
+        (f"{server.ws}/ws/lobby/", f"http://127.0.0.1:{server.port + 1}", 4403, "origin_refused"),
+        (f"{server.ws}/ws/lobby/", f"https://127.0.0.1:{server.port}", 4403, "origin_refused"),
+        (f"{server.ws}/ws/nope/", allowed, 4404, "not_found"),
+        (f"{server.ws}/ws/tables/abc/", allowed, 4404, "not_found"),
     ]
     for url, origin, code, error in cases:
         got_code, reason, frame = await refusal(url, origin)
@@ -79,14 +85,15 @@ async def test_a_refused_socket_says_why_with_a_frame_and_a_close_code(cluster, 
 
 
 @pytest.mark.parametrize("runner", RUNNERS)
-async def test_a_token_opens_a_socket_without_an_origin(cluster, runner):
+async def test_a_ticket_opens_a_socket_without_an_origin(cluster, runner):
     _, servers, seeded = cluster
     server = servers[runner]
     ann = seeded["players"][0]
-    url = f"{server.ws}/ws/me/?token={ann['token']}"
+    url = f"{server.ws}/ws/me/?ticket={ws_ticket(server.http, ann['token'])}"
     async with connect(url, open_timeout=WAIT_S) as ws:
         frame = json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))
     assert frame["type"] == "wallet" and frame["wallet"]["user"] == ann["id"]
-    table = f"{server.ws}/ws/tables/{seeded['table']}/?token={ann['token']}"
+    ticket = ws_ticket(server.http, ann["token"])
+    table = f"{server.ws}/ws/tables/{seeded['table']}/?ticket={ticket}"
     async with connect(table, origin="http://evil.example", open_timeout=WAIT_S) as ws:  # type: ignore[arg-type]
         assert json.loads(await asyncio.wait_for(ws.recv(), WAIT_S))["type"] == "snapshot"

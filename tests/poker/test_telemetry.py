@@ -170,7 +170,11 @@ async def test_open_sockets_count_the_websockets_accepted_and_not_yet_closed():
 
     before = open_now()
     sockets = [
-        WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", b"http://localhost")])
+        WebsocketCommunicator(
+            application,
+            "/ws/lobby/",
+            headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")],
+        )
         for _ in range(2)
     ]
     for ws in sockets:

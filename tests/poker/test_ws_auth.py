@@ -1,9 +1,12 @@
-"""Who a WebSocket client is: an API token in the query string or the
-session cookie; a wrong token is nobody; anonymous clients may watch public
-tables but not act nor open a player's own stream, which only ever carries
-its player's frames; unknown tables are refused, and so are foreign
-origins unless the client brings a token (the Origin check guards the
-session cookie).  A refusal is an error frame and a close code and reason."""
+"""Who a WebSocket client is: a ticket in the query string (single use,
+short-lived, from ``POST /api/ws-ticket/``) or the session cookie; a wrong,
+spent or expired ticket is nobody, and so is an API token in the URL;
+anonymous clients may watch public tables but not act nor open a player's
+own stream, which only ever carries its player's frames; unknown tables
+and paths are refused, and so are origins other than this site's (scheme,
+host and port) unless the client brings a ticket (the Origin check guards
+the session cookie).  A refusal is an error frame and a close code and
+reason."""
 
 from __future__ import annotations
 
@@ -15,13 +18,16 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.test import Client as DjangoClient
 from django.utils import timezone
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
 
 from config.ws_auth import NOT_AUTHENTICATED
+from config.ws_tickets import cache_key
 from tests.poker.ws_support import (
+    HOST,
     ORIGIN,
     Client,
     Store,
@@ -35,6 +41,7 @@ from tests.poker.ws_support import (
     position_of_table,
     seat_all,
     table_path,
+    ticket_for,
     token_for,
     written,
 )
@@ -66,11 +73,11 @@ async def first_frame(client: Client) -> dict[str, Any]:
     return frame
 
 
-async def test_a_token_in_the_query_string_logs_the_socket_in():
+async def test_a_ticket_in_the_query_string_logs_the_socket_in():
     tid = await open_table()
     ann, bob = await make_users("ann", "bob")
     await seat_all(tid, [ann, bob])
-    client = Client(table_path(tid, token=await token_for(ann)), user=ann)
+    client = Client(table_path(tid, ticket=await ticket_for(ann)), user=ann)
     snapshot = await first_frame(client)
     assert snapshot["view"]["you"] == {"seat": 1}
     assert own_cards(snapshot) and len(own_cards(snapshot)) == 5
@@ -88,8 +95,8 @@ async def test_a_session_cookie_logs_the_socket_in():
     tid = await open_table()
     ann, bob = await make_users("ann", "bob")
     cookie = await session_cookie(bob)
-    client = Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie])
-    mine = Client("/ws/me/", user=bob, headers=[ORIGIN, cookie])
+    client = Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, HOST, cookie])
+    mine = Client("/ws/me/", user=bob, headers=[ORIGIN, HOST, cookie])
     assert (await first_frame(client))["view"]["you"] == {"seat": None}
     assert (await mine.open())[0]
     assert (await mine.next())["wallet"]["user"] == bob.pk  # his wallet, as he connects
@@ -98,7 +105,8 @@ async def test_a_session_cookie_logs_the_socket_in():
     private = await mine.until(lambda f: f["type"] == "private")
     assert private["event"]["type"] == "hand.cards_dealt"
     assert await client.until(lambda f: f["type"] == "private") == private
-    snapshot = await first_frame(Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, cookie]))
+    again = Client(f"/ws/tables/{tid}/", user=bob, headers=[ORIGIN, HOST, cookie])
+    snapshot = await first_frame(again)
     assert snapshot["view"]["you"] == {"seat": 2}
     hand = snapshot["view"]["hand"]
     (dealt,) = [h for h in private["event"]["hands"] if h["seat"] == hand["your_seat"]]
@@ -107,13 +115,13 @@ async def test_a_session_cookie_logs_the_socket_in():
     await mine.close()
 
 
-async def test_a_wrong_token_is_anonymous():
+async def test_a_wrong_ticket_is_anonymous():
     tid = await open_table()
     ann, bob = await make_users("ann", "bob")
     await seat_all(tid, [ann, bob])
-    # Even beside a valid session: an unknown token is nobody, never someone.
-    for headers in ([ORIGIN], [ORIGIN, await session_cookie(ann)]):
-        client = Client(table_path(tid, token="0" * 40), headers=headers)
+    # Even beside a valid session: an unknown ticket is nobody, never someone.
+    for headers in ([ORIGIN, HOST], [ORIGIN, HOST, await session_cookie(ann)]):
+        client = Client(table_path(tid, ticket="0" * 40), headers=headers)
         snapshot = await first_frame(client)
         assert snapshot["view"]["you"] == {"seat": None}
         assert own_cards(snapshot) is None
@@ -124,17 +132,47 @@ async def test_a_wrong_token_is_anonymous():
         assert reply["type"] == "error" and reply["code"] == "not_authenticated"
         assert await written() == before
         await client.close()
-        refused = Client("/ws/me/?token=nonsense", headers=headers)
+        refused = Client("/ws/me/?ticket=nonsense", headers=headers)
         assert (await refused.refusal())[:2] == (4401, NOT_AUTHENTICATED.reason)
 
 
-async def test_an_inactive_players_token_is_anonymous():
+async def test_an_inactive_players_ticket_is_anonymous():
     tid = await open_table()
     (ann,) = await make_users("ann")
-    token = await token_for(ann)
+    tickets = [await ticket_for(ann), await ticket_for(ann)]
     await database_sync_to_async(get_user_model().objects.filter(pk=ann.pk).update)(is_active=False)
-    snapshot = await first_frame(Client(table_path(tid, token=token)))
+    snapshot = await first_frame(Client(table_path(tid, ticket=tickets[0])))
     assert snapshot["view"]["you"] == {"seat": None}
+    assert (await Client(f"/ws/me/?ticket={tickets[1]}").refusal())[0] == 4401
+
+
+async def test_a_ticket_opens_one_socket_only():
+    (ann,) = await make_users("ann")
+    ticket = await ticket_for(ann)
+    mine = Client(f"/ws/me/?ticket={ticket}", user=ann)
+    assert (await mine.open())[0] and (await mine.next())["wallet"]["user"] == ann.pk
+    assert (await Client(f"/ws/me/?ticket={ticket}").refusal())[0] == 4401
+    await mine.close()
+
+
+async def test_a_ticket_expires(settings):
+    settings.WS_TICKET_SECONDS = 1
+    (ann,) = await make_users("ann")
+    ticket = await ticket_for(ann)
+    async with asyncio.timeout(10):
+        while await cache.aget(cache_key(ticket)) is not None:  # the cache lets it go
+            await asyncio.sleep(0.05)
+    assert (await Client(f"/ws/me/?ticket={ticket}").refusal())[0] == 4401
+
+
+async def test_an_api_token_in_the_url_logs_nobody_in():
+    """Long-lived secrets stay out of URLs (servers and proxies log them)."""
+    tid = await open_table()
+    ann, bob = await make_users("ann", "bob")
+    await seat_all(tid, [ann, bob])
+    token = await token_for(ann)
+    snapshot = await first_frame(Client(f"/ws/tables/{tid}/?token={token}"))
+    assert snapshot["view"]["you"] == {"seat": None} and own_cards(snapshot) is None
     assert (await Client(f"/ws/me/?token={token}").refusal())[0] == 4401
 
 
@@ -153,7 +191,7 @@ async def test_an_anonymous_client_may_spectate_a_table():
 
 async def test_the_own_stream_refuses_anonymous_clients_saying_why():
     code, reason, frame = await Client("/ws/me/").refusal()
-    assert (code, reason) == (4401, "not authenticated: log in or send a token")
+    assert (code, reason) == (4401, "not authenticated: log in or send a ticket")
     assert frame == {"type": "error", "code": "not_authenticated", "message": reason}
 
 
@@ -163,7 +201,7 @@ async def test_the_own_stream_carries_only_its_players_private_frames_from_every
     first, second = await open_table(), await open_table(name="Second")
     streams = {u.pk: await me_client(u) for u in users}
     # Asking for someone else's stream gets one's own.
-    nosy = Client(f"/ws/me/?token={await token_for(cy)}&user={ann.pk}&player={ann.pk}", user=cy)
+    nosy = Client(f"/ws/me/?ticket={await ticket_for(cy)}&user={ann.pk}&player={ann.pk}", user=cy)
     assert (await nosy.open())[0]
     await seat_all(first, [ann, bob])
     await seat_all(second, [cy, ann])
@@ -204,16 +242,24 @@ async def test_the_own_stream_carries_only_its_players_private_frames_from_every
 
 async def test_no_route_opens_another_players_stream():
     ann, bob = await make_users("ann", "bob")
-    token = await token_for(bob)
-    for path in (f"/ws/me/{ann.pk}/", f"/ws/players/{ann.pk}/", f"/ws/me/{ann.pk}/?token={token}"):
-        comm = Client(path).comm
-        await comm.send_input({"type": "websocket.connect"})
-        with pytest.raises(ValueError, match="No route"):
-            # The router raises at once and the application ends with it
-            # (``connect`` would only see it when its wait for an answer
-            # timed out); a route that opened the stream would keep it
-            # running: a TimeoutError.
-            await asyncio.wait_for(comm.future, timeout=5)
+    ticket = await ticket_for(bob)
+    for path in (
+        f"/ws/me/{ann.pk}/",
+        f"/ws/players/{ann.pk}/",
+        f"/ws/me/{ann.pk}/?ticket={ticket}",
+    ):
+        code, _, frame = await Client(path).refusal()
+        assert (code, frame["code"]) == (4404, "not_found"), path
+
+
+async def test_an_unknown_path_closes_with_4404_and_why():
+    for path in ("/ws/nope/", "/ws/tables/abc/", "/ws/", "/elsewhere/"):
+        code, reason, frame = await Client(path).refusal()
+        assert (code, reason, frame) == (
+            4404,
+            "no such stream",
+            {"type": "error", "code": "not_found", "message": "no such stream"},
+        ), path
 
 
 async def test_an_unknown_table_closes_with_4404_and_why():
@@ -221,71 +267,93 @@ async def test_an_unknown_table_closes_with_4404_and_why():
     code, reason, frame = await Client(f"/ws/tables/{tid + 1}/").refusal()
     assert (code, reason, frame["code"]) == (4404, "no such table", "not_found")
     (ann,) = await make_users("ann")
-    assert (await Client(table_path(tid + 1, token=await token_for(ann))).refusal())[0] == 4404
+    assert (await Client(table_path(tid + 1, ticket=await ticket_for(ann))).refusal())[0] == 4404
 
 
 FOREIGN = [
-    [(b"origin", b"http://evil.example")],
-    [(b"origin", b"http://localhost.evil.example")],
-    [],  # no Origin at all
+    [(b"origin", b"http://evil.example"), HOST],
+    [(b"origin", b"http://localhost.evil.example"), HOST],
+    [(b"origin", b"http://localhost:9999"), HOST],  # another port of this host
+    [(b"origin", b"https://localhost"), HOST],  # another scheme
+    [(b"origin", b"http://localhost"), (b"host", b"localhost:8000")],
+    [(b"origin", b"http://localhost"), (b"host", b"evil.example")],  # not an allowed host
+    [(b"origin", b"http://localhost")],  # no Host
+    [HOST],  # no Origin at all
 ]
 
 
-async def test_without_a_token_a_foreign_or_missing_origin_is_refused_with_4403_and_why():
+async def test_without_a_ticket_an_origin_other_than_this_sites_is_refused_with_4403():
     tid = await open_table()
     (ann,) = await make_users("ann")
     cookie = await session_cookie(ann)
     for origin in FOREIGN:
         for headers in (origin, [*origin, cookie]):
-            # An empty token is no token: the cookie would log the socket in.
-            for path in (table_path(tid), "/ws/me/?token=", "/ws/lobby/"):
+            # An empty ticket is no ticket: the cookie would log the socket in.
+            for path in (table_path(tid), "/ws/me/?ticket=", "/ws/lobby/"):
                 code, reason, frame = await Client(path, headers=headers).refusal()
                 assert (code, frame["code"]) == (4403, "origin_refused"), (path, headers)
                 assert reason == frame["message"] and reason.startswith("origin refused")
-    # ALLOWED_HOSTS are welcome, on any port.
-    allowed = [(b"origin", b"http://127.0.0.1:8000"), cookie]
-    assert (await first_frame(Client(table_path(tid), headers=allowed)))["type"] == "snapshot"
 
 
-async def test_a_client_with_a_token_needs_no_origin():
+async def test_this_sites_own_origin_and_the_trusted_ones_are_welcome(settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://poker.example.com"]
+    tid = await open_table()
+    (ann,) = await make_users("ann")
+    cookie = await session_cookie(ann)
+    welcome = [
+        [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000"), cookie],
+        [(b"origin", b"http://localhost:80"), HOST, cookie],  # the default port, said
+        [(b"origin", b"https://poker.example.com"), HOST, cookie],
+    ]
+    for headers in welcome:
+        assert (await first_frame(Client(table_path(tid), headers=headers)))["type"] == "snapshot"
+    secure = Client(table_path(tid), headers=[(b"origin", b"https://localhost"), HOST, cookie])
+    secure.comm.scope["scheme"] = "wss"
+    assert (await first_frame(secure))["type"] == "snapshot"
+
+
+async def test_a_client_with_a_ticket_needs_no_origin():
     tid = await open_table()
     ann, bob = await make_users("ann", "bob")
     await seat_all(tid, [ann, bob])
     token = await token_for(ann)
     for headers in FOREIGN:
-        client = Client(table_path(tid, token=token), user=ann, headers=headers)
+        client = Client(
+            table_path(tid, ticket=await ticket_for(ann, token)), user=ann, headers=headers
+        )
         snapshot = await first_frame(client)
         assert snapshot["view"]["you"] == {"seat": 1}
         assert own_cards(snapshot) and len(own_cards(snapshot)) == 5
         await client.close()
-        mine = Client(f"/ws/me/?token={token}", user=ann, headers=headers)
+        mine = Client(f"/ws/me/?ticket={await ticket_for(ann, token)}", user=ann, headers=headers)
         assert (await mine.open())[0]
         assert (await mine.next())["wallet"]["user"] == ann.pk
         await mine.close()
 
 
-async def test_a_wrong_token_from_a_foreign_origin_never_uses_the_session():
-    """A page elsewhere cannot ride the cookie by adding a made-up token."""
+async def test_a_wrong_ticket_from_a_foreign_origin_never_uses_the_session():
+    """A page elsewhere cannot ride the cookie by adding a made-up ticket."""
     tid = await open_table()
     ann, bob = await make_users("ann", "bob")
     await seat_all(tid, [ann, bob])
-    headers = [(b"origin", b"http://evil.example"), await session_cookie(ann)]
-    snapshot = await first_frame(Client(table_path(tid, token="0" * 64), headers=headers))
+    headers = [(b"origin", b"http://evil.example"), HOST, await session_cookie(ann)]
+    snapshot = await first_frame(Client(table_path(tid, ticket="0" * 64), headers=headers))
     assert snapshot["view"]["you"] == {"seat": None} and own_cards(snapshot) is None
-    assert (await Client("/ws/me/?token=" + "0" * 64, headers=headers).refusal())[0] == 4401
+    assert (await Client("/ws/me/?ticket=" + "0" * 64, headers=headers).refusal())[0] == 4401
 
 
-async def test_a_revoked_or_expired_token_is_anonymous():
+async def test_a_ticket_of_a_revoked_or_expired_token_is_anonymous():
     tid = await open_table()
     ann, bob = await make_users("ann", "bob")
     await seat_all(tid, [ann, bob])
     revoked, expired = await token_for(ann), await token_for(ann)
+    tickets = {t: [await ticket_for(ann, t), await ticket_for(ann, t)] for t in (revoked, expired)}
     await database_sync_to_async(_revoke)(revoked)
     await database_sync_to_async(_expire)(expired)
     for token in (revoked, expired):
-        snapshot = await first_frame(Client(table_path(tid, token=token)))
+        snapshot = await first_frame(Client(table_path(tid, ticket=tickets[token][0])))
         assert snapshot["view"]["you"] == {"seat": None}
-        assert (await Client(f"/ws/me/?token={token}").refusal())[0] == 4401
+        assert (await Client(f"/ws/me/?ticket={tickets[token][1]}").refusal())[0] == 4401
 
 
 def _revoke(key: str) -> None:

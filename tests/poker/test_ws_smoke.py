@@ -9,11 +9,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from knox.models import AuthToken
 
 from config.asgi import application
 from poker import services
 from tests.funds import fund
+from tests.poker.ws_support import ticket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,7 +23,9 @@ WAIT = 5
 
 
 def connect(path: str) -> WebsocketCommunicator:
-    return WebsocketCommunicator(application, path, headers=[(b"origin", b"http://localhost")])
+    return WebsocketCommunicator(
+        application, path, headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
 
 
 async def frames_until(socket: WebsocketCommunicator, last: Any) -> list[dict[str, Any]]:
@@ -69,10 +71,8 @@ async def test_player_acts_over_the_socket_and_sees_his_own_cards():
         await database_sync_to_async(services.seat_sit)(
             by=player, table_id=tid, seat=seat, buy_in=100
         )
-    tokens = [
-        (await database_sync_to_async(AuthToken.objects.create)(user=p))[1] for p in players[:2]
-    ]
-    sockets = [connect(f"/ws/tables/{tid}/?after=0&token={t}") for t in tokens]
+    tickets = [await ticket_for(p) for p in players[:2]]
+    sockets = [connect(f"/ws/tables/{tid}/?after=0&ticket={t}") for t in tickets]
     for s in sockets:
         assert (await s.connect())[0]
     frames = await frames_until(sockets[0], lambda f: f["type"] == "private")

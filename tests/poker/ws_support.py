@@ -18,14 +18,18 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from knox.models import AuthToken
+from knox.settings import CONSTANTS
 
 from config.asgi import application
+from config.ws_tickets import TOKEN, Credential, ticket_issue
 from poker import selectors, services
 from poker.models import Command, Event, Hand, Table
 from tests.funds import fund
 from tests.poker.api_support import card_codes, random_action
 
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
+"""A browser's page of this site: its Origin and the Host it connects to."""
 
 # --------------------------------------------------------------------------
 # Socket clients
@@ -38,7 +42,7 @@ class Client:
         self.path = path
         self.user = user
         self.comm = WebsocketCommunicator(
-            application, path, headers=[ORIGIN] if headers is None else headers
+            application, path, headers=[ORIGIN, HOST] if headers is None else headers
         )
         self.frames: list[dict[str, Any]] = []
         self.closed: int | None = None
@@ -146,22 +150,22 @@ def _reached(frame: dict[str, Any], position: int) -> bool:
     )
 
 
-def table_path(table: int, *, token: str | None = None, after: int | None = None) -> str:
+def table_path(table: int, *, ticket: str | None = None, after: int | None = None) -> str:
     query = []
     if after is not None:
         query.append(f"after={after}")
-    if token is not None:
-        query.append(f"token={token}")
+    if ticket is not None:
+        query.append(f"ticket={ticket}")
     return f"/ws/tables/{table}/" + ("?" + "&".join(query) if query else "")
 
 
 async def table_client(
     table: int, user: Any = None, *, after: int | None = None, snapshot: bool = True
 ) -> Client:
-    """A connected table socket (token auth for a user); with ``snapshot``
+    """A connected table socket (a ticket for a user); with ``snapshot``
     its first frame, the snapshot, already taken."""
-    token = None if user is None else await token_for(user)
-    client = Client(table_path(table, token=token, after=after), user=user)
+    ticket = None if user is None else await ticket_for(user)
+    client = Client(table_path(table, ticket=ticket, after=after), user=user)
     accepted, _ = await client.open()
     assert accepted, client.path
     if snapshot:
@@ -172,7 +176,7 @@ async def table_client(
 
 async def me_client(user: Any) -> Client:
     """A player's own stream, its first frame (his wallet now) taken."""
-    client = Client(f"/ws/me/?token={await token_for(user)}", user=user)
+    client = Client(f"/ws/me/?ticket={await ticket_for(user)}", user=user)
     accepted, _ = await client.open()
     assert accepted
     first = await client.next()
@@ -205,6 +209,15 @@ def make_users(*names: str) -> list[Any]:
 def token_for(user: Any) -> str:
     """A new API token of ``user`` (as a login makes one)."""
     return str(AuthToken.objects.create(user=user)[1])
+
+
+@database_sync_to_async
+def ticket_for(user: Any, token: str | None = None) -> str:
+    """A WebSocket ticket of ``user``, as ``POST /api/ws-ticket/`` gives
+    one for his API token ``token`` (a new one if None)."""
+    key = token or str(AuthToken.objects.create(user=user)[1])
+    row = AuthToken.objects.get(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH])
+    return ticket_issue(Credential(user.pk, TOKEN, row.digest))
 
 
 @database_sync_to_async

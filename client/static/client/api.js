@@ -85,20 +85,38 @@ export class Feed {
     this.open();
   }
 
-  url() {
+  /**
+   * The socket's URL.  A logged-in player's carries a ticket, asked for
+   * right before each connect: good once, for seconds, so his token never
+   * goes in a URL (servers and proxies log URLs).
+   */
+  async url() {
     const params = new URLSearchParams();
-    if (session.token) params.set("token", session.token);
+    if (session.token) params.set("ticket", (await api("POST", "ws-ticket/")).ticket);
     if (this.resume && this.position !== null) params.set("after", String(this.position));
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = params.toString();
     return `${scheme}://${location.host}/ws/${this.path}${query ? `?${query}` : ""}`;
   }
 
-  open() {
-    const socket = new WebSocket(this.url());
-    this.socket = socket;
+  async open() {
     this.connects += 1;
     this.onStatus("connecting");
+    let url;
+    try {
+      url = await this.url();
+    } catch (error) {
+      if (this.closed) return;
+      if (error instanceof ApiError && error.status === 401) {
+        this.onStatus(`refused: ${error.message}`);
+        return;
+      }
+      this.retry();
+      return;
+    }
+    if (this.closed) return;
+    const socket = new WebSocket(url);
+    this.socket = socket;
     socket.onopen = () => {
       this.attempt = 0;
       this.onStatus("live");
@@ -121,11 +139,16 @@ export class Feed {
         this.onStatus(`refused: ${event.reason || event.code}`);
         return;
       }
-      this.onStatus("reconnecting");
-      const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
-      this.attempt += 1;
-      this.timer = setTimeout(() => this.open(), wait);
+      this.retry();
     };
+  }
+
+  /** Connect again after a wait that grows with each failed try. */
+  retry() {
+    this.onStatus("reconnecting");
+    const wait = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+    this.attempt += 1;
+    this.timer = setTimeout(() => this.open(), wait);
   }
 
   send(frame) {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.api import Pattern, Query, StrictInteger, StrictUUID, Text, chips
+from config.api import CommandId, Pattern, Query, StrictInteger, StrictUUID, Text, chips
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.casino import PAY_TABLE_SETTINGS
 from poker.engine.casino.rules import MAX_BOXES, MAX_JOKERS
@@ -53,7 +53,7 @@ class CasinoTableIn(serializers.Serializer[dict[str, object]]):
 class CasinoCommandIn(serializers.Serializer[dict[str, object]]):
     """Any command: an optional client-chosen id makes a retry safe."""
 
-    command_id = StrictUUID(required=False)
+    command_id = CommandId(required=False)
 
 
 class CasinoSitIn(CasinoCommandIn):
@@ -73,7 +73,7 @@ class CasinoMoveIn(serializers.Serializer[dict[str, object]]):
 
     round = Pattern(ROUND_ID, max_length=29)
     version = StrictInteger(min_value=0, max_value=2**31 - 1)
-    command_id = StrictUUID()
+    command_id = CommandId()
 
 
 class CasinoExchangeIn(CasinoMoveIn):
