@@ -48,7 +48,9 @@ def _new_password() -> Text:
         max_length=128,
         trim_whitespace=False,
         error_messages={
-            "min_length": "This password is too short: it must have at least {min_length} characters."
+            "min_length": (
+                "This password is too short: it must have at least {min_length} characters."
+            )
         },
     )
 
