@@ -80,7 +80,7 @@ export function drawFelt(el, view, o) {
     // the neighbours' cards (on a phone's narrow felt too).
     if (player && player.bet && hand.phase === "betting") {
       const [bx, by] = PHONE.matches ? BET_REACH.phone : BET_REACH.wide;
-      const front = `left:${50 + bx * rx * Math.sin(angle)}%;top:${50 + by * ry * Math.cos(angle)}%`;
+      const front = { left: `${50 + bx * rx * Math.sin(angle)}%`, top: `${50 + by * ry * Math.cos(angle)}%` };
       nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: `${seat.screen_name}'s bet this round` }, player.bet));
     }
   }
