@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -142,6 +143,14 @@ def pytest_configure(config: pytest.Config) -> None:
     except ModuleNotFoundError:  # this file copied alone (tests/config/test_service_markers.py)
         return
     flush.install()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The order's seed, even under ``-q`` (which hides pytest-randomly's
+    header): a failure that depends on order is repeated with it."""
+    seed = config.getoption("randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"random order: -p randomly --randomly-seed={seed} repeats it")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
