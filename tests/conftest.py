@@ -112,11 +112,17 @@ def pg_dsn() -> str:
 
 
 @pytest.fixture
-def redis_url() -> str:
-    """The URL of a reachable Redis server (REDIS_URL)."""
+def redis_url() -> Iterator[str]:
+    """The URL of a Redis database of the test's own on the server at
+    ``REDIS_URL`` (``tests/redisdb.py``): never the server's data, and
+    whatever the test wrote there is deleted after it."""
     url = _redis_url()
     _require(_redis_problem(url))
-    return url
+    from tests.redisdb import RedisSlot
+
+    slot = RedisSlot(url)
+    yield slot.url
+    slot.release()
 
 
 @pytest.fixture

@@ -33,15 +33,15 @@ def _test_database_url() -> str:
 
 @_on_servers
 def test_the_service_bench_measures_both_peers_and_one_actions_cost(
-    pg_default: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    pg_default: None,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     for name, value in (("TABLES", (1, 2)), ("PROCESSES", 2), ("WARMUP", 0.1), ("DURATION", 0.4)):
         monkeypatch.setattr(service, name, value)
     monkeypatch.setattr(service, "ACTIONS", 10)
-    redis = service.redis_url()
-    assert redis is not None
-
-    report = service.measure(_test_database_url(), redis, migrate=False)
+    report = service.measure(_test_database_url(), redis_url, migrate=False)
     service.print_report(report)
 
     # How many actions fit in a window is the machine's speed, judged by
@@ -71,15 +71,16 @@ def test_the_service_bench_measures_both_peers_and_one_actions_cost(
 
 @_on_servers
 def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_200(
-    pg_default: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    pg_default: None,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     sizes = (("SCALES", (2,)), ("WARMUP", 0.3), ("DURATION", 1.5), ("LAYER_SECONDS", 0.0))
     for name, value in sizes:
         monkeypatch.setattr(websockets, name, value)
-    redis = service.redis_url()
-    assert redis is not None
-
-    results, layer, flood, errors, tail = websockets.run(_test_database_url(), redis, migrate=False)
+    url = _test_database_url()
+    results, layer, flood, errors, tail = websockets.run(url, redis_url, migrate=False)
     websockets.report(results, layer, flood, errors, tail)
 
     (result,) = results
