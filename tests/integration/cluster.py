@@ -28,7 +28,7 @@ from typing import Any
 
 import psycopg
 
-from tests import migrated
+from tests import migrated, run
 from tests.process_groups import end_group
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,12 +62,12 @@ def free_port() -> int:
 
 
 class Database:
-    """A fresh PostgreSQL database ``pokerroom_it_<random>``, migrated
+    """A fresh PostgreSQL database ``pokerroom_it_<run id>_<random>``, migrated
     (a copy of the migrated template: ``tests/migrated.py``)."""
 
     def __init__(self, server_dsn: str) -> None:
         self.server_dsn = server_dsn
-        self.name = f"pokerroom_it_{secrets.token_hex(6)}"
+        self.name = run.database_name("it")
         self.url = migrated.postgres(server_dsn, self.name, child_env())
 
     def drop(self) -> None:
