@@ -8,8 +8,10 @@ on PostgreSQL and Redis, with separate worker and beat processes.
 """
 
 import os
+import secrets
 import socket
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -162,13 +164,20 @@ from (``config/dbthreads.py``); one on SQLite, whose writers queue anyway."""
 # in-memory SQLite and, when it answers, PostgreSQL at TEST_DATABASE_URL
 # (its own test database, so it never clashes with "default").
 if "pytest" in sys.modules:
-    # Test databases are named per run (xdist gives each run an id), so two
-    # runs on one server never drop each other's databases.
-    _run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:8]
-    _suffix = f"_{_run}" if _run else ""
+    # Test databases are named per run, so two runs on one server never
+    # drop each other's: xdist gives a run's workers one id (pytest-django
+    # adds each worker's own suffix), a run without xdist makes its own.
+    TEST_RUN_ID = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:8] or secrets.token_hex(4)
+    _suffix = f"_{TEST_RUN_ID}"
     if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
         _default_name = DATABASES["default"]["NAME"]
         DATABASES["default"]["TEST"] = {"NAME": f"test_{_default_name}{_suffix}"}
+    else:
+        # A file, as the embedded default serves from: an in-memory database
+        # shared between threads locks whole tables and fails at once where a
+        # file's writer waits its turn ("database table is locked").
+        _file = Path(tempfile.gettempdir()) / f"test_pokerroom{_suffix}.sqlite3"
+        DATABASES["default"]["TEST"] = {"NAME": str(_file)}
     DATABASES["sqlite"] = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": ":memory:",

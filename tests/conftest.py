@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -111,11 +112,17 @@ def pg_dsn() -> str:
 
 
 @pytest.fixture
-def redis_url() -> str:
-    """The URL of a reachable Redis server (REDIS_URL)."""
+def redis_url() -> Iterator[str]:
+    """The URL of a Redis database of the test's own on the server at
+    ``REDIS_URL`` (``tests/redisdb.py``): never the server's data, and
+    whatever the test wrote there is deleted after it."""
     url = _redis_url()
     _require(_redis_problem(url))
-    return url
+    from tests.redisdb import RedisSlot
+
+    slot = RedisSlot(url)
+    yield slot.url
+    slot.release()
 
 
 @pytest.fixture
@@ -135,13 +142,51 @@ def redis_prefix(redis_url: str) -> Iterator[str]:
     client.close()
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--keep-migrated-template",
+        action="store_true",
+        help="keep the migrated PostgreSQL template this run builds (tests/migrated.py),"
+        " for the next run to copy",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Transactional tests end by emptying only what they wrote (tests/flush.py)."""
+    """Transactional tests end by emptying only what they wrote (tests/flush.py);
+    the run's id (tests/run.py) is the settings', and xdist's for its workers."""
     try:
-        from tests import flush
+        from tests import flush, run
     except ModuleNotFoundError:  # this file copied alone (tests/config/test_service_markers.py)
         return
     flush.install()
+    from django.conf import settings
+
+    run.start(settings.TEST_RUN_ID)
+    if not hasattr(config, "workerinput") and config.getoption("testrunuid", None) is None:
+        config.option.testrunuid = run.ID  # the workers' settings read it back
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """When the run ends (its last process: xdist's controller), what it made
+    on the PostgreSQL server goes (tests/run.py, tests/migrated.py)."""
+    if hasattr(session.config, "workerinput"):
+        return
+    try:
+        from tests import migrated, run
+    except ModuleNotFoundError:  # this file copied alone
+        return
+    if run.ID:
+        keep = bool(session.config.getoption("keep_migrated_template", False))
+        migrated.drop_run(_pg_dsn(), keep_template=keep)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The order's seed, even under ``-q`` (which hides pytest-randomly's
+    header): a failure that depends on order is repeated with it."""
+    seed = config.getoption("randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"random order: -p randomly --randomly-seed={seed} repeats it")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

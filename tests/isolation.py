@@ -14,9 +14,10 @@ from poker import selectors, streams
 
 
 def _forget() -> None:
+    from poker.casino import streams as casino_streams
     from tournaments.work import folds
 
-    for cache in (streams.hands, streams.tables, folds):
+    for cache in (streams.hands, streams.tables, casino_streams, folds):
         cache.forget()
 
 

@@ -6,9 +6,12 @@ every migration), and a dozen tests and fixtures need a fresh database of
 their own; a copy of a migrated one costs a fraction of a second.  The
 template is named after a digest of the migrations and the pinned
 dependencies, so a changed migration builds a new one, and it is built
-once per machine by whichever test process comes first (the others wait on
-a lock, PostgreSQL's advisory one or a file's).  A template is migrated
-exactly as a test's own database was: the same command in a subprocess.
+once by whichever test process comes first (the others wait on a lock,
+PostgreSQL's advisory one or a file's).  A template is migrated exactly as
+a test's own database was: the same command in a subprocess.  The run that
+built a PostgreSQL template drops it when it ends, with every database of
+its own left on the server (``drop_run``), unless told to keep it
+(``--keep-migrated-template``: later runs copy it instead of migrating).
 
 Nothing here imports Django (see ``tests/integration/cluster.py``).
 """
@@ -29,6 +32,9 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from psycopg import sql
+
+from tests import run
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE_PREFIX = "pokerroom_template_"
@@ -103,6 +109,7 @@ def _build_template(
     try:
         migrate(_url(server_dsn, building), env)
         admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{template}"')
+        mark_built(admin, template)
     except BaseException:
         admin.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
         raise
@@ -112,6 +119,41 @@ def _build_template(
     ).fetchall()
     for (old,) in stale:
         admin.execute(f'DROP DATABASE IF EXISTS "{old}" WITH (FORCE)')
+
+
+def _built_here() -> str:
+    """What a template this run built says of itself (its comment)."""
+    return f"built by test run {run.ID}"
+
+
+def mark_built(admin: psycopg.Connection, template: str) -> None:
+    """Say on ``template`` that this run built it (``drop_run`` reads it)."""
+    note = sql.SQL("COMMENT ON DATABASE {} IS {}")
+    admin.execute(note.format(sql.Identifier(template), sql.Literal(_built_here())))
+
+
+def drop_run(server_dsn: str, keep_template: bool) -> list[str]:
+    """Drop every database of this run left on the server at
+    ``server_dsn`` (its id in the name), and the template if this run built
+    it, unless ``keep_template``; their names."""
+    assert run.ID, "an empty id would name every database"
+    try:
+        admin = psycopg.connect(server_dsn, autocommit=True, connect_timeout=2)
+    except psycopg.OperationalError:
+        return []  # no server: the run made nothing there
+    with admin:
+        admin.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
+        rows = admin.execute(
+            "SELECT datname, shobj_description(oid, 'pg_database') = %s AS built"
+            " FROM pg_database WHERE strpos(datname, %s) > 0 OR shobj_description(oid,"
+            " 'pg_database') = %s",
+            (_built_here(), run.ID, _built_here()),
+        ).fetchall()
+        dropped = [name for name, built in rows if not (built and keep_template)]
+        for name in dropped:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
+    return dropped
 
 
 def _url(server_dsn: str, name: str) -> str:

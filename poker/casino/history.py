@@ -37,7 +37,7 @@ ROUND_FINISHED = name_of(CASINO_TABLE_EVENT_TYPES, RoundFinished)
 
 def rounds_of(user_id: int) -> QuerySet[CasinoRound]:
     """The rounds the player had a box in, newest first."""
-    rounds = CasinoRound.objects.filter(players__contains=[user_id]).select_related("table")
+    rounds = CasinoRound.objects.filter(players__has=user_id).select_related("table")
     return rounds.order_by("-started_at", "-pk")
 
 

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from poker.lookups import ArrayHas
+
 
 class CasinoTable(models.Model):
     """A house-banked table: its settings and where its stream stands."""
@@ -89,7 +91,8 @@ class CasinoRound(models.Model):
     boxes = models.JSONField()
     """The table's box numbers dealt in, in the round's order."""
     players = models.JSONField(default=list)
-    """Their players' ids, in the same order (a player's rounds: ``contains``)."""
+    """Their players' ids, in the same order (a player's rounds: ``players__has``)."""
+    players.register_lookup(ArrayHas)
     version = models.PositiveIntegerField(default=0)
     phase = models.CharField(max_length=16)
     to_act = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -34,19 +34,29 @@ def _test_database_url() -> str:
 
 @_on_servers
 def test_the_service_bench_measures_both_peers_and_one_actions_cost(
-    pg_default: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    pg_default: None,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     for name, value in (("TABLES", (1, 2)), ("PROCESSES", 2), ("WARMUP", 0.1), ("DURATION", 0.4)):
         monkeypatch.setattr(service, name, value)
     monkeypatch.setattr(service, "ACTIONS", 10)
-    redis = service.redis_url()
-    assert redis is not None
-
-    report = service.measure(_test_database_url(), redis, migrate=False)
+    report = service.measure(_test_database_url(), redis_url, migrate=False)
     service.print_report(report)
 
+    # How many actions fit in a window is the machine's speed, judged by
+    # ``make bench`` alone: here, that every configuration ran, without error.
+    runs = report.service + report.raw
+    assert [(r.name, r.tables) for r in runs] == [
+        ("service, 1 tables", 1),
+        ("service, 2 tables", 2),
+        ("raw, 1 tables", 1),
+        ("raw, 2 tables", 2),
+    ]
     assert [r.processes for r in report.service] == [1, 2]  # two processes drive two tables
-    assert all(r.count > 0 for r in report.service + report.raw)
+    assert all(r.errors == 0 and len(r.latencies) == r.count for r in runs)
+    assert all(r.seconds == service.DURATION for r in runs)
     cost: dict[str, Any] = report.cost
     assert {"BEGIN", "COMMIT", "SELECT poker_table FOR UPDATE"} <= set(cost["statements"])
     assert cost["cpu_ms"] > 0
@@ -56,21 +66,22 @@ def test_the_service_bench_measures_both_peers_and_one_actions_cost(
     assert all("fetches" in r.extra for r in report.service)  # counted in every run
     assert "view fetches an action" in shown
     # Each run's CPU: the workers' always, their PostgreSQL backends' when readable.
-    assert all(r.extra["cpu_s"] > 0 for r in report.service + report.raw)
+    assert all("cpu_s" in r.extra and r.extra["cpu_s"] >= 0 for r in runs)
     assert "in the workers + in PostgreSQL" in shown
 
 
 @_on_servers
 def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_200(
-    pg_default: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    pg_default: None,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     sizes = (("SCALES", (2,)), ("WARMUP", 0.3), ("DURATION", 1.5), ("LAYER_SECONDS", 0.0))
     for name, value in sizes:
         monkeypatch.setattr(websockets, name, value)
-    redis = service.redis_url()
-    assert redis is not None
-
-    results, layer, flood, errors, tail = websockets.run(_test_database_url(), redis, migrate=False)
+    url = _test_database_url()
+    results, layer, flood, errors, tail = websockets.run(url, redis_url, migrate=False)
     websockets.report(results, layer, flood, errors, tail)
 
     (result,) = results

@@ -16,13 +16,14 @@ import ssl
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from django.core.management.utils import get_random_secret_key
+
+from tests import run
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -423,7 +424,7 @@ def test_the_documented_backup_and_restore_give_back_the_same_database(pg_dsn, t
 
     needs("pg_dump"), needs("pg_restore")
     base = pg_dsn.rsplit("/", 1)[0]
-    source, copy = (f"pokerroom_backup_{uuid.uuid4().hex[:8]}_{n}" for n in ("from", "to"))
+    source, copy = (run.database_name(f"backup_{n}") for n in ("from", "to"))
     with psycopg.connect(pg_dsn, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{source}"')
         admin.execute(f'CREATE DATABASE "{copy}"')

@@ -25,21 +25,15 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
-import redis
 
-from tests import migrated
+from tests import migrated, run
 from tests.process_groups import end_group
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = Path(__file__).with_name("seed.py")
 START_TIMEOUT_S = 60  # generous: a loaded machine starts a server slowly
-REDIS_DBS = range(8, 16)
-"""Redis databases the integration tests may claim, one per run."""
-CLAIM_KEY = "pokerroom-it:claim"
-CLAIM_TTL_S = 600
 
 
 def child_env(**more: str) -> dict[str, str]:
@@ -68,12 +62,12 @@ def free_port() -> int:
 
 
 class Database:
-    """A fresh PostgreSQL database ``pokerroom_it_<random>``, migrated
+    """A fresh PostgreSQL database ``pokerroom_it_<run id>_<random>``, migrated
     (a copy of the migrated template: ``tests/migrated.py``)."""
 
     def __init__(self, server_dsn: str) -> None:
         self.server_dsn = server_dsn
-        self.name = f"pokerroom_it_{secrets.token_hex(6)}"
+        self.name = run.database_name("it")
         self.url = migrated.postgres(server_dsn, self.name, child_env())
 
     def drop(self) -> None:
@@ -101,37 +95,6 @@ class Database:
             raise AssertionError(f"seed.py failed:\n{done.stderr.decode()[-3000:]}")
         reply: dict[str, Any] = json.loads(done.stdout.decode().strip().splitlines()[-1])
         return reply
-
-
-# --------------------------------------------------------------------------
-# Redis
-
-
-class RedisSlot:
-    """One of ``REDIS_DBS`` on the Redis server of ``server_url``, claimed
-    for this run (a key set only if absent, so two runs never share one),
-    flushed when claimed and when released."""
-
-    def __init__(self, server_url: str) -> None:
-        parts = urlsplit(server_url)
-        self.token = secrets.token_hex(8)
-        for number in REDIS_DBS:
-            url = urlunsplit(parts._replace(path=f"/{number}"))
-            client = redis.Redis.from_url(url, socket_timeout=5)
-            if client.set(CLAIM_KEY, self.token, nx=True, ex=CLAIM_TTL_S):
-                pipe = client.pipeline(transaction=True)
-                pipe.flushdb()
-                pipe.set(CLAIM_KEY, self.token, ex=CLAIM_TTL_S)
-                pipe.execute()
-                self.number, self.url, self.client = number, url, client
-                return
-            client.close()
-        raise AssertionError(f"every Redis database {REDIS_DBS} is claimed by another run")
-
-    def release(self) -> None:
-        if self.client.get(CLAIM_KEY) == self.token.encode():
-            self.client.flushdb()
-        self.client.close()
 
 
 # --------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from typing import Any
 import psycopg
 
 from tests.integration.clients import FeedClient
-from tests.integration.cluster import Database, RedisSlot, Server
+from tests.integration.cluster import Database, Server
+from tests.redisdb import RedisSlot
 
 PASSIVE = ("call", "check", "stand", "decline", "show")
 

@@ -2,7 +2,7 @@
 
 The module gets a PostgreSQL database of its own (``pokerroom_it_<random>``,
 migrated by ``manage.py migrate`` in a subprocess), a Redis database of its
-own (one of 8-15, claimed for the run and flushed before and after, whatever
+own (one of 1-15, claimed for the module and flushed before and after, whatever
 ``REDIS_URL`` names), and two ``uvicorn config.asgi:application`` processes,
 A and B, with DEBUG off, on both.  Real WebSocket clients (the ``websockets``
 library, with the ``Origin`` a browser sends) watch a table on both servers;

@@ -10,13 +10,12 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import uuid
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-from tests import migrated
+from tests import migrated, run
 from tests.integration import cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +41,7 @@ class SharedDatabase:
             self.url = migrated.sqlite(self.path, child_env(""))
         else:
             self.server_dsn = server_dsn
-            self.name = f"crash_{uuid.uuid4().hex[:12]}"
+            self.name = run.database_name("crash")
             self.url = migrated.postgres(server_dsn, self.name, child_env(""))
 
     def drop(self) -> None:
