@@ -85,11 +85,7 @@ def bankroll_fund(
 ) -> Transfer:
     """Money the house puts into its casino bankroll, from outside the room
     (a cashier's operation, like a deposit)."""
-    _allowed(by, "accounts.move_cash")
-    _positive(amount)
-    transfer_id = ledger.client_transfer_id(transfer_id)
-    move = Move(ledger.external(), ledger.bankroll(), amount)
-    return _post(transfer_id, Kind.BANKROLL_FUND, [move], by=by, memo=memo, using=using)
+    return _paid_in(ledger.bankroll(), Kind.BANKROLL_FUND, transfer_id, amount, by, memo, using)
 
 
 def house_fund(
@@ -103,11 +99,24 @@ def house_fund(
     """Money the house puts into its own account, from outside the room, to
     stand behind tournament guarantees and tickets it gives away (a
     cashier's operation, like funding the casino bankroll)."""
+    return _paid_in(ledger.house(), Kind.HOUSE_FUND, transfer_id, amount, by, memo, using)
+
+
+def _paid_in(
+    account: ledger.AccountRef,
+    kind: Kind,
+    transfer_id: uuid.UUID,
+    amount: int,
+    by: Any,
+    memo: str,
+    using: str,
+) -> Transfer:
+    """A cashier's payment from outside the room into one of the house's accounts."""
     _allowed(by, "accounts.move_cash")
     _positive(amount)
     transfer_id = ledger.client_transfer_id(transfer_id)
-    move = Move(ledger.external(), ledger.house(), amount)
-    return _post(transfer_id, Kind.HOUSE_FUND, [move], by=by, memo=memo, using=using)
+    move = Move(ledger.external(), account, amount)
+    return _post(transfer_id, kind, [move], by=by, memo=memo, using=using)
 
 
 def wallet_withdraw(
