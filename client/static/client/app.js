@@ -11,6 +11,7 @@ import { casinoView } from "./casino.js";
 import { handsView, handView } from "./hands.js";
 import { tournamentView } from "./tournament.js";
 import { staffView } from "./staff.js";
+import { stepChainView } from "./steps.js";
 
 const ROUTES = [
   [/^#\/login$/, () => loginView(loadMe)],
@@ -23,6 +24,7 @@ const ROUTES = [
   [/^#\/hands(?:\?.*)?$/, () => handsView()],
   [/^#\/hands\/([0-9-]+)$/, (m) => handView(m[1])],
   [/^#\/tournaments\/(\d+)$/, (m) => tournamentView(Number(m[1]))],
+  [/^#\/step-chains\/(\d+)$/, (m) => stepChainView(Number(m[1]))],
   [/^#\/lobby$/, () => lobbyView()],
 ];
 

@@ -114,6 +114,9 @@ export async function staffView() {
       notice(`Created ${t.name}.`);
     };
     el.append(h("h2", {}, "Create a tournament"), tournamentForm(created), made);
+    const chains = await api("GET", "step-chains/");
+    const chain = (c) => h("li", {}, h("a", { href: `#/step-chains/${c.id}` }, c.name), ` (${c.steps.length} steps into ${c.target.name})`);
+    el.append(h("h2", {}, "Step satellite chains"), h("ul", { id: "staff-step-chains" }, chains.map(chain)));
   }
   return { el };
 }
