@@ -92,8 +92,13 @@ def step_definition(
         raise _invalid("buy_in", f"Step {step}'s entry price is {rules.price(step)}.")
     if step == rules.steps and row.target.status not in TAKING:
         raise _invalid("step.chain", BadTarget.message)
-    satellite = rules.satellite(row.pk, step, row.target_id, seats)
-    return replace(definition, satellite=satellite, payouts=None), row
+    if definition.payouts is not None:
+        raise _invalid("payouts", "A step pays seats and tickets, not a payout table.")
+    try:
+        made = replace(definition, satellite=rules.satellite(row.pk, step, row.target_id, seats))
+    except InvalidDefinition as error:
+        raise refusal(error) from None
+    return made, row
 
 
 def _invalid(field: str, message: str) -> ApiError:

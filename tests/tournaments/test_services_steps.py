@@ -38,6 +38,7 @@ from tests.tournaments.support import definition
 from tests.tournaments.test_api_tournaments import body, post
 from tournaments import payments, services, steps, timing
 from tournaments.models import Entrant, StepChain, Tournament
+from tournaments.rules.payouts import PayoutTable, PayoutTier
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
 
@@ -190,6 +191,9 @@ def test_a_step_is_played_at_its_price_and_only_by_a_director(director, players)
     assert (error.code, list(error.extra["fields"])) == ("invalid", ["buy_in"])
     error = refused(steps.step_definition, definition(), chain=chain.pk, step=3)
     assert list(error.extra["fields"]) == ["step.step"]
+    table = PayoutTable((PayoutTier(2, (10_000,)),))
+    error = refused(steps.step_definition, definition(payouts=table), chain=chain.pk, step=1)
+    assert list(error.extra["fields"]) == ["payouts"]
     assert refused(steps.chain_detail, chain.pk, by=ann).status == 403
     error = refused(
         steps.step_chain_create, by=director, name="Bad", target=chain.target_id,
