@@ -169,20 +169,23 @@ def tournament_unregister(
     buy_in: int,
     fee: int = 0,
     ticket: bool = False,
+    tickets_into: object | None = None,
     by: Any = None,
     using: str = "default",
 ) -> Transfer:
     """Undo a registration: buy-in and fee back to the player's cash, or,
     for one made with a ticket (``ticket=True``), the ticket back to him and
-    the money back to the tickets' reserve."""
+    the money back to the tickets' reserve (the tickets ``tickets_into`` a
+    step, or, None, into the tournament)."""
     _allowed(by, "accounts.direct_tournaments")
-    back = ledger.ticket_reserve(tournament) if ticket else ledger.cash(user_id)
+    into = tournament if tickets_into is None else tickets_into
+    back = ledger.ticket_reserve(into) if ticket else ledger.cash(user_id)
     moves = [
         Move(ledger.pool(tournament), back, buy_in),
         Move(ledger.house(), back, fee),
     ]
     if ticket:
-        moves.append(Move(ledger.tickets_issued(tournament), ledger.ticket(user_id, tournament), 1))
+        moves.append(Move(ledger.tickets_issued(into), ledger.ticket(user_id, into), 1))
     return _post(
         transfer_id, Kind.UNREGISTRATION, moves, by=by, ref=f"tournament:{tournament}", using=using
     )
@@ -327,16 +330,18 @@ def ticket_spend(
     tournament: object,
     buy_in: int,
     fee: int = 0,
+    tickets_into: object | None = None,
     by: Any = None,
     using: str = "default",
 ) -> Transfer:
-    """Register with a ticket: one of the player's entries into
-    ``tournament`` is handed back, and its reserve pays the buy-in to the
-    pool and the fee to the house."""
+    """Register with a ticket: one of the player's tickets into
+    ``tournament`` (or into its step, ``tickets_into``) is handed back, and
+    its reserve pays the buy-in to the pool and the fee to the house."""
     _allowed(by, "accounts.direct_tournaments")
+    into = tournament if tickets_into is None else tickets_into
     moves = [
-        Move(ledger.ticket(user_id, tournament), ledger.tickets_issued(tournament), 1),
-        *_entry_moves(ledger.ticket_reserve(tournament), tournament, buy_in, fee),
+        Move(ledger.ticket(user_id, into), ledger.tickets_issued(into), 1),
+        *_entry_moves(ledger.ticket_reserve(into), tournament, buy_in, fee),
     ]
     return _post(
         transfer_id, Kind.TICKET_SPEND, moves, by=by, ref=f"tournament:{tournament}", using=using

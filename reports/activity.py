@@ -15,13 +15,13 @@ from django.db.models import Count, Max, Min, Q, Sum
 from django.db.models.functions import Coalesce
 
 from accounts import ledger
-from accounts.models import Entry, Transfer
+from accounts.models import Account, Entry, Transfer
 from poker.models import Hand, Table
 from reports.dealt import dealt_in
 from reports.money import income_report
 from reports.period import Period
 from reports.sources import INCOME
-from tournaments.models import Tournament
+from tournaments.models import StepChain, Tournament
 
 CASH = "cash"
 TOURNAMENT = "tournament"
@@ -206,3 +206,58 @@ def _house(tournaments: list[int]) -> dict[int, tuple[int, int]]:
         refs[row["transfer__ref"]]: (int(row["fees"] or 0), -int(row["tickets"] or 0))
         for row in sums
     }
+
+
+TICKET_MOVES = {
+    "awarded": Transfer.Kind.TICKET_AWARD,
+    "spent": Transfer.Kind.TICKET_SPEND,
+    "returned": Transfer.Kind.UNREGISTRATION,
+    "cashed_out": Transfer.Kind.TICKET_REFUND,
+}
+"""How tickets move, by the kind of transfer that moves them."""
+
+
+def tickets_report(*, period: Period) -> list[dict[str, Any]]:
+    """Tickets by what they enter (a tournament, or a step of a step
+    satellite chain): how many were awarded, spent on entries, given back
+    by unregistrations and cashed out in the period, how many are
+    outstanding now (held, not yet spent), and the money backing them."""
+    issued = Account.objects.filter(kind=Account.Kind.TICKETS_ISSUED).order_by("ref")
+    refs = {ledger.tickets_issued(a.ref).key: a for a in issued}
+    by_kind = {
+        name: Sum("amount", filter=Q(transfer__kind=kind)) for name, kind in TICKET_MOVES.items()
+    }
+    moved = (
+        Entry.objects.filter(
+            account__key__in=refs,
+            transfer__created_at__gte=period.start,
+            transfer__created_at__lt=period.end,
+        )
+        .values("account__key")
+        .annotate(**by_kind)
+        .order_by()
+    )
+    sums = {row["account__key"]: row for row in moved}
+    reserves = dict(
+        Account.objects.filter(kind=Account.Kind.TICKET_RESERVE).values_list("ref", "balance")
+    )
+    return [
+        {
+            "ticket": a.ref,
+            "enters": _ticket_name(a.ref),
+            **{name: abs(int(sums.get(key, {}).get(name) or 0)) for name in TICKET_MOVES},
+            "outstanding": -a.balance,
+            "backing": int(reserves.get(a.ref, 0)),
+        }
+        for key, a in refs.items()
+    ]
+
+
+def _ticket_name(ref: str) -> str:
+    """What a ticket enters, named: a tournament, or a chain's step."""
+    if ref.isdigit():
+        row = Tournament.objects.filter(pk=int(ref)).values_list("name", flat=True).first()
+        return row or ""
+    chain, step = ref.removeprefix("step-").split("-")
+    name = StepChain.objects.filter(pk=int(chain)).values_list("name", flat=True).first()
+    return f"{name or ''}, step {step}"

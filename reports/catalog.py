@@ -43,6 +43,7 @@ REPORTS: dict[str, Report] = {
         Report("floor", "The tables running now", activity.floor_report, s.FloorRow),
         Report("tables", "Play at the tables, by game", activity.tables_report, s.TablesRow),
         Report("tournaments", "Tournaments run", activity.tournaments_report, s.TournamentsRow),
+        Report("tickets", "Tournament and step tickets", activity.tickets_report, s.TicketsRow),
         Report("players", "Players", players.players_report, s.PlayersRow),
     )
 }

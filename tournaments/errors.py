@@ -49,6 +49,18 @@ class BadTarget(ApiError):
     message = "A satellite's target is a tournament that still takes entries."
 
 
+class TicketExpired(ApiError):
+    status = 409
+    code = "ticket_expired"
+    message = "Your tickets into this step have expired."
+
+
+class StepChainOpen(ApiError):
+    status = 409
+    code = "step_chain_open"
+    message = "A step chain's tickets are cashed out once they have expired, not before."
+
+
 class ClockMoved(ApiError):
     """A timer's clock is no longer where it was set: nothing to do."""
 

@@ -8,9 +8,41 @@ reproducible from the log (``tournaments.projections.rebuild``).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+from tournaments.rules.steps import step_ticket
+
+
+class StepChain(models.Model):
+    """A chain of step satellites into ``target`` (``tournaments.rules.steps``):
+    the rules' chain as JSON (``steps``: each step's entry price and
+    consolation steps), and when its step tickets expire."""
+
+    name = models.CharField(max_length=80)
+    target = models.ForeignKey(
+        "Tournament", on_delete=models.PROTECT, related_name="step_chains_into"
+    )
+    steps = models.JSONField()
+    """``[{"price": 300, "consolation": [1]}, ...]``, step 1 first."""
+    target_price = models.PositiveBigIntegerField()
+    expires_at = models.DateTimeField()
+    closed = models.BooleanField(default=False)
+    """Expired and every step ticket still held cashed out."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"step chain {self.pk} {self.name}"
+
+    def expired(self, now: datetime) -> bool:
+        """Its step tickets can no longer be played at ``now``."""
+        return self.closed or self.expires_at <= now
 
 
 class Tournament(models.Model):
@@ -34,6 +66,11 @@ class Tournament(models.Model):
     satellite_target = models.CharField(max_length=80, blank=True, default="")
     """The target a satellite awards seats into ("" for a regular tournament)."""
     sit_and_go = models.BooleanField(default=False)
+    step_chain = models.ForeignKey(
+        StepChain, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
+    )
+    step = models.PositiveSmallIntegerField(null=True, blank=True)
+    """Which step of ``step_chain`` this tournament is (None: not a step)."""
     definition = models.JSONField()
     """The whole definition as the rules' codec writes it (``definition_to_json``)."""
     starts_at = models.DateTimeField(null=True, blank=True)
@@ -71,6 +108,13 @@ class Tournament(models.Model):
         """The name of this tournament's event stream."""
         return tournament_stream(self.pk)
 
+    @property
+    def tickets_into(self) -> str:
+        """The tickets this tournament takes: its step's, or its own."""
+        if self.step_chain_id is None or self.step is None:
+            return str(self.pk)
+        return step_ticket(self.step_chain_id, self.step)
+
 
 class Entrant(models.Model):
     """One player in a tournament, with his current entry (projection)."""
@@ -98,6 +142,8 @@ class Entrant(models.Model):
     """Cash won."""
     ticket = models.BooleanField(default=False)
     """Won a seat in the satellite's target."""
+    consolation = models.CharField(max_length=80, blank=True, default="")
+    """The step a consolation ticket was won into ("" none)."""
     bounty = models.PositiveBigIntegerField(default=0)
     """The head on him (a bounty tournament)."""
     bounty_won = models.PositiveBigIntegerField(default=0)

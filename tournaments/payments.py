@@ -23,6 +23,12 @@ The ledger knows the tournament by its id (``pool:7``, tickets
 entry paid with a ticket is refunded with the ticket; which entries were
 is read back from the ledger itself (the player's ticket account for this
 tournament), so nothing about payment needs storing twice.
+
+A step satellite's tournaments take the tickets of their step
+(``ticket:<user>:step-3-2``), good for any tournament of that step: its
+ticket accounts are the step's, its pool its own, and a step tournament
+called off gives its ticket-paid entries their tickets back but cashes out
+no ticket (the step goes on).
 """
 
 from __future__ import annotations
@@ -59,13 +65,15 @@ from tournaments.rules import (
 @dataclass(frozen=True)
 class Posting:
     """One event's money: the tournament, the event's name in the stream
-    (``tournament-7@12``), the state just before it, and whether a new
-    entry is paid with a ticket (None: if the player holds one)."""
+    (``tournament-7@12``), the state just before it, whether a new entry is
+    paid with a ticket (None: if the player holds one), and the tickets the
+    tournament takes (its own id, or its step's reference)."""
 
     tournament: int
     name: str
     state: TournamentState
     ticket: bool | None
+    tickets_into: str
 
     def transfer_id(self, *suffix: object) -> Any:
         """The transfer id of this event's (``suffix``-th) movement."""
@@ -87,16 +95,19 @@ def post(
     state: TournamentState,
     events: Sequence[TournamentEvent],
     ticket: bool | None = None,
+    tickets_into: str | None = None,
 ) -> None:
-    """Post the transfers of ``events``, appended after ``state``."""
+    """Post the transfers of ``events``, appended after ``state``; the
+    tournament takes tickets ``tickets_into`` its step (None: its own)."""
     planned: list[Planned] = []
     last: list[Planned] = []
+    into = str(tournament) if tickets_into is None else tickets_into
     for version, event in enumerate(events, start=state.version + 1):
-        posting = Posting(tournament, f"{stream}@{version}", state, ticket)
+        posting = Posting(tournament, f"{stream}@{version}", state, ticket, into)
         handler = _HANDLERS.get(type(event))
         if handler is not None:
             planned += handler(posting, event)
-        if isinstance(event, Cancelled):  # after the refunds that follow it
+        if isinstance(event, Cancelled) and into == str(tournament):  # after the refunds
             last = _tickets_cashed_out(posting)
         state = evolve(state, event)
     planned += last
@@ -106,27 +117,31 @@ def post(
         transfer.post()
 
 
-def tickets_held(user_id: int, tournament: int) -> int:
-    """Entries into ``tournament`` the player holds as tickets, unspent."""
-    return account_balance(ledger.ticket(user_id, tournament))
+def tickets_held(user_id: int, tickets_into: object) -> int:
+    """Tickets ``tickets_into`` a tournament (or a step) the player holds, unspent."""
+    return account_balance(ledger.ticket(user_id, tickets_into))
 
 
-def tickets_spent(user_id: int, tournament: int) -> int:
-    """The player's entries into ``tournament`` paid with tickets and not
-    given back (spent less refunded, from his ticket account's entries)."""
+def tickets_spent(user_id: int, tournament: int, tickets_into: object | None = None) -> int:
+    """The player's entries into ``tournament`` paid with tickets (into it,
+    or into its step) and not given back: spent less refunded, from his
+    ticket account's entries made by this tournament's transfers."""
+    into = tournament if tickets_into is None else tickets_into
     kinds = (Transfer.Kind.TICKET_SPEND, Transfer.Kind.UNREGISTRATION)
     moved = Entry.objects.filter(
-        account__key=ledger.ticket(user_id, tournament).key, transfer__kind__in=kinds
+        account__key=ledger.ticket(user_id, into).key,
+        transfer__kind__in=kinds,
+        transfer__ref=f"tournament:{tournament}",
     ).aggregate(total=Sum("amount"))["total"]
     return -int(moved or 0)
 
 
-def _tickets(user: int, tournament: int) -> tuple[AccountRef, ...]:
-    """A player's ticket into ``tournament`` and the accounts behind it."""
+def _tickets(user: int, tickets_into: object) -> tuple[AccountRef, ...]:
+    """A player's ticket into a tournament (or step) and the accounts behind it."""
     return (
-        ledger.ticket(user, tournament),
-        ledger.tickets_issued(tournament),
-        ledger.ticket_reserve(tournament),
+        ledger.ticket(user, tickets_into),
+        ledger.tickets_issued(tickets_into),
+        ledger.ticket_reserve(tickets_into),
     )
 
 
@@ -138,14 +153,16 @@ def _entry(p: Posting) -> tuple[AccountRef, ...]:
 
 def _registered(p: Posting, e: Registered) -> list[Planned]:
     d, user, t = p.state.definition, int(e.player), p.tournament
-    held = tickets_held(user, t)
+    held = tickets_held(user, p.tickets_into)
     if p.ticket and not held:
         raise NoTicket()
     fields = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
     entry = _entry(p)
     if held and p.ticket is not False:
-        spend = partial(money.ticket_spend, transfer_id=p.transfer_id(), **fields)
-        return [Planned((*_tickets(user, t), *entry), spend)]
+        spend = partial(
+            money.ticket_spend, transfer_id=p.transfer_id(), tickets_into=p.tickets_into, **fields
+        )
+        return [Planned((*_tickets(user, p.tickets_into), *entry), spend)]
     if not d.entry_price:
         return []
     pay = partial(money.tournament_register, transfer_id=p.transfer_id(), **fields)
@@ -165,12 +182,17 @@ def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
     the rest in cash (fees from the house, the remainder from the pool)."""
     d, user, t = p.state.definition, int(player), p.tournament
     entrant = p.state.entrants[player]
-    by_ticket = min(tickets_spent(user, t), entrant.entries)
+    by_ticket = min(tickets_spent(user, t, p.tickets_into), entrant.entries)
     base = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
     entry = _entry(p)
-    unregister = partial(money.tournament_unregister, ticket=True, **base)
+    unregister = partial(
+        money.tournament_unregister, ticket=True, tickets_into=p.tickets_into, **base
+    )
     out = [
-        Planned((*_tickets(user, t), *entry), partial(unregister, transfer_id=p.transfer_id(k)))
+        Planned(
+            (*_tickets(user, p.tickets_into), *entry),
+            partial(unregister, transfer_id=p.transfer_id(k)),
+        )
         for k in range(by_ticket)
     ]
     fees = (entrant.entries - by_ticket) * d.fee
@@ -200,7 +222,8 @@ def _chips_bought(buy: Callable[..., Any]) -> Callable[[Posting, Any], list[Plan
 
 def _awarded(p: Posting, e: PrizesAwarded) -> list[Planned]:
     """Cash prizes from the pool; a satellite's seats as tickets into its
-    target, backed by the seat's value from the pool."""
+    target, and a step's consolation tickets into their steps, each backed
+    by its value from the pool."""
     satellite = p.state.definition.satellite
     pool = ledger.pool(p.tournament)
     out: list[Planned] = []
@@ -212,14 +235,15 @@ def _awarded(p: Posting, e: PrizesAwarded) -> list[Planned]:
                 user_id=user, tournament=p.tournament, amount=award.cash,
             )  # fmt: skip
             out.append(Planned((pool, ledger.cash(user)), prize))
-        if award.ticket:
-            assert satellite is not None and e.target is not None
-            seat = partial(
-                money.ticket_award, transfer_id=p.transfer_id(award.player, "ticket"),
-                user_id=user, target=e.target, value=satellite.target_buy_in,
-                paid_from=p.tournament,
-            )  # fmt: skip
-            out.append(Planned((pool, *_tickets(user, int(e.target))), seat))
+        for kind, into in (("ticket", e.target if award.ticket else None), ("into", award.into)):
+            if into:
+                assert satellite is not None
+                seat = partial(
+                    money.ticket_award, transfer_id=p.transfer_id(award.player, kind),
+                    user_id=user, target=into, value=satellite.ticket_value(into),
+                    paid_from=p.tournament,
+                )  # fmt: skip
+                out.append(Planned((pool, *_tickets(user, into)), seat))
     return out
 
 

@@ -154,6 +154,7 @@ def entrant_fields(
             "place": places.get(player),
             "prize": won.cash if won else 0,
             "ticket": bool(won and won.ticket),
+            "consolation": won.into if won else "",
             "bounty": e.bounty,
             "bounty_won": e.bounty_won,
         }

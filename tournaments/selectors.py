@@ -180,7 +180,7 @@ def prizes(state: TournamentState) -> list[dict[str, Any]]:
     """The prize of each paid place as the pool stands (final once
     registration, rebuys and add-ons are over)."""
     return [
-        {"place": n, "cash": p.cash, "ticket": p.ticket}
+        {"place": n, "cash": p.cash, "ticket": p.ticket, "consolation": p.into}
         for n, p in enumerate(q.prizes(state), start=1)
     ]
 
@@ -279,6 +279,7 @@ def results(row: Tournament) -> list[dict[str, Any]]:
             "name": e.player.screen_name,
             "prize": e.prize,
             "ticket": e.ticket,
+            "consolation": e.consolation,
             "bounty_won": e.bounty_won,
         }
         for e in rows.order_by("place", "player_id")

@@ -30,8 +30,8 @@ from config.api_errors import ApiError
 from poker.commands import user_of
 from poker.eventstore import Batch, append
 from tournaments import payments, projections, selectors, timing
-from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, refusal
-from tournaments.models import Tournament
+from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, TicketExpired, refusal
+from tournaments.models import StepChain, Tournament
 from tournaments.rules import (
     AcceptDeal,
     AddOn,
@@ -117,18 +117,26 @@ def _command(
 
 
 def tournament_create(
-    *, by: Any, name: str, definition: TournamentDefinition, starts_at: datetime | None = None
+    *,
+    by: Any,
+    name: str,
+    definition: TournamentDefinition,
+    starts_at: datetime | None = None,
+    step_chain: StepChain | None = None,
+    step: int | None = None,
 ) -> Tournament:
     """Set a tournament up, registration open (directors only).  A scheduled
     tournament starts at ``starts_at`` by its timer (cancelled with refunds
     below the minimum); a sit-and-go has none and starts when it fills.  A
-    guarantee is held from the house now (refused if it cannot cover it)."""
+    guarantee is held from the house now (refused if it cannot cover it).
+    A step satellite's tournament names its chain and step (its definition
+    made by ``steps.step_definition``)."""
     ensure_director(by)
     if definition.sit_and_go and starts_at is not None:
         raise ApiError("A sit-and-go starts when it fills: no starts_at.", code="invalid")
     if not definition.sit_and_go and (starts_at is None or starts_at <= timing.now()):
         raise ApiError("A scheduled tournament needs a start in the future.", code="invalid")
-    if definition.satellite is not None:
+    if definition.satellite is not None and step_chain is None:
         _check_target(definition.satellite)
     at = None if starts_at is None else timing.seconds(starts_at)
     try:
@@ -137,7 +145,8 @@ def tournament_create(
         raise refusal(error) from error
     state = replay(events)
     with transaction.atomic():
-        row = Tournament.objects.create(**projections.tournament_fields(state))
+        fields = projections.tournament_fields(state)
+        row = Tournament.objects.create(**fields, step_chain=step_chain, step=step)
         batch = Batch(row.stream, 0, projections.encode(events))
         created = replay(events[:1])
         payments.post(tournament=row.pk, stream=row.stream, state=created, events=events[1:])
@@ -182,9 +191,22 @@ def tournament_register(
     locked or self-excluded player (``accounts.limits``)."""
     player = _player(by)
     play_check(by)
+    ticket = _ticket_still_good(tournament_id, ticket)
     decide: Decide = lambda s, now: Register(player, now, secrets.randbits(64))  # noqa: E731
     body = {"ticket": ticket}
     return _command(tournament_id, by, command_id, decide, "tournament.register", body, ticket)
+
+
+def _ticket_still_good(tournament_id: int, ticket: bool | None) -> bool | None:
+    """How an entry into a step whose chain has expired is paid: in cash
+    (``ticket`` None), or refused (``ticket`` True)."""
+    row = Tournament.objects.filter(pk=tournament_id).select_related("step_chain").first()
+    chain = None if row is None else row.step_chain
+    if chain is None or not chain.expired(timing.now()):
+        return ticket
+    if ticket:
+        raise TicketExpired()
+    return False
 
 
 def tournament_unregister(

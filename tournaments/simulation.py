@@ -42,7 +42,7 @@ from poker.engine.state import HandState
 from poker.engine.table.clock import Clock
 from poker.eventstore import load
 from poker.models import Hand, Table
-from tournaments import services, timing
+from tournaments import services, steps, timing
 from tournaments.models import Tournament
 from tournaments.projections import decode
 from tournaments.rules import (
@@ -63,6 +63,7 @@ from tournaments.rules.presets import (
     SATELLITE_STARTING_STACK,
     thirty_two_card_draw_satellite_structure,
 )
+from tournaments.rules.steps import MAX_STEPS
 from tournaments.selectors import state_of
 
 Say = Callable[[str], None]
@@ -106,6 +107,9 @@ class Plan:
     """With this many players left at the final table the director offers
     an ICM deal, a tenth of the first prize left to play for, and the bots
     accept it (None: no deal)."""
+    steps: int | None = None
+    """A step satellite chain of this many steps, played one after the
+    other (``simulate_steps``; None: one tournament)."""
     seed: int = 1
     time_limit: float = 3600.0
     bot_threads: int = 1
@@ -129,6 +133,10 @@ class Plan:
             raise ValueError("progress lines need a positive interval")
         if self.progressive and self.bounty is None:
             raise ValueError("a progressive knockout needs a bounty")
+        if self.steps is not None and not 1 <= self.steps <= MAX_STEPS:
+            raise ValueError(f"a chain of 1 to {MAX_STEPS} steps")
+        if self.steps is not None and (self.seat_value or self.deal_at or self.guarantee):
+            raise ValueError("a step chain makes its own seats: no seat value, deal or guarantee")
 
     def definition(self, target: Tournament | None) -> TournamentDefinition:
         """The tournament's definition: a sit-and-go of ``players`` on the
@@ -232,11 +240,13 @@ class Report:
 def simulate(plan: Plan, say: Say = print) -> Report:
     """Set up the tournament, its bots and their money; play it to the end."""
     plan.definition(None)  # a definition the rules refuse: before anything is made
+    if plan.steps is not None:
+        return simulate_steps(plan, say)
     rng = random.Random(plan.seed)
     run = uuid.uuid4().hex[:8]
     director = _director(run)
     bots = _bots(run, plan.players, plan.wallet)
-    target = _target(director, plan, run) if plan.seat_value is not None else None
+    target = _target(plan, director, run) if plan.seat_value is not None else None
     if target is not None:
         for bot in list(bots.values())[: plan.registered_in_target]:
             money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=bot.pk, amount=plan.seat_value)
@@ -257,6 +267,61 @@ def simulate(plan: Plan, say: Say = print) -> Report:
     report.started = time.perf_counter()  # the pace of play, from the first deal
     play(report, rng, plan.time_limit, say, plan.bot_threads, plan.progress_seconds)
     return report
+
+
+STEP_FACTOR = 3
+"""Each step costs three times the one below (the target three times the last)."""
+
+
+def simulate_steps(plan: Plan, say: Say = print) -> Report:
+    """A chain of ``plan.steps`` step satellites, each a sit-and-go of
+    ``plan.players`` played in turn: the bots who won tickets into the next
+    step enter it with them, fresh bots fill the rest of its field with
+    cash.  Step k costs the plan's entry times ``STEP_FACTOR ** (k - 1)``;
+    the places just outside each step's seats win a ticket back into it.
+    The last report is the last step's; the chain's line closes the run."""
+    assert plan.steps is not None
+    rng = random.Random(plan.seed)
+    run = uuid.uuid4().hex[:8]
+    director = _director(run)
+    scale = [STEP_FACTOR ** (k - 1) for k in range(1, plan.steps + 1)]
+    entry = plan.buy_in + plan.fee
+    target = _target(
+        replace(plan, steps=None, seat_value=entry * STEP_FACTOR**plan.steps), director, run
+    )
+    chain = steps.step_chain_create(
+        by=director, name=f"Steps {run}", target=target.pk,
+        expires_at=timing.now() + timedelta(days=30),
+        steps=[{"price": entry * f, "consolation": [k]} for k, f in enumerate(scale, start=1)],
+    )  # fmt: skip
+    holders: list[Any] = []
+    report: Report | None = None
+    for k, f in enumerate(scale, start=1):
+        base = replace(plan.definition(None), buy_in=plan.buy_in * f, fee=plan.fee * f)
+        definition, row = steps.step_definition(base, chain=chain.pk, step=k)
+        t = services.tournament_create(
+            by=director, name=f"Step {k} {run}", definition=definition, step_chain=row, step=k
+        )
+        fresh = _bots(f"{run}s{k}", plan.players - len(holders), entry * f)
+        field = {**{str(b.pk): b for b in holders}, **fresh}
+        say(f"step {k}: tournament {t.pk}, {len(holders)} with tickets, {len(fresh)} in cash")
+        for bot in field.values():
+            services.tournament_register(by=bot, tournament_id=t.pk)
+        report = Report(t, target, field, director=director)
+        play(report, rng, plan.time_limit, say, plan.bot_threads, plan.progress_seconds)
+        awards = _state(t.pk).awards or ()
+        holders = [field[a.player] for a in awards if a.ticket]
+    assert report is not None
+    say(chain_line(steps.chain_detail(chain.pk, by=director)))
+    return report
+
+
+def chain_line(chain: dict[str, Any]) -> str:
+    """The chain at the end: the tickets outstanding into each step and
+    into the target."""
+    out = ", ".join(f"step {s['step']} {s['tickets_outstanding']}" for s in chain["steps"])
+    target = chain["target"]
+    return f"tickets outstanding: {out}; into the target {target['tickets_outstanding']}"
 
 
 def play(
@@ -360,7 +425,11 @@ def prizes_line(state: TournamentState) -> str:
     tickets = ""
     if satellite is not None:
         won = sum(a.ticket for a in awards)
-        tickets = f"{won} tickets into tournament {satellite.target}; "
+        into = satellite.target
+        tickets = f"{won} tickets into {'tournament ' * into.isdigit()}{into}; "
+        consolations = [a.into for a in awards if a.into]
+        if consolations:
+            tickets += f"consolation tickets into {', '.join(consolations)}; "
     overlay = q.overlay(state)
     heads = f"; overlay {overlay}" if state.definition.guarantee else ""
     if state.deal is not None:
@@ -605,7 +674,7 @@ def _bots(run: str, count: int, cash: int) -> dict[str, object]:
     return {str(user.pk): user for user in made}
 
 
-def _target(director: object, plan: Plan, run: str) -> Tournament:
+def _target(plan: Plan, director: object, run: str) -> Tournament:
     """The tournament the satellite's seats are into: a month away, a buy-in
     and fee worth ``seat_value``."""
     assert plan.seat_value is not None

@@ -229,7 +229,12 @@ def _write(
     recorded: list[Recorded] = []
     if events:
         payments.post(
-            tournament=row.pk, stream=row.stream, state=state, events=events, ticket=ticket
+            tournament=row.pk,
+            stream=row.stream,
+            state=state,
+            events=events,
+            ticket=ticket,
+            tickets_into=row.tickets_into,
         )
         batch = Batch(row.stream, state.version, projections.encode(events))
         receipt = {"tournament": row.pk, "version": new.version}

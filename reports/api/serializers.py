@@ -107,6 +107,19 @@ class TournamentsRow(Row):
     )
 
 
+class TicketsRow(Row):
+    """Tickets into one tournament, or one step of a step satellite chain."""
+
+    ticket = serializers.CharField(help_text="A tournament's id, or step-<chain>-<step>.")
+    enters = serializers.CharField(allow_blank=True)
+    awarded = _count()
+    spent = _count(help_text="Paid entries.")
+    returned = _count(help_text="Given back by unregistrations and cancellations.")
+    cashed_out = _count(help_text="Turned into money: a target called off, a chain expired.")
+    outstanding = _count(help_text="Held now, not yet spent.")
+    backing = serializers.IntegerField(help_text="The money held for the outstanding tickets.")
+
+
 class PlayersRow(Row):
     """One player's play in the period."""
 

@@ -130,7 +130,7 @@ def test_a_satellite_is_created_into_a_target(client_for, director):
     response = post(client_for(director), body(satellite={"target": target["id"], "seats": 3}))
     assert response.status_code == 201, response.json()
     assert response.json()["satellite"] == {
-        "target": str(target["id"]), "target_buy_in": 550, "seats": 3,
+        "target": str(target["id"]), "target_buy_in": 550, "seats": 3, "consolation": [],
     }  # fmt: skip
     assert response.json()["satellite_target"] == str(target["id"])
 
@@ -158,7 +158,7 @@ def test_the_detail_shows_the_clock_and_prizes_as_they_stand(client_for, directo
     assert detail["clock"]["level"] == 1 and detail["clock"]["small_blind"] == 10
     assert detail["clock"]["seconds_left"] == 600 and not detail["clock"]["paused"]
     assert detail["clock"]["next_level"]["big_blind"] == 40
-    assert detail["prizes"] == [{"place": 1, "cash": 300, "ticket": False}]
+    assert detail["prizes"] == [{"place": 1, "cash": 300, "ticket": False, "consolation": ""}]
 
 
 def test_entrants_standings_and_results_are_public_and_show_no_money(

@@ -161,3 +161,37 @@ def test_the_formats_play_to_the_end_fast(tmp_path: Path) -> None:
     dealt = [int(d.split(" ")[1]) for d in line[3].split(", ")]
     assert sum(dealt) + int(line[4]) == sum(paid[: len(dealt)])
     assert int(line[5]) == 12 * 20
+
+
+def test_a_step_chain_plays_to_the_target_fast(tmp_path: Path) -> None:
+    """Three steps of nine bots on the embedded defaults: each step's ticket
+    winners enter the next with their tickets; every step pays out its
+    whole pool in seats, consolation tickets back into it and cash; the
+    tickets left are what was won and not spent, and the ledger is sound."""
+    database = migrated.sqlite(tmp_path / "sim.sqlite3", child_env())
+    env = child_env(DATABASE_URL=database)
+    del env["CLOCKS_ENABLED"]
+    manage = [sys.executable, "manage.py"]
+    done = subprocess.run(
+        [*manage, "simulate_tournament", "--players", "9", "--fast", "--steps", "3"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    entered = re.findall(r"^step (\d): tournament \d+, (\d) with tickets, (\d) in cash", out, re.M)
+    paid = r"^prizes: (\d+) tickets into (?:tournament )?\S+; "
+    prizes = re.findall(paid + r"(?:consolation tickets into ([^;]*); )?cash (.*)$", out, re.M)
+    assert len(entered) == len(prizes) == 3, out
+    for k, (seats, consolations, cash) in enumerate(prizes):
+        scale = 3**k  # step k + 1: entries of 100 (+ 10 fee) times 3^k, seats worth 330 times 3^k
+        in_cash = sum(int(p.split(". ")[1]) for p in cash.split(", ")) if cash != "none" else 0
+        won_back = len(consolations.split(", ")) if consolations else 0
+        assert int(seats) * 330 * scale + won_back * 110 * scale + in_cash == 900 * scale, out
+        with_tickets = int(entered[k + 1][1]) if k < 2 else None
+        assert with_tickets in (None, int(seats)), out
+    assert re.search(r"^tickets outstanding: step 1 \d+, step 2 \d+, step 3 \d+; into the "
+                     r"target \d+$", out, re.M), out  # fmt: skip
+    audit = subprocess.run(
+        [*manage, "audit_ledger"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert audit.returncode == 0 and "ledger sound" in audit.stdout, audit.stdout + audit.stderr

@@ -70,6 +70,9 @@ class PrizeOut(serializers.Serializer[dict[str, object]]):
     place = serializers.IntegerField()
     cash = serializers.IntegerField()
     ticket = serializers.BooleanField()
+    consolation = serializers.CharField(
+        help_text="A step satellite's consolation ticket: the step it enters (empty: none)."
+    )
 
 
 class TournamentClockOut(NextLevelOut):
@@ -191,4 +194,59 @@ class ResultOut(serializers.Serializer[dict[str, object]]):
     name = serializers.CharField()
     prize = serializers.IntegerField()
     ticket = serializers.BooleanField()
+    consolation = serializers.CharField(
+        help_text="A step satellite's consolation ticket: the step it enters (empty: none)."
+    )
     bounty_won = serializers.IntegerField(help_text="Bounty money won.")
+
+
+class StepTournamentOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    entries = serializers.IntegerField()
+
+
+class StepTargetOut(StepTournamentOut):
+    price = serializers.IntegerField(help_text="The target's entry price: a last step's seat.")
+    tickets_outstanding = serializers.IntegerField()
+
+
+class StepOut(serializers.Serializer[dict[str, object]]):
+    step = serializers.IntegerField()
+    ticket = serializers.CharField(help_text="The step's ticket reference.")
+    price = serializers.IntegerField(help_text="The step's entry price: one ticket's value.")
+    consolation = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The steps the places just outside the seats win a ticket into.",
+    )
+    tickets_outstanding = serializers.IntegerField(
+        help_text="Tickets into the step handed out and not yet spent or cashed out."
+    )
+    tournaments = StepTournamentOut(many=True)
+
+
+class StepChainOut(serializers.Serializer[dict[str, object]]):
+    """A step chain as its director sees it."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    expires_at = serializers.DateTimeField()
+    expired = serializers.BooleanField()
+    closed = serializers.BooleanField(help_text="Expired and its tickets cashed out.")
+    target = StepTargetOut()
+    steps = StepOut(many=True)
+
+
+class TicketOut(serializers.Serializer[dict[str, object]]):
+    """Tickets the player holds into one tournament or step."""
+
+    ticket = serializers.CharField()
+    count = serializers.IntegerField()
+    value = serializers.IntegerField(help_text="What one ticket is worth: the entry it pays.")
+    enters = serializers.CharField()
+    tournament = serializers.IntegerField(allow_null=True)
+    step_chain = serializers.IntegerField(allow_null=True)
+    step = serializers.IntegerField(allow_null=True)
+    expires_at = serializers.DateTimeField(allow_null=True)
+    expires = serializers.CharField(help_text="When the ticket can no longer be played.")

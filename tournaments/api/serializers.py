@@ -72,6 +72,33 @@ class SatelliteIn(serializers.Serializer[dict[str, object]]):
     seats = count(min_value=1, required=False, allow_null=True, default=None)
 
 
+class StepIn(serializers.Serializer[dict[str, object]]):
+    """A tournament of step ``step`` of step chain ``chain`` (awarding what
+    the step awards; ``seats``: at most so many into the next step)."""
+
+    chain = count(min_value=1)
+    step = count(min_value=1)
+    seats = count(min_value=1, required=False, allow_null=True, default=None)
+
+
+class StepChainStepIn(serializers.Serializer[dict[str, object]]):
+    """One step: its entry price, and the steps (this one or below) the
+    places just outside its seats win a ticket into, first place first."""
+
+    price = amount(min_value=1)
+    consolation = serializers.ListField(child=count(min_value=1), max_length=10, default=list)
+
+
+class StepChainIn(serializers.Serializer[dict[str, object]]):
+    """A chain of step satellites into tournament ``target``, step 1 first;
+    its step tickets expire at ``expires_at``."""
+
+    name = Text(max_length=80)
+    target = count(min_value=1)
+    expires_at = serializers.DateTimeField()
+    steps = StepChainStepIn(many=True, min_length=1, max_length=10)
+
+
 class BountyIn(serializers.Serializer[dict[str, object]]):
     """A knockout: ``amount`` more on every entry, the head on the player;
     ``progressive`` (a PKO) pays ``paid_now_percent`` of a head won at once
@@ -123,6 +150,8 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     """Re-entries allowed per player (null: no limit)."""
     rebuys = RebuysIn(required=False, allow_null=True, default=None)
     satellite = SatelliteIn(required=False, allow_null=True, default=None)
+    step = StepIn(required=False, allow_null=True, default=None)
+    """A step satellite's tournament (instead of ``satellite``)."""
     bounty = BountyIn(required=False, allow_null=True, default=None)
     """Null: no bounties."""
     guarantee = amount(min_value=0, default=0)
@@ -133,6 +162,11 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     tie_break = choice(TieBreak, default="suit")
     clocks = ClocksIn(required=False)
     """Left out: the tables' default clocks."""
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("satellite") and attrs.get("step"):
+            raise serializers.ValidationError({"step": ["a satellite or a step, not both"]})
+        return attrs
 
 
 class EntryIn(CommandIn):

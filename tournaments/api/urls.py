@@ -7,6 +7,14 @@ from tournaments.api import views
 urlpatterns: list[URLPattern | URLResolver] = [
     path("tournaments/", views.TournamentsView.as_view(), name="tournaments"),
     path("tournaments/<int:tournament_id>/", views.TournamentView.as_view(), name="tournament"),
+    path("step-chains/", views.StepChainsView.as_view(), name="step-chains"),
+    path("step-chains/<int:chain_id>/", views.StepChainView.as_view(), name="step-chain"),
+    path(
+        "step-chains/<int:chain_id>/close/",
+        views.StepChainCloseView.as_view(),
+        name="step-chain-close",
+    ),
+    path("tickets/", views.TicketsView.as_view(), name="tickets"),
     *[
         path(f"tournaments/<int:tournament_id>/{name}/", view.as_view(), name=f"tournament-{name}")
         for name, view in {**views.READ_VIEWS, **views.COMMAND_VIEWS}.items()

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from config.api import command_view, validated, viewer
 from poker.api.serializers import CommandIn
 from poker.api.views import ReadOpen
-from tournaments import selectors, services
+from tournaments import selectors, services, steps
 from tournaments.api import responses as out
 from tournaments.api import serializers as s
 from tournaments.definitions import definition_build
@@ -54,11 +54,14 @@ class TournamentsView(APIView):
     def post(self, request: Request) -> Response:
         services.ensure_director(request.user)  # before reading a word of it
         data = validated(s.TournamentIn, request.data)
-        name, starts_at = data.pop("name"), data.pop("starts_at")
-        definition = definition_build(data)
+        name, starts_at, step = data.pop("name"), data.pop("starts_at"), data.pop("step")
+        definition, chain = definition_build(data), None
+        if step is not None:
+            definition, chain = steps.step_definition(definition, **step)
         row = services.tournament_create(
-            by=request.user, name=name, definition=definition, starts_at=starts_at
-        )
+            by=request.user, name=name, definition=definition, starts_at=starts_at,
+            step_chain=chain, step=None if step is None else step["step"],
+        )  # fmt: skip
         return Response(selectors.tournament_detail(row, viewer(request)), status=201)
 
 
@@ -134,3 +137,46 @@ COMMAND_VIEWS: dict[str, type[APIView]] = {
         ("deal-decline", CommandIn, services.tournament_deal_decline),
     )
 }
+
+
+class StepChainsView(APIView):
+    """Every step chain (GET) and setting one up (POST), for directors."""
+
+    @extend_schema(responses={200: out.StepChainOut(many=True)}, operation_id="step_chains_list")
+    def get(self, request: Request) -> Response:
+        return Response(steps.chain_list(by=request.user))
+
+    @extend_schema(
+        request=s.StepChainIn, responses={201: out.StepChainOut}, operation_id="step_chains_create"
+    )
+    def post(self, request: Request) -> Response:
+        services.ensure_director(request.user)
+        data = validated(s.StepChainIn, request.data)
+        row = steps.step_chain_create(by=request.user, **data)
+        return Response(steps.chain_detail(row.pk, by=request.user), status=201)
+
+
+class StepChainView(APIView):
+    """The whole chain, its tournaments and tickets outstanding (directors)."""
+
+    @extend_schema(responses={200: out.StepChainOut}, operation_id="step_chains_retrieve")
+    def get(self, request: Request, chain_id: int) -> Response:
+        return Response(steps.chain_detail(chain_id, by=request.user))
+
+
+class StepChainCloseView(APIView):
+    """Once expired, cash out every step ticket still held (directors)."""
+
+    @extend_schema(
+        request=None, responses={200: out.StepChainOut}, operation_id="step_chains_close"
+    )
+    def post(self, request: Request, chain_id: int) -> Response:
+        return Response(steps.step_chain_close(chain_id, by=request.user))
+
+
+class TicketsView(APIView):
+    """Your tickets: what each enters, its value and its expiry."""
+
+    @extend_schema(responses={200: out.TicketOut(many=True)}, operation_id="tickets_list")
+    def get(self, request: Request) -> Response:
+        return Response(steps.tickets_of(request.user))

@@ -46,6 +46,7 @@ from tournaments.rules.decide import create_tournament, decide, play
 from tournaments.rules.definition import (
     Bounty,
     Clocks,
+    Consolation,
     Rebuys,
     Satellite,
     TournamentDefinition,
@@ -119,6 +120,7 @@ from tournaments.rules.play import (
 )
 from tournaments.rules.prizes import Award, award
 from tournaments.rules.state import Entrant, Status, TableInfo, TournamentState
+from tournaments.rules.steps import StepChain, step_ticket
 from tournaments.rules.structure import BlindLevel, Break, Structure
 
 __all__ = [
@@ -142,6 +144,7 @@ __all__ = [
     "Cancelled",
     "ClockPosition",
     "Clocks",
+    "Consolation",
     "DealAccepted",
     "DealDeclined",
     "DealMade",
@@ -199,6 +202,7 @@ __all__ = [
     "StartHand",
     "Started",
     "Status",
+    "StepChain",
     "Structure",
     "TableBroken",
     "TableInfo",
@@ -229,6 +233,7 @@ __all__ = [
     "satellite_prizes",
     "split",
     "standings",
+    "step_ticket",
     "tables_to_deal",
     "timeline",
     "tournament_event_from_json",

@@ -244,7 +244,8 @@ def _award(draft: Draft, c: cmd.AwardPrizes) -> None:
     if state.deal is not None:
         awards = awards_with_deal(state)
     else:
-        awards = award(state.standings, q.prizes(state), value, in_target)
+        values = {} if satellite is None else {c.target: c.value for c in satellite.consolation}
+        awards = award(state.standings, q.prizes(state), value, in_target, values)
     draft.add(*heads_at_end(state, state.standings))
     draft.add(ev.PrizesAwarded(awards, None if satellite is None else satellite.target))
 

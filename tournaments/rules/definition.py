@@ -74,26 +74,63 @@ class Rebuys:
         return self.add_on_chips > 0
 
 
+def _reference(value: object, field: str) -> None:
+    require(
+        isinstance(value, str) and 0 < len(value) <= MAX_NAME,
+        field,
+        f"a reference of 1 to {MAX_NAME} characters",
+    )
+
+
+MAX_CONSOLATIONS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Consolation:
+    """A ticket into ``target`` (a step satellite's own step or one below),
+    worth ``value`` (that step's entry price), for a place just outside the
+    seats."""
+
+    target: str
+    value: int
+
+    def __post_init__(self) -> None:
+        _reference(self.target, "target")
+        count(self.value, "value", 1)
+
+
 @dataclass(frozen=True, slots=True)
 class Satellite:
     """The prize is seats into ``target`` (a reference the service resolves),
     each worth ``target_buy_in`` (the target's buy-in plus fee), at most
-    ``seats`` (None: as many as the pool covers); the rest of the pool is
-    paid in cash."""
+    ``seats`` (None: as many as the pool covers); then ``consolation``, the
+    tickets of the places just outside the seats (the first place outside
+    first), as far as the pool covers them; the rest of the pool is paid in
+    cash."""
 
     target: str
     target_buy_in: int
     seats: int | None = None
+    consolation: tuple[Consolation, ...] = ()
 
     def __post_init__(self) -> None:
-        require(
-            isinstance(self.target, str) and 0 < len(self.target) <= MAX_NAME,
-            "target",
-            f"a reference of 1 to {MAX_NAME} characters",
-        )
+        _reference(self.target, "target")
         count(self.target_buy_in, "target_buy_in", 1)
         if self.seats is not None:
             count(self.seats, "seats", 1)
+        require(
+            isinstance(self.consolation, tuple)
+            and len(self.consolation) <= MAX_CONSOLATIONS
+            and all(isinstance(c, Consolation) for c in self.consolation),
+            "consolation",
+            f"at most {MAX_CONSOLATIONS} consolation tickets",
+        )
+
+    def ticket_value(self, target: str) -> int:
+        """What a ticket this satellite awards into ``target`` is worth."""
+        if target == self.target:
+            return self.target_buy_in
+        return next(c.value for c in self.consolation if c.target == target)
 
 
 MAX_PERCENT = 100

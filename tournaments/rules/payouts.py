@@ -20,6 +20,7 @@ re-entry adds to the pool, not to the places).  Money is whole minor units;
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -143,42 +144,59 @@ def split(pool: int, shares: tuple[int, ...]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Prize:
-    """What one place wins: cash, or a seat (ticket) into the target."""
+    """What one place wins: cash, or a seat (ticket) into the target, or a
+    consolation ticket ``into`` another target."""
 
     cash: int = 0
     ticket: bool = False
+    into: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class SatellitePrizes:
-    """A satellite's prizes: ``seats`` tickets worth ``seat_value`` each, and
-    ``cash``, what is left of the pool, to the first place without a seat."""
+    """A satellite's prizes: ``seats`` tickets worth ``seat_value`` each,
+    then the consolation tickets ``into`` their targets, and ``cash``, what
+    is left of the pool, to the first place without a ticket."""
 
     seats: int
     seat_value: int
     cash: int
+    into: tuple[str, ...] = ()
 
     def places(self) -> tuple[Prize, ...]:
         """The prize of each paid place, best first."""
         tickets = (Prize(ticket=True),) * self.seats
-        return tickets + ((Prize(cash=self.cash),) if self.cash else ())
+        consolations = tuple(Prize(into=target) for target in self.into)
+        return tickets + consolations + ((Prize(cash=self.cash),) if self.cash else ())
 
 
 def satellite_prizes(
-    pool: int, seat_value: int, max_seats: int | None, players: int | None = None
+    pool: int,
+    seat_value: int,
+    max_seats: int | None,
+    players: int | None = None,
+    consolation: Sequence[tuple[str, int]] = (),
 ) -> SatellitePrizes:
     """As many seats as the pool covers (at most ``max_seats``; None: no
-    limit), the rest of the pool in cash to the next place.
+    limit), then each consolation ticket (target, value) in turn while the
+    rest covers it, the rest of the pool in cash to the next place.
 
-    With ``players`` (the field) at most one seat fewer than players, so that
-    a place is left for the cash: a pool swollen by rebuys, or seats cheaper
-    than the entry, never leaves money without a place to go."""
+    With ``players`` (the field) at most one ticket fewer than players, so
+    that a place is left for the cash: a pool swollen by rebuys, or seats
+    cheaper than the entry, never leaves money without a place to go."""
     seats = pool // seat_value
     if max_seats is not None:
         seats = min(seats, max_seats)
     if players is not None:
         seats = max(0, min(seats, players - 1))
-    return SatellitePrizes(seats, seat_value, pool - seats * seat_value)
+    rest = pool - seats * seat_value
+    into: list[str] = []
+    for target, value in consolation:
+        if value > rest or (players is not None and seats + len(into) + 1 >= players):
+            break
+        into.append(target)
+        rest -= value
+    return SatellitePrizes(seats, seat_value, rest, tuple(into))
 
 
 def regular_prizes(pool: int, entrants: int, table: PayoutTable | None = None) -> tuple[Prize, ...]:

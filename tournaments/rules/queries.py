@@ -163,7 +163,10 @@ def _satellite(state: TournamentState) -> SatellitePrizes:
     satellite = state.definition.satellite
     assert satellite is not None
     pool = prize_pool(state)
-    return satellite_prizes(pool, satellite.target_buy_in, satellite.seats, field(state))
+    consolation = [(c.target, c.value) for c in satellite.consolation]
+    return satellite_prizes(
+        pool, satellite.target_buy_in, satellite.seats, field(state), consolation
+    )
 
 
 def current_standings(state: TournamentState) -> tuple[Standing, ...]:

@@ -14,6 +14,7 @@ import { staffView } from "./staff.js";
 import { accountView } from "./account.js";
 import { tilesView } from "./tiles.js";
 import { watchMyTables } from "./turns.js";
+import { stepChainView } from "./steps.js";
 
 const ROUTES = [
   [/^#\/login$/, () => loginView(loadMe)],
@@ -28,6 +29,7 @@ const ROUTES = [
   [/^#\/hands(?:\?.*)?$/, () => handsView()],
   [/^#\/hands\/([0-9-]+)$/, (m) => handView(m[1])],
   [/^#\/tournaments\/(\d+)$/, (m) => tournamentView(Number(m[1]))],
+  [/^#\/step-chains\/(\d+)$/, (m) => stepChainView(Number(m[1]))],
   [/^#\/lobby$/, () => lobbyView()],
 ];
 

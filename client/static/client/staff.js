@@ -123,7 +123,13 @@ export async function staffView() {
       made.append(h("li", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name), ` (#${t.id}, ${t.status.replaceAll("_", " ")})`));
       notice(`Created ${t.name}.`);
     };
-    sections.push(["tournaments", "Tournaments", [h("h2", {}, "Create a tournament"), tournamentForm(created), made]]);
+    const chains = await api("GET", "step-chains/");
+    const chain = (c) => h("li", {}, h("a", { href: `#/step-chains/${c.id}` }, c.name), ` (${c.steps.length} steps into ${c.target.name})`);
+    sections.push([
+      "tournaments",
+      "Tournaments",
+      [h("h2", {}, "Create a tournament"), tournamentForm(created), made, h("h2", {}, "Step satellite chains"), h("ul", { id: "staff-step-chains" }, chains.map(chain))],
+    ]);
   }
   const el = h("section.staff", {}, h("h1", {}, "Staff"), tabs(sections));
   return { el };

@@ -132,7 +132,7 @@ export async function tournamentView(id) {
       ),
       dealBox(standings),
       h("h2", {}, "Prizes"),
-      h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : ""))),
+      h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : "", p.consolation ? ` a ticket into ${p.consolation}` : ""))),
       isDirector() ? directorBox : null,
       h(
         "details.structure",

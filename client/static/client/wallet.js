@@ -59,9 +59,12 @@ export async function walletView() {
   const tickets = h("ul.tickets");
   const empty = h("p.hint", { id: "no-chips", hidden: true });
 
+  const ticket = (t) =>
+    h("li", { "data-ticket": t.ticket }, `${t.count} ticket(s) into ${t.enters}, worth ${t.value} each, good until ${when(t.expires_at) || t.expires}`);
+  const drawTickets = async () => fill(tickets, (await api("GET", "tickets/")).map(ticket));
   const drawWallet = (wallet) => {
     cash.textContent = wallet.cash;
-    fill(tickets, wallet.tickets.map((t) => h("li", {}, `${t.count} ticket(s) to tournament ${t.tournament}`)));
+    drawTickets().catch((e) => notice(e.message, "error"));
     empty.hidden = wallet.cash > 0;
     fill(
       empty,

@@ -44,7 +44,7 @@ def _or(given: int | None, fast: bool, name: str) -> Any:
 class Command(BaseCommand):
     help = (
         "Bots play a sit-and-go (a satellite with --seat-value, rebuys with --rebuy-until, "
-        "a knockout with --bounty) "
+        "a knockout with --bounty, a step satellite chain with --steps) "
         "to the end through the services and the clocks; a progress line per level and at "
         "least every --progress-seconds."
     )
@@ -138,6 +138,12 @@ class Command(BaseCommand):
             "(a tenth of the first prize played for) and the bots accept (default: none)",
         )
         parser.add_argument(
+            "--steps",
+            type=int,
+            help="a step satellite chain of this many steps, each a sit-and-go of --players "
+            "played in turn, its ticket winners entering the next (default: none)",
+        )
+        parser.add_argument(
             "--seed", type=int, default=Plan.seed, help=f"the bots' choices {DEFAULT}"
         )
         parser.add_argument(
@@ -206,6 +212,7 @@ class Command(BaseCommand):
                 progressive=options["progressive"],
                 guarantee=options["guarantee"],
                 deal_at=options["deal_at"],
+                steps=options["steps"],
                 seed=options["seed"],
                 time_limit=options["time_limit"],
                 bot_threads=options["bot_threads"],
