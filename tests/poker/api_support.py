@@ -20,6 +20,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from accounts.models import Account, Transfer
+from poker.engine.cards import SEED_BITS
 from poker.models import Command, Event, Hand, Seat, Table
 
 # --------------------------------------------------------------------------
@@ -321,10 +322,5 @@ def seed_decks(monkeypatch: Any, seed: int) -> None:
         rng.shuffle(order)
         return tuple(order)
 
-    class Secrets:
-        @staticmethod
-        def randbits(k: int) -> int:
-            return rng.getrandbits(k)
-
     monkeypatch.setattr(poker.work, "shuffled", shuffled)
-    monkeypatch.setattr(poker.work, "secrets", Secrets)
+    monkeypatch.setattr(poker.work, "secret_seed", lambda: rng.getrandbits(SEED_BITS))
