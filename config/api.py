@@ -6,6 +6,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -50,6 +51,43 @@ class Email(_StringsOnly, serializers.EmailField):
 
 class StrictUUID(_StringsOnly, serializers.UUIDField):
     """A UUID as a JSON string (not as a number)."""
+
+
+HEX = "0123456789abcdef"
+
+
+def uuid_pattern(*, but_version: int) -> str:
+    """A UUID's hyphenated text, in either case, of any version but
+    ``but_version`` with RFC 9562's variant (that version is still matched
+    with another variant, as ``uuid.UUID`` tells them apart)."""
+    digit = HEX[but_version]
+    others = HEX.replace(digit, "")
+    x = "[0-9a-fA-F]"
+    other = f"[{others}{others.upper().strip('0123456789')}]"
+    version = f"(?:{other}{x}{{3}}-{x}|{digit}{x}{{3}}-[0-7c-fC-F])"
+    return f"^{x}{{8}}-{x}{{4}}-{version}{x}{{3}}-{x}{{12}}$"
+
+
+class ClientUUID(StrictUUID):
+    """A UUID a client chooses, in its hyphenated text, of any version but
+    ``reserved_version`` (the kind of id the room derives for itself): the
+    pattern is checked on the text sent and declared in the schema."""
+
+    default_error_messages = {
+        "reserved": "A UUID's hyphenated text, of any version but {version} (the room's own)."
+    }
+
+    def __init__(self, *, reserved_version: int, **options: Any) -> None:
+        self.reserved_version = reserved_version
+        self.pattern = RegexValidator(uuid_pattern(but_version=reserved_version))
+        super().__init__(**options)
+        self.validators.append(self.pattern)
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not self.pattern.regex.search(data):
+            self.fail("reserved", version=self.reserved_version)
+        return value
 
 
 class StrictBoolean(serializers.BooleanField):
