@@ -6,13 +6,12 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
-
-from config.system_ids import is_system_id
 
 MAX_CHIPS = 10**12
 """The most chips one amount may name (a buy-in, a blind, a bet): far above
@@ -54,17 +53,40 @@ class StrictUUID(_StringsOnly, serializers.UUIDField):
     """A UUID as a JSON string (not as a number)."""
 
 
-class CommandId(StrictUUID):
-    """A client's command id: any UUID but one of the room's own kind
-    (``config.system_ids``: version 8), which its timers and tables use, so
-    no client can take an id a timer will need."""
+HEX = "0123456789abcdef"
 
-    default_error_messages = {"reserved": "Version 8 UUIDs are the room's own: use another."}
+
+def uuid_pattern(*, but_version: int) -> str:
+    """A UUID's hyphenated text, in either case, of any version but
+    ``but_version`` with RFC 9562's variant (that version is still matched
+    with another variant, as ``uuid.UUID`` tells them apart)."""
+    digit = HEX[but_version]
+    others = HEX.replace(digit, "")
+    x = "[0-9a-fA-F]"
+    other = f"[{others}{others.upper().strip('0123456789')}]"
+    version = f"(?:{other}{x}{{3}}-{x}|{digit}{x}{{3}}-[0-7c-fC-F])"
+    return f"^{x}{{8}}-{x}{{4}}-{version}{x}{{3}}-{x}{{12}}$"
+
+
+class ClientUUID(StrictUUID):
+    """A UUID a client chooses, in its hyphenated text, of any version but
+    ``reserved_version`` (the kind of id the room derives for itself): the
+    pattern is checked on the text sent and declared in the schema."""
+
+    default_error_messages = {
+        "reserved": "A UUID's hyphenated text, of any version but {version} (the room's own)."
+    }
+
+    def __init__(self, *, reserved_version: int, **options: Any) -> None:
+        self.reserved_version = reserved_version
+        self.pattern = RegexValidator(uuid_pattern(but_version=reserved_version))
+        super().__init__(**options)
+        self.validators.append(self.pattern)
 
     def to_internal_value(self, data: Any) -> Any:
         value = super().to_internal_value(data)
-        if is_system_id(value):
-            self.fail("reserved")
+        if not self.pattern.regex.search(data):
+            self.fail("reserved", version=self.reserved_version)
         return value
 
 

@@ -14,7 +14,8 @@ from accounts.limits import MAX_EXCLUSION_DAYS
 from accounts.models import Transfer, User
 from accounts.names import MAX_LENGTH
 from accounts.notes import MAX_NOTE
-from config.api import Email, Pattern, Query, StrictInteger, StrictUUID, Text, chips
+from config.api import ClientUUID, Email, Pattern, Query, StrictInteger, Text, chips
+from config.system_ids import SYSTEM_VERSION
 
 # --------------------------------------------------------------------------
 # In
@@ -31,6 +32,14 @@ PASSWORD_MIN_LENGTH = max(
 """The shortest password the validators accept."""
 EMAIL_MAX_LENGTH = User._meta.get_field("email").max_length
 """The longest address the column holds."""
+MEMO_MAX_LENGTH = Transfer._meta.get_field("memo").max_length
+"""The longest memo a transfer holds."""
+
+
+def transfer_id() -> ClientUUID:
+    """A transfer id a client picks: any UUID but of the kind the room
+    derives for its own movements (``config.system_ids.SYSTEM_VERSION``)."""
+    return ClientUUID(reserved_version=SYSTEM_VERSION)
 
 
 def _screen_name(**options: object) -> Text:
@@ -93,9 +102,9 @@ class MoneyIn(serializers.Serializer[dict[str, object]]):
     """A deposit or a withdrawal: the client picks the transfer id, so a
     retry cannot move the money twice."""
 
-    transfer_id = StrictUUID()
+    transfer_id = transfer_id()
     amount = chips(min_value=1)
-    memo = Text(max_length=200, required=False, default="", allow_blank=True)
+    memo = Text(max_length=MEMO_MAX_LENGTH, required=False, default="", allow_blank=True)
 
 
 class SelfExclusionIn(serializers.Serializer[dict[str, object]]):

@@ -7,20 +7,14 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import (
-    CommandId,
-    Pattern,
-    StrictBoolean,
-    StrictInteger,
-    Text,
-    chips,
-    choice,
-)
+from config.api import ClientUUID, Pattern, StrictBoolean, StrictInteger, Text, chips, choice
+from config.system_ids import SYSTEM_VERSION
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.commands import Action
 from poker.engine.rake import RakePreset, preset_settings
 from poker.engine.settings import Setting
-from poker.engine.table.config import SETTINGS
+from poker.engine.state import HAND_SIZE
+from poker.engine.table.config import MAX_SEATS, SETTINGS
 
 
 def setting_field(setting: Setting, *, required: bool = False) -> serializers.Field:
@@ -89,16 +83,22 @@ class TableIn(serializers.Serializer[dict[str, object]]):
         return {**attrs, **preset_settings(RakePreset(preset), attrs["big_blind"])}
 
 
+def command_id(**options: object) -> ClientUUID:
+    """A client's command id: any UUID but of the kind the room keeps for
+    its own ids (``config.system_ids.SYSTEM_VERSION``)."""
+    return ClientUUID(reserved_version=SYSTEM_VERSION, **options)
+
+
 class CommandIn(serializers.Serializer[dict[str, object]]):
     """Any command: an optional client-chosen id makes a retry safe."""
 
-    command_id = CommandId(required=False)
+    command_id = command_id(required=False)
 
 
 class SitIn(CommandIn):
     """Take a seat."""
 
-    seat = StrictInteger(min_value=1, max_value=10)
+    seat = StrictInteger(min_value=1, max_value=MAX_SEATS)
     buy_in = chips(min_value=1)
     wait_for_big_blind = StrictBoolean(default=False)
 
@@ -120,9 +120,9 @@ class ActIn(serializers.Serializer[dict[str, object]]):
 
     hand = Pattern(r"^[0-9]+-[0-9]+$", max_length=24)
     version = StrictInteger(min_value=0, max_value=2**31 - 1)
-    command_id = CommandId()
+    command_id = command_id()
     action = choice(Action)
     amount = chips(min_value=0, required=False, allow_null=True)
     cards = serializers.ListField(
-        child=Pattern(CARD_PATTERN), max_length=5, required=False, default=list
+        child=Pattern(CARD_PATTERN), max_length=HAND_SIZE, required=False, default=list
     )

@@ -213,7 +213,7 @@ def test_a_cashier_s_deposits_under_a_table_s_ids_never_block_it(
         body = {"transfer_id": str(ledger.transfer_id_for(name)), "amount": 1}
         refused = cash.post(url, body, format="json")
         assert refused.status_code == 400
-        assert refused.json()["code"] == "reserved_transfer_id" and refused.json()["message"]
+        assert refused.json()["code"] == "invalid" and "transfer_id" in refused.json()["fields"]
     assert cash_of(ann) == 300 + len(names)
     sit(ann, table_id, 1, 100)
     sit(bob, table_id, 2, 100)

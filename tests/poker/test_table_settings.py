@@ -49,7 +49,7 @@ class LegacyTableIn(serializers.Serializer[dict[str, object]]):
     ante = chips(min_value=0, default=0)
     ante_by = serializers.ChoiceField(choices=[a.value for a in AnteBy], default="all")
     tie_break = serializers.ChoiceField(choices=[t.value for t in TieBreak], default="suit")
-    seats = StrictInteger(min_value=2, max_value=10, required=False)
+    seats = StrictInteger(min_value=2, max_value=6, required=False)  # issue 26: the biggest game
     min_buy_in = chips(min_value=1, required=False)
     max_buy_in = chips(min_value=1, required=False, allow_null=True)
     action_seconds = StrictInteger(min_value=1, max_value=600, default=30)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.config.contract_support import served_schema
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     cash,
@@ -163,3 +164,20 @@ def test_a_director_runs_the_staff_controls(client_for, director, players, clock
     cancelled = command(staff, t, "cancel", reason="fire alarm")
     assert cancelled.json()["status"] == "cancelled"
     assert cash(ann) == cash(bob) == cash(cy) == CASH and pool(t) == 0
+
+
+def test_added_time_is_taken_up_to_its_declared_bound_and_invalid_past_it(
+    client_for, director, players, clock
+):
+    t = create(director)
+    register(t, *players(3))
+    start(t, clock)
+    staff = client_for(director)
+    most = served_schema()["components"]["schemas"]["AddTimeIn"]["properties"]["seconds"]
+    assert command(staff, t, "add-time", seconds=most["maximum"]).status_code == 200
+    past = command(staff, t, "add-time", seconds=most["maximum"] + 1)
+    assert (past.status_code, past.json()["code"], list(past.json()["fields"])) == (
+        400,
+        "invalid",
+        ["seconds"],
+    )

@@ -11,42 +11,62 @@ from config.api import Query, StrictBoolean, StrictInteger, Text, choice
 from config.api import chips as amount
 from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
+from poker.engine.table.config import MAX_SEATS, MAX_TOURNAMENT_TABLE, setting
 from tournaments.definitions import PRESETS
 from tournaments.models import Tournament
-from tournaments.rules.definition import DECISION_SECONDS
-from tournaments.rules.structure import MINUTE
+from tournaments.rules.decide import MAX_ADDED_SECONDS, MAX_NAME, MAX_REASON
+from tournaments.rules.definition import (
+    CLOCK_SETTINGS,
+    DECISION_SECONDS,
+    MAX_DECISION_SECONDS,
+    MAX_ENTRIES,
+)
+from tournaments.rules.payouts import BASIS
+from tournaments.rules.structure import (
+    MAX_BREAK_MINUTES,
+    MAX_LEVEL_MINUTES,
+    MAX_LEVELS,
+    MIN_BIG_BLIND,
+    MINUTE,
+)
 
 MAX_COUNT = 10**6
 """The largest count (players, levels, seconds...) any field takes."""
 
 
 def count(**options: Any) -> StrictInteger:
-    """A whole-number field for counts, levels, seats and seconds."""
-    return StrictInteger(min_value=options.pop("min_value", 0), max_value=MAX_COUNT, **options)
+    """A whole-number field for counts, levels, seats and seconds: at most
+    ``max_value``, the rules' own bound where they have one."""
+    return StrictInteger(
+        min_value=options.pop("min_value", 0),
+        max_value=options.pop("max_value", MAX_COUNT),
+        **options,
+    )
 
 
 class LevelIn(serializers.Serializer[dict[str, object]]):
     small_blind = amount(min_value=1)
-    big_blind = amount(min_value=1)
+    big_blind = amount(min_value=MIN_BIG_BLIND)
     ante = amount(min_value=0, default=0)
-    minutes = count(min_value=1, default=20)
+    minutes = count(min_value=1, max_value=MAX_LEVEL_MINUTES, default=20)
 
 
 class BreakIn(serializers.Serializer[dict[str, object]]):
-    after_level = count(min_value=1)
-    minutes = count(min_value=1, default=10)
+    after_level = count(min_value=1, max_value=MAX_LEVELS - 1)
+    minutes = count(min_value=1, max_value=MAX_BREAK_MINUTES, default=10)
 
 
 class StructureIn(serializers.Serializer[dict[str, object]]):
     """A preset by name, or the levels and breaks."""
 
     preset = serializers.ChoiceField(choices=sorted(PRESETS), required=False)
-    minutes = count(min_value=1, required=False)
+    minutes = count(min_value=1, max_value=MAX_LEVEL_MINUTES, required=False)
     """A preset's level length."""
     minute_seconds = StrictInteger(min_value=1, max_value=MINUTE, default=MINUTE)
     """Seconds in a minute of the clock (fewer: a scaled-down simulation)."""
-    levels = LevelIn(many=True, required=False)
-    breaks = BreakIn(many=True, required=False)
+    levels = LevelIn(many=True, required=False, max_length=MAX_LEVELS)
+    breaks = BreakIn(many=True, required=False, max_length=MAX_LEVELS - 1)
+    """At most one after each level but the last."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("preset")) == bool(attrs.get("levels")):
@@ -55,14 +75,14 @@ class StructureIn(serializers.Serializer[dict[str, object]]):
 
 
 class RebuysIn(serializers.Serializer[dict[str, object]]):
-    until_level = count(min_value=1)
+    until_level = count(min_value=1, max_value=MAX_LEVELS)
     chips = amount(min_value=1)
     price = amount(min_value=0)
     max_rebuys = count(min_value=1, required=False, allow_null=True, default=None)
     threshold = amount(min_value=0, required=False, allow_null=True, default=None)
     add_on_chips = amount(min_value=0, default=0)
     add_on_price = amount(min_value=0, default=0)
-    decision_seconds = count(min_value=1, default=DECISION_SECONDS)
+    decision_seconds = count(min_value=1, max_value=MAX_DECISION_SECONDS, default=DECISION_SECONDS)
 
 
 class SatelliteIn(serializers.Serializer[dict[str, object]]):
@@ -113,15 +133,27 @@ class ClocksIn(serializers.Serializer[dict[str, object]]):
     """The clocks of the tournament's tables, in seconds (each left out or
     null: the table default; bounds as for a table's own settings)."""
 
-    action_seconds = count(min_value=1, required=False, allow_null=True, default=None)
-    draw_seconds = count(min_value=1, required=False, allow_null=True, default=None)
-    time_bank_seconds = count(min_value=0, required=False, allow_null=True, default=None)
-    time_bank_refill_hands = count(min_value=0, required=False, allow_null=True, default=None)
+    def get_fields(self) -> dict[str, serializers.Field]:
+        return {name: _clock(name) for name in CLOCK_SETTINGS}
+
+
+def _clock(name: str) -> StrictInteger:
+    """A tournament's table clock, within the table setting's own bounds."""
+    bounds = setting(name).bounds
+    return count(
+        min_value=bounds.low or 0,
+        max_value=bounds.high,
+        required=False,
+        allow_null=True,
+        default=None,
+    )
 
 
 class PayoutTierIn(serializers.Serializer[dict[str, object]]):
     min_entrants = count(min_value=2)
-    shares = serializers.ListField(child=count(min_value=1), min_length=1, max_length=1000)
+    shares = serializers.ListField(
+        child=count(min_value=1, max_value=BASIS), min_length=1, max_length=1000
+    )
 
 
 class LobbyQuery(Query):
@@ -133,7 +165,7 @@ class LobbyQuery(Query):
 class TournamentIn(serializers.Serializer[dict[str, object]]):
     """A tournament to create."""
 
-    name = Text(max_length=80)
+    name = Text(max_length=MAX_NAME)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
     """The scheduled start; none for a sit-and-go."""
     game = choice(Game)
@@ -142,10 +174,14 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     starting_stack = amount(min_value=1)
     buy_in = amount(min_value=0)
     fee = amount(min_value=0, default=0)
-    min_players = count(min_value=2, default=2)
-    max_players = count(min_value=2, default=1000)
-    table_size = count(min_value=2, required=False, allow_null=True, default=None)
-    late_registration_level = count(min_value=1, required=False, allow_null=True, default=None)
+    min_players = count(min_value=2, max_value=MAX_ENTRIES, default=2)
+    max_players = count(min_value=2, max_value=MAX_ENTRIES, default=1000)
+    table_size = count(
+        min_value=2, max_value=MAX_SEATS, required=False, allow_null=True, default=None
+    )
+    late_registration_level = count(
+        min_value=1, max_value=MAX_LEVELS, required=False, allow_null=True, default=None
+    )
     re_entries = count(min_value=0, required=False, allow_null=True, default=0)
     """Re-entries allowed per player (null: no limit)."""
     rebuys = RebuysIn(required=False, allow_null=True, default=None)
@@ -156,7 +192,7 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     """Null: no bounties."""
     guarantee = amount(min_value=0, default=0)
     """The least prize pool, held from the house (0: none)."""
-    payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None)
+    payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None, min_length=1)
     sit_and_go = StrictBoolean(default=False)
     ante_by = choice(AnteBy, default="all")
     tie_break = choice(TieBreak, default="suit")
@@ -177,13 +213,13 @@ class EntryIn(CommandIn):
 
 
 class AddTimeIn(CommandIn):
-    seconds = count(min_value=1)
+    seconds = count(min_value=1, max_value=MAX_ADDED_SECONDS)
 
 
 class MoveIn(CommandIn):
     player = count(min_value=1)
-    table = count(min_value=1)
-    seat = count(min_value=1)
+    table = count(min_value=1, max_value=MAX_TOURNAMENT_TABLE)
+    seat = count(min_value=1, max_value=MAX_SEATS)
 
 
 class PlayerIn(CommandIn):
@@ -203,4 +239,4 @@ class DealIn(CommandIn):
 
 
 class CancelIn(CommandIn):
-    reason = Text(max_length=200, required=False, allow_blank=True, default="")
+    reason = Text(max_length=MAX_REASON, required=False, allow_blank=True, default="")

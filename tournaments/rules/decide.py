@@ -60,6 +60,8 @@ from tournaments.rules.validate import moment, player_id, seed_of
 
 MAX_ADDED_SECONDS = 3_600
 MAX_NAME = 80
+MAX_REASON = 200
+"""Characters of a cancellation's reason."""
 
 
 def create_tournament(
@@ -214,8 +216,8 @@ def _add_time(draft: Draft, c: cmd.AddTime) -> None:
 
 
 def _cancel(draft: Draft, c: cmd.Cancel) -> None:
-    if not isinstance(c.reason, str) or len(c.reason) > 200:
-        raise Malformed("a reason is text of at most 200 characters")
+    if not isinstance(c.reason, str) or len(c.reason) > MAX_REASON:
+        raise Malformed(f"a reason is text of at most {MAX_REASON} characters")
     if bounty_paid(draft.state):
         raise IllegalAction("bounties have been paid: the tournament plays to its end")
     draft.add(ev.Cancelled(c.reason))

@@ -25,6 +25,8 @@ MAX_LEVEL_MINUTES = 240
 MAX_BREAK_MINUTES = 120
 MINUTE = 60
 """Seconds in a minute of a structure's clock in play."""
+MIN_BIG_BLIND = 2
+"""The smallest big blind: twice the smallest small blind (RULES.md 1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,7 @@ class BlindLevel:
 
     def __post_init__(self) -> None:
         count(self.small_blind, "small_blind", 1)
-        count(self.big_blind, "big_blind", 2)
+        count(self.big_blind, "big_blind", MIN_BIG_BLIND)
         require(
             self.big_blind == 2 * self.small_blind,
             "big_blind",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.api import CommandId, Pattern, Query, StrictInteger, StrictUUID, Text, chips
+from accounts.api.serializers import MEMO_MAX_LENGTH, transfer_id
+from config.api import Pattern, Query, StrictInteger, Text, chips
+from poker.api.serializers import command_id
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.casino import PAY_TABLE_SETTINGS
 from poker.engine.casino.rules import MAX_BOXES, MAX_JOKERS
@@ -34,7 +36,7 @@ class PayTableIn(serializers.Serializer[dict[str, object]]):
 class CasinoTableIn(serializers.Serializer[dict[str, object]]):
     """A casino table to open (staff)."""
 
-    name = Text(max_length=64, min_length=1)
+    name = Text(min_length=_bounds("name")[0], max_length=_bounds("name")[1])
     jokers = StrictInteger(min_value=0, max_value=MAX_JOKERS, default=2)
     pay_table = PayTableIn(required=False)
     min_bet = chips(min_value=1, default=10)
@@ -53,7 +55,7 @@ class CasinoTableIn(serializers.Serializer[dict[str, object]]):
 class CasinoCommandIn(serializers.Serializer[dict[str, object]]):
     """Any command: an optional client-chosen id makes a retry safe."""
 
-    command_id = CommandId(required=False)
+    command_id = command_id(required=False)
 
 
 class CasinoSitIn(CasinoCommandIn):
@@ -73,7 +75,7 @@ class CasinoMoveIn(serializers.Serializer[dict[str, object]]):
 
     round = Pattern(ROUND_ID, max_length=29)
     version = StrictInteger(min_value=0, max_value=2**31 - 1)
-    command_id = CommandId()
+    command_id = command_id()
 
 
 class CasinoExchangeIn(CasinoMoveIn):
@@ -86,8 +88,8 @@ class BankrollFundIn(serializers.Serializer[dict[str, object]]):
     """Money into the house's bankroll, under the cashier's transfer id."""
 
     amount = chips(min_value=1)
-    transfer_id = StrictUUID()
-    memo = Text(max_length=200, required=False, default="")
+    transfer_id = transfer_id()
+    memo = Text(max_length=MEMO_MAX_LENGTH, required=False, default="")
 
 
 class RoundPageQuery(Query):

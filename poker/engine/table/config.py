@@ -9,7 +9,7 @@ from typing import Any
 
 from poker.engine.errors import Malformed
 from poker.engine.rake import WHOLE, Rake
-from poker.engine.rules import Betting, Rules
+from poker.engine.rules import VARIANTS, Betting, Rules
 from poker.engine.settings import Setting, bounded, check_all, settings_of
 
 FIXED_LIMIT_MIN_BIG_BLINDS = 10
@@ -18,9 +18,9 @@ BIG_BET_MIN_SMALL_BLINDS = 20
 """Pot and no limit: the minimum buy-in is 20 small blinds (RULES.md 1)."""
 BIG_BET_MAX_BIG_BLINDS = 100
 """Pot and no limit: the maximum buy-in is 100 big blinds (RULES.md 1)."""
-MAX_SEATS = 10
-"""The most seats a table setting may name; each game allows at most its
-``Variant.max_players``."""
+MAX_SEATS = max(variant.max_players for variant in VARIANTS.values())
+"""The most seats a table setting may name: the biggest game's table; each
+game allows at most its ``Variant.max_players``."""
 CLOCK = bounded(1, 600)
 """A clock a player must answer: whole seconds, 1 to 600."""
 ALLOWANCE = bounded(0, 3600)
