@@ -324,6 +324,11 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 
+CASINO_EDGE_FLOOR = env.float("CASINO_EDGE_FLOOR", default=0.0)
+"""The least house edge against the best response, a share of the original
+bet, that a casino table opens with (``poker.casino.edge``): 0, the house
+never loses on average to the best player."""
+
 TOKEN_TTL_HOURS = env.int("TOKEN_TTL_HOURS", default=24 * 7)
 """How long an API token (one per login, per device) lasts."""
 REST_KNOX = {

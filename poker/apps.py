@@ -1,4 +1,17 @@
+from typing import Any
+
 from django.apps import AppConfig
+
+
+def _casino_math_ship(sender: AppConfig, apps: Any, using: str = "default", **_: Any) -> None:
+    """The default casino configuration's figures, once its table exists."""
+    from poker.casino.edge import casino_math_ship
+
+    try:
+        apps.get_model("poker", "CasinoMath")
+    except LookupError:
+        return
+    casino_math_ship(using=using)
 
 
 class PokerConfig(AppConfig):
@@ -10,7 +23,7 @@ class PokerConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_migrate, post_save
 
         from accounts.audit import register
         from accounts.locks import on_out_of_play
@@ -25,6 +38,7 @@ class PokerConfig(AppConfig):
         register(casino_problems)
         on_out_of_play(player_out_of_play)
         on_out_of_play(casino_out_of_play)
+        post_migrate.connect(_casino_math_ship, sender=self, dispatch_uid="casino-math")
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
         projection_register(
             app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)

@@ -14,9 +14,11 @@ from poker import selectors, streams
 
 
 def _forget() -> None:
+    from poker.casino import streams as casino_streams
     from tournaments.work import folds
 
-    for cache in (streams.hands, streams.tables, folds):
+    caches = (streams.hands, streams.tables, casino_streams.tables, casino_streams.rounds, folds)
+    for cache in caches:
         cache.forget()
 
 
