@@ -6,7 +6,8 @@ simulation's 95% lower bound.
 
 Figures are computed once per configuration, never per request: the
 default configuration's ship with the code (``DEFAULT_FIGURES``, stored
-after each migrate and on first use), any other by ``manage.py casino_math --store``; a
+after each migrate, read from the file when the database holds none), any
+other by ``manage.py casino_math --store``; a
 configuration without figures is refused with the command to run.
 """
 
@@ -61,18 +62,18 @@ def casino_math_store(*, figures: EdgeFigures) -> CasinoMath:
 
 def casino_math_of(rules: CasinoRules) -> CasinoMath | None:
     """The stored figures of a table's configuration, if any (one query);
-    the default configuration's are stored from the shipped file when
-    missing (a database emptied since the migrations ran)."""
+    the default configuration's as shipped when the database holds none
+    (emptied since the migrations ran).  Never a write."""
     digest = rules_digest(rules)
     row = CasinoMath.objects.filter(digest=digest).first()
     if row is None and digest == shipped_figures().digest:
-        return casino_math_ship()
+        return CasinoMath(**shipped_figures().to_json())
     return row
 
 
 def casino_math_ship(*, using: str = "default") -> CasinoMath:
     """Store the default configuration's shipped figures unless stored
-    (after each migrate, and on first use)."""
+    (after each migrate)."""
     fields = shipped_figures().to_json()
     rows = CasinoMath.objects.using(using)
     row, _ = rows.get_or_create(digest=fields.pop("digest"), defaults=fields)
@@ -114,12 +115,15 @@ def store_command(rules: CasinoRules) -> str:
 
 
 def casino_math_list() -> list[dict[str, Any]]:
-    """Every stored configuration with its figures, for staff (the default
-    configuration's among them)."""
-    casino_math_ship()
+    """Every stored configuration with its figures, for staff, the default
+    configuration's first (as shipped when the database holds none)."""
+    shipped = shipped_figures().digest
+    rows = list(CasinoMath.objects.exclude(digest=shipped).order_by("id"))
+    default = casino_math_of(CasinoRules())
+    assert default is not None
     return [
         {"jokers": row.jokers, "pay_table": row.pay_table} | staff_figures(row)
-        for row in CasinoMath.objects.order_by("id")
+        for row in [default, *rows]
     ]
 
 

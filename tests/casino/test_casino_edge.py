@@ -148,10 +148,15 @@ def test_storing_a_configuration_again_replaces_its_figures():
     assert list(CasinoMath.objects.filter(jokers=1).values_list("model_edge", flat=True)) == [0.03]
 
 
-def test_the_default_figures_come_back_after_the_table_is_emptied(staff, client_for):
+def test_the_default_configuration_opens_on_the_shipped_figures_when_none_are_stored(
+    staff, client_for
+):
     CasinoMath.objects.all().delete()
-    ok(opened(client_for(staff)), 201)
-    assert CasinoMath.objects.get().digest == shipped_figures().digest
+    view = ok(opened(client_for(staff)), 201)
+    assert view["house_math"]["model_edge"] == shipped_figures().model_edge
+    listed = ok(client_for(staff).get("/api/casino/math/"))
+    assert [m["digest"] for m in listed] == [shipped_figures().digest]
+    assert not CasinoMath.objects.exists()  # a read writes nothing
 
 
 # --------------------------------------------------------------------------
