@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from config.api_errors import ApiError
 from poker.casino.models import CasinoMath
-from poker.engine.casino import DEFAULT_PAY_TABLE, CasinoRules
+from poker.engine.casino import DEFAULT_PAY_TABLE, CasinoRules, PayTable
 from poker.engine.casino.edge import EdgeFigures, below_floor, rules_digest
 
 DEFAULT_FIGURES: Final = Path(__file__).with_name("default_math.json")
@@ -122,7 +122,8 @@ def casino_math_list() -> list[dict[str, Any]]:
     default = casino_math_of(CasinoRules())
     assert default is not None
     return [
-        {"jokers": row.jokers, "pay_table": row.pay_table} | staff_figures(row)
+        {"jokers": row.jokers, "pay_table": PayTable.from_json(row.pay_table).to_json()}
+        | staff_figures(row)
         for row in [default, *rows]
     ]
 

@@ -178,7 +178,7 @@ def casino_table_strategy(table: CasinoTable) -> dict[str, Any]:
         "table": table.pk,
         "name": table.name,
         "jokers": table.jokers,
-        "pay_table": table.pay_table,
+        "pay_table": rules.pay_table.to_json(),
         **published_figures(casino_math_of(rules)),
     }
 

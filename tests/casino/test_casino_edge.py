@@ -121,6 +121,7 @@ def test_staff_see_the_figures_on_the_table_and_players_do_not(staff, make_user,
 def test_the_stored_configurations_are_listed_for_staff_only(staff, make_user, client_for):
     store_figures(pay_table=GENEROUS, model_edge=-0.25, low=-0.27)
     listed = ok(client_for(staff).get("/api/casino/math/"))
+    assert all(list(m["pay_table"]) == list(PayTable().to_json()) for m in listed)
     assert [(m["jokers"], m["pay_table"]["pair"], m["model_edge"]) for m in listed] == [
         (2, 1, shipped_figures().model_edge),
         (2, 3, -0.25),
@@ -135,6 +136,7 @@ def test_the_table_serves_its_strategy_card_and_published_edge_to_anyone(staff, 
     assert served["house_edge"] == shipped.simulated_edge
     assert served["strategy_card"] == list(shipped.strategy_card)
     assert served["strategy_card"][0].startswith("Play with a pair of ")
+    assert list(served["pay_table"]) == list(PayTable().to_json())  # lowest line first
     assert (served["name"], served["jokers"], served["pay_table"]["full-house"]) == (
         "Guarded",
         2,

@@ -1,7 +1,7 @@
 // A casino table's strategy card: its pay table, its published house edge
 // (against the best player) and the best response in a few plain lines,
 // as the server stores them for the table's configuration
-// (GET casino/tables/<id>/strategy/).
+// (GET casino/tables/<id>/strategy/; its pay table from the lowest line).
 
 import { api } from "./api.js";
 import { h } from "./dom.js";

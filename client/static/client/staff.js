@@ -91,7 +91,7 @@ export async function staffView() {
         h(
           "li",
           { dataset: { digest: m.digest } },
-          `${m.jokers} joker${m.jokers === 1 ? "" : "s"}, pays ${Object.values(m.pay_table).join("/")}: ${figures(m)}${m.model_edge < m.floor || m.simulated_confidence[0] < m.floor ? " — below the floor" : ""}`,
+          `${m.jokers} joker${m.jokers === 1 ? "" : "s"}, pair to five of a kind pay ${Object.values(m.pay_table).join("/")}: ${figures(m)}${m.model_edge < m.floor || m.simulated_confidence[0] < m.floor ? " — below the floor" : ""}`,
         ),
       ),
     );
