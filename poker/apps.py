@@ -1,10 +1,14 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.apps import apps as global_apps
 
 
-def _casino_math_ship(sender: AppConfig, apps: Any, using: str = "default", **_: Any) -> None:
-    """The default casino configuration's figures, once its table exists."""
+def _casino_math_ship(
+    sender: AppConfig, using: str = "default", apps: Any = global_apps, **_: Any
+) -> None:
+    """The default casino configuration's figures, once its table exists
+    (``apps``: the migrated state's models; a flush sends none)."""
     from poker.casino.edge import casino_math_ship
 
     try:

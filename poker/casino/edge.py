@@ -72,11 +72,12 @@ def casino_math_of(rules: CasinoRules) -> CasinoMath | None:
 
 
 def casino_math_ship(*, using: str = "default") -> CasinoMath:
-    """Store the default configuration's shipped figures unless stored
-    (after each migrate)."""
+    """Store the default configuration's shipped figures (after each
+    migrate): they replace stored ones, so a release's regenerated file
+    takes effect with its migrate."""
     fields = shipped_figures().to_json()
     rows = CasinoMath.objects.using(using)
-    row, _ = rows.get_or_create(digest=fields.pop("digest"), defaults=fields)
+    row, _ = rows.update_or_create(digest=fields.pop("digest"), defaults=fields)
     return row
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.management.sql import emit_post_migrate_signal
 from django.test import override_settings
 from rest_framework.test import APIClient
 
@@ -163,6 +164,17 @@ def test_the_default_configuration_opens_on_the_shipped_figures_when_none_are_st
 
 # --------------------------------------------------------------------------
 # The shipped figures
+
+
+def test_each_migrate_stores_the_shipped_default_figures_over_stored_ones():
+    store_figures(model_edge=0.5, low=0.4)  # the default configuration, other figures
+    emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
+    stored = CasinoMath.objects.get(digest=shipped_figures().digest)
+    assert (stored.model_edge, stored.simulated_low, stored.rounds) == (
+        shipped_figures().model_edge,
+        shipped_figures().simulated_low,
+        shipped_figures().rounds,
+    )
 
 
 def test_the_shipped_figures_are_the_default_configurations():
