@@ -343,6 +343,11 @@ STAFF_REQUIRE_OTP = env.bool("STAFF_REQUIRE_OTP", default=PRODUCTION)
 (``accounts.second_factor``): on in production, off on the development
 profile so that ``make run`` needs no authenticator."""
 
+CASINO_EDGE_FLOOR = env.float("CASINO_EDGE_FLOOR", default=0.0)
+"""The least house edge against the best response, a share of the original
+bet, that a casino table opens with (``poker.casino.edge``): 0, the house
+never loses on average to the best player."""
+
 TOKEN_TTL_HOURS = env.int("TOKEN_TTL_HOURS", default=24 * 7)
 """How long an API token (one per login, per device) lasts."""
 WS_TICKET_SECONDS = env.int("WS_TICKET_SECONDS", default=30)

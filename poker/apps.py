@@ -1,4 +1,21 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.apps import apps as global_apps
+
+
+def _casino_math_ship(
+    sender: AppConfig, using: str = "default", apps: Any = global_apps, **_: Any
+) -> None:
+    """The default casino configuration's figures, once its table exists
+    (``apps``: the migrated state's models; a flush sends none)."""
+    from poker.casino.edge import casino_math_ship
+
+    try:
+        apps.get_model("poker", "CasinoMath")
+    except LookupError:
+        return
+    casino_math_ship(using=using)
 
 
 class PokerConfig(AppConfig):
@@ -10,7 +27,7 @@ class PokerConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_migrate, post_save
 
         from accounts.audit import register
         from accounts.locks import on_out_of_play
@@ -29,6 +46,7 @@ class PokerConfig(AppConfig):
         on_out_of_play(casino_out_of_play)
         namer_register("table", table_names)
         namer_register("casino", casino_table_names)
+        post_migrate.connect(_casino_math_ship, sender=self, dispatch_uid="casino-math")
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
         projection_register(
             app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)

@@ -287,4 +287,4 @@ def hand_stream(hand_pk: str) -> str:
     return f"hand-{hand_pk}"
 
 
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable  # noqa: E402,F401 - the app's models
+from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable  # noqa: E402,F401 - the app's models

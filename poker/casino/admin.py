@@ -1,8 +1,9 @@
 """The admin for operators: casino tables, their boxes and rounds, shown
-read-only (projections of the event log).  Staff open a table from the add
-page and close tables with an action, both through the services
-(``casino_table_open``, ``casino_table_close``): the admin never writes a
-row itself."""
+read-only (projections of the event log), with the house-edge figures of
+each table's configuration (``CasinoMath``, stored by ``manage.py
+casino_math --store``).  Staff open a table from the add page and close
+tables with an action, both through the services (``casino_table_open``,
+``casino_table_close``): the admin never writes a row itself."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from django.urls import reverse
 from config.admin import ReadOnly, ReadOnlyInline
 from config.api_errors import ApiError
 from poker.casino import services
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable
+from poker.casino.edge import casino_math_of
+from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
+from poker.engine.casino import CasinoRules, PayTable
 
 OPEN_FIELDS = (
     "name",
@@ -48,6 +51,7 @@ class CasinoTableAdmin(ReadOnly):
         "players_seated",
         "round_number",
         "exposure",
+        "house_edge",
     )
     list_filter = ("status",)
     search_fields = ("name",)
@@ -60,7 +64,18 @@ class CasinoTableAdmin(ReadOnly):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is None:
             return OPEN_FIELDS
-        return super().get_fields(request, obj)
+        return [*super().get_fields(request, obj), "house_edge"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        extra = ["house_edge"] if obj is not None else []
+        return [*super().get_readonly_fields(request, obj), *extra]
+
+    @admin.display(description="house edge vs the best response")
+    def house_edge(self, table: CasinoTable) -> str:
+        """The configuration's stored figures, in words."""
+        rules = CasinoRules(table.jokers, PayTable.from_json(table.pay_table))
+        row = casino_math_of(rules)
+        return "none stored" if row is None else figures_text(row)
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
         return self.inlines if obj is not None else []
@@ -75,6 +90,9 @@ class CasinoTableAdmin(ReadOnly):
             self.message_user(request, f"Not opened: {error.message}", messages.ERROR)
             return
         obj.pk = table.pk
+        row = casino_math_of(CasinoRules(table.jokers, PayTable.from_json(table.pay_table)))
+        if row is not None:
+            self.message_user(request, f"House edge: {figures_text(row)}.", messages.INFO)
 
     def response_add(
         self, request: HttpRequest, obj: CasinoTable, post_url_continue: Any = None
@@ -93,6 +111,32 @@ class CasinoTableAdmin(ReadOnly):
                 self.message_user(request, f"{table}: {error.message}", messages.ERROR)
             else:
                 self.message_user(request, f"{table}: closing.", messages.SUCCESS)
+
+
+def figures_text(row: CasinoMath) -> str:
+    """A configuration's figures in one line."""
+    return (
+        f"model {row.model_edge:.2%}, simulated {row.simulated_edge:.2%} "
+        f"(95% CI {row.simulated_low:.2%} to {row.simulated_high:.2%}, {row.rounds:,} rounds); "
+        f"largest payout {row.largest_payout} B"
+    )
+
+
+@admin.register(CasinoMath)
+class CasinoMathAdmin(ReadOnly):
+    """Each configuration's stored figures (``manage.py casino_math --store``)."""
+
+    list_display = (
+        "digest",
+        "jokers",
+        "model_edge",
+        "simulated_edge",
+        "simulated_low",
+        "simulated_high",
+        "rounds",
+        "largest_payout",
+        "computed_at",
+    )
 
 
 @admin.register(CasinoBox)

@@ -116,6 +116,42 @@ class CasinoRound(models.Model):
         return casino_round_stream(self.pk)
 
 
+class CasinoMath(models.Model):
+    """A configuration's house edge against the best response
+    (``poker.engine.casino.edge.EdgeFigures``), computed once by ``manage.py
+    casino_math --store`` (the default configuration's ship with the code)
+    and read by the guard that opens tables.  Shares of the original bet B;
+    positive: the house wins."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    """``settings_digest`` of the configuration."""
+    jokers = models.PositiveSmallIntegerField()
+    pay_table = models.JSONField()
+    qualifier = models.PositiveIntegerField()
+    """The dealer's least qualifying hand (a ``rank_joker_high`` value)."""
+    not_qualified = models.CharField(max_length=16)
+    """The ANTE's odds when the dealer does not qualify ("2/3")."""
+    model_edge = models.FloatField()
+    simulated_edge = models.FloatField()
+    simulated_low = models.FloatField()
+    simulated_high = models.FloatField()
+    rounds = models.PositiveBigIntegerField()
+    dealer_samples = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    largest_payout = models.PositiveIntegerField()
+    """The most one box can win in a round beyond its stakes, in B."""
+    strategy_card = models.JSONField()
+    """The best response in a few plain lines."""
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "casino math"
+
+    def __str__(self) -> str:
+        return f"casino math {self.digest[:12]} ({self.jokers} jokers)"
+
+
 def casino_feed(table_id: int) -> int:
     """The feed of a casino table: its stream's and its rounds' events in
     the order they were written (``Event.feed``, ``position``), for the live

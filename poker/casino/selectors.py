@@ -17,10 +17,11 @@ from typing import Any
 from django.db.models import QuerySet
 
 from poker.casino import streams
+from poker.casino.edge import casino_math_of, published_figures, staff_figures
 from poker.casino.models import CasinoRound, CasinoTable, round_id
 from poker.casino.work import CasinoWork
 from poker.engine import casino
-from poker.engine.casino import GAME, CasinoState
+from poker.engine.casino import GAME, CasinoRules, CasinoState, PayTable
 from poker.engine.casino.table import CasinoTableState
 from poker.selectors import player_name
 
@@ -157,6 +158,28 @@ def _view(
         "your_box": None if your_box is None else your_box + 1,
         "round": None if latest is None else _round(latest[0], latest[1], you),
         "clock": _clock(table, state, latest) if current else None,
+        "house_math": _house_math(state, viewer),
+    }
+
+
+def _house_math(state: CasinoTableState, viewer: Any) -> dict[str, Any] | None:
+    """The stored figures the guard read, for staff only."""
+    if not getattr(viewer, "is_staff", False):
+        return None
+    row = casino_math_of(state.config.rules)
+    return None if row is None else staff_figures(row)
+
+
+def casino_table_strategy(table: CasinoTable) -> dict[str, Any]:
+    """What a player can learn of the table's configuration: its pay table,
+    its published house edge and the strategy card (stored figures)."""
+    rules = CasinoRules(table.jokers, PayTable.from_json(table.pay_table))
+    return {
+        "table": table.pk,
+        "name": table.name,
+        "jokers": table.jokers,
+        "pay_table": rules.pay_table.to_json(),
+        **published_figures(casino_math_of(rules)),
     }
 
 

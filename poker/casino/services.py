@@ -21,6 +21,7 @@ from accounts.selectors import account_balance
 from config.api_errors import ApiError
 from poker.casino import projections, publish, streams
 from poker.casino.commands import run
+from poker.casino.edge import edge_guard
 from poker.casino.house import exposure_open
 from poker.casino.models import CasinoBox, CasinoTable, casino_feed
 from poker.casino.selectors import casino_work_view
@@ -61,7 +62,9 @@ def casino_table_open(
     decision_seconds: int = 20,
 ) -> CasinoTable:
     """Open a casino table (staff only); a pay table left out, or a line of
-    it, keeps the default (RULES.md 5)."""
+    it, keeps the default (RULES.md 5).  Refused unless the configuration's
+    stored house edge against the best response is at least the floor
+    (``edge.edge_guard``)."""
     if not getattr(by, "is_staff", False):
         raise Forbidden("Only staff open tables.")
     try:
@@ -72,6 +75,7 @@ def casino_table_open(
         events = open_table(config)
     except EngineError as error:
         raise refusal(error) from error
+    edge_guard(rules)
     with transaction.atomic():
         table = CasinoTable.objects.create(**projections.config_fields(config))
         batch = Batch(table.stream, 0, streams.encode_table(events))

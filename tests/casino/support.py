@@ -1,5 +1,6 @@
 """Helpers for the casino tests: commands through the API, what must not
-change on a refusal, and where all the money is."""
+change on a refusal, where all the money is, and a configuration's
+house-edge figures stored."""
 
 from __future__ import annotations
 
@@ -13,7 +14,12 @@ from rest_framework.test import APIClient
 from accounts import ledger
 from accounts.models import Account, Transfer
 from accounts.selectors import account_balance
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable
+from poker.casino.edge import casino_math_store
+from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
+from poker.engine.casino import CasinoRules, PayTable
+from poker.engine.casino.edge import EdgeFigures, rules_digest, settings_json
+from poker.engine.casino.report import SEED, settings_of
+from poker.engine.casino.solve import largest_payout
 from poker.models import Command, Event
 
 
@@ -99,3 +105,27 @@ def play_out(clients: dict[int, APIClient], table: int, policy: str = "stand") -
         name = "stand" if "stand" in legal else policy if policy in legal else "fold"
         ok(move(client, table, mine, name))
     raise AssertionError("the round did not end")
+
+
+def store_figures(
+    *, jokers: int = 2, pay_table: dict[str, int] | None = None, model_edge: float, low: float
+) -> CasinoMath:
+    """Store figures for a configuration as ``manage.py casino_math --store``
+    would, with the edges given (a solve takes minutes)."""
+    rules = CasinoRules(jokers, PayTable.from_json(pay_table or {}))
+    settings = settings_of(rules)
+    simulated = low + 0.01
+    figures = EdgeFigures(
+        digest=rules_digest(rules),
+        **settings_json(settings),
+        model_edge=model_edge,
+        simulated_edge=simulated,
+        simulated_low=low,
+        simulated_high=simulated + 0.01,
+        rounds=1_000_000,
+        dealer_samples=400_000,
+        seed=SEED,
+        largest_payout=largest_payout(settings, 1),
+        strategy_card=("Play with a pair of 2s or better; fold anything less.",),
+    )
+    return casino_math_store(figures=figures)

@@ -1,5 +1,6 @@
-"""The admin's casino pages: tables, boxes and rounds shown read-only; staff
-open a table from the add page and close tables with an action, both
+"""The admin's casino pages: tables, boxes, rounds and each configuration's
+house-edge figures shown read-only; staff open a table from the add page
+(and read its figures there) and close tables with an action, both
 through the services (the table's stream says so)."""
 
 from __future__ import annotations
@@ -7,9 +8,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable
+from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
 from poker.eventstore import load
-from tests.casino.support import command, ok, play_out
+from tests.casino.support import command, ok, play_out, store_figures
 
 pytestmark = pytest.mark.django_db
 
@@ -17,6 +18,7 @@ PAGES = {
     "poker/casinotable": CasinoTable,
     "poker/casinobox": CasinoBox,
     "poker/casinoround": CasinoRound,
+    "poker/casinomath": CasinoMath,
 }
 
 
@@ -54,6 +56,7 @@ def test_every_casino_page_renders_and_nothing_is_changed_or_deleted_there(opera
 
 
 def test_staff_open_a_table_from_the_add_page_through_the_service(operator):
+    store_figures(jokers=1, model_edge=0.031, low=0.012)
     assert operator.get("/admin/poker/casinotable/add/").status_code == 200
     form = {
         "name": "Admin's",
@@ -64,12 +67,29 @@ def test_staff_open_a_table_from_the_add_page_through_the_service(operator):
         "bet_seconds": 30,
         "decision_seconds": 15,
     }
-    response = operator.post("/admin/poker/casinotable/add/", form)
-    assert response.status_code == 302
+    response = operator.post("/admin/poker/casinotable/add/", form, follow=True)
+    assert b"House edge: model 3.10%" in response.content
     table = CasinoTable.objects.get(name="Admin's")
     assert (table.jokers, table.min_bet, table.max_bet, table.boxes) == (1, 5, 50, 3)
     [opened] = load(table.stream)
     assert opened.type == "casino_table.opened" and table.version == 1 and table.position == 1
+    page = operator.get(f"/admin/poker/casinotable/{table.pk}/change/")
+    assert b"simulated 2.20% (95% CI 1.20% to 3.20%" in page.content
+
+
+def test_a_configuration_without_figures_is_not_opened_and_says_what_to_run(operator):
+    form = {
+        "name": "Four jokers",
+        "jokers": 4,
+        "min_bet": 5,
+        "max_bet": 50,
+        "boxes": 3,
+        "bet_seconds": 30,
+        "decision_seconds": 15,
+    }
+    response = operator.post("/admin/poker/casinotable/add/", form, follow=True)
+    assert not CasinoTable.objects.filter(name="Four jokers").exists()
+    assert b"manage.py casino_math --store --jokers 4" in response.content
 
 
 def test_a_table_the_engine_refuses_is_not_opened(operator):

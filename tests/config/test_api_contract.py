@@ -16,6 +16,7 @@ from openapi_spec_validator import validate
 from werkzeug.test import Client as WsgiClient
 
 from poker.engine.cards import CARD_PATTERN, deck_with_jokers
+from tests.casino.support import store_figures
 from tests.config.contract_support import APP, a_command_id, log_in, same_connection, served_schema
 from tests.isolation import (  # noqa: F401 - autouse
     fast_password_hashing,
@@ -94,6 +95,7 @@ def test_the_error_shape_has_a_code_and_a_message(document):
         "/api/hands/{hand_id}/",
         "/api/tournaments/",
         "/api/casino/tables/",
+        "/api/casino/tables/{table_id}/strategy/",
         "/api/casino/rounds/{round_id}/",
     ],
 )
@@ -230,6 +232,7 @@ def test_a_whole_casino_round_is_answered_as_declared():
         fund = {"amount": 10**6, "transfer_id": a_command_id()}
         staff("POST", "/api/casino/bankroll/", fund)
         body = {"name": "C", "jokers": 2, "pay_table": {"five-of-a-kind": 30}}
+        store_figures(pay_table=body["pay_table"], model_edge=0.01, low=0.002)
         table = staff("POST", "/api/casino/tables/", body, status=201)["table"]["id"]
         base = f"/api/casino/tables/{table}"
         for box, client in enumerate(players.values(), start=1):
@@ -249,7 +252,10 @@ def test_a_whole_casino_round_is_answered_as_declared():
             assert public["round"]["phase"] == "complete"
         for viewer in (anyone, *players.values()):
             viewer("GET", f"{base}/")
+            viewer("GET", f"{base}/strategy/")
             viewer("GET", "/api/casino/tables/")
+        staff("GET", f"{base}/")
+        staff("GET", "/api/casino/math/")
         staff("GET", "/api/casino/bankroll/")
         staff("POST", f"{base}/close/", {"command_id": a_command_id()})
 

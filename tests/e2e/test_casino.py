@@ -1,7 +1,8 @@
 """A casino round in the browser: a player signs up, gets chips from a
 cashier, sits in a box at a table staff opened on the staff page (the
 bankroll funded there by a cashier), bets, exchanges twice, plays, and sees the dealer's
-reveal and his payout.
+reveal and his payout.  The table page posts the house edge and links the
+strategy card of its configuration.
 
 - The page never holds a face-up card it may not show: before the
   dealer turns his hand up, the only faces are the player's five.
@@ -101,6 +102,10 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         form.get_by_role("button", name="Open casino table").click()
         line = cashier.locator("#staff-casino-tables li", has_text="Joker Wild")
         expect(line).to_contain_text("bets 10", timeout=WAIT_MS)
+        # Staff see the configuration's house edge against the best player.
+        expect(cashier.locator("#staff-casino-math li").first).to_contain_text("2 jokers")
+        opened = cashier.locator("#opened-casino-math")
+        expect(opened).to_contain_text("Joker Wild: house edge model")
         shots(cashier, "staff")
         status, listed = server.request("GET", "/api/casino/tables/")
         assert status == 200, listed
@@ -112,6 +117,17 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         expect(row).to_have_attribute("data-casino", str(table), timeout=WAIT_MS)
         expect(row).to_contain_text("100")
         row.get_by_role("link", name="Joker Wild").click()
+        expect(player.locator("#casino-status")).to_have_text("live", timeout=WAIT_MS)
+
+        # The table page posts its house edge and links its strategy card.
+        expect(player.locator("#casino-house-edge")).to_contain_text("House edge ")
+        player.locator("#strategy-card-link").click()
+        expect(player.locator("#strategy-lines li").first).to_contain_text(
+            "Play with", timeout=WAIT_MS
+        )
+        expect(player.locator("#strategy-house-edge")).to_contain_text("%")
+        shots(player, "strategy-card")
+        player.get_by_role("link", name="Back to the table").click()
         expect(player.locator("#casino-status")).to_have_text("live", timeout=WAIT_MS)
         player.get_by_role("button", name="Sit in box 2").click()
         expect(player.locator('.box.me[data-box="2"]')).to_be_visible(timeout=WAIT_MS)

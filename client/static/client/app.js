@@ -8,6 +8,7 @@ import { lobbyView } from "./lobby.js";
 import { walletView, cashierView } from "./wallet.js";
 import { tableView } from "./table.js";
 import { casinoView } from "./casino.js";
+import { casinoCardView } from "./casino_card.js";
 import { handsView, handView } from "./hands.js";
 import { tournamentView } from "./tournament.js";
 import { staffView } from "./staff.js";
@@ -26,6 +27,7 @@ const ROUTES = [
   [/^#\/tables\/(\d+)$/, (m) => tableView(Number(m[1]))],
   [/^#\/tiles\/(\d+(?:,\d+){0,3})$/, (m) => tilesView(m[1].split(",").map(Number))],
   [/^#\/casino\/(\d+)$/, (m) => casinoView(Number(m[1]))],
+  [/^#\/casino\/(\d+)\/strategy$/, (m) => casinoCardView(Number(m[1]))],
   [/^#\/hands(?:\?.*)?$/, () => handsView()],
   [/^#\/hands\/([0-9-]+)$/, (m) => handView(m[1])],
   [/^#\/tournaments\/(\d+)$/, (m) => tournamentView(Number(m[1]))],

@@ -15,6 +15,11 @@ import { fill, h, notice } from "./dom.js";
 const KEYS = { e: "exchange", s: "stand", p: "play", f: "fold" };
 const REFRESH_MS = 50; // frames of one command come together: one fetch for them
 
+/** A share as a percentage, to two places: 0.0116 → "1.16%". */
+export function percent(share) {
+  return `${(share * 100).toFixed(2)}%`;
+}
+
 export function handName(hand) {
   return hand ? hand.replaceAll("-", " ") : "";
 }
@@ -79,7 +84,10 @@ function secondsLeft(iso) {
 
 export async function casinoView(tableId) {
   const c = { view: null, selected: new Set(), busy: false, menuKey: null, lastBet: null };
-  const first = await api("GET", `casino/tables/${tableId}/`);
+  const [first, published] = await Promise.all([
+    api("GET", `casino/tables/${tableId}/`),
+    api("GET", `casino/tables/${tableId}/strategy/`),
+  ]);
 
   const el = h("section.casino-page", { id: "casino-page", dataset: { table: tableId } });
   const head = h("header.table-head");
@@ -143,6 +151,12 @@ export async function casinoView(tableId) {
         "p.meta",
         {},
         `Casino Draw Poker · bets ${t.min_bet}–${t.max_bet} · ${t.jokers} joker${t.jokers === 1 ? "" : "s"} · round ${t.round_number || "–"}`,
+      ),
+      h(
+        "p.meta",
+        { id: "casino-house-edge" },
+        published.house_edge === null ? "House edge not published · " : `House edge ${percent(published.house_edge)} against the best player · `,
+        h("a", { href: `#/casino/${tableId}/strategy`, id: "strategy-card-link" }, "Strategy card and pay table"),
       ),
     );
   }

@@ -1,10 +1,12 @@
 // Staff tools: open a cash table, close one between hands; the same for
-// casino tables, and the house's bankroll (what it holds, what the open
-// boxes could cost it; a cashier funds it); a tournament director creates
-// tournaments.
+// casino tables, with the house edge of each configuration against the best
+// player (a table opens only when it is at least the floor), and the
+// house's bankroll (what it holds, what the open boxes could cost it; a
+// cashier funds it); a tournament director creates tournaments.
 
 import { api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice } from "./dom.js";
+import { percent } from "./casino.js";
 import { GAMES } from "./lobby.js";
 import { tournamentForm } from "./tournament_form.js";
 
@@ -77,9 +79,27 @@ export async function staffView() {
       notice(e.message, "error");
     }
   };
+  const figures = (m) =>
+    `model ${percent(m.model_edge)}, simulated ${percent(m.simulated_edge)} (95% CI ${percent(m.simulated_confidence[0])} to ${percent(m.simulated_confidence[1])}), largest payout ${m.largest_payout} B`;
+  const mathList = h("ul", { id: "staff-casino-math" });
+  const openedMath = h("p", { id: "opened-casino-math" });
+  const loadMath = async () => {
+    const stored = await api("GET", "casino/math/");
+    fill(
+      mathList,
+      stored.map((m) =>
+        h(
+          "li",
+          { dataset: { digest: m.digest } },
+          `${m.jokers} joker${m.jokers === 1 ? "" : "s"}, pair to five of a kind pay ${Object.values(m.pay_table).join("/")}: ${figures(m)}${m.model_edge < m.floor || m.simulated_confidence[0] < m.floor ? " — below the floor" : ""}`,
+        ),
+      ),
+    );
+  };
   const openCasino = form(
     [
       { name: "name", label: "Name" },
+      { name: "jokers", label: "Jokers", type: "number", min: 0, max: 4, value: 2 },
       { name: "min_bet", label: "Minimum bet", type: "number", min: 1, value: 10 },
       { name: "max_bet", label: "Maximum bet", type: "number", min: 1, value: 100 },
       { name: "boxes", label: "Boxes", type: "number", min: 1, max: 4, value: 4 },
@@ -90,6 +110,7 @@ export async function staffView() {
     async (v) => {
       const view = await api("POST", "casino/tables/", v);
       notice(`Opened ${view.table.name}.`);
+      fill(openedMath, `${view.table.name}: house edge ${figures(view.house_math)}`);
       await loadCasinos();
     },
     { id: "open-casino" },
@@ -112,10 +133,26 @@ export async function staffView() {
     },
     { id: "fund-bankroll" },
   );
-  await Promise.all([load(), loadCasinos(), loadBankroll()]);
+  await Promise.all([load(), loadCasinos(), loadMath(), loadBankroll()]);
   const sections = [
     ["cash", "Cash tables", [h("h2", {}, "Open a table"), open, h("h2", {}, "Open tables"), list]],
-    ["casino", "Casino tables", [h("h2", {}, "Open a casino table"), openCasino, h("h2", {}, "Casino tables"), casinoList, h("h2", {}, "House bankroll"), house, fund]],
+    [
+      "casino",
+      "Casino tables",
+      [
+        h("h2", {}, "Open a casino table"),
+        openCasino,
+        openedMath,
+        h("h3", {}, "House edge against the best player, by configuration"),
+        h("p.hint", {}, "A table opens only with a configuration listed here at or above the floor; others: manage.py casino_math --store."),
+        mathList,
+        h("h2", {}, "Casino tables"),
+        casinoList,
+        h("h2", {}, "House bankroll"),
+        house,
+        fund,
+      ],
+    ],
   ];
   if ((session.me?.roles || []).includes("tournament_director")) {
     const made = h("ul", { id: "staff-tournaments" });

@@ -125,6 +125,34 @@ class CasinoClockOut(serializers.Serializer[dict[str, object]]):
     expires = serializers.DateTimeField()
 
 
+class HouseMathOut(serializers.Serializer[dict[str, object]]):
+    """The configuration's stored house edge against the best response,
+    shares of the original bet (positive: the house wins), as the guard
+    read it (staff)."""
+
+    digest = serializers.RegexField(r"^[0-9a-f]{64}$", help_text="The configuration's.")
+    model_edge = serializers.FloatField(help_text="The solver's figure.")
+    simulated_edge = serializers.FloatField(
+        help_text="The best response played through the engine."
+    )
+    simulated_confidence = serializers.ListField(
+        child=serializers.FloatField(), help_text="Its 95% interval, low and high."
+    )
+    rounds = serializers.IntegerField(help_text="Rounds simulated.")
+    largest_payout = serializers.IntegerField(
+        help_text="The most a box can win in a round beyond its stakes, in original bets."
+    )
+    floor = serializers.FloatField(help_text="The least edge a table opens with.")
+    computed_at = serializers.DateTimeField()
+
+
+class CasinoMathOut(HouseMathOut):
+    """A stored configuration and its figures (staff)."""
+
+    jokers = serializers.IntegerField()
+    pay_table = PayTableOut()
+
+
 class CasinoTableViewOut(serializers.Serializer[dict[str, object]]):
     """A casino table as the viewer may see it."""
 
@@ -133,6 +161,23 @@ class CasinoTableViewOut(serializers.Serializer[dict[str, object]]):
     your_box = serializers.IntegerField(allow_null=True)
     round = CasinoRoundOut(allow_null=True)
     clock = CasinoClockOut(allow_null=True)
+    house_math = HouseMathOut(allow_null=True, help_text="Staff only.")
+
+
+class CasinoStrategyOut(serializers.Serializer[dict[str, object]]):
+    """What a player can learn of a table's configuration."""
+
+    table = serializers.IntegerField()
+    name = serializers.CharField()
+    jokers = serializers.IntegerField()
+    pay_table = PayTableOut()
+    house_edge = serializers.FloatField(
+        allow_null=True,
+        help_text="The house's edge against the best response, a share of the original bet.",
+    )
+    strategy_card = serializers.ListField(
+        child=serializers.CharField(), help_text="The best response in a few plain lines."
+    )
 
 
 class BankrollOut(serializers.Serializer[dict[str, object]]):

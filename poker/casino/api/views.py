@@ -19,6 +19,7 @@ from config.api import command_view, validated, viewer
 from poker.casino import history, selectors, services
 from poker.casino.api import responses as out
 from poker.casino.api import serializers as s
+from poker.casino.edge import casino_math_list
 from poker.casino.models import CasinoRound, CasinoTable
 from poker.errors import Forbidden
 
@@ -55,6 +56,17 @@ class CasinoTableView(APIView):
     def get(self, request: Request, table_id: int) -> Response:
         table = get_object_or_404(CasinoTable, pk=table_id)
         return Response(selectors.casino_table_view(table, viewer(request)))
+
+
+class CasinoStrategyView(APIView):
+    """The table's published house edge and strategy card (stored figures)."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: out.CasinoStrategyOut}, operation_id="casino_strategy_retrieve")
+    def get(self, request: Request, table_id: int) -> Response:
+        table = get_object_or_404(CasinoTable, pk=table_id)
+        return Response(selectors.casino_table_strategy(table))
 
 
 def _command(name: str, body: type[Any], service: Any) -> type[APIView]:
@@ -112,6 +124,17 @@ class BankrollView(APIView):
     def post(self, request: Request) -> Response:
         data = validated(s.BankrollFundIn, request.data)
         return Response(services.bankroll_fund(by=request.user, **data))
+
+
+class CasinoMathView(APIView):
+    """Every configuration's stored house-edge figures (staff): what a
+    table may open with."""
+
+    @extend_schema(responses={200: out.CasinoMathOut(many=True)}, operation_id="casino_math_list")
+    def get(self, request: Request) -> Response:
+        if not request.user.is_staff:
+            raise Forbidden("Only staff see the house's figures.")
+        return Response(casino_math_list())
 
 
 class RoundPages(PageNumberPagination):
