@@ -40,12 +40,19 @@ def install() -> None:
 
 def _fixture_teardown(self: TransactionTestCase) -> None:
     if self.reset_sequences or self.serialized_rollback or self.available_apps is not None:
-        _django_teardown(self)
+        _whole_flush(self)
         return
     for alias in self._databases_names(include_mirrors=False):
         if not _empty_written_tables(alias):
-            _django_teardown(self)
+            _whole_flush(self)
             return
+
+
+def _whole_flush(self: TransactionTestCase) -> None:
+    """Django's own flush; the content types and permissions it rebuilds are
+    the ones the next narrow flush keeps."""
+    _django_teardown(self)
+    _kept_counts.clear()
 
 
 def _empty_written_tables(alias: str) -> bool:

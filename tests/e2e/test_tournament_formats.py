@@ -23,10 +23,10 @@ OFFER_S = 60
 
 
 def _knockout(server: Server) -> dict[str, Any]:
-    director = register(server, "boss")
-    grant(server, ("boss", "tournament_director"), ("boss", "cashier"))
+    director = register(server, "kboss")
+    grant(server, ("kboss", "tournament_director"), ("kboss", "cashier"))
     tokens = {}
-    for name in ("ed", "fay"):
+    for name in ("kai", "lou"):
         tokens[name] = register(server, name, PASSWORD)
         player = server.request("GET", "/api/me/", tokens[name])[1]["id"]
         body = {"transfer_id": str(uuid.uuid4()), "amount": 100}
@@ -56,7 +56,7 @@ def test_the_heads_show_at_the_table_and_a_deal_is_accepted_on_the_page(
         status, body = server.request("POST", f"/api/tournaments/{t}/register/", token, {})
         assert status == 200, body
     contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
-    pages = {name: c.new_page() for name, c in zip(("ed", "fay"), contexts, strict=True)}
+    pages = {name: c.new_page() for name, c in zip(("kai", "lou"), contexts, strict=True)}
     errors: list[str] = []
     try:
         for name, page in pages.items():
@@ -64,9 +64,9 @@ def test_the_heads_show_at_the_table_and_a_deal_is_accepted_on_the_page(
             log_in(page, base, name)
             page.goto(f"{base}/#/tournaments/{t}")
             page.locator("#your-entry a").click()
-            expect(page.locator("#bounties")).to_contain_text("ed 5", timeout=WAIT_MS)
-            expect(page.locator("#bounties")).to_contain_text("fay 5")
-        shots(pages["ed"], "heads")
+            expect(page.locator("#bounties")).to_contain_text("kai 5", timeout=WAIT_MS)
+            expect(page.locator("#bounties")).to_contain_text("lou 5")
+        shots(pages["kai"], "heads")
 
         director = ko["director"]
         status, body = server.request("POST", f"/api/tournaments/{t}/pause/", director, {})
@@ -88,7 +88,7 @@ def test_the_heads_show_at_the_table_and_a_deal_is_accepted_on_the_page(
         for page in pages.values():
             expect(page.locator("#deal")).to_contain_text("Deal made", timeout=WAIT_MS)
             expect(page.locator("#tournament-clock")).to_have_text("finished", timeout=WAIT_MS)
-        shots(pages["fay"], "deal")
+        shots(pages["lou"], "deal")
         status, results = server.request("GET", f"/api/tournaments/{t}/results/")
         assert sum(r["prize"] for r in results) == 20  # the prize pool, dealt
         assert sum(r["bounty_won"] for r in results) == 10  # each his own head back
