@@ -42,6 +42,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, transaction
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from accounts import frames, postings
 from accounts.errors import (
@@ -186,7 +187,10 @@ def net_of(moves: Iterable[Move]) -> dict[AccountRef, int]:
     net: dict[AccountRef, int] = {}
     for move in moves:
         if type(move.amount) is not int or move.amount < 0:
-            raise BadAmount(f"an amount is a whole number of at least 0, not {move.amount!r}")
+            raise BadAmount(
+                _("an amount is a whole number of at least 0, not %(amount)s")
+                % {"amount": move.amount}
+            )
         if move.source.unit != move.target.unit:
             raise ValueError(f"a move stays in one unit: {move.source.key} -> {move.target.key}")
         net[move.source] = net.get(move.source, 0) - move.amount
@@ -319,7 +323,7 @@ def _create(refs: list[AccountRef], using: str) -> None:
         get_user_model().objects.using(using).filter(pk__in=users).values_list("pk", flat=True)
     )
     if users - known:
-        raise UnknownAccount(f"No player with id {min(users - known)}.")
+        raise UnknownAccount(_("No player with id %(player)s.") % {"player": min(users - known)})
     Account.objects.using(using).bulk_create(
         [
             Account(

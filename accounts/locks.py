@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
 from accounts.errors import NotPermitted
@@ -93,7 +94,7 @@ def _who(by: Any) -> tuple[Any, str]:
         except (KeyError, OSError):
             return None, "console"
     if not by.has_perm(LOCK_PERMISSION):
-        raise NotPermitted("Only floor staff lock and unlock accounts.")
+        raise NotPermitted(_("Only floor staff lock and unlock accounts."))
     return by, str(by.get_username())
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
 from accounts import names
@@ -21,7 +22,7 @@ from config.api_errors import ApiError
 
 
 def _invalid(field: str, error: ValidationError) -> ApiError:
-    return ApiError("Invalid input.", code="invalid", extra={"fields": {field: error.messages}})
+    return ApiError(_("Invalid input."), code="invalid", extra={"fields": {field: error.messages}})
 
 
 def user_register(*, username: str, password: str, email: str = "", screen_name: str = "") -> User:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import permissions
@@ -51,7 +52,7 @@ def _credentials(request: Request) -> Any:
     data = validated(s.LoginIn, request.data)
     user = authenticate(request._request, **data)
     if user is None:
-        raise ApiError("Wrong username or password.", code="bad_credentials")
+        raise ApiError(_("Wrong username or password."), code="bad_credentials")
     return user
 
 
@@ -245,7 +246,7 @@ class MyLedgerView(APIView):
 
 def _may_see(request: Request, user_id: int) -> None:
     if user_id != request.user.pk and not request.user.has_perm("accounts.view_wallets"):
-        raise NotPermitted("Only the cashier sees other players' wallets.")
+        raise NotPermitted(_("Only the cashier sees other players' wallets."))
 
 
 class WalletView(APIView):

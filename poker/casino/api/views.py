@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.pagination import PageNumberPagination
@@ -101,7 +102,7 @@ class BankrollView(APIView):
     @extend_schema(responses={200: out.BankrollOut}, operation_id="casino_bankroll_retrieve")
     def get(self, request: Request) -> Response:
         if not request.user.is_staff:
-            raise Forbidden("Only staff see the bankroll.")
+            raise Forbidden(_("Only staff see the bankroll."))
         return Response(services.bankroll_view())
 
     @extend_schema(
