@@ -389,16 +389,30 @@ def short_of(account: Account, needed: int) -> InsufficientFunds:
         "short": short,
     }
     if account.kind != Kind.CASH or account.user_id is None:
-        unit = "tickets" if account.kind == Kind.TICKET else "chips"
-        message = f"{account.key} holds {account.balance} {unit}; this needs {needed}."
+        unit = _("tickets") if account.kind == Kind.TICKET else _("chips")
+        message = _("%(account)s holds %(balance)s %(unit)s; this needs %(needed)s.") % {
+            "account": account.key,
+            "balance": account.balance,
+            "unit": unit,
+            "needed": needed,
+        }
         return InsufficientFunds(message, extra=extra)
     wallet = reverse("wallet", kwargs={"user_id": account.user_id})
     deposit = reverse("wallet-deposit", kwargs={"user_id": account.user_id})
     extra.update(wallet=wallet, deposit=deposit)
     return InsufficientFunds(
-        f"The wallet holds {account.balance} chips and this needs {needed}: {short} more. "
-        f"Chips come in by a deposit, which a cashier makes (POST {deposit}); "
-        f"the wallet is at GET {wallet}.",
+        _(
+            "The wallet holds %(balance)s chips and this needs %(needed)s: %(short)s more. "
+            "Chips come in by a deposit, which a cashier makes (POST %(deposit)s); "
+            "the wallet is at GET %(wallet)s."
+        )
+        % {
+            "balance": account.balance,
+            "needed": needed,
+            "short": short,
+            "deposit": deposit,
+            "wallet": wallet,
+        },
         extra=extra,
     )
 

@@ -188,8 +188,8 @@ def deposit_check(*, user_id: int, amount: int, using: str = "default") -> None:
     remaining = max(0, limits.daily_deposit - total)
     if amount > remaining:
         raise DepositLimitReached(
-            f"At most {remaining} more may be deposited in these 24 hours "
-            f"(limit {limits.daily_deposit}).",
+            _("At most %(remaining)s more may be deposited in these 24 hours (limit %(limit)s).")
+            % {"remaining": remaining, "limit": limits.daily_deposit},
             extra={"limit": limits.daily_deposit, "remaining": remaining},
         )
 

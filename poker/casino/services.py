@@ -184,7 +184,8 @@ def casino_bet(
         wallet = account_balance(ledger.cash(int(player)))
         if wallet < amount:
             raise InsufficientFunds(
-                f"The wallet holds {wallet} chips and a bet of {amount} needs them.",
+                _("The wallet holds %(balance)s chips and a bet of %(amount)s needs them.")
+                % {"balance": wallet, "amount": amount},
                 extra={"balance": wallet, "needed": amount},
             )
         work.table_do(Bet(box, amount, min(wallet, round_cover(amount))))

@@ -8,15 +8,14 @@ import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from accounts.services import user_register
 
-from config.settings import BASE_DIR
-
 pytestmark = pytest.mark.django_db
 
-PO = Path(BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
+PO = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
 
 
 @pytest.fixture
@@ -92,6 +91,9 @@ def test_the_compiled_german_catalogue_is_the_po_file_translated_in_full() -> No
     entries = _po_entries(PO)
     untranslated = [msgid for msgid, msgstr in entries.items() if msgid and not msgstr]
     assert not untranslated
+    formats = re.compile(r"%\(\w+\)s")
+    for msgid, msgstr in entries.items():
+        assert sorted(formats.findall(msgstr)) == sorted(formats.findall(msgid)), msgid
     with PO.with_suffix(".mo").open("rb") as mo:
         compiled = gettext.GNUTranslations(mo)
     stale = [m for m, s in entries.items() if m and compiled.gettext(m) != s]
