@@ -18,6 +18,13 @@ pytestmark = pytest.mark.django_db
 PO = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
 
 
+@pytest.fixture(autouse=True)
+def no_throttles(settings) -> None:
+    """The refusals asked for here, not a throttle's (the counts live in
+    Redis when it is configured, across tests and runs)."""
+    settings.THROTTLE_RATES = dict.fromkeys(settings.THROTTLE_RATES)
+
+
 @pytest.fixture
 def ann() -> None:
     user_register(username="ann", password="a long enough secret 1")
