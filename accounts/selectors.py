@@ -32,6 +32,7 @@ def me_view(user: User) -> dict[str, Any]:
         "roles": user_roles(user),
         "is_staff": user.is_staff,
         "date_joined": user.date_joined,
+        "language": user.language or None,
     }
 
 

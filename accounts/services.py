@@ -103,6 +103,13 @@ def profile_update(*, user: User, screen_name: str) -> User:
     return user
 
 
+def language_set(*, user: User, language: str | None) -> User:
+    """Keep the language he chose for the client (None: his browser's)."""
+    user.language = language or ""
+    user.save(update_fields=["language"])
+    return user
+
+
 def role_grant(*, user: User, role: str) -> None:
     """Make the user staff in ``role`` (``cashier`` or ``tournament_director``)."""
     user.groups.add(role_group(role))

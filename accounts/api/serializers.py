@@ -3,6 +3,7 @@ services decide)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
@@ -66,6 +67,14 @@ class SelfExclusionIn(serializers.Serializer[dict[str, object]]):
     days = StrictInteger(min_value=1, max_value=MAX_EXCLUSION_DAYS)
 
 
+class LanguageIn(serializers.Serializer[dict[str, object]]):
+    """The language the client shows itself in (null: the browser's)."""
+
+    language = serializers.ChoiceField(
+        choices=[code for code, _name in settings.LANGUAGES], allow_null=True
+    )
+
+
 class DepositLimitIn(serializers.Serializer[dict[str, object]]):
     """The most that may be deposited in any 24 hours (null: no limit).
     Lower: at once; higher or null: after 24 hours."""
@@ -99,6 +108,7 @@ class MeOut(serializers.Serializer[dict[str, object]]):
     roles = serializers.ListField(child=serializers.CharField())
     is_staff = serializers.BooleanField()
     date_joined = serializers.DateTimeField()
+    language = serializers.CharField(allow_null=True, help_text="null: the browser's")
 
 
 class SessionOut(serializers.Serializer[dict[str, object]]):

@@ -151,6 +151,16 @@ class MeView(APIView):
         return Response(s.MeOut(selectors.me_view(user)).data)
 
 
+class MyLanguageView(APIView):
+    """Choose the client's language for every browser you log in from
+    (null: each browser's own)."""
+
+    @extend_schema(request=s.LanguageIn, responses={200: s.MeOut}, operation_id="me_language")
+    def put(self, request: Request) -> Response:
+        user = services.language_set(user=request.user, **validated(s.LanguageIn, request.data))
+        return Response(s.MeOut(selectors.me_view(user)).data)
+
+
 class MyLimitsView(APIView):
     """The player's own limits: self-exclusion and deposit limit."""
 

@@ -105,3 +105,17 @@ def test_the_compiled_german_catalogue_is_the_po_file_translated_in_full() -> No
         compiled = gettext.GNUTranslations(mo)
     stale = [m for m, s in entries.items() if m and compiled.gettext(m) != s]
     assert not stale, "run manage.py compilemessages and commit the .mo"
+
+
+def test_the_account_keeps_the_language_he_chose_for_the_client(ann) -> None:
+    login = {"username": "ann", "password": "a long enough secret 1"}
+    token = APIClient().post("/api/auth/login/", login, format="json").json()["token"]
+    client = APIClient(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/me/").json()["language"] is None
+    chosen = client.put("/api/me/language/", {"language": "de"}, format="json")
+    assert chosen.json()["language"] == "de"
+    assert client.get("/api/me/").json()["language"] == "de"
+    refused = client.put("/api/me/language/", {"language": "fr"}, format="json").json()
+    assert (refused["code"], list(refused["fields"])) == ("invalid", ["language"])
+    cleared = client.put("/api/me/language/", {"language": None}, format="json")
+    assert cleared.json()["language"] is None

@@ -3,7 +3,8 @@
 account page show no word of the English catalogue that German lacks (in
 their text, labels, titles and placeholders), and a refusal of the API
 comes in German, the API's and the client's; on the account page the
-player picks English instead, which this browser keeps.
+player picks English instead, which his account keeps: a German browser
+he logs in from next shows English.
 """
 
 from __future__ import annotations
@@ -123,5 +124,17 @@ def test_a_german_browser_gets_the_client_and_the_api_in_german(
         page.goto(f"{base}/#/lobby")
         page.reload()
         expect(page.locator("#nav")).to_contain_text("Wallet", timeout=WAIT_MS)
+
+        other = context.browser.new_context(locale="de-DE").new_page()  # another device
+        other.goto(f"{base}/#/login")
+        expect(other.locator("#login-form button[type=submit]")).to_have_text(
+            "Anmelden", timeout=WAIT_MS
+        )
+        other.locator("#login-form input[name=username]").fill(room["player"])
+        other.locator("#login-form input[name=password]").fill(PASSWORD)
+        other.locator("#login-form button[type=submit]").click()
+        expect(other.locator("#nav")).to_contain_text("Wallet", timeout=WAIT_MS)
+        expect(other.locator("html")).to_have_attribute("lang", "en")
+        other.context.close()
     finally:
         context.close()

@@ -146,7 +146,8 @@ export async function accountView(loadMe) {
 }
 
 /** The language of the client (and of the API's messages to it): the
- * browser's choice, or one the player picks (kept in this browser). */
+ * browser's, or one the player picks, kept for his account (every browser
+ * he logs in from follows it). */
 function languagePicker() {
   const options = [["", tr("account.language_browser")], ...Object.entries(LANGUAGE_NAMES)];
   const chosen = chosenLanguage() || "";
@@ -156,8 +157,17 @@ function languagePicker() {
     `${tr("account.language_label")} `,
     h(
       "select",
-      { id: "language", onchange: (e) => chooseLanguage(e.target.value || null) },
+      { id: "language", onchange: (e) => pickLanguage(e.target.value || null) },
       options.map(([value, name]) => h("option", { value, selected: value === chosen }, name)),
     ),
   );
+}
+
+async function pickLanguage(choice) {
+  try {
+    await api("PUT", "me/language/", { language: choice });
+    chooseLanguage(choice);
+  } catch (e) {
+    notice(e.message, "error");
+  }
 }

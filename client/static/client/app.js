@@ -14,7 +14,7 @@ import { staffView } from "./staff.js";
 import { accountView } from "./account.js";
 import { tilesView } from "./tiles.js";
 import { watchMyTables } from "./turns.js";
-import { tr } from "./i18n.js";
+import { followAccount, tr } from "./i18n.js";
 
 const ROUTES = [
   [/^#\/login$/, () => loginView(loadMe)],
@@ -90,6 +90,7 @@ export async function loadMe() {
   if (session.token) {
     try {
       session.me = await api("GET", "me/");
+      followAccount(session.me.language);
     } catch {
       setToken(null);
     }

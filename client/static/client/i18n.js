@@ -1,6 +1,7 @@
 // The client's words in the player's language: one catalogue per language
 // (i18n/<lang>.js, the same keys in each), chosen by the player on his
-// account page (kept in this browser) or else by the browser's languages.
+// account page (kept by the API for his account, and in this browser) or
+// else by the browser's languages.
 
 import en from "./i18n/en.js";
 import de from "./i18n/de.js";
@@ -27,11 +28,19 @@ export function chosenLanguage() {
 export const language = chosenLanguage() || browserLanguage();
 document.documentElement.lang = language;
 
-/** Keep `choice` (or, null, follow the browser) and show the page in it. */
+/** Keep `choice` in this browser (null: follow the browser's languages)
+ * and show the page in it. */
 export function chooseLanguage(choice) {
   if (choice) localStorage.setItem(CHOICE_KEY, choice);
   else localStorage.removeItem(CHOICE_KEY);
   location.reload();
+}
+
+/** At login: the language his account chose, if it is not this page's
+ * already (the page is shown again in it). */
+export function followAccount(choice) {
+  const wanted = choice in CATALOGUES ? choice : null;
+  if (wanted !== chosenLanguage()) chooseLanguage(wanted);
 }
 
 /** The text of `key` in the page's language, `{name}` filled from `params`. */
