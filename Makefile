@@ -7,7 +7,7 @@ PYTEST_ARGS ?= -q -n 2
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: venv run test lint bench chaos migrate static clean screenshots
+.PHONY: venv run test lint bench chaos migrate static clean screenshots messages
 
 venv: $(STAMP)
 
@@ -29,6 +29,12 @@ WS_LIMITS = --websocket-max-message-size 16384 --websocket-max-frame-size 16384
 run: migrate static
 	@echo "Serving on http://$(HOST):$(PORT)/ (API docs: /api/docs/)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) $(WS_LIMITS) config.asgi:application
+
+# The server's message catalogues (docs/languages.md): new marked messages
+# into locale/*/django.po, and the .mo files compiled (needs GNU gettext).
+messages: venv
+	$(BIN)/python manage.py makemessages --all --no-location --ignore=.venv --ignore=tests --ignore=bench --ignore=staticfiles --ignore=deploy
+	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)

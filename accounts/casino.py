@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from accounts import ledger
 from accounts.errors import UnknownAccount
 from accounts.ledger import AccountRef, Move
@@ -96,5 +98,5 @@ def casino_chips_post(
 
 def _user_id(player: str) -> int:
     if not (player.isascii() and player.isdigit()):
-        raise UnknownAccount(f"No player with id {player!r}.")
+        raise UnknownAccount(_("No player with id %(player)s.") % {"player": player})
     return int(player)

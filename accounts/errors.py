@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from config.api_errors import ApiError
 
 
@@ -10,7 +12,7 @@ class InsufficientFunds(ApiError):
 
     status = 409
     code = "insufficient_funds"
-    message = "Not enough money for this."
+    message = _("Not enough money for this.")
 
 
 class DuplicateTransfer(ApiError):
@@ -18,7 +20,7 @@ class DuplicateTransfer(ApiError):
 
     status = 409
     code = "duplicate_transfer"
-    message = "This transfer id was used for a different transfer."
+    message = _("This transfer id was used for a different transfer.")
 
 
 class ReservedTransferId(ApiError):
@@ -27,7 +29,7 @@ class ReservedTransferId(ApiError):
 
     status = 400
     code = "reserved_transfer_id"
-    message = "Transfer ids of UUID version 8 are the room's own: pick another (a UUID4)."
+    message = _("Transfer ids of UUID version 8 are the room's own: pick another (a UUID4).")
 
 
 class UnknownAccount(ApiError):
@@ -35,7 +37,7 @@ class UnknownAccount(ApiError):
 
     status = 404
     code = "unknown_account"
-    message = "No such account."
+    message = _("No such account.")
 
 
 class NotPermitted(ApiError):
@@ -43,7 +45,7 @@ class NotPermitted(ApiError):
 
     status = 403
     code = "forbidden"
-    message = "You may not do that."
+    message = _("You may not do that.")
 
 
 class BadAmount(ApiError):
@@ -51,13 +53,13 @@ class BadAmount(ApiError):
 
     status = 400
     code = "bad_amount"
-    message = "Amounts are positive whole numbers."
+    message = _("Amounts are positive whole numbers.")
 
 
 class UsernameTaken(ApiError):
     status = 409
     code = "username_taken"
-    message = "That username is taken."
+    message = _("That username is taken.")
 
 
 class ScreenNameTaken(ApiError):
@@ -65,7 +67,7 @@ class ScreenNameTaken(ApiError):
 
     status = 409
     code = "screen_name_taken"
-    message = "That screen name is taken."
+    message = _("That screen name is taken.")
 
 
 class SecondFactorRequired(ApiError):
@@ -74,13 +76,13 @@ class SecondFactorRequired(ApiError):
 
     status = 400
     code = "second_factor_required"
-    message = "Staff accounts log in with a code from their authenticator (otp)."
+    message = _("Staff accounts log in with a code from their authenticator (otp).")
 
 
 class BadSecondFactor(ApiError):
     status = 400
     code = "bad_second_factor"
-    message = "That code is not a current code of your authenticator."
+    message = _("That code is not a current code of your authenticator.")
 
 
 class SecondFactorMissing(ApiError):
@@ -88,7 +90,7 @@ class SecondFactorMissing(ApiError):
 
     status = 401
     code = "second_factor_required"
-    message = "Log in again with a code from your authenticator."
+    message = _("Log in again with a code from your authenticator.")
 
 
 class BadUsername(ApiError):
@@ -96,7 +98,7 @@ class BadUsername(ApiError):
 
     status = 400
     code = "bad_username"
-    message = "That username is not allowed."
+    message = _("That username is not allowed.")
 
     def __init__(self, message: str | None = None) -> None:
         text = message or type(self).message
@@ -110,7 +112,7 @@ class BadScreenName(ApiError):
 
     status = 400
     code = "bad_screen_name"
-    message = "That screen name is not allowed."
+    message = _("That screen name is not allowed.")
 
     def __init__(self, message: str | None = None) -> None:
         text = message or type(self).message
@@ -123,13 +125,13 @@ class ScreenNameReserved(ApiError):
 
     status = 400
     code = "screen_name_reserved"
-    message = "That screen name is reserved."
+    message = _("That screen name is reserved.")
 
 
 class WrongPassword(ApiError):
     status = 400
     code = "wrong_password"
-    message = "The current password is wrong."
+    message = _("The current password is wrong.")
 
 
 class AccountLocked(ApiError):
@@ -137,7 +139,7 @@ class AccountLocked(ApiError):
 
     status = 403
     code = "account_locked"
-    message = "This account is locked."
+    message = _("This account is locked.")
 
 
 class SelfExcluded(ApiError):
@@ -146,7 +148,7 @@ class SelfExcluded(ApiError):
 
     status = 403
     code = "self_excluded"
-    message = "You have excluded yourself from play for now."
+    message = _("You have excluded yourself from play for now.")
 
 
 class ExclusionShortened(ApiError):
@@ -154,7 +156,7 @@ class ExclusionShortened(ApiError):
 
     status = 409
     code = "exclusion_not_shortened"
-    message = "A self-exclusion cannot be shortened."
+    message = _("A self-exclusion cannot be shortened.")
 
 
 class DepositLimitReached(ApiError):
@@ -163,4 +165,4 @@ class DepositLimitReached(ApiError):
 
     status = 409
     code = "deposit_limit"
-    message = "This deposit is over the player's deposit limit for 24 hours."
+    message = _("This deposit is over the player's deposit limit for 24 hours.")

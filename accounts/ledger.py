@@ -39,6 +39,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connections, transaction
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from accounts import frames, postings
 from accounts.errors import (
@@ -167,7 +168,10 @@ def net_of(moves: Iterable[Move]) -> dict[AccountRef, int]:
     net: dict[AccountRef, int] = {}
     for move in moves:
         if type(move.amount) is not int or move.amount < 0:
-            raise BadAmount(f"an amount is a whole number of at least 0, not {move.amount!r}")
+            raise BadAmount(
+                _("an amount is a whole number of at least 0, not %(amount)s")
+                % {"amount": move.amount}
+            )
         if move.source.unit != move.target.unit:
             raise ValueError(f"a move stays in one unit: {move.source.key} -> {move.target.key}")
         net[move.source] = net.get(move.source, 0) - move.amount
@@ -300,7 +304,7 @@ def _create(refs: list[AccountRef], using: str) -> None:
         get_user_model().objects.using(using).filter(pk__in=users).values_list("pk", flat=True)
     )
     if users - known:
-        raise UnknownAccount(f"No player with id {min(users - known)}.")
+        raise UnknownAccount(_("No player with id %(player)s.") % {"player": min(users - known)})
     Account.objects.using(using).bulk_create(
         [
             Account(
@@ -366,16 +370,30 @@ def short_of(account: Account, needed: int) -> InsufficientFunds:
         "short": short,
     }
     if account.kind != Kind.CASH or account.user_id is None:
-        unit = "tickets" if account.kind == Kind.TICKET else "chips"
-        message = f"{account.key} holds {account.balance} {unit}; this needs {needed}."
+        unit = _("tickets") if account.kind == Kind.TICKET else _("chips")
+        message = _("%(account)s holds %(balance)s %(unit)s; this needs %(needed)s.") % {
+            "account": account.key,
+            "balance": account.balance,
+            "unit": unit,
+            "needed": needed,
+        }
         return InsufficientFunds(message, extra=extra)
     wallet = reverse("wallet", kwargs={"user_id": account.user_id})
     deposit = reverse("wallet-deposit", kwargs={"user_id": account.user_id})
     extra.update(wallet=wallet, deposit=deposit)
     return InsufficientFunds(
-        f"The wallet holds {account.balance} chips and this needs {needed}: {short} more. "
-        f"Chips come in by a deposit, which a cashier makes (POST {deposit}); "
-        f"the wallet is at GET {wallet}.",
+        _(
+            "The wallet holds %(balance)s chips and this needs %(needed)s: %(short)s more. "
+            "Chips come in by a deposit, which a cashier makes (POST %(deposit)s); "
+            "the wallet is at GET %(wallet)s."
+        )
+        % {
+            "balance": account.balance,
+            "needed": needed,
+            "short": short,
+            "deposit": deposit,
+            "wallet": wallet,
+        },
         extra=extra,
     )
 

@@ -31,6 +31,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import ledger, locks
 from accounts.errors import (
@@ -104,7 +105,9 @@ def self_exclusion_set(*, user: User, days: int) -> Limits:
     leaves his cash tables as if he had asked (``locks.out_of_play``); a
     tournament he is playing he may play out, as its money is in it."""
     if type(days) is not int or not 1 <= days <= MAX_EXCLUSION_DAYS:
-        raise BadAmount(f"Days are a whole number from 1 to {MAX_EXCLUSION_DAYS}.")
+        raise BadAmount(
+            _("Days are a whole number from 1 to %(most)s.") % {"most": MAX_EXCLUSION_DAYS}
+        )
     at = now()
     until = at + timedelta(days=days)
     with transaction.atomic():
@@ -123,7 +126,7 @@ def deposit_limit_set(*, user: User, daily: int | None) -> Limits:
     Lower than the limit in force (or a first limit): at once, and any
     raise waiting is dropped; higher, or none: after ``COOLING_OFF``."""
     if daily is not None and (type(daily) is not int or daily < 0):
-        raise BadAmount("A deposit limit is a whole number of at least 0, or null for none.")
+        raise BadAmount(_("A deposit limit is a whole number of at least 0, or null for none."))
     at = now()
     with transaction.atomic():
         row = _locked_row(user.pk)
@@ -163,7 +166,10 @@ def play_check(user: Any) -> None:
 def _excluded_check(limits: Limits) -> None:
     if limits.excluded_until is not None:
         until = limits.excluded_until.isoformat()
-        raise SelfExcluded(f"You have excluded yourself until {until}.", extra={"until": until})
+        raise SelfExcluded(
+            _("You have excluded yourself until %(until)s.") % {"until": until},
+            extra={"until": until},
+        )
 
 
 def deposit_check(*, user_id: int, amount: int, using: str = "default") -> None:
@@ -182,8 +188,8 @@ def deposit_check(*, user_id: int, amount: int, using: str = "default") -> None:
     remaining = max(0, limits.daily_deposit - total)
     if amount > remaining:
         raise DepositLimitReached(
-            f"At most {remaining} more may be deposited in these 24 hours "
-            f"(limit {limits.daily_deposit}).",
+            _("At most %(remaining)s more may be deposited in these 24 hours (limit %(limit)s).")
+            % {"remaining": remaining, "limit": limits.daily_deposit},
             extra={"limit": limits.daily_deposit, "remaining": remaining},
         )
 

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 
 from accounts.errors import NotPermitted
@@ -82,7 +84,7 @@ class LockDone:
 class BadReason(ApiError):
     status = 400
     code = "invalid"
-    message = f"Say why, in 1 to {MAX_REASON} characters."
+    message = format_lazy(_("Say why, in 1 to {most} characters."), most=MAX_REASON)
 
 
 def _who(by: Any) -> tuple[Any, str]:
@@ -93,7 +95,7 @@ def _who(by: Any) -> tuple[Any, str]:
         except (KeyError, OSError):
             return None, "console"
     if not by.has_perm(LOCK_PERMISSION):
-        raise NotPermitted("Only floor staff lock and unlock accounts.")
+        raise NotPermitted(_("Only floor staff lock and unlock accounts."))
     return by, str(by.get_username())
 
 

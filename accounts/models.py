@@ -36,6 +36,9 @@ class User(AbstractUser):
     screen_name_key = models.CharField(max_length=200, unique=True, editable=False)
     """The screen name's TR39 skeleton: its unique index refuses a name
     confusable with another player's, even under a race."""
+    language = models.CharField(max_length=8, blank=True, default="")
+    """The language he chose for the client, one of ``LANGUAGES`` ("": his
+    browser's); every browser he logs in from follows it."""
 
     username_key = models.CharField(max_length=600, unique=True, null=True, editable=False)
     """The username's TR39 skeleton (``accounts.names``): its unique index

@@ -25,6 +25,7 @@ import uuid
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts import ledger, limits
 from accounts.errors import BadAmount, NotPermitted
@@ -41,14 +42,16 @@ def _allowed(by: Any, permission: str) -> None:
 
 def _positive(amount: int) -> None:
     if type(amount) is not int or amount < 1:
-        raise BadAmount(f"An amount is a whole number of at least 1, not {amount!r}.")
+        raise BadAmount(
+            _("An amount is a whole number of at least 1, not %(amount)s.") % {"amount": amount}
+        )
 
 
 def _post(transfer_id: uuid.UUID, kind: str, moves: list[Move], **more: Any) -> Transfer:
     """Post the moves; refuse a transfer that moves nothing (all amounts 0)."""
     transfer = ledger.transfer_post(transfer_id=transfer_id, kind=kind, moves=moves, **more)
     if transfer is None:
-        raise BadAmount("Nothing to move: every amount is 0.")
+        raise BadAmount(_("Nothing to move: every amount is 0."))
     return transfer
 
 

@@ -37,6 +37,7 @@ from functools import cache
 from confusable_homoglyphs.confusables import confusables_data
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from accounts.errors import BadScreenName, BadUsername, ScreenNameReserved
 
@@ -85,16 +86,20 @@ def screen_name_clean(raw: str) -> str:
     for char in name:
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES:
-            raise BadScreenName(f"A screen name may not hold {_REFUSED_CATEGORIES[category]}.")
+            raise BadScreenName(
+                _("A screen name may not hold %(what)s.") % {"what": _REFUSED_CATEGORIES[category]}
+            )
         if ord(char) in _INVISIBLE or (category == "Zs" and char != " "):
-            raise BadScreenName("A screen name may not hold invisible characters.")
+            raise BadScreenName(_("A screen name may not hold invisible characters."))
         marks = marks + 1 if category in ("Mn", "Me") else 0
         if marks > MAX_MARKS:
-            raise BadScreenName("Too many accents on one letter.")
+            raise BadScreenName(_("Too many accents on one letter."))
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
-        raise BadScreenName("A screen name needs at least one letter or digit.")
+        raise BadScreenName(_("A screen name needs at least one letter or digit."))
     if len(name) > MAX_LENGTH:
-        raise BadScreenName(f"A screen name has at most {MAX_LENGTH} characters.")
+        raise BadScreenName(
+            _("A screen name has at most %(most)s characters.") % {"most": MAX_LENGTH}
+        )
     return name
 
 
@@ -155,7 +160,9 @@ def username_check(raw: str) -> tuple[str, str]:
     confusable with it) is taken is the unique index's to say."""
     name = username_normal(raw)
     if not name or len(name) > USERNAME_MAX_LENGTH:
-        raise BadUsername(f"A username has 1 to {USERNAME_MAX_LENGTH} characters.")
+        raise BadUsername(
+            _("A username has 1 to %(most)d characters.") % {"most": USERNAME_MAX_LENGTH}
+        )
     try:
         UnicodeUsernameValidator()(name)
     except ValidationError as error:

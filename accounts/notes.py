@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.errors import NotPermitted
 from accounts.models import PlayerNote
@@ -24,7 +25,7 @@ MAX_NOTE = 2000
 
 def _allowed(by: Any) -> None:
     if by is None or not by.has_perm(NOTE_PERMISSION):
-        raise NotPermitted("Only staff read and write notes on players.")
+        raise NotPermitted(_("Only staff read and write notes on players."))
 
 
 def note_add(*, by: Any, player_id: int, text: str) -> PlayerNote:
@@ -32,7 +33,9 @@ def note_add(*, by: Any, player_id: int, text: str) -> PlayerNote:
     _allowed(by)
     text = text.strip()
     if not 0 < len(text) <= MAX_NOTE:
-        raise ApiError(f"A note is 1 to {MAX_NOTE} characters.", code="invalid")
+        raise ApiError(
+            _("A note is 1 to %(most)s characters.") % {"most": MAX_NOTE}, code="invalid"
+        )
     player = user_get(user_id=player_id)
     note: PlayerNote = PlayerNote.objects.create(player=player, text=text, by=by)
     return note

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from accounts import ledger, names, references
 from accounts.errors import UnknownAccount
@@ -17,7 +18,7 @@ def user_get(*, user_id: int) -> User:
     """The player, or ``UnknownAccount``."""
     user: User | None = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
-        raise UnknownAccount(f"No player with id {user_id}.")
+        raise UnknownAccount(_("No player with id %(player)s.") % {"player": user_id})
     return user
 
 
@@ -31,6 +32,7 @@ def me_view(user: User) -> dict[str, Any]:
         "roles": user_roles(user),
         "is_staff": user.is_staff,
         "date_joined": user.date_joined,
+        "language": user.language or None,
     }
 
 

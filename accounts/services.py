@@ -11,6 +11,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
 from accounts import names
@@ -24,7 +25,7 @@ from config.ws_tickets import SESSION, TOKEN, Credential, ticket_issue
 
 
 def _invalid(field: str, error: ValidationError) -> ApiError:
-    return ApiError("Invalid input.", code="invalid", extra={"fields": {field: error.messages}})
+    return ApiError(_("Invalid input."), code="invalid", extra={"fields": {field: error.messages}})
 
 
 def user_register(*, username: str, password: str, email: str = "", screen_name: str = "") -> User:
@@ -92,7 +93,7 @@ def ws_ticket_issue(*, user: User, token: AuthToken | None, session_key: str | N
     if token is not None:
         return ticket_issue(Credential(user.pk, TOKEN, token.digest))
     if not session_key:
-        raise ApiError("Log in with a token or a session.", code="not_authenticated", status=401)
+        raise ApiError(_("Log in with a token or a session."), code="not_authenticated", status=401)
     return ticket_issue(Credential(user.pk, SESSION, session_key))
 
 
@@ -128,6 +129,13 @@ def profile_update(*, user: User, screen_name: str) -> User:
     except IntegrityError as error:
         user.screen_name = before
         raise ScreenNameTaken() from error
+    return user
+
+
+def language_set(*, user: User, language: str | None) -> User:
+    """Keep the language he chose for the client (None: his browser's)."""
+    user.language = language or ""
+    user.save(update_fields=["language"])
     return user
 
 

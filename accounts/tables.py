@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from accounts import ledger, postings
 from accounts.errors import UnknownAccount
 from accounts.ledger import Move
@@ -176,5 +178,5 @@ def _out(player: str, escrow: ledger.AccountRef, amount: int) -> Move:
 
 def _user_id(player: str) -> int:
     if not (player.isascii() and player.isdigit()):
-        raise UnknownAccount(f"No player with id {player!r}.")
+        raise UnknownAccount(_("No player with id %(player)s.") % {"player": player})
     return int(player)

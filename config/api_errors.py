@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -34,7 +35,7 @@ class ApiError(Exception):
 
     status: int = 400
     code: str = "bad_request"
-    message: str = "The request could not be processed."
+    message: str = _("The request could not be processed.")
 
     def __init__(
         self,
@@ -53,7 +54,7 @@ class ApiError(Exception):
         super().__init__(self.message)
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.extra, "code": self.code, "message": self.message}
+        return {**self.extra, "code": self.code, "message": str(self.message)}
 
 
 # Checked in order: the first class the exception is an instance of gives the code.
@@ -113,7 +114,7 @@ def api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
         fields = exc.detail
         if not isinstance(fields, dict):
             fields = {api_settings.NON_FIELD_ERRORS_KEY: fields}
-        return {"code": code, "message": "Invalid input.", "fields": _plain(fields)}
+        return {"code": code, "message": str(_("Invalid input.")), "fields": _plain(fields)}
 
     body: dict[str, Any] = {"code": code}
     if isinstance(exc.detail, list | dict):

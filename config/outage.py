@@ -15,6 +15,7 @@ import kombu.exceptions
 import redis.exceptions
 from django.db import InterfaceError
 from django.db import OperationalError as DatabaseUnreachable
+from django.utils.translation import gettext
 
 OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
     DatabaseUnreachable,  # psycopg's, wrapped: a refused, cut or restarting server
@@ -36,7 +37,9 @@ def body(**more: Any) -> dict[str, Any]:
     return {
         **more,
         "code": CODE,
-        "message": "The service is briefly unavailable: try again with the same command id.",
+        "message": gettext(
+            "The service is briefly unavailable: try again with the same command id."
+        ),
         "retryable": True,
         "retry_after": RETRY_AFTER_S,
     }

@@ -108,6 +108,7 @@ MIDDLEWARE = [
     # DEBUG on or off: nothing else serves them under daphne.
     "config.middleware.StaticFiles",  # WhiteNoise
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -431,7 +432,12 @@ READY_TIMEOUT_S = env.float("READY_TIMEOUT_S", default=1.0)
 
 # --- I18n, static files ------------------------------------------------------
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+"""The API's messages (``message``, never ``code``) in these, chosen by the
+request's ``Accept-Language`` (LocaleMiddleware); the catalogues are
+``locale/<lang>/LC_MESSAGES/django.po``, compiled ``.mo`` files committed."""
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -7,6 +7,7 @@ from typing import Any
 from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.generators import SchemaGenerator
@@ -68,9 +69,11 @@ def api_not_found(request: HttpRequest, *args: object, **kwargs: object) -> Json
     a token has no CSRF cookie).  A path that lacks only its trailing slash
     is not redirected (a redirect loses a POST's body): the answer names
     the path to use."""
-    message = f"No API endpoint at {request.path}."
+    message = _("No API endpoint at %(path)s.") % {"path": request.path}
     if _routed(f"{request.path}/"):
-        message += f" Did you mean {request.path}/ (API paths end with a slash)?"
+        message += " " + _("Did you mean %(path)s/ (API paths end with a slash)?") % {
+            "path": request.path
+        }
     return JsonResponse(error_body("not_found", message), status=404)
 
 

@@ -6,6 +6,8 @@ its own below.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from config.api_errors import ApiError
 from poker.engine.errors import EngineError, ErrorCode
 
@@ -13,31 +15,31 @@ from poker.engine.errors import EngineError, ErrorCode
 class NotFound(ApiError):
     status = 404
     code = "not_found"
-    message = "No such table or hand."
+    message = _("No such table or hand.")
 
 
 class Forbidden(ApiError):
     status = 403
     code = "forbidden"
-    message = "You may not do that."
+    message = _("You may not do that.")
 
 
 class StaleVersion(ApiError):
     status = 409
     code = "stale_version"
-    message = "The hand has moved on since the version you saw."
+    message = _("The hand has moved on since the version you saw.")
 
 
 class Busy(ApiError):
     status = 409
     code = "conflict"
-    message = "Another command changed the table at the same moment; try again."
+    message = _("Another command changed the table at the same moment; try again.")
 
 
 class CommandIdTaken(ApiError):
     status = 409
     code = "command_id_taken"
-    message = "This command id was used by someone else."
+    message = _("This command id was used by someone else.")
 
 
 class CommandIdReused(ApiError):
@@ -47,7 +49,7 @@ class CommandIdReused(ApiError):
 
     status = 409
     code = "command_id_reused"
-    message = "This command id was used for a different command; use a new id."
+    message = _("This command id was used for a different command; use a new id.")
 
 
 _STATUS = {
@@ -74,7 +76,7 @@ class ClockMoved(ApiError):
 
     status = 409
     code = "clock_moved"
-    message = "The table has moved on since this clock was set."
+    message = _("The table has moved on since this clock was set.")
 
 
 class ClockEarly(ApiError):
@@ -82,7 +84,7 @@ class ClockEarly(ApiError):
 
     status = 409
     code = "clock_early"
-    message = "This clock has not run out yet."
+    message = _("This clock has not run out yet.")
 
     def __init__(self, expires: float) -> None:
         super().__init__()

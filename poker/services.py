@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.limits import play_check
 from config.api_errors import ApiError
@@ -50,9 +51,9 @@ def table_create(*, by: Any, **settings: Any) -> Table:
     and buy-in bounds the game's and RULES.md's for the betting structure;
     ``max_buy_in=None`` means no maximum."""
     if not getattr(by, "is_staff", False):
-        raise Forbidden("Only staff open tables.")
+        raise Forbidden(_("Only staff open tables."))
     if settings.keys() & {"tournament", "tournament_table"}:
-        raise ApiError("A tournament opens its own tables.", code="invalid")
+        raise ApiError(_("A tournament opens its own tables."), code="invalid")
     try:
         config = TableConfig.from_settings(settings)
         events = open_table(config)
@@ -75,7 +76,7 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
     """Close a table (staff only): everyone leaves with his chips, at once
     between hands, or when the running hand ends."""
     if not getattr(by, "is_staff", False):
-        raise Forbidden("Only staff close tables.")
+        raise Forbidden(_("Only staff close tables."))
     return run(
         table_id,
         by=by,
@@ -93,13 +94,13 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
 def _seat_of(work: Work, by: Any) -> int:
     seat = work.table_state.seat_of(_player_id(by))
     if seat is None:
-        raise ApiError("You do not sit at this table.", code="not_seated", status=409)
+        raise ApiError(_("You do not sit at this table."), code="not_seated", status=409)
     return seat
 
 
 def _player_id(by: Any) -> str:
     if user_of(by) is None:
-        raise ApiError("Log in to play.", code="not_authenticated", status=401)
+        raise ApiError(_("Log in to play."), code="not_authenticated", status=401)
     return str(by.pk)
 
 
@@ -177,11 +178,11 @@ def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
             seat = work.table_state.seat_of(player)
             held = None if seat is None else work.table_state.seats[seat]
             if seat is None or held is None or held.leaving:
-                raise ApiError("Not seated here (or leaving already).", code="not_seated")
+                raise ApiError(_("Not seated here (or leaving already)."), code="not_seated")
             if not work.table_state.config.is_tournament:
                 _leave(work, seat)
             elif held.sitting_out:
-                raise ApiError("Sat out already.", code="sitting_out")
+                raise ApiError(_("Sat out already."), code="sitting_out")
             else:
                 work.table_do(SitOut(seat))
 
@@ -262,21 +263,21 @@ def hand_act(
     except ValueError as error:
         raise ApiError(str(error), code="malformed") from error
     if amount is not None and verb not in (Action.BET, Action.RAISE):
-        raise ApiError("Only a bet or a raise names an amount.", code="malformed")
+        raise ApiError(_("Only a bet or a raise names an amount."), code="malformed")
     if thrown and verb is not Action.DISCARD:
-        raise ApiError("Only a discard names cards.", code="malformed")
+        raise ApiError(_("Only a discard names cards."), code="malformed")
 
     def do(work: Work) -> None:
         seat = _seat_of(work, by)
         if work.hand is None or work.hand.row.pk != hand:
             if _earlier_hand(work, hand):  # seen while it ran: the table has moved on
                 raise StaleVersion(extra={"current": _answer_for(by)(work)})
-            raise ApiError("There is no such hand at this table.", code="not_found", status=404)
+            raise ApiError(_("There is no such hand at this table."), code="not_found", status=404)
         if version != work.hand.row.version:
             raise StaleVersion(extra={"current": _answer_for(by)(work)})
         seats = work.table_state.hand_seats
         if seat not in seats:
-            raise ApiError("You are not in this hand.", code="not_in_hand", status=409)
+            raise ApiError(_("You are not in this hand."), code="not_in_hand", status=409)
         clocks.charge(work, seat, verb)
         work.hand_do(Act(seats.index(seat), verb, amount=amount, cards=thrown))
 

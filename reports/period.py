@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 DEFAULT_DAYS = 30
 """A report asked without dates covers the last 30 days, today included."""
@@ -52,10 +53,19 @@ def period_of(first: date | None = None, last: date | None = None) -> Period:
     first = first or last - timedelta(days=DEFAULT_DAYS - 1)
     for day in (first, last):
         if not EARLIEST <= day <= LATEST:
-            raise BadPeriod(f"Dates run from {EARLIEST} to {LATEST}, not {day}.")
+            raise BadPeriod(
+                _("Dates run from %(earliest)s to %(latest)s, not %(day)s.")
+                % {"earliest": EARLIEST, "latest": LATEST, "day": day}
+            )
     if first > last:
-        raise BadPeriod(f"The period starts ({first}) after it ends ({last}).")
+        raise BadPeriod(
+            _("The period starts (%(first)s) after it ends (%(last)s).")
+            % {"first": first, "last": last}
+        )
     period = Period(first, last)
     if period.days > MAX_DAYS:
-        raise BadPeriod(f"A report covers at most {MAX_DAYS} days, not {period.days}.")
+        raise BadPeriod(
+            _("A report covers at most %(most)s days, not %(days)s.")
+            % {"most": MAX_DAYS, "days": period.days}
+        )
     return period

@@ -7,6 +7,8 @@ rules' module says.  The service adds its own below.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from config.api_errors import ApiError
 from tournaments.rules import InvalidDefinition, TournamentError, TournamentErrorCode
 
@@ -16,49 +18,49 @@ _BAD_REQUEST = frozenset({TournamentErrorCode.INVALID_DEFINITION, TournamentErro
 class NotFound(ApiError):
     status = 404
     code = "not_found"
-    message = "No such tournament."
+    message = _("No such tournament.")
 
 
 class Forbidden(ApiError):
     status = 403
     code = "forbidden"
-    message = "Only tournament directors may do that."
+    message = _("Only tournament directors may do that.")
 
 
 class NotAuthenticated(ApiError):
     status = 401
     code = "not_authenticated"
-    message = "Log in to play."
+    message = _("Log in to play.")
 
 
 class Busy(ApiError):
     status = 409
     code = "conflict"
-    message = "Another command changed the tournament at the same moment; try again."
+    message = _("Another command changed the tournament at the same moment; try again.")
 
 
 class NoTicket(ApiError):
     status = 409
     code = "no_ticket"
-    message = "You hold no ticket for this tournament."
+    message = _("You hold no ticket for this tournament.")
 
 
 class BadTarget(ApiError):
     status = 400
     code = "invalid"
-    message = "A satellite's target is a tournament that still takes entries."
+    message = _("A satellite's target is a tournament that still takes entries.")
 
 
 class TicketExpired(ApiError):
     status = 409
     code = "ticket_expired"
-    message = "Your tickets into this step have expired."
+    message = _("Your tickets into this step have expired.")
 
 
 class StepChainOpen(ApiError):
     status = 409
     code = "step_chain_open"
-    message = "A step chain's tickets are cashed out once they have expired, not before."
+    message = _("A step chain's tickets are cashed out once they have expired, not before.")
 
 
 class ClockMoved(ApiError):
@@ -66,7 +68,7 @@ class ClockMoved(ApiError):
 
     status = 409
     code = "clock_moved"
-    message = "The tournament's clock has moved on since this timer was set."
+    message = _("The tournament's clock has moved on since this timer was set.")
 
 
 class ClockEarly(ApiError):
@@ -74,7 +76,7 @@ class ClockEarly(ApiError):
 
     status = 409
     code = "clock_early"
-    message = "This clock has not run out yet."
+    message = _("This clock has not run out yet.")
 
     def __init__(self, due: int) -> None:
         super().__init__()

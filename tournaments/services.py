@@ -24,6 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.limits import play_check
 from config.api_errors import ApiError
@@ -133,9 +134,9 @@ def tournament_create(
     made by ``steps.step_definition``)."""
     ensure_director(by)
     if definition.sit_and_go and starts_at is not None:
-        raise ApiError("A sit-and-go starts when it fills: no starts_at.", code="invalid")
+        raise ApiError(_("A sit-and-go starts when it fills: no starts_at."), code="invalid")
     if not definition.sit_and_go and (starts_at is None or starts_at <= timing.now()):
-        raise ApiError("A scheduled tournament needs a start in the future.", code="invalid")
+        raise ApiError(_("A scheduled tournament needs a start in the future."), code="invalid")
     if definition.satellite is not None and step_chain is None:
         _check_target(definition.satellite)
     at = None if starts_at is None else timing.seconds(starts_at)

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts import ledger, money
 from accounts.models import Account
@@ -47,7 +48,7 @@ def chain_rules(row: StepChain) -> ChainRules:
 def _chain(chain_id: int) -> StepChain:
     row = StepChain.objects.filter(pk=chain_id).select_related("target").first()
     if row is None:
-        raise NotFound("No such step chain.")
+        raise NotFound(_("No such step chain."))
     return row
 
 
@@ -62,7 +63,7 @@ def step_chain_create(
     if row is None or row.status not in TAKING:
         raise BadTarget(extra={"fields": {"target": [BadTarget.message]}})
     if expires_at <= timing.now():
-        raise ApiError("A chain's tickets expire in the future.", code="invalid")
+        raise ApiError(_("A chain's tickets expire in the future."), code="invalid")
     price = definition_from_json(row.definition).entry_price
     shaped = [{"price": s["price"], "consolation": list(s.get("consolation") or ())} for s in steps]
     chain = StepChain(
@@ -202,7 +203,7 @@ def step_chain_close(chain_id: int, *, by: Any) -> dict[str, Any]:
         if row.expires_at > timing.now():
             raise StepChainOpen()
         if Tournament.objects.filter(step_chain=row, status__in=PLAYING).exists():
-            raise StepChainOpen("Some of the chain's tournaments are still to play.")
+            raise StepChainOpen(_("Some of the chain's tournaments are still to play."))
         rules = chain_rules(row)
         for n in range(1, rules.steps + 1):
             _cash_out(row.pk, step_ticket(row.pk, n), rules.price(n))

@@ -3,11 +3,13 @@ services decide)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.password_validation import (
     MinimumLengthValidator,
     get_default_password_validators,
 )
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from accounts.limits import MAX_EXCLUSION_DAYS
@@ -58,7 +60,7 @@ def _new_password() -> Text:
         trim_whitespace=False,
         error_messages={
             "min_length": (
-                "This password is too short: it must have at least {min_length} characters."
+                _("This password is too short: it must have at least {min_length} characters.")
             )
         },
     )
@@ -113,6 +115,14 @@ class SelfExclusionIn(serializers.Serializer[dict[str, object]]):
     days = StrictInteger(min_value=1, max_value=MAX_EXCLUSION_DAYS)
 
 
+class LanguageIn(serializers.Serializer[dict[str, object]]):
+    """The language the client shows itself in (null: the browser's)."""
+
+    language = serializers.ChoiceField(
+        choices=[code for code, _name in settings.LANGUAGES], allow_null=True
+    )
+
+
 class DepositLimitIn(serializers.Serializer[dict[str, object]]):
     """The most that may be deposited in any 24 hours (null: no limit).
     Lower: at once; higher or null: after 24 hours."""
@@ -146,6 +156,7 @@ class MeOut(serializers.Serializer[dict[str, object]]):
     roles = serializers.ListField(child=serializers.CharField())
     is_staff = serializers.BooleanField()
     date_joined = serializers.DateTimeField()
+    language = serializers.CharField(allow_null=True, help_text="null: the browser's")
 
 
 class SessionOut(serializers.Serializer[dict[str, object]]):

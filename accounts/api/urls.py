@@ -17,6 +17,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("me/", views.MeView.as_view(), name="me"),
     path("me/wallet/", views.MyWalletView.as_view(), name="me-wallet"),
     path("me/ledger/", views.MyLedgerView.as_view(), name="me-ledger"),
+    path("me/language/", views.MyLanguageView.as_view(), name="me-language"),
     path("me/limits/", views.MyLimitsView.as_view(), name="me-limits"),
     path("me/self-exclusion/", views.MySelfExclusionView.as_view(), name="me-self-exclusion"),
     path("me/deposit-limit/", views.MyDepositLimitView.as_view(), name="me-deposit-limit"),

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
+from django.utils.translation import gettext as _
 from django_otp import login as otp_login
 from django_otp.models import Device
 from drf_spectacular.utils import extend_schema
@@ -61,7 +62,7 @@ def _credentials(request: Request) -> tuple[Any, Device | None]:
     data["username"] = names.username_normal(str(data["username"]))
     user = authenticate(request._request, **data)
     if user is None:
-        raise ApiError("Wrong username or password.", code="bad_credentials")
+        raise ApiError(_("Wrong username or password."), code="bad_credentials")
     return user, second_factor.checked(user, code)
 
 
@@ -181,6 +182,16 @@ class MeView(APIView):
         return Response(s.MeOut(selectors.me_view(user)).data)
 
 
+class MyLanguageView(APIView):
+    """Choose the client's language for every browser you log in from
+    (null: each browser's own)."""
+
+    @extend_schema(request=s.LanguageIn, responses={200: s.MeOut}, operation_id="me_language")
+    def put(self, request: Request) -> Response:
+        user = services.language_set(user=request.user, **validated(s.LanguageIn, request.data))
+        return Response(s.MeOut(selectors.me_view(user)).data)
+
+
 class MyLimitsView(APIView):
     """The player's own limits: self-exclusion and deposit limit."""
 
@@ -276,7 +287,7 @@ class MyLedgerView(APIView):
 
 def _may_see(request: Request, user_id: int) -> None:
     if user_id != request.user.pk and not request.user.has_perm("accounts.view_wallets"):
-        raise NotPermitted("Only the cashier sees other players' wallets.")
+        raise NotPermitted(_("Only the cashier sees other players' wallets."))
 
 
 class WalletView(APIView):

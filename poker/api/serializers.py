@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from config.api import ClientUUID, Pattern, StrictBoolean, StrictInteger, Text, chips, choice
@@ -78,7 +79,12 @@ class TableIn(serializers.Serializer[dict[str, object]]):
         given = sorted(set(RAKE_SETTINGS) & set(self.initial_data))
         if given:
             raise serializers.ValidationError(
-                {"rake_preset": [f"Give a rake preset or {', '.join(given)}, not both."]}
+                {
+                    "rake_preset": [
+                        _("Give a rake preset or %(given)s, not both.")
+                        % {"given": ", ".join(given)}
+                    ]
+                }
             )
         return {**attrs, **preset_settings(RakePreset(preset), attrs["big_blind"])}
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.request import Request
@@ -119,7 +120,7 @@ class HandsView(APIView):
     def get(self, request: Request) -> Response:
         table_id = request.query_params.get("table", "")
         if not re.fullmatch(r"[0-9]{1,18}", table_id):
-            raise ApiError("Say which table: ?table=<id>.", code="invalid")
+            raise ApiError(_("Say which table: ?table=<id>."), code="invalid")
         table = get_object_or_404(Table, pk=int(table_id))
         hands = selectors.hands_of(table)[:200]
         return Response([_hand_summary(h) for h in hands])

@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts import ledger
 from accounts.casino import casino_accounts, casino_chips_post, casino_money_plan
@@ -29,7 +31,7 @@ class BankrollShort(ApiError):
 
     status = 409
     code = "bankroll_short"
-    message = "The house cannot cover this bet now; try a smaller one, or later."
+    message = gettext_lazy("The house cannot cover this bet now; try a smaller one, or later.")
 
 
 def casino_money_move(work: CasinoWork, *, by: Any) -> None:
@@ -63,11 +65,12 @@ def bankroll_cover_check(work: CasinoWork, balance: int) -> None:
     most = min(room // exposure(1, rules), config.max_bet) if room > 0 else 0
     if most < config.min_bet:
         raise BankrollShort(
-            "The house's bankroll cannot cover any bet at this table now; try later.",
+            _("The house's bankroll cannot cover any bet at this table now; try later."),
             extra={"most_bet": 0},
         )
     raise BankrollShort(
-        f"The house's bankroll cannot cover this bet now: it covers a bet of at most {most}.",
+        _("The house's bankroll cannot cover this bet now: it covers a bet of at most %(most)d.")
+        % {"most": most},
         extra={"most_bet": most},
     )
 

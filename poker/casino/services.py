@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts import ledger, money
 from accounts.errors import InsufficientFunds
@@ -66,7 +67,7 @@ def casino_table_open(
     stored house edge against the best response is at least the floor
     (``edge.edge_guard``)."""
     if not getattr(by, "is_staff", False):
-        raise Forbidden("Only staff open tables.")
+        raise Forbidden(_("Only staff open tables."))
     try:
         rules = CasinoRules(jokers, PayTable.from_json(pay_table or {}))
         config = CasinoTableConfig(
@@ -92,7 +93,7 @@ def casino_table_close(
     """Close a table (staff only): at once between rounds (bets go back),
     else when the running round ends."""
     if not getattr(by, "is_staff", False):
-        raise Forbidden("Only staff close tables.")
+        raise Forbidden(_("Only staff close tables."))
     return run(
         table_id,
         by=by,
@@ -108,7 +109,7 @@ def bankroll_fund(
 ) -> dict[str, Any]:
     """Put money into the house's bankroll (a cashier's operation)."""
     if user_of(by) is None:
-        raise ApiError("Log in to do that.", code="not_authenticated", status=401)
+        raise ApiError(_("Log in to do that."), code="not_authenticated", status=401)
     money.bankroll_fund(transfer_id=transfer_id, amount=amount, by=by, memo=memo)
     return bankroll_view()
 
@@ -127,14 +128,14 @@ def bankroll_view() -> dict[str, Any]:
 
 def _player_id(by: Any) -> str:
     if user_of(by) is None:
-        raise ApiError("Log in to play.", code="not_authenticated", status=401)
+        raise ApiError(_("Log in to play."), code="not_authenticated", status=401)
     return str(by.pk)
 
 
 def _box_of(work: CasinoWork, by: Any) -> int:
     box = work.table_state.box_of(_player_id(by))
     if box is None:
-        raise ApiError("You do not sit at this table.", code="not_seated", status=409)
+        raise ApiError(_("You do not sit at this table."), code="not_seated", status=409)
     return box
 
 
@@ -187,7 +188,8 @@ def casino_bet(
         wallet = account_balance(ledger.cash(int(player)))
         if wallet < amount:
             raise InsufficientFunds(
-                f"The wallet holds {wallet} chips and a bet of {amount} needs them.",
+                _("The wallet holds %(balance)s chips and a bet of %(amount)s needs them.")
+                % {"balance": wallet, "amount": amount},
                 extra={"balance": wallet, "needed": amount},
             )
         work.table_do(Bet(box, amount, min(wallet, round_cover(amount))))
@@ -229,7 +231,7 @@ def casino_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
         def do(work: CasinoWork) -> None:
             box = work.table_state.box_of(str(user_id))
             if box is None:
-                raise ApiError("Not seated here.", code="not_seated", status=409)
+                raise ApiError(_("Not seated here."), code="not_seated", status=409)
             work.table_do(Leave(box))
 
         run(
@@ -266,18 +268,18 @@ def casino_act(
     except ValueError as error:
         raise ApiError(str(error), code="malformed") from error
     if thrown and verb is not Action.EXCHANGE:
-        raise ApiError("Only an exchange names cards.", code="malformed")
+        raise ApiError(_("Only an exchange names cards."), code="malformed")
 
     def do(work: CasinoWork) -> None:
         box = _box_of(work, by)
         current = work.round
         if current is None or current.row.pk != round or current.state.complete:
-            raise ApiError("That round is not being played.", code="not_found", status=404)
+            raise ApiError(_("That round is not being played."), code="not_found", status=404)
         if version != current.row.version:
             raise StaleVersion(extra={"current": _answer_for(by)(work)})
         position = work.box_of_round(work.table_state.seats[box].player)
         if position is None:
-            raise ApiError("You are not in this round.", code="not_in_hand", status=409)
+            raise ApiError(_("You are not in this round."), code="not_in_hand", status=409)
         work.round_do(Act(position, verb, thrown))
 
     body = {"round": round, "version": version, "action": action, "cards": list(cards)}

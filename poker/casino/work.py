@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from poker.casino import streams
 from poker.casino.models import CasinoRound, CasinoTable, round_id
@@ -146,7 +147,7 @@ def load(table_id: int) -> CasinoWork:
     try:
         table = CasinoTable.objects.select_for_update().get(pk=table_id)
     except CasinoTable.DoesNotExist:
-        raise NotFound("No such casino table.") from None
+        raise NotFound(_("No such casino table.")) from None
     state = streams.tables.state(table.stream, table.version)
     current = None
     if state.round_running:

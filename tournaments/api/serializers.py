@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from config.api import Query, StrictBoolean, StrictInteger, Text, choice
@@ -70,7 +71,7 @@ class StructureIn(serializers.Serializer[dict[str, object]]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("preset")) == bool(attrs.get("levels")):
-            raise serializers.ValidationError("Give either a preset or the levels.")
+            raise serializers.ValidationError(_("Give either a preset or the levels."))
         return attrs
 
 

@@ -1,6 +1,8 @@
 // The service's public API as the client uses it: REST calls with the
 // player's token, and WebSocket feeds that come back after a drop.
 
+import { language } from "./i18n.js";
+
 const TOKEN_KEY = "pokerroom.token";
 
 export const session = {
@@ -26,7 +28,7 @@ export class ApiError extends Error {
 
 /** One REST call; the JSON answer, or an ApiError. */
 export async function api(method, path, body) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": language };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (session.token) headers.Authorization = `Token ${session.token}`;
   const answer = await fetch(`/api/${path}`, {

@@ -16,6 +16,7 @@ import { accountView } from "./account.js";
 import { tilesView } from "./tiles.js";
 import { watchMyTables } from "./turns.js";
 import { stepChainView } from "./steps.js";
+import { followAccount, tr } from "./i18n.js";
 
 const ROUTES = [
   [/^#\/login$/, () => loginView(loadMe)],
@@ -71,19 +72,19 @@ export function renderNav() {
   const me = session.me;
   const link = (href, text) => h("a", { href }, text);
   if (!me) {
-    fill(nav, link("#/lobby", "Lobby"), link("#/login", "Log in"), link("#/signup", "Sign up"));
+    fill(nav, link("#/lobby", tr("nav.lobby")), link("#/login", tr("nav.login")), link("#/signup", tr("nav.signup")));
     return;
   }
   const roles = me.roles || [];
   fill(
     nav,
-    link("#/lobby", "Lobby"),
-    link("#/wallet", "Wallet"),
-    link("#/hands", "Hands"),
-    roles.includes("cashier") ? link("#/cashier", "Cashier") : null,
-    me.is_staff ? link("#/staff", "Staff") : null,
-    h("a.who", { id: "who", href: "#/account", title: "Your account" }, me.screen_name),
-    h("button.link", { id: "logout", onclick: logout }, "Log out"),
+    link("#/lobby", tr("nav.lobby")),
+    link("#/wallet", tr("nav.wallet")),
+    link("#/hands", tr("nav.hands")),
+    roles.includes("cashier") ? link("#/cashier", tr("nav.cashier")) : null,
+    me.is_staff ? link("#/staff", tr("nav.staff")) : null,
+    h("a.who", { id: "who", href: "#/account", title: tr("nav.account") }, me.screen_name),
+    h("button.link", { id: "logout", onclick: logout }, tr("nav.logout")),
   );
 }
 
@@ -93,6 +94,7 @@ export async function loadMe() {
   if (session.token) {
     try {
       session.me = await api("GET", "me/");
+      followAccount(session.me.language);
     } catch {
       setToken(null);
     }
@@ -112,7 +114,7 @@ async function logout() {
   session.me = null;
   renderNav();
   watchMyTables();
-  notice("Logged out.");
+  notice(tr("nav.logged_out"));
   location.hash = "#/lobby";
   route();
 }

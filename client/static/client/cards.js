@@ -2,20 +2,21 @@
 // a face (and a data-card attribute); every other is a back.
 
 import { h } from "./dom.js";
+import { tr } from "./i18n.js";
 
-const SUITS = { s: ["♠", "spades"], h: ["♥", "hearts"], d: ["♦", "diamonds"], c: ["♣", "clubs"] };
+const SUITS = { s: ["♠", "suit.spades"], h: ["♥", "suit.hearts"], d: ["♦", "suit.diamonds"], c: ["♣", "suit.clubs"] };
 const RANKS = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 
 export function cardName(code) {
-  if (code.startsWith("X")) return "joker";
+  if (code.startsWith("X")) return tr("card.joker");
   const [symbol, suit] = SUITS[code[1]];
-  return `${RANKS[code[0]] || code[0]}${symbol} (${suit})`;
+  return `${RANKS[code[0]] || code[0]}${symbol} (${tr(suit)})`;
 }
 
 /** A face-up card; `props` may make it a button (the draw). */
 export function face(code, props = {}) {
   if (code.startsWith("X")) {
-    return h("span.card.face.joker", { dataset: { card: code }, role: "img", "aria-label": "joker", title: "joker", ...props }, "★");
+    return h("span.card.face.joker", { dataset: { card: code }, role: "img", "aria-label": tr("card.joker"), title: tr("card.joker"), ...props }, "★");
   }
   const [symbol] = SUITS[code[1]];
   const red = code[1] === "h" || code[1] === "d";
@@ -29,7 +30,7 @@ export function face(code, props = {}) {
 
 /** A card seen from behind. */
 export function back() {
-  return h("span.card.back", { role: "img", "aria-label": "hidden card" });
+  return h("span.card.back", { role: "img", "aria-label": tr("card.hidden") });
 }
 
 export function cardsText(codes) {
@@ -37,8 +38,8 @@ export function cardsText(codes) {
 }
 
 const ORDER = "23456789TJQKA";
-const PLURAL = { 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights", 9: "nines", T: "tens", J: "jacks", Q: "queens", K: "kings", A: "aces" };
-const SINGLE = { 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+const plural = (rank) => tr(`rank.plural.${rank}`);
+const single = (rank) => tr(`rank.${rank}`);
 
 /** The ranks of a shown hand by how many of each, most first, then highest. */
 function groups(codes) {
@@ -82,22 +83,22 @@ function category(codes) {
  */
 export function handText(codes, name = null, low = false) {
   const g = groups(codes);
-  if (!g.length) return name ? name.replaceAll("-", " ") : "";
-  if (low && g.length === 5) return `${SINGLE[g[0][0]]}-${SINGLE[g[1][0]]} low`;
+  if (!g.length) return name ? tr(`hand.${name}`) : "";
+  if (low && g.length === 5) return tr("hand.low", { first: single(g[0][0]), second: single(g[1][0]) });
   const kind = name || category(codes);
   const [a, b] = [g[0]?.[0], g[1]?.[0]];
   const detail = {
-    "one-pair": PLURAL[a],
-    "two-pair": `${PLURAL[a]} and ${PLURAL[b]}`,
-    "three-of-a-kind": PLURAL[a],
-    "four-of-a-kind": PLURAL[a],
-    "full-house": `${PLURAL[a]} full of ${PLURAL[b]}`,
-    "high-card": SINGLE[a],
-    flush: `${SINGLE[a]} high`,
-    straight: `${SINGLE[straightTop(g.map(([r]) => r))]} high`,
-    "straight-flush": `${SINGLE[straightTop(g.map(([r]) => r))]} high`,
+    "one-pair": () => plural(a),
+    "two-pair": () => tr("hand.two_ranks", { first: plural(a), second: plural(b) }),
+    "three-of-a-kind": () => plural(a),
+    "four-of-a-kind": () => plural(a),
+    "full-house": () => tr("hand.full_of", { first: plural(a), second: plural(b) }),
+    "high-card": () => single(a),
+    flush: () => tr("hand.high", { rank: single(a) }),
+    straight: () => tr("hand.high", { rank: single(straightTop(g.map(([r]) => r))) }),
+    "straight-flush": () => tr("hand.high", { rank: single(straightTop(g.map(([r]) => r))) }),
   }[kind];
-  return detail ? `${kind.replaceAll("-", " ")}, ${detail}` : kind.replaceAll("-", " ");
+  return detail ? `${tr(`hand.${kind}`)}, ${detail()}` : tr(`hand.${kind}`);
 }
 
 /** Lowball games name a shown hand by its highest cards ("eight-six low"). */

@@ -11,6 +11,7 @@
 import { Feed, api, commandId, session } from "./api.js";
 import { face, back } from "./cards.js";
 import { fill, h, notice } from "./dom.js";
+import { feedStatus, tr } from "./i18n.js";
 
 const KEYS = { e: "exchange", s: "stand", p: "play", f: "fold" };
 const REFRESH_MS = 50; // frames of one command come together: one fetch for them
@@ -21,14 +22,14 @@ export function percent(share) {
 }
 
 export function handName(hand) {
-  return hand ? hand.replaceAll("-", " ") : "";
+  return hand ? tr(`hand.${hand}`) : "";
 }
 
-const OUTCOMES = { fold: "folded", "not-qualified": "dealer did not qualify", win: "won", lose: "lost", push: "push" };
+const OUTCOMES = ["fold", "not-qualified", "win", "lose", "push"];
 
 /** How a box's round ended, in words: "dealer did not qualify · paid 110". */
 export function outcomeText(result, won) {
-  return `${OUTCOMES[result] || (result || "").replaceAll("-", " ")} · paid ${won}`;
+  return `${OUTCOMES.includes(result) ? tr(`outcome.${result}`) : result || ""} · ${tr("outcome.paid", { won })}`;
 }
 
 /** Whether view `a` shows the table before `b` did (a late poll answer). */
@@ -91,10 +92,10 @@ export async function casinoView(tableId) {
 
   const el = h("section.casino-page", { id: "casino-page", dataset: { table: tableId } });
   const head = h("header.table-head");
-  const dealer = h("div.dealer", { id: "dealer", "aria-label": "The dealer" });
-  const boxes = h("ol.boxes", { id: "boxes", "aria-label": "Boxes" });
+  const dealer = h("div.dealer", { id: "dealer", "aria-label": tr("casino.the_dealer") });
+  const boxes = h("ol.boxes", { id: "boxes", "aria-label": tr("staff.boxes") });
   const clock = h("p.casino-clock", { id: "casino-clock", "aria-live": "off" });
-  const controls = h("div.controls", { id: "casino-controls", "aria-label": "Your actions" });
+  const controls = h("div.controls", { id: "casino-controls", "aria-label": tr("table.your_actions") });
   const payouts = h("div.result", { id: "payouts", "aria-live": "polite" });
   el.append(head, h("div.casino-felt", {}, dealer, boxes), clock, controls, payouts);
 
@@ -111,9 +112,9 @@ export async function casinoView(tableId) {
     draw();
   }
 
-  const status = h("span.status", { id: "casino-status" }, "connecting");
+  const status = h("span.status", { id: "casino-status" }, tr("feed.connecting"));
   const source = watch(tableId, show, (s) => {
-    status.textContent = s;
+    status.textContent = feedStatus(s);
     status.dataset.state = s;
   });
 
@@ -146,17 +147,17 @@ export async function casinoView(tableId) {
     const t = c.view.table;
     fill(
       head,
-      h("h1", {}, t.name, " ", h("span.status", {}, t.status), " ", status),
+      h("h1", {}, t.name, " ", h("span.status", {}, tr(`table.status.${t.status}`)), " ", status),
       h(
         "p.meta",
         {},
-        `Casino Draw Poker · bets ${t.min_bet}–${t.max_bet} · ${t.jokers} joker${t.jokers === 1 ? "" : "s"} · round ${t.round_number || "–"}`,
+        `${tr("casino.game")} · ${tr("staff.bets", { min: t.min_bet, max: t.max_bet })} · ${tr(t.jokers === 1 ? "casino.joker" : "casino.jokers", { n: t.jokers })} · ${tr("casino.round", { number: t.round_number || "–" })}`,
       ),
       h(
         "p.meta",
         { id: "casino-house-edge" },
-        published.house_edge === null ? "House edge not published · " : `House edge ${percent(published.house_edge)} against the best player · `,
-        h("a", { href: `#/casino/${tableId}/strategy`, id: "strategy-card-link" }, "Strategy card and pay table"),
+        published.house_edge === null ? `${tr("casino.edge_unpublished")} · ` : `${tr("casino.edge_against_best", { edge: percent(published.house_edge) })} · `,
+        h("a", { href: `#/casino/${tableId}/strategy`, id: "strategy-card-link" }, tr("casino.strategy_link")),
       ),
     );
   }
@@ -169,16 +170,16 @@ export async function casinoView(tableId) {
   function drawDealer() {
     const d = c.view.round?.dealer;
     if (!d) {
-      fill(dealer, h("h2", {}, "Dealer"), h("p.hint", {}, "Waiting for bets."));
+      fill(dealer, h("h2", {}, tr("casino.dealer")), h("p.hint", {}, tr("casino.waiting_bets")));
       return;
     }
     fill(
       dealer,
-      h("h2", {}, "Dealer"),
+      h("h2", {}, tr("casino.dealer")),
       h("div.cards", { id: "dealer-cards" }, cardsOf(d.cards, d.card_count)),
-      d.hand ? h("p.hand", { id: "dealer-hand" }, handName(d.hand), d.qualifies === false ? " — does not qualify" : d.qualifies ? " — qualifies" : "") : null,
+      d.hand ? h("p.hand", { id: "dealer-hand" }, handName(d.hand), d.qualifies === false ? ` — ${tr("casino.not_qualifies")}` : d.qualifies ? ` — ${tr("casino.qualifies")}` : "") : null,
       d.discarded && d.discarded.length
-        ? h("p.discarded", { id: "dealer-discarded" }, "Exchanged: ", h("span.cards.small", {}, d.discarded.map((code) => face(code))))
+        ? h("p.discarded", { id: "dealer-discarded" }, `${tr("casino.exchanged")} `, h("span.cards.small", {}, d.discarded.map((code) => face(code))))
         : null,
     );
   }
@@ -201,8 +202,8 @@ export async function casinoView(tableId) {
           h(
             `${cls}.empty`,
             { dataset: { box: n } },
-            h("span.name", {}, `Box ${n}`),
-            canSit ? h("button.sit", { onclick: () => command("sit", { box: n }) }, `Sit in box ${n}`) : h("span.hint", {}, "empty"),
+            h("span.name", {}, tr("casino.box", { n })),
+            canSit ? h("button.sit", { onclick: () => command("sit", { box: n }) }, tr("casino.sit_in_box", { n })) : h("span.hint", {}, tr("casino.empty")),
           ),
         );
         continue;
@@ -213,7 +214,7 @@ export async function casinoView(tableId) {
         h(
           cls,
           { dataset: { box: n } },
-          h("span.name", {}, `Box ${n}: ${name}`),
+          h("span.name", {}, tr("casino.box_of", { n, name })),
           played
             ? h(
                 "div.cards",
@@ -238,14 +239,14 @@ export async function casinoView(tableId) {
               )
             : null,
           played
-            ? h("span.stakes", {}, `ante ${played.ante}`, played.bet ? ` · bet ${played.bet}` : "", played.exchanges ? ` · exchanged ${played.exchanges}×` : "")
+            ? h("span.stakes", {}, tr("table.ante", { ante: played.ante }), played.bet ? ` · ${tr("casino.bet", { bet: played.bet })}` : "", played.exchanges ? ` · ${tr("casino.exchanged_n", { n: played.exchanges })}` : "")
             : seat?.bet
-              ? h("span.stakes", {}, `bet ${seat.bet} on the next round`)
+              ? h("span.stakes", {}, tr("casino.bet_next", { bet: seat.bet }))
               : null,
           played?.hand ? h("span.hand", {}, handName(played.hand)) : null,
           played?.result ? h("span.outcome", {}, outcomeText(played.result, played.won)) : null,
-          seat?.sitting_out ? h("span.state", {}, "sitting out") : null,
-          seat?.leaving ? h("span.state", {}, "leaving") : null,
+          seat?.sitting_out ? h("span.state", {}, tr("felt.sitting_out")) : null,
+          seat?.leaving ? h("span.state", {}, tr("felt.leaving")) : null,
         ),
       );
     }
@@ -259,7 +260,7 @@ export async function casinoView(tableId) {
       return;
     }
     const left = secondsLeft(k.expires);
-    fill(clock, k.kind === "bet-window" ? `Bets close in ${left}s` : `Box ${k.box} to decide: ${left}s`);
+    fill(clock, k.kind === "bet-window" ? tr("casino.bets_close", { left }) : tr("casino.box_decides", { box: k.box, left }));
   }
 
   function toggle(code) {
@@ -283,11 +284,11 @@ export async function casinoView(tableId) {
     if (key === c.menuKey) return;
     c.menuKey = key;
     if (!session.me) {
-      fill(controls, h("p.hint", {}, "Watching. ", h("a", { href: "#/login" }, "Log in"), " to play."));
+      fill(controls, h("p.hint", {}, `${tr("table.watching")} `, h("a", { href: "#/login" }, tr("auth.login")), ` ${tr("table.to_play")}`));
       return;
     }
     if (!seat) {
-      fill(controls, h("p.hint", {}, "Pick an empty box to sit."));
+      fill(controls, h("p.hint", {}, tr("casino.pick_box")));
       return;
     }
     const parts = [];
@@ -297,24 +298,24 @@ export async function casinoView(tableId) {
       if (l.actions.includes("exchange")) {
         const most = l.max_exchange ?? 5;
         buttons.push(
-          actionButton("exchange", `Exchange ${n} (stake ${l.stake})`, "E", { disabled: n === 0 || n > most }),
+          actionButton("exchange", tr("casino.exchange_n", { n, stake: l.stake }), "E", { disabled: n === 0 || n > most }),
         );
       }
-      if (l.actions.includes("stand")) buttons.push(actionButton("stand", "Stand", "S"));
-      if (l.actions.includes("play")) buttons.push(actionButton("play", `Play (stake ${l.stake})`, "P"));
-      if (l.actions.includes("fold")) buttons.push(actionButton("fold", "Fold", "F"));
+      if (l.actions.includes("stand")) buttons.push(actionButton("stand", tr("casino.stand"), "S"));
+      if (l.actions.includes("play")) buttons.push(actionButton("play", tr("casino.play", { stake: l.stake }), "P"));
+      if (l.actions.includes("fold")) buttons.push(actionButton("fold", tr("action.fold"), "F"));
       parts.push(
         l.actions.includes("exchange")
-          ? h("p.hint", {}, (l.max_exchange ?? 5) === 1 ? "Pick exactly one card to exchange, or stand." : `Pick 1 to ${l.max_exchange ?? 5} cards to exchange, or stand.`)
+          ? h("p.hint", {}, (l.max_exchange ?? 5) === 1 ? tr("casino.pick_one") : tr("casino.pick_up_to", { n: l.max_exchange ?? 5 }))
           : null,
         h("div.actions", { id: "casino-actions" }, buttons),
       );
     } else if (running() && mine()) {
-      parts.push(h("p.hint", {}, "Waiting for the other boxes and the dealer."));
+      parts.push(h("p.hint", {}, tr("casino.waiting_others")));
     }
     if (!running() || !mine()) {
       const t = v.table;
-      const amount = h("input", { id: "casino-amount", type: "number", min: t.min_bet, max: t.max_bet, value: seat.bet || c.lastBet || t.min_bet, "aria-label": "Bet" });
+      const amount = h("input", { id: "casino-amount", type: "number", min: t.min_bet, max: t.max_bet, value: seat.bet || c.lastBet || t.min_bet, "aria-label": tr("action.bet") });
       parts.push(
         h(
           "form.amount",
@@ -326,11 +327,11 @@ export async function casinoView(tableId) {
               command("bet", { amount: c.lastBet });
             },
           },
-          h("label.inline", { for: "casino-amount" }, "Bet"),
+          h("label.inline", { for: "casino-amount" }, tr("action.bet")),
           amount,
-          h("span.bounds", {}, `${t.min_bet} to ${t.max_bet}`),
-          h("button.primary", { type: "submit", disabled: seat.sitting_out }, seat.bet ? "Change bet" : "Bet"),
-          seat.bet ? h("span.hint", { id: "bet-placed" }, ` bet ${seat.bet} placed`) : null,
+          h("span.bounds", {}, tr("casino.bounds", { min: t.min_bet, max: t.max_bet })),
+          h("button.primary", { type: "submit", disabled: seat.sitting_out }, seat.bet ? tr("casino.change_bet") : tr("action.bet")),
+          seat.bet ? h("span.hint", { id: "bet-placed" }, ` ${tr("casino.bet_placed", { bet: seat.bet })}`) : null,
         ),
       );
     }
@@ -339,9 +340,9 @@ export async function casinoView(tableId) {
         "div.seat-commands",
         {},
         seat.sitting_out
-          ? h("button", { id: "casino-sit-in", onclick: () => command("sit-in") }, "Sit in")
-          : h("button", { id: "casino-sit-out", onclick: () => command("sit-out") }, "Sit out"),
-        h("button.danger", { id: "casino-leave", onclick: () => command("leave") }, "Leave table"),
+          ? h("button", { id: "casino-sit-in", onclick: () => command("sit-in") }, tr("table.sit_in"))
+          : h("button", { id: "casino-sit-out", onclick: () => command("sit-out") }, tr("table.sit_out")),
+        h("button.danger", { id: "casino-leave", onclick: () => command("leave") }, tr("table.leave")),
       ),
     );
     fill(controls, parts);
@@ -352,15 +353,15 @@ export async function casinoView(tableId) {
   function stakesSettled(b) {
     switch (b.result) {
       case "win":
-        return `ANTE ${b.ante} returned, BET ${b.bet} wins ${b.won - b.ante - b.bet}`;
+        return tr("casino.settled_win", { ante: b.ante, bet: b.bet, won: b.won - b.ante - b.bet });
       case "not-qualified":
-        return `ANTE ${b.ante} wins ${b.won - b.ante - b.bet} (2:3), BET ${b.bet} returned`;
+        return tr("casino.settled_not_qualified", { ante: b.ante, bet: b.bet, won: b.won - b.ante - b.bet });
       case "push":
-        return "every stake returned";
+        return tr("casino.settled_push");
       case "lose":
-        return `ANTE ${b.ante} and BET ${b.bet} lost`;
+        return tr("casino.settled_lose", { ante: b.ante, bet: b.bet });
       case "fold":
-        return `ANTE ${b.ante} lost`;
+        return tr("casino.settled_fold", { ante: b.ante });
       default:
         return "";
     }
@@ -374,7 +375,7 @@ export async function casinoView(tableId) {
     }
     fill(
       payouts,
-      h("h2", {}, `Round ${round.number}: payouts`),
+      h("h2", {}, tr("casino.payouts", { number: round.number })),
       h(
         "ul.awards",
         { id: "casino-awards" },
@@ -382,7 +383,7 @@ export async function casinoView(tableId) {
           h(
             `li${b.won > 0 ? ".winner" : ""}`,
             { dataset: { box: b.box } },
-            `Box ${b.box} (${b.name}): ${outcomeText(b.result, b.won)}${b.hand ? ` (${handName(b.hand)})` : ""} — ${stakesSettled(b)}`,
+            `${tr("casino.box_named", { n: b.box, name: b.name })}: ${outcomeText(b.result, b.won)}${b.hand ? ` (${handName(b.hand)})` : ""} — ${stakesSettled(b)}`,
           ),
         ),
       ),

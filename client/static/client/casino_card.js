@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
+import { tr } from "./i18n.js";
 import { handName, percent } from "./casino.js";
 
 export async function casinoCardView(tableId) {
@@ -12,23 +13,23 @@ export async function casinoCardView(tableId) {
   const el = h(
     "section.card-panel.narrow",
     { id: "strategy-card" },
-    h("h1", {}, `Strategy card · ${s.name}`),
+    h("h1", {}, tr("card.title", { name: s.name })),
     h(
       "p",
       { id: "strategy-house-edge" },
       s.house_edge === null
-        ? "The house edge of this table is not published."
-        : `The house keeps ${percent(s.house_edge)} of the original bet on average against a player who plays this card.`,
+        ? tr("card.unpublished")
+        : tr("card.house_keeps", { edge: percent(s.house_edge) }),
     ),
     h("ol", { id: "strategy-lines" }, s.strategy_card.map((line) => h("li", {}, line))),
-    h("h2", {}, "Pay table (BET wins, N to 1)"),
+    h("h2", {}, tr("card.pay_table")),
     h(
       "table",
       { id: "strategy-pay-table" },
       h("tbody", {}, Object.entries(s.pay_table).map(([hand, pays]) => h("tr", {}, h("td", {}, handName(hand)), h("td", {}, `${pays}:1`)))),
     ),
-    h("p", {}, `${s.jokers} joker${s.jokers === 1 ? "" : "s"} in the deck; the dealer qualifies with a pair of jacks or better.`),
-    h("p", {}, h("a", { href: `#/casino/${tableId}` }, "Back to the table")),
+    h("p", {}, tr(s.jokers === 1 ? "card.deck_one_joker" : "card.deck_jokers", { count: s.jokers })),
+    h("p", {}, h("a", { href: `#/casino/${tableId}` }, tr("card.back"))),
   );
   return { el };
 }

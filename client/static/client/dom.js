@@ -1,5 +1,7 @@
 // A few helpers to build the page without a framework.
 
+import { tr } from "./i18n.js";
+
 /** An element: h("button.primary", {onclick}, "Fold"); ``style`` is an object of CSS properties. */
 export function h(spec, props = {}, ...children) {
   const [tag, ...classes] = spec.split(".");
@@ -61,7 +63,7 @@ export function flatten(fields, prefix = "", out = {}) {
  * `general` either the pointer to them or, when no field is named, the
  * refusal's own message.
  */
-export function showRefusal(error, slotFor, general, pointer = "Not sent: see the fields marked above.") {
+export function showRefusal(error, slotFor, general, pointer = tr("form.see_fields")) {
   const named = Object.entries(flatten(error.body?.fields || error.body?.details));
   for (const [path, messages] of named) {
     const slot = slotFor(path);

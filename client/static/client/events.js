@@ -2,73 +2,75 @@
 // by seat, cut for the viewer: a hidden card is never in them).
 
 import { cardsText } from "./cards.js";
+import { tr } from "./i18n.js";
 
-const BLINDS = { small: "small blind", big: "big blind", over: "over blind", extra: "blind" };
+const BLINDS = { small: "log.small_blind", big: "log.big_blind", over: "log.over_blind", extra: "log.blind" };
 
 export function describe(e, name) {
   const who = () => name(e.seat);
-  const timed = e.timed_out ? " (time)" : "";
+  const timed = e.timed_out ? ` ${tr("log.timed")}` : "";
+  const said = (key, params = {}) => tr(key, { name: who(), ...params });
   switch (e.type) {
     case "hand.started":
-      return `Hand starts; ${name(e.button)} has the button`;
+      return tr("log.hand_started", { name: name(e.button) });
     case "hand.ante_posted":
-      return `${who()} posts ante ${e.amount}`;
+      return said("log.ante", { amount: e.amount });
     case "hand.blind_posted":
-      return `${who()} posts ${BLINDS[e.blind] || e.blind} ${e.amount}${e.dead ? " (dead)" : ""}`;
+      return said(e.dead ? "log.blind_dead" : "log.blind_posted", { blind: BLINDS[e.blind] ? tr(BLINDS[e.blind]) : e.blind, amount: e.amount });
     case "hand.cards_dealt":
-      return "Cards dealt";
+      return tr("log.dealt");
     case "hand.folded":
-      return `${who()} folds${timed}`;
+      return `${said("log.folds")}${timed}`;
     case "hand.checked":
-      return `${who()} checks${timed}`;
+      return `${said("log.checks")}${timed}`;
     case "hand.called":
-      return `${who()} calls ${e.amount}`;
+      return said("log.calls", { amount: e.amount });
     case "hand.bet_placed":
-      return `${who()} bets ${e.to}`;
+      return said("log.bets", { amount: e.to });
     case "hand.raised":
-      return `${who()} raises to ${e.to}`;
+      return said("log.raises", { amount: e.to });
     case "hand.bet_returned":
-      return `${e.amount} returned to ${who()}`;
+      return said("log.returned", { amount: e.amount });
     case "hand.betting_started":
-      return e.round === 0 ? "Betting" : `Betting after draw ${e.round}`;
+      return e.round === 0 ? tr("log.betting") : tr("log.betting_after", { round: e.round });
     case "hand.cards_drawn": {
       const n = e.cards ? e.cards.length : e.count;
-      return n ? `${who()} draws ${n}` : null;
+      return n ? said("log.draws", { n }) : null;
     }
     case "hand.draw_started":
-      return "The draw";
+      return tr("log.draw");
     case "hand.discarded": {
       const n = e.cards ? e.cards.length : e.count;
-      return n ? `${who()} discards ${n}` : `${who()} stands pat${timed}`;
+      return n ? said("log.discards", { n }) : `${said("log.stands_pat")}${timed}`;
     }
     case "hand.parole_offered":
-      return `${who()} offers Parole`;
+      return said("log.parole_offered");
     case "hand.parole_accepted":
-      return `${who()} accepts Parole`;
+      return said("log.parole_accepted");
     case "hand.parole_declined":
-      return `${who()} declines Parole${timed}`;
+      return `${said("log.parole_declined")}${timed}`;
     case "hand.showdown_started":
-      return "Showdown";
+      return tr("phase.showdown");
     case "hand.shown":
-      return `${who()} shows ${cardsText(e.cards || [])}`;
+      return said("log.shows", { cards: cardsText(e.cards || []) });
     case "hand.mucked":
-      return `${who()} mucks`;
+      return said("log.mucks");
     case "hand.pot_awarded":
-      return `${e.shares.map((s) => `${name(s.seat)} wins ${s.amount}`).join(", ")}${e.pot ? ` (side pot ${e.pot})` : ""}`;
+      return `${e.shares.map((s) => tr("log.wins", { name: name(s.seat), amount: s.amount })).join(", ")}${e.pot ? ` (${tr("log.side_pot", { pot: e.pot })})` : ""}`;
     case "hand.ended":
-      return "Hand over";
+      return tr("phase.complete");
     case "table.player_seated":
-      return `${who()} sits down`;
+      return said("log.sits_down");
     case "table.player_left":
-      return `${who()} leaves`;
+      return said("log.leaves");
     case "table.sat_out":
-      return `${who()} sits out`;
+      return said("log.sits_out");
     case "table.sat_in":
-      return `${who()} is back`;
+      return said("log.is_back");
     case "table.topped_up":
-      return `${who()} tops up`;
+      return said("log.tops_up");
     case "table.time_bank_used":
-      return `${who()} uses the time bank`;
+      return said("log.time_bank");
     default:
       return null;
   }

@@ -4,8 +4,9 @@
 
 import { back, face } from "./cards.js";
 import { fill, h } from "./dom.js";
+import { tr } from "./i18n.js";
 
-const BLIND_LABEL = { small: "SB", big: "BB", over: "OB", extra: "post" };
+const BLIND_LABEL = { small: "blind.sb", big: "blind.bb", over: "blind.ob", extra: "blind.post" };
 
 /** How far from the centre a seat's bet lies, across and down, as a share
  * of the seat's own distance (a phone's side seats are close to the pot). */
@@ -42,7 +43,7 @@ export function drawFelt(el, view, o) {
         h(
           "div.seat.empty",
           { style, dataset: { seat: n } },
-          sit ? h("button.sit", { onclick: () => o.onSit(n), "aria-label": `Sit in seat ${n}` }, `Sit ${n}`) : h("span.hint", {}, `Seat ${n}`),
+          sit ? h("button.sit", { onclick: () => o.onSit(n), "aria-label": tr("felt.sit_in_seat", { seat: n }) }, tr("felt.sit_n", { seat: n })) : h("span.hint", {}, tr("felt.seat_n", { seat: n })),
         ),
       );
       continue;
@@ -54,22 +55,22 @@ export function drawFelt(el, view, o) {
     if (toAct) classes.push("to-act");
     if (player?.folded) classes.push("folded");
     const badges = [];
-    if (hand && hand.button === n) badges.push(h("span.badge.button", { title: "button" }, "D"));
-    if (hand && o.blinds[n]) badges.push(h(`span.badge.blind.${o.blinds[n]}`, {}, BLIND_LABEL[o.blinds[n]] || o.blinds[n]));
+    if (hand && hand.button === n) badges.push(h("span.badge.button", { title: tr("felt.button") }, tr("felt.button_badge")));
+    if (hand && o.blinds[n]) badges.push(h(`span.badge.blind.${o.blinds[n]}`, {}, BLIND_LABEL[o.blinds[n]] ? tr(BLIND_LABEL[o.blinds[n]]) : o.blinds[n]));
     const state = [];
-    if (player?.folded) state.push("folded");
-    if (player?.all_in) state.push("all-in");
-    if (seat.sitting_out) state.push("sitting out");
-    if (seat.leaving) state.push("leaving");
-    if (seat.waiting_for_big_blind) state.push("waiting for BB");
-    if (player?.mucked) state.push("mucked");
+    if (player?.folded) state.push(tr("felt.folded"));
+    if (player?.all_in) state.push(tr("felt.all_in"));
+    if (seat.sitting_out) state.push(tr("felt.sitting_out"));
+    if (seat.leaving) state.push(tr("felt.leaving"));
+    if (seat.waiting_for_big_blind) state.push(tr("felt.waiting_bb"));
+    if (player?.mucked) state.push(tr("felt.mucked"));
     if (hand?.phase === "draw" && player?.last_discard_count >= 0) {
-      state.push(player.last_discard_count ? `drew ${player.last_discard_count}` : "stood pat");
+      state.push(player.last_discard_count ? tr("felt.drew", { n: player.last_discard_count }) : tr("felt.stood_pat"));
     }
     nodes.push(
       h(
         `div.${classes.join(".")}`,
-        { style, dataset: { seat: n }, role: "group", "aria-label": `Seat ${n}: ${seat.screen_name}` },
+        { style, dataset: { seat: n }, role: "group", "aria-label": tr("felt.seat_label", { seat: n, name: seat.screen_name }) },
         h("div.cards", {}, seatCards(player, n === mine && o.drawing, o)),
         h("div.plate", {}, h("span.name", {}, seat.screen_name), h("span.stack", { dataset: { stack: n } }, player && hand.phase !== "complete" ? player.stack : seat.stack)),
         h("div.badges", {}, badges, state.length ? h("span.state", {}, state.join(", ")) : null),
@@ -81,7 +82,7 @@ export function drawFelt(el, view, o) {
     if (player && player.bet && hand.phase === "betting") {
       const [bx, by] = PHONE.matches ? BET_REACH.phone : BET_REACH.wide;
       const front = { left: `${50 + bx * rx * Math.sin(angle)}%`, top: `${50 + by * ry * Math.cos(angle)}%` };
-      nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: `${seat.screen_name}'s bet this round` }, player.bet));
+      nodes.push(h("div.bet", { style: front, dataset: { bet: n }, title: tr("felt.bet_title", { name: seat.screen_name }) }, player.bet));
     }
   }
   const centre = h(
@@ -89,11 +90,11 @@ export function drawFelt(el, view, o) {
     {},
     hand
       ? [
-          h("div.pot", { id: "pot" }, `Pot ${hand.pot}`),
+          h("div.pot", { id: "pot" }, tr("felt.pot", { pot: hand.pot })),
           potsLine(hand),
           h("div.phase", { id: "phase" }, phaseText(hand, o.seatName)),
         ]
-      : h("div.phase", { id: "phase" }, view.seats.length < 2 ? "Waiting for players" : "Next hand soon"),
+      : h("div.phase", { id: "phase" }, view.seats.length < 2 ? tr("felt.waiting_players") : tr("felt.next_hand_soon")),
   );
   fill(el, centre, nodes);
   // Laid out only once on the page: a felt drawn before it is shown settles then.
@@ -134,7 +135,7 @@ function potsLine(hand) {
   if (!hand.players.some((p) => p.all_in)) return null;
   const pots = hand.pots.filter((p) => p.eligible.length > 1);
   if (pots.length < 2) return null;
-  return h("div.pots", {}, pots.map((p, i) => (i ? `Side pot ${i}: ${p.amount}` : `Main ${p.amount}`)).join(" · "));
+  return h("div.pots", {}, pots.map((p, i) => (i ? tr("felt.side_pot", { n: i, amount: p.amount }) : tr("felt.main_pot", { amount: p.amount }))).join(" · "));
 }
 
 function seatCards(player, drawing, o) {
@@ -165,11 +166,11 @@ function seatCards(player, drawing, o) {
 }
 
 function phaseText(hand, seatName) {
-  if (hand.phase === "betting") return hand.round === 0 ? "Before the draw" : `Betting, round ${hand.round + 1}`;
-  if (hand.phase === "draw") return "Draw";
-  if (hand.phase === "parole") return `Parole offered by ${seatName(hand.parole_by)}`;
-  if (hand.phase === "showdown") return "Showdown";
-  if (hand.phase === "complete") return "Hand over";
+  if (hand.phase === "betting") return hand.round === 0 ? tr("phase.before_draw") : tr("phase.betting_round", { round: hand.round + 1 });
+  if (hand.phase === "draw") return tr("phase.draw");
+  if (hand.phase === "parole") return tr("phase.parole", { name: seatName(hand.parole_by) });
+  if (hand.phase === "showdown") return tr("phase.showdown");
+  if (hand.phase === "complete") return tr("phase.complete");
   return hand.phase;
 }
 
@@ -181,9 +182,9 @@ export function clockText(clock) {
   const betUntil = clock.bet_until ? Date.parse(clock.bet_until) : null;
   const secs = (ms) => Math.max(0, Math.ceil(ms / 1000));
   if (now < deadline) {
-    const bet = betUntil && now < betUntil ? ` · bet ${secs(betUntil - now)}s` : betUntil ? " · bet window closed" : "";
+    const bet = betUntil && now < betUntil ? ` · ${tr("clock.bet", { seconds: secs(betUntil - now) })}` : betUntil ? ` · ${tr("clock.bet_closed")}` : "";
     return `${secs(deadline - now)}s${bet}`;
   }
-  if (now < expires) return `time bank ${secs(expires - now)}s`;
-  return "time!";
+  if (now < expires) return tr("table.time_bank", { seconds: secs(expires - now) });
+  return tr("clock.time");
 }

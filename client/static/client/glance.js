@@ -4,6 +4,7 @@
 // player's own place and stack.
 
 import { h } from "./dom.js";
+import { tr } from "./i18n.js";
 
 const mmss = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 
@@ -17,32 +18,32 @@ export function secondsLeft(clock) {
 /** The big clock's text. */
 export function bigClock(view) {
   const c = view.clock;
-  if (!c) return view.status.replaceAll("_", " ");
+  if (!c) return tr(`tournament.status.${view.status}`);
   const left = secondsLeft(c);
-  if (c.paused) return `${left === null ? "" : mmss(left)} paused`.trim();
-  return left === null ? "last level" : mmss(left);
+  if (c.paused) return `${left === null ? "" : mmss(left)} ${tr("glance.paused")}`.trim();
+  return left === null ? tr("glance.last_level") : mmss(left);
 }
 
 function blinds(level, game) {
   if (!level) return "–";
-  const over = game === "32-card-draw" ? ` · OB ${2 * level.big_blind}` : "";
-  return `${level.small_blind}/${level.big_blind}${over}${level.ante ? ` · ante ${level.ante}` : ""}`;
+  const over = game === "32-card-draw" ? ` · ${tr("blind.ob")} ${2 * level.big_blind}` : "";
+  return `${level.small_blind}/${level.big_blind}${over}${level.ante ? ` · ${tr("table.ante", { ante: level.ante })}` : ""}`;
 }
 
 /** The next break after the level in force: "after level 4, in about 23:10". */
 function nextBreak(view) {
   const c = view.clock;
   const br = (view.structure.breaks || []).find((b) => b.after_level >= c.level);
-  if (!br) return "none";
+  if (!br) return tr("glance.no_break");
   const perMinute = view.structure.minute_seconds || 60;
   let seconds = secondsLeft(c) ?? 0;
   for (const l of view.structure.levels) if (l.level > c.level && l.level <= br.after_level) seconds += l.minutes * perMinute;
-  return `after level ${br.after_level} (${br.minutes} min), in about ${mmss(seconds)}`;
+  return tr("glance.next_break", { level: br.after_level, minutes: br.minutes, in: mmss(seconds) });
 }
 
-function ordinal(n) {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
-  return `${n}${tail}`;
+export function ordinal(n) {
+  const form = n % 100 >= 11 && n % 100 <= 13 ? "other" : { 1: "one", 2: "two", 3: "few" }[n % 10] || "other";
+  return tr(`ordinal.${form}`, { n });
 }
 
 /** The panel for a running tournament (null before and after). */
@@ -56,29 +57,29 @@ export function glance(view, standings, me) {
   const item = (term, value, id) => [h("dt", {}, term), h("dd", id ? { id } : {}, value)];
   return h(
     "section.glance",
-    { id: "glance", "aria-label": "At a glance" },
+    { id: "glance", "aria-label": tr("glance.label") },
     h("div.big-clock", { id: "big-clock", role: "timer", "aria-live": "off" }, bigClock(view)),
     h(
       "dl",
       {},
-      item("Level", c.on_break ? `${c.level} (break)` : String(c.level), "glance-level"),
-      item("Blinds", blinds(c, view.game), "glance-blinds"),
-      item("Next", blinds(c.next_level, view.game), "glance-next"),
-      item("Next break", nextBreak(view), "glance-break"),
-      item("Players", `${view.players_left ?? live.length} left of ${view.entries} entries`, "glance-players"),
+      item(tr("lobby.col.level"), c.on_break ? tr("glance.level_break", { level: c.level }) : String(c.level), "glance-level"),
+      item(tr("lobby.col.blinds"), blinds(c, view.game), "glance-blinds"),
+      item(tr("glance.next"), blinds(c.next_level, view.game), "glance-next"),
+      item(tr("glance.next_break_term"), nextBreak(view), "glance-break"),
+      item(tr("lobby.col.players"), tr("glance.players_left", { left: view.players_left ?? live.length, entries: view.entries }), "glance-players"),
       stacks.length
-        ? item("Stacks", `average ${Math.round(sum / stacks.length)} · largest ${Math.max(...stacks)} · smallest ${Math.min(...stacks)}`, "glance-stacks")
+        ? item(tr("glance.stacks"), tr("glance.stacks_value", { average: Math.round(sum / stacks.length), largest: Math.max(...stacks), smallest: Math.min(...stacks) }), "glance-stacks")
         : null,
-      mine && mine.in !== false ? item("You", `${ordinal(mine.place)} of ${live.length}, stack ${mine.stack}`, "glance-you") : null,
+      mine && mine.in !== false ? item(tr("glance.you"), tr("glance.you_value", { place: ordinal(mine.place), of: live.length, stack: mine.stack }), "glance-you") : null,
     ),
     h(
       "div.payouts",
       {},
-      h("h2", {}, "Payouts"),
+      h("h2", {}, tr("glance.payouts")),
       h(
         "ol",
         { id: "glance-payouts" },
-        view.prizes.map((p) => h("li", {}, `${ordinal(p.place)}: `, p.cash ? `${p.cash}` : "", p.cash && p.ticket ? " and " : "", p.ticket ? `a seat in ${view.satellite_target || "the target tournament"}` : "")),
+        view.prizes.map((p) => h("li", {}, `${ordinal(p.place)}: `, p.cash ? `${p.cash}` : "", p.cash && p.ticket ? ` ${tr("glance.and")} ` : "", p.ticket ? tr("glance.seat_in", { target: view.satellite_target || tr("glance.target_tournament") }) : "")),
       ),
     ),
   );

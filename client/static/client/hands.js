@@ -7,6 +7,7 @@ import { api, rows } from "./api.js";
 import { cardsText, face, handText, isLowball } from "./cards.js";
 import { fill, h, when } from "./dom.js";
 import { describe } from "./events.js";
+import { tr } from "./i18n.js";
 
 export async function handsView() {
   const table = new URLSearchParams(location.hash.split("?")[1] || "").get("table");
@@ -14,8 +15,8 @@ export async function handsView() {
   const list = h("tbody");
   const pick = h(
     "nav",
-    { "aria-label": "Tables" },
-    h("ul.picks", {}, tables.map((t) => h("li", {}, h("a.pick", { href: `#/hands?table=${t.id}`, "aria-current": String(t.id) === table ? "page" : null }, t.name || `Table ${t.id}`)))),
+    { "aria-label": tr("hands.tables") },
+    h("ul.picks", {}, tables.map((t) => h("li", {}, h("a.pick", { href: `#/hands?table=${t.id}`, "aria-current": String(t.id) === table ? "page" : null }, t.name || tr("table.numbered", { id: t.id }))))),
   );
   if (table) {
     const hands = rows(await api("GET", `hands/?table=${table}`));
@@ -27,19 +28,19 @@ export async function handsView() {
               "tr",
               {},
               h("td", {}, h("a", { href: `#/hands/${x.id}` }, `#${x.number}`)),
-              h("td", {}, x.phase || ""),
+              h("td", {}, x.phase ? tr(`hand_phase.${x.phase}`) : ""),
               h("td", {}, when(x.started_at)),
             ),
           )
-        : h("tr", {}, h("td", { colspan: 3 }, "No hand yet.")),
+        : h("tr", {}, h("td", { colspan: 3 }, tr("hands.none"))),
     );
   }
   const el = h(
     "section.hands",
     {},
-    h("h1", {}, "Hand history"),
+    h("h1", {}, tr("table.hand_history")),
     pick,
-    table ? h("table.list", { id: "hand-list" }, h("thead", {}, h("tr", {}, ["Hand", "Phase", "Started"].map((c) => h("th", {}, c)))), list) : h("p.hint", {}, "Pick a table."),
+    table ? h("table.list", { id: "hand-list" }, h("thead", {}, h("tr", {}, [tr("lobby.col.hand"), tr("hands.phase"), tr("hands.started")].map((c) => h("th", {}, c)))), list) : h("p.hint", {}, tr("hands.pick_table")),
   );
   return { el };
 }
@@ -51,7 +52,7 @@ export async function handView(handId) {
   for (const e of hand.events) {
     if (e.type === "hand.started") for (const p of e.players) names.set(p.seat, p.screen_name);
   }
-  const name = (seat) => names.get(seat) || `seat ${seat}`;
+  const name = (seat) => names.get(seat) || tr("table.seat_n", { seat });
   const low = isLowball(hand.events.find((e) => e.type === "hand.started")?.rules?.game);
   const lines = hand.events.map((e) => describeFull(e, name, low));
   let step = lines.length - 1;
@@ -59,13 +60,13 @@ export async function handView(handId) {
   const position = h("span", { id: "step" });
   const draw = () => {
     fill(list, lines.slice(0, step + 1).map((l, i) => h(i === step ? "li.current" : "li", {}, l)));
-    position.textContent = `step ${step + 1} of ${lines.length}`;
+    position.textContent = tr("hands.step", { step: step + 1, of: lines.length });
   };
   const go = (to) => {
     step = Math.max(0, Math.min(lines.length - 1, to));
     draw();
   };
-  const verdict = h("p.verify", { id: "verify-result", "aria-live": "polite" }, "Checking the deal…");
+  const verdict = h("p.verify", { id: "verify-result", "aria-live": "polite" }, tr("hands.checking"));
   draw();
   verifyHand(hand).then((r) => {
     verdict.className = `verify ${r.ok ? "ok" : "bad"}`;
@@ -74,35 +75,35 @@ export async function handView(handId) {
   const el = h(
     "section.hand",
     {},
-    h("h1", { id: "hand-title" }, `${hand.table_name || `Table ${hand.table}`}, hand #${hand.number}`),
-    h("p.hint", {}, h("a", { href: `#/tables/${hand.table}` }, hand.table_name || `Table ${hand.table}`), ` · hand ${hand.id} · ${hand.phase} · ${when(hand.started_at)}`),
-    h("h2", {}, "Fair deal"),
-    h("p.hint", {}, "Commitment (root of the deck's Merkle tree): ", h("code", {}, hand.roots[0] || hand.commitment || "none")),
+    h("h1", { id: "hand-title" }, `${hand.table_name || tr("table.numbered", { id: hand.table })}, ${tr("table.hand_number", { number: hand.number })}`),
+    h("p.hint", {}, h("a", { href: `#/tables/${hand.table}` }, hand.table_name || tr("table.numbered", { id: hand.table })), ` · ${tr("hands.hand_id", { id: hand.id })} · ${tr(`hand_phase.${hand.phase}`)} · ${when(hand.started_at)}`),
+    h("h2", {}, tr("hands.fair_deal")),
+    h("p.hint", {}, `${tr("hands.commitment")} `, h("code", {}, hand.roots[0] || hand.commitment || tr("glance.no_break"))),
     verdict,
-    h("h2", {}, "Replay"),
+    h("h2", {}, tr("hands.replay")),
     h(
       "p.pager",
       {},
-      h("button", { onclick: () => go(0) }, "« Start"),
-      h("button", { id: "step-back", onclick: () => go(step - 1) }, "◀ Back"),
-      h("button", { id: "step-next", onclick: () => go(step + 1) }, "Next ▶"),
-      h("button", { onclick: () => go(lines.length - 1) }, "End »"),
+      h("button", { onclick: () => go(0) }, `« ${tr("hands.start")}`),
+      h("button", { id: "step-back", onclick: () => go(step - 1) }, `◀ ${tr("hands.back")}`),
+      h("button", { id: "step-next", onclick: () => go(step + 1) }, `${tr("glance.next")} ▶`),
+      h("button", { onclick: () => go(lines.length - 1) }, `${tr("hands.end")} »`),
       " ",
       position,
     ),
     list,
-    h("p", {}, h("a", { href: `#/hands?table=${hand.table}` }, "← Hands of this table"), " ", h("a", { href: `/api/hands/${hand.id}/phh/` }, "PHH export")),
+    h("p", {}, h("a", { href: `#/hands?table=${hand.table}` }, `← ${tr("hands.of_table")}`), " ", h("a", { href: `/api/hands/${hand.id}/phh/` }, tr("hands.phh"))),
   );
   return { el };
 }
 
 function describeFull(e, name, low) {
-  if (e.type === "hand.shown" && e.cards?.length) return `${name(e.seat)} shows ${cardsText(e.cards)}: ${handText(e.cards, null, low)}`;
+  if (e.type === "hand.shown" && e.cards?.length) return `${tr("log.shows", { name: name(e.seat), cards: cardsText(e.cards) })}: ${handText(e.cards, null, low)}`;
   if (e.type === "hand.cards_dealt") {
     const mine = e.hands.filter((x) => x.cards);
-    return mine.length ? `Dealt: ${mine.map((x) => `${name(x.seat)} ${cardsText(x.cards)}`).join("; ")}` : "Cards dealt";
+    return mine.length ? tr("hands.dealt", { hands: mine.map((x) => `${name(x.seat)} ${cardsText(x.cards)}`).join("; ") }) : tr("log.dealt");
   }
-  if (e.type === "hand.cards_drawn" && e.cards) return `${name(e.seat)} draws ${cardsText(e.cards)}`;
+  if (e.type === "hand.cards_drawn" && e.cards) return tr("log.draws", { name: name(e.seat), n: cardsText(e.cards) });
   return describe(e, name) || e.type.replace(/^\w+\./, "").replaceAll("_", " ");
 }
 
@@ -170,23 +171,23 @@ function seenCards(hand) {
 
 export async function verifyHand(hand) {
   if (hand.commitment !== "merkle" && !(hand.roots || []).length) {
-    return { ok: false, message: "This hand has no per-card commitment to check." };
+    return { ok: false, message: tr("verify.no_commitment") };
   }
-  if (!crypto.subtle) return { ok: false, message: "This browser has no WebCrypto here (it needs https or localhost)." };
+  if (!crypto.subtle) return { ok: false, message: tr("verify.no_webcrypto") };
   const sizes = treeSizes(hand);
   let good = 0;
   for (const o of hand.openings) {
     const root = hand.roots[o.tree];
     if (root === undefined || !(await verifyOpening(o, root, sizes[o.tree] ?? 0))) {
-      return { ok: false, message: `Card ${o.card} at ${o.tree}/${o.index} does NOT match the commitment.` };
+      return { ok: false, message: tr("verify.mismatch", { card: o.card, at: `${o.tree}/${o.index}` }) };
     }
     good += 1;
   }
   const opened = new Set(hand.openings.map((o) => o.card));
   const missing = [...seenCards(hand)].filter((c) => !opened.has(c));
-  if (missing.length) return { ok: false, message: `No proof for ${cardsText(missing)}.` };
-  if (!good) return { ok: true, message: "Nothing of this hand was shown to you, so there is nothing to check." };
-  return { ok: true, message: `✔ All ${good} cards you saw are proved against the commitment.` };
+  if (missing.length) return { ok: false, message: tr("verify.no_proof", { cards: cardsText(missing) }) };
+  if (!good) return { ok: true, message: tr("verify.nothing") };
+  return { ok: true, message: `✔ ${tr("verify.ok", { n: good })}` };
 }
 
 export { face };

@@ -5,20 +5,16 @@
 import { Feed, api, rows, session } from "./api.js";
 import { fill, h, when } from "./dom.js";
 import { myTables, myTurns, onTurns } from "./turns.js";
+import { feedStatus, tr } from "./i18n.js";
 
-export const GAMES = {
-  "32-card-draw": "32 Card Draw",
-  "five-card-draw": "Five Card Draw",
-  "five-card-triple-draw": "Five Card Triple Draw",
-  "2-7-single-draw": "2-7 Single Draw",
-  "2-7-triple-draw": "2-7 Triple Draw",
-  "a-5-single-draw": "A-5 Single Draw",
-  "a-5-triple-draw": "A-5 Triple Draw",
-};
+const GAME_KEYS = ["32-card-draw", "five-card-draw", "five-card-triple-draw", "2-7-single-draw", "2-7-triple-draw", "a-5-single-draw", "a-5-triple-draw"];
+
+/** The games by key, named in the page's language. */
+export const GAMES = Object.fromEntries(GAME_KEYS.map((key) => [key, tr(`game.${key}`)]));
 
 export function gameName(game, betting) {
   const name = GAMES[game] || game;
-  return betting ? `${name}, ${betting}` : name;
+  return betting ? `${name}, ${tr(`betting.${betting}`)}` : name;
 }
 
 export async function lobbyView() {
@@ -29,14 +25,14 @@ export async function lobbyView() {
   const tableBody = h("tbody");
   const casinoBody = h("tbody");
   const tourBody = h("tbody");
-  const status = h("span.status", { id: "lobby-status" }, "connecting");
+  const status = h("span.status", { id: "lobby-status" }, tr("feed.connecting"));
   const tilesLink = h("p.tiles-link", { id: "tiles-link" });
 
   const drawTables = () => {
     const open = [...tables.values()].filter((t) => t.status !== "closed" && !t.tournament);
     const turns = new Set(myTurns().map((x) => x.id));
     const mine = myTables();
-    fill(tilesLink, mine.length >= 2 ? h("a", { href: `#/tiles/${mine.slice(0, 4).join(",")}` }, `Tile my ${Math.min(4, mine.length)} tables`) : null);
+    fill(tilesLink, mine.length >= 2 ? h("a", { href: `#/tiles/${mine.slice(0, 4).join(",")}` }, tr("lobby.tile_mine", { n: Math.min(4, mine.length) })) : null);
     fill(
       tableBody,
       open.length
@@ -44,16 +40,16 @@ export async function lobbyView() {
             h(
               turns.has(t.id) ? "tr.your-turn" : "tr",
               { dataset: { table: t.id } },
-              h("td", {}, h("a", { href: `#/tables/${t.id}` }, t.name || `Table ${t.id}`), turns.has(t.id) ? h("span.turn-flag", {}, " Your turn") : null),
+              h("td", {}, h("a", { href: `#/tables/${t.id}` }, t.name || tr("table.numbered", { id: t.id })), turns.has(t.id) ? h("span.turn-flag", {}, ` ${tr("turn.yours")}`) : null),
               h("td", {}, gameName(t.game, t.betting)),
-              h("td", {}, `${t.small_blind}/${t.big_blind}${t.ante ? ` ante ${t.ante}` : ""}`),
+              h("td", {}, `${t.small_blind}/${t.big_blind}${t.ante ? ` ${tr("table.ante", { ante: t.ante })}` : ""}`),
               h("td", {}, `${t.players_seated}/${t.seats}`),
               h("td.num", {}, t.average_pot ?? "–"),
               h("td", {}, t.hand_number || "–"),
-              h("td", {}, t.status),
+              h("td", {}, tr(`table.status.${t.status}`)),
             ),
           )
-        : h("tr", {}, h("td", { colspan: 7 }, "No table is open.")),
+        : h("tr", {}, h("td", { colspan: 7 }, tr("lobby.no_tables"))),
     );
   };
   const drawCasinos = () => {
@@ -72,7 +68,7 @@ export async function lobbyView() {
               h("td", {}, t.round_number || "–"),
             ),
           )
-        : h("tr", {}, h("td", { colspan: 5 }, "No casino table is open.")),
+        : h("tr", {}, h("td", { colspan: 5 }, tr("lobby.no_casinos"))),
     );
   };
   const drawTournaments = () => {
@@ -86,19 +82,19 @@ export async function lobbyView() {
               {},
               h("td", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name)),
               h("td", {}, gameName(t.game, t.betting)),
-              h("td", {}, t.status.replaceAll("_", " ")),
+              h("td", {}, tr(`tournament.status.${t.status}`)),
               h("td", {}, `${t.entries}${t.max_players ? `/${t.max_players}` : ""}`),
-              h("td", {}, `${t.buy_in}+${t.fee}${t.guarantee ? ` · ${t.guarantee} GTD` : ""}`),
-              h("td", {}, t.sit_and_go ? "when full" : when(t.starts_at)),
+              h("td", {}, `${t.buy_in}+${t.fee}${t.guarantee ? ` · ${tr("lobby.guarantee", { amount: t.guarantee })}` : ""}`),
+              h("td", {}, t.sit_and_go ? tr("lobby.when_full") : when(t.starts_at)),
               h("td", {}, t.level ?? "–"),
             ),
           )
-        : h("tr", {}, h("td", { colspan: 7 }, "No tournament yet.")),
+        : h("tr", {}, h("td", { colspan: 7 }, tr("lobby.no_tournaments"))),
     );
   };
 
   const feed = new Feed("lobby/", {
-    onStatus: (s) => (status.textContent = s),
+    onStatus: (s) => (status.textContent = feedStatus(s)),
     onFrame: (frame) => {
       if (frame.type === "snapshot") {
         tables.clear();
@@ -126,8 +122,8 @@ export async function lobbyView() {
   const el = h(
     "section.lobby",
     {},
-    session.me ? null : h("p.hint", {}, h("a", { href: "#/signup" }, "Sign up"), " or ", h("a", { href: "#/login" }, "log in"), " to play; anyone may watch."),
-    h("h1", {}, "Cash tables ", status),
+    session.me ? null : h("p.hint", {}, h("a", { href: "#/signup" }, tr("auth.signup")), ` ${tr("lobby.or")} `, h("a", { href: "#/login" }, tr("lobby.log_in")), ` ${tr("lobby.to_play")}`),
+    h("h1", {}, `${tr("lobby.cash_tables")} `, status),
     tilesLink,
     h(
       "div.scroll",
@@ -135,29 +131,29 @@ export async function lobbyView() {
       h(
         "table.list",
         { id: "tables" },
-        h("thead", {}, h("tr", {}, ["Table", "Game", "Blinds", "Seated", "Avg pot", "Hand", "Status"].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ["table", "game", "blinds", "seated", "avg_pot", "hand", "status"].map((c) => h("th", { scope: "col" }, tr(`lobby.col.${c}`))))),
         tableBody,
       ),
     ),
-    h("h1", {}, "Casino tables"),
+    h("h1", {}, tr("lobby.casino_tables")),
     h(
       "div.scroll",
       {},
       h(
         "table.list",
         { id: "casino-tables" },
-        h("thead", {}, h("tr", {}, ["Table", "Bets", "Jokers", "Boxes taken", "Round"].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ["table", "bets", "jokers", "boxes_taken", "round"].map((c) => h("th", { scope: "col" }, tr(`lobby.col.${c}`))))),
         casinoBody,
       ),
     ),
-    h("h1", {}, "Tournaments"),
+    h("h1", {}, tr("lobby.tournaments")),
     h(
       "div.scroll",
       {},
       h(
         "table.list",
         { id: "tournaments" },
-        h("thead", {}, h("tr", {}, ["Tournament", "Game", "State", "Players", "Buy-in", "Start", "Level"].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ["tournament", "game", "state", "players", "buy_in", "start", "level"].map((c) => h("th", { scope: "col" }, tr(`lobby.col.${c}`))))),
         tourBody,
       ),
     ),

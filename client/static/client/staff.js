@@ -9,6 +9,7 @@ import { fill, form, h, notice } from "./dom.js";
 import { percent } from "./casino.js";
 import { GAMES } from "./lobby.js";
 import { tournamentForm } from "./tournament_form.js";
+import { tr } from "./i18n.js";
 
 export async function staffView() {
   const list = h("ul", { id: "staff-tables" });
@@ -20,9 +21,9 @@ export async function staffView() {
         h(
           "li",
           {},
-          h("a", { href: `#/tables/${t.id}` }, t.name || `Table ${t.id}`),
+          h("a", { href: `#/tables/${t.id}` }, t.name || tr("table.numbered", { id: t.id })),
           ` (${t.players_seated}/${t.seats}) `,
-          h("button.danger", { onclick: () => close(t.id) }, "Close"),
+          h("button.danger", { onclick: () => close(t.id) }, tr("staff.close")),
         ),
       ),
     );
@@ -30,29 +31,29 @@ export async function staffView() {
   const close = async (id) => {
     try {
       await api("POST", `tables/${id}/close/`, { command_id: commandId() });
-      notice(`Table ${id} closes after its hand.`);
+      notice(tr("staff.table_closes", { id }));
       await load();
     } catch (e) {
       notice(e.message, "error");
     }
   };
   const game = h("select", { name: "game", id: "open-game" }, Object.entries(GAMES).map(([k, v]) => h("option", { value: k }, v)));
-  const betting = h("select", { name: "betting", id: "open-betting" }, ["no-limit", "pot-limit", "fixed-limit"].map((b) => h("option", { value: b }, b)));
+  const betting = h("select", { name: "betting", id: "open-betting" }, ["no-limit", "pot-limit", "fixed-limit"].map((b) => h("option", { value: b }, tr(`betting.${b}`))));
   const open = form(
     [
-      { name: "name", label: "Name" },
-      { name: "small_blind", label: "Small blind", type: "number", min: 1, value: 1 },
-      { name: "big_blind", label: "Big blind", type: "number", min: 1, value: 2 },
+      { name: "name", label: tr("staff.name") },
+      { name: "small_blind", label: tr("staff.small_blind"), type: "number", min: 1, value: 1 },
+      { name: "big_blind", label: tr("staff.big_blind"), type: "number", min: 1, value: 2 },
     ],
-    "Open table",
+    tr("staff.open_table"),
     async (v) => {
       const table = await api("POST", "tables/", { ...v, game: game.value, betting: betting.value });
-      notice(`Opened ${table.table.name}.`);
+      notice(tr("staff.opened", { name: table.table.name }));
       await load();
     },
     { id: "open-table" },
   );
-  open.prepend(h("label", { for: "open-game" }, "Game"), game, h("label", { for: "open-betting" }, "Betting"), betting);
+  open.prepend(h("label", { for: "open-game" }, tr("lobby.col.game")), game, h("label", { for: "open-betting" }, tr("staff.betting")), betting);
 
   const casinoList = h("ul", { id: "staff-casino-tables" });
   const loadCasinos = async () => {
@@ -64,8 +65,8 @@ export async function staffView() {
           "li",
           {},
           h("a", { href: `#/casino/${t.id}` }, t.name),
-          ` (${t.players_seated}/${t.boxes}, bets ${t.min_bet}–${t.max_bet}) `,
-          h("button.danger", { onclick: () => closeCasino(t.id) }, "Close"),
+          ` (${t.players_seated}/${t.boxes}, ${tr("staff.bets", { min: t.min_bet, max: t.max_bet })}) `,
+          h("button.danger", { onclick: () => closeCasino(t.id) }, tr("staff.close")),
         ),
       ),
     );
@@ -73,14 +74,14 @@ export async function staffView() {
   const closeCasino = async (id) => {
     try {
       await api("POST", `casino/tables/${id}/close/`, { command_id: commandId() });
-      notice(`Casino table ${id} closes after its round.`);
+      notice(tr("staff.casino_closes", { id }));
       await loadCasinos();
     } catch (e) {
       notice(e.message, "error");
     }
   };
   const figures = (m) =>
-    `model ${percent(m.model_edge)}, simulated ${percent(m.simulated_edge)} (95% CI ${percent(m.simulated_confidence[0])} to ${percent(m.simulated_confidence[1])}), largest payout ${m.largest_payout} B`;
+    tr("staff.math_figures", { model: percent(m.model_edge), simulated: percent(m.simulated_edge), low: percent(m.simulated_confidence[0]), high: percent(m.simulated_confidence[1]), payout: m.largest_payout });
   const mathList = h("ul", { id: "staff-casino-math" });
   const openedMath = h("p", { id: "opened-casino-math" });
   const loadMath = async () => {
@@ -91,26 +92,26 @@ export async function staffView() {
         h(
           "li",
           { dataset: { digest: m.digest } },
-          `${m.jokers} joker${m.jokers === 1 ? "" : "s"}, pair to five of a kind pay ${Object.values(m.pay_table).join("/")}: ${figures(m)}${m.model_edge < m.floor || m.simulated_confidence[0] < m.floor ? " — below the floor" : ""}`,
+          `${tr(m.jokers === 1 ? "staff.math_one_joker" : "staff.math_jokers", { count: m.jokers, pays: Object.values(m.pay_table).join("/") })}: ${figures(m)}${m.model_edge < m.floor || m.simulated_confidence[0] < m.floor ? ` — ${tr("staff.below_floor")}` : ""}`,
         ),
       ),
     );
   };
   const openCasino = form(
     [
-      { name: "name", label: "Name" },
-      { name: "jokers", label: "Jokers", type: "number", min: 0, max: 4, value: 2 },
-      { name: "min_bet", label: "Minimum bet", type: "number", min: 1, value: 10 },
-      { name: "max_bet", label: "Maximum bet", type: "number", min: 1, value: 100 },
-      { name: "boxes", label: "Boxes", type: "number", min: 1, max: 4, value: 4 },
-      { name: "bet_seconds", label: "Betting window (s)", type: "number", min: 1, max: 600, value: 20 },
-      { name: "decision_seconds", label: "Decision clock (s)", type: "number", min: 1, max: 600, value: 20 },
+      { name: "name", label: tr("staff.name") },
+      { name: "jokers", label: tr("staff.jokers"), type: "number", min: 0, max: 4, value: 2 },
+      { name: "min_bet", label: tr("staff.min_bet"), type: "number", min: 1, value: 10 },
+      { name: "max_bet", label: tr("staff.max_bet"), type: "number", min: 1, value: 100 },
+      { name: "boxes", label: tr("staff.boxes"), type: "number", min: 1, max: 4, value: 4 },
+      { name: "bet_seconds", label: tr("staff.bet_seconds"), type: "number", min: 1, max: 600, value: 20 },
+      { name: "decision_seconds", label: tr("staff.decision_seconds"), type: "number", min: 1, max: 600, value: 20 },
     ],
-    "Open casino table",
+    tr("staff.open_casino"),
     async (v) => {
       const view = await api("POST", "casino/tables/", v);
-      notice(`Opened ${view.table.name}.`);
-      fill(openedMath, `${view.table.name}: house edge ${figures(view.house_math)}`);
+      notice(tr("staff.opened", { name: view.table.name }));
+      fill(openedMath, tr("staff.opened_math", { name: view.table.name, figures: figures(view.house_math) }));
       await loadCasinos();
     },
     { id: "open-casino" },
@@ -118,37 +119,37 @@ export async function staffView() {
   const house = h("p", { id: "staff-bankroll" });
   const loadBankroll = async () => {
     const b = await api("GET", "casino/bankroll/");
-    fill(house, `Balance ${b.balance} · open boxes could cost at most ${b.exposure}`);
+    fill(house, tr("staff.bankroll_balance", { balance: b.balance, exposure: b.exposure }));
   };
   const fund = form(
     [
-      { name: "amount", label: "Amount", type: "number", min: 1 },
-      { name: "memo", label: "Note", required: false },
+      { name: "amount", label: tr("staff.amount"), type: "number", min: 1 },
+      { name: "memo", label: tr("staff.note"), required: false },
     ],
-    "Fund the bankroll",
+    tr("staff.fund_bankroll"),
     async (v) => {
       const b = await api("POST", "casino/bankroll/", { amount: v.amount, transfer_id: commandId(), ...(v.memo ? { memo: v.memo } : {}) });
-      notice(`The bankroll holds ${b.balance}.`);
+      notice(tr("staff.bankroll_holds", { balance: b.balance }));
       await loadBankroll();
     },
     { id: "fund-bankroll" },
   );
   await Promise.all([load(), loadCasinos(), loadMath(), loadBankroll()]);
   const sections = [
-    ["cash", "Cash tables", [h("h2", {}, "Open a table"), open, h("h2", {}, "Open tables"), list]],
+    ["cash", tr("lobby.cash_tables"), [h("h2", {}, tr("staff.open_a_table")), open, h("h2", {}, tr("staff.open_tables")), list]],
     [
       "casino",
-      "Casino tables",
+      tr("lobby.casino_tables"),
       [
-        h("h2", {}, "Open a casino table"),
+        h("h2", {}, tr("staff.open_a_casino")),
         openCasino,
         openedMath,
-        h("h3", {}, "House edge against the best player, by configuration"),
-        h("p.hint", {}, "A table opens only with a configuration listed here at or above the floor; others: manage.py casino_math --store."),
+        h("h3", {}, tr("staff.math_heading")),
+        h("p.hint", {}, tr("staff.math_hint")),
         mathList,
-        h("h2", {}, "Casino tables"),
+        h("h2", {}, tr("lobby.casino_tables")),
         casinoList,
-        h("h2", {}, "House bankroll"),
+        h("h2", {}, tr("staff.house_bankroll")),
         house,
         fund,
       ],
@@ -157,25 +158,25 @@ export async function staffView() {
   if ((session.me?.roles || []).includes("tournament_director")) {
     const made = h("ul", { id: "staff-tournaments" });
     const created = (t) => {
-      made.append(h("li", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name), ` (#${t.id}, ${t.status.replaceAll("_", " ")})`));
-      notice(`Created ${t.name}.`);
+      made.append(h("li", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name), ` (#${t.id}, ${tr(`tournament.status.${t.status}`)})`));
+      notice(tr("staff.created", { name: t.name }));
     };
     const chains = await api("GET", "step-chains/");
-    const chain = (c) => h("li", {}, h("a", { href: `#/step-chains/${c.id}` }, c.name), ` (${c.steps.length} steps into ${c.target.name})`);
+    const chain = (c) => h("li", {}, h("a", { href: `#/step-chains/${c.id}` }, c.name), ` (${tr("staff.chain_steps", { count: c.steps.length, target: c.target.name })})`);
     sections.push([
       "tournaments",
-      "Tournaments",
-      [h("h2", {}, "Create a tournament"), tournamentForm(created), made, h("h2", {}, "Step satellite chains"), h("ul", { id: "staff-step-chains" }, chains.map(chain))],
+      tr("lobby.tournaments"),
+      [h("h2", {}, tr("staff.create_tournament")), tournamentForm(created), made, h("h2", {}, tr("staff.step_chains")), h("ul", { id: "staff-step-chains" }, chains.map(chain))],
     ]);
   }
-  const el = h("section.staff", {}, h("h1", {}, "Staff"), tabs(sections));
+  const el = h("section.staff", {}, h("h1", {}, tr("nav.staff")), tabs(sections));
   return { el };
 }
 
 /** Sections as tabs (WAI-ARIA's tabs pattern): one shown at a time, the
  * arrow keys move between the tabs. */
 function tabs(sections) {
-  const list = h("div.tabs", { role: "tablist", "aria-label": "Staff sections" });
+  const list = h("div.tabs", { role: "tablist", "aria-label": tr("staff.sections") });
   const panels = [];
   const buttons = [];
   const select = (i, focus = false) => {

@@ -14,6 +14,7 @@ import { describe } from "./events.js";
 import { PHONE, clockText, drawFelt as feltDraw } from "./felt.js";
 import { gameName } from "./lobby.js";
 import { seatedAt } from "./turns.js";
+import { feedStatus, tr } from "./i18n.js";
 
 const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise", d: "discard", s: "stand" };
 
@@ -43,13 +44,13 @@ export async function tableView(tableId) {
   const el = h("section.table-page", { id: "table-page", dataset: { table: tableId } });
   const head = h("header.table-head");
   const felt = h("div.felt", { id: "felt" });
-  const controls = h("div.controls", { id: "controls", "aria-label": "Your actions" });
+  const controls = h("div.controls", { id: "controls", "aria-label": tr("table.your_actions") });
   const seatBar = h("div.seat-bar", { id: "seat-bar" });
   const result = h("div.result", { id: "result", "aria-live": "polite" });
-  const logList = h("ol.log", { id: "log", "aria-label": "Hand log", reversed: true });
-  const status = h("span.status", { id: "feed-status" }, "connecting");
+  const logList = h("ol.log", { id: "log", "aria-label": tr("table.hand_log"), reversed: true });
+  const status = h("span.status", { id: "feed-status" }, tr("feed.connecting"));
   const announce = h("p.sr-only", { id: "announce", role: "status", "aria-live": "polite" });
-  el.append(head, announce, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, "Log"), logList)), controls, seatBar);
+  el.append(head, announce, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, tr("table.log")), logList)), controls, seatBar);
 
   // ---------------------------------------------------------------- feed
 
@@ -67,7 +68,7 @@ export async function tableView(tableId) {
   const feed = new Feed(`tables/${tableId}/`, {
     resume: true,
     onStatus: (s) => {
-      status.textContent = s;
+      status.textContent = feedStatus(s);
       status.dataset.state = s;
     },
     onFrame: (frame) => {
@@ -90,7 +91,7 @@ export async function tableView(tableId) {
     const s = t.view?.seats.find((x) => x.seat === seat);
     if (s) return s.screen_name;
     const p = t.view?.hand?.players.find((x) => x.seat === seat);
-    return p ? p.screen_name : `seat ${seat}`;
+    return p ? p.screen_name : tr("table.seat_n", { seat });
   }
 
   function addLog(event) {
@@ -169,15 +170,15 @@ export async function tableView(tableId) {
   function drawAnnounce() {
     const hand = t.view.hand;
     if (!hand || hand.phase === "complete") {
-      const text = hand ? "Hand over." : "Waiting for the next hand.";
+      const text = hand ? tr("table.announce_over") : tr("table.announce_waiting");
       if (announce.textContent !== text) announce.textContent = text;
       return;
     }
     const me = hand.players.find((p) => p.seat === mySeat());
     const l = legal();
-    const turn = l ? `Your turn: ${l.actions.join(", ")}.` : hand.to_act ? `${seatName(hand.to_act)} to act.` : "";
-    const cards = me?.cards ? ` Your cards: ${me.cards.map(cardName).join(", ")}.` : "";
-    const text = `${turn} Pot ${hand.pot}.${cards}`.trim();
+    const turn = l ? tr("table.announce_turn", { actions: l.actions.map((a) => tr(`action.${a}`)).join(", ") }) : hand.to_act ? tr("table.announce_to_act", { name: seatName(hand.to_act) }) : "";
+    const cards = me?.cards ? ` ${tr("table.announce_cards", { cards: me.cards.map(cardName).join(", ") })}` : "";
+    const text = `${turn} ${tr("table.announce_pot", { pot: hand.pot })}${cards}`.trim();
     if (announce.textContent !== text) announce.textContent = text;
   }
 
@@ -212,7 +213,7 @@ export async function tableView(tableId) {
   function headsLine() {
     if (!heads) return null;
     const seated = t.view.seats.filter((s) => heads[s.player] !== undefined);
-    return h("p.meta", { id: "bounties" }, "Bounties: ", seated.map((s) => `${s.screen_name} ${heads[s.player]}`).join(" · "));
+    return h("p.meta", { id: "bounties" }, `${tr("table.bounties")}: `, seated.map((s) => `${s.screen_name} ${heads[s.player]}`).join(" · "));
   }
 
   function drawHead() {
@@ -221,17 +222,17 @@ export async function tableView(tableId) {
     loadHeads();
     fill(
       head,
-      h("h1", {}, tb.name || `Table ${tb.id}`, " ", status),
+      h("h1", {}, tb.name || tr("table.numbered", { id: tb.id }), " ", status),
       h(
         "p.meta",
         {},
-        `${gameName(tb.game, tb.betting)} · blinds ${tb.small_blind}/${tb.big_blind}`,
-        tb.ante ? ` · ante ${tb.ante}` : "",
-        hand ? ` · hand #${hand.number}` : "",
-        tb.status !== "open" ? ` · ${tb.status}` : "",
+        `${gameName(tb.game, tb.betting)} · ${tr("table.blinds", { small: tb.small_blind, big: tb.big_blind })}`,
+        tb.ante ? ` · ${tr("table.ante", { ante: tb.ante })}` : "",
+        hand ? ` · ${tr("table.hand_number", { number: hand.number })}` : "",
+        tb.status !== "open" ? ` · ${tr(`table.status.${tb.status}`)}` : "",
       ),
       headsLine(),
-      h("p.links", {}, h("a", { href: "#/lobby" }, "← Lobby"), " ", h("a", { href: `#/hands?table=${tb.id}` }, "Hand history")),
+      h("p.links", {}, h("a", { href: "#/lobby" }, `← ${tr("nav.lobby")}`), " ", h("a", { href: `#/hands?table=${tb.id}` }, tr("table.hand_history"))),
     );
   }
 
@@ -302,40 +303,41 @@ export async function tableView(tableId) {
     if (controls.dataset.key === key) return;
     controls.dataset.key = key;
     if (!session.me) {
-      fill(controls, h("p.hint", {}, "Watching. ", h("a", { href: "#/login" }, "Log in"), " to play."));
+      fill(controls, h("p.hint", {}, `${tr("table.watching")} `, h("a", { href: "#/login" }, tr("auth.login")), ` ${tr("table.to_play")}`));
       return;
     }
     if (!l || !hand) {
-      const waiting = hand && hand.to_act !== null && !["complete"].includes(hand.phase) ? `Waiting for ${seatName(hand.to_act)}` : "";
+      const waiting = hand && hand.to_act !== null && !["complete"].includes(hand.phase) ? tr("table.waiting_for", { name: seatName(hand.to_act) }) : "";
       fill(controls, h("p.hint", { id: "waiting" }, waiting));
       return;
     }
     const buttons = [];
     const kbd = (k) => h("kbd", {}, k);
-    if (l.actions.includes("fold")) buttons.push(h("button.act.fold", { id: "act-fold", onclick: () => act("fold") }, "Fold ", kbd("F")));
-    if (l.actions.includes("check")) buttons.push(h("button.act", { id: "act-check", onclick: () => act("check") }, "Check ", kbd("C")));
-    if (l.actions.includes("call")) buttons.push(h("button.act", { id: "act-call", onclick: () => act("call") }, `Call ${l.call ?? ""} `, kbd("C")));
+    if (l.actions.includes("fold")) buttons.push(h("button.act.fold", { id: "act-fold", onclick: () => act("fold") }, `${tr("action.fold")} `, kbd("F")));
+    if (l.actions.includes("check")) buttons.push(h("button.act", { id: "act-check", onclick: () => act("check") }, `${tr("action.check")} `, kbd("C")));
+    if (l.actions.includes("call")) buttons.push(h("button.act", { id: "act-call", onclick: () => act("call") }, `${tr("action.call")} ${l.call ?? ""} `, kbd("C")));
     const bounds = betBounds(l);
     if (bounds) {
       const [kind, low, high] = bounds;
       if (t.amount === null || t.amount < low || t.amount > high) t.amount = low;
-      const label = h("span", {}, `${kind === "bet" ? "Bet" : "Raise to"} ${t.amount} `);
+      const betText = (amount) => `${tr(kind === "bet" ? "table.bet_amount" : "table.raise_to", { amount })} `;
+      const label = h("span", {}, betText(t.amount));
       const button = h("button.act.primary", { id: `act-${kind}`, onclick: () => act(kind, { amount: t.amount }) }, label, kbd("R"));
       const sync = (value) => {
         const v = Math.min(high, Math.max(low, Math.round(Number(value) || low)));
         t.amount = v;
-        label.textContent = `${kind === "bet" ? "Bet" : "Raise to"} ${v} `;
+        label.textContent = betText(v);
         range.value = v;
         if (document.activeElement !== field) field.value = v;
       };
-      const range = h("input", { type: "range", id: "amount-range", min: low, max: high, value: t.amount, "aria-label": "Amount", oninput: (e) => sync(e.target.value) });
+      const range = h("input", { type: "range", id: "amount-range", min: low, max: high, value: t.amount, "aria-label": tr("table.amount"), oninput: (e) => sync(e.target.value) });
       const field = h("input", {
         type: "number",
         id: "amount",
         min: low,
         max: high,
         value: t.amount,
-        "aria-label": "Amount (round total)",
+        "aria-label": tr("table.amount_total"),
         oninput: (e) => sync(e.target.value),
         onkeydown: (e) => {
           if (e.key === "Enter") act(kind, { amount: t.amount });
@@ -343,20 +345,20 @@ export async function tableView(tableId) {
       });
       buttons.push(h("div.amount", {}, low === high ? null : [range, field, h("span.bounds", {}, `${low}–${high}`)], button));
     }
-    if (l.actions.includes("parole")) buttons.push(h("button.act", { id: "act-parole", onclick: () => act("parole") }, "Offer Parole"));
-    if (l.actions.includes("accept")) buttons.push(h("button.act.primary", { id: "act-accept", onclick: () => act("accept") }, "Accept Parole"));
-    if (l.actions.includes("decline")) buttons.push(h("button.act", { id: "act-decline", onclick: () => act("decline") }, "Decline Parole"));
+    if (l.actions.includes("parole")) buttons.push(h("button.act", { id: "act-parole", onclick: () => act("parole") }, tr("table.offer_parole")));
+    if (l.actions.includes("accept")) buttons.push(h("button.act.primary", { id: "act-accept", onclick: () => act("accept") }, tr("table.accept_parole")));
+    if (l.actions.includes("decline")) buttons.push(h("button.act", { id: "act-decline", onclick: () => act("decline") }, tr("table.decline_parole")));
     if (canDiscard()) {
       const n = t.selected.size;
       buttons.push(
-        h("p.hint", {}, `Click up to ${l.max_discard} cards to throw (or press their numbers, 1 to 5).`),
-        h("button.act.primary", { id: "act-discard", disabled: n === 0, onclick: () => act("discard", { cards: [...t.selected] }) }, `Discard ${n} `, kbd("D")),
+        h("p.hint", {}, tr("table.discard_hint", { n: l.max_discard })),
+        h("button.act.primary", { id: "act-discard", disabled: n === 0, onclick: () => act("discard", { cards: [...t.selected] }) }, `${tr("table.discard_n", { n })} `, kbd("D")),
       );
     }
-    if (l.actions.includes("stand")) buttons.push(h("button.act", { id: "act-stand", onclick: () => act("stand") }, "Stand pat ", kbd("S")));
-    if (l.actions.includes("show")) buttons.push(h("button.act.primary", { id: "act-show", onclick: () => act("show") }, "Show"));
-    if (l.actions.includes("muck")) buttons.push(h("button.act", { id: "act-muck", onclick: () => act("muck") }, "Muck"));
-    fill(controls, h("div.actions", { role: "group", "aria-label": "Your turn" }, buttons));
+    if (l.actions.includes("stand")) buttons.push(h("button.act", { id: "act-stand", onclick: () => act("stand") }, `${tr("action.stand")} `, kbd("S")));
+    if (l.actions.includes("show")) buttons.push(h("button.act.primary", { id: "act-show", onclick: () => act("show") }, tr("action.show")));
+    if (l.actions.includes("muck")) buttons.push(h("button.act", { id: "act-muck", onclick: () => act("muck") }, tr("action.muck")));
+    fill(controls, h("div.actions", { role: "group", "aria-label": tr("turn.yours") }, buttons));
   }
 
   function onKey(e) {
@@ -398,7 +400,7 @@ export async function tableView(tableId) {
       show(await api("POST", `tables/${tableId}/${command}/`, { command_id: commandId(), ...body }));
     } catch (e) {
       if (e.code === "insufficient_funds") {
-        notice(`${e.message} Your wallet is short: see the cashier (Wallet page).`, "error");
+        notice(`${e.message} ${tr("table.wallet_short")}`, "error");
       } else notice(e.message, "error");
     }
   }
@@ -422,11 +424,11 @@ export async function tableView(tableId) {
             seatCommand("sit", { seat, buy_in: Number(data.get("buy_in")), wait_for_big_blind: data.get("wait") === "on" });
           },
         },
-        h("label", { for: "buy-in" }, `Buy in at seat ${seat} (${tb.min_buy_in}–${tb.max_buy_in ?? "no max"})`),
+        h("label", { for: "buy-in" }, tr("table.buy_in_label", { seat, min: tb.min_buy_in, max: tb.max_buy_in ?? tr("table.no_max") })),
         h("input", { id: "buy-in", name: "buy_in", type: "number", min: tb.min_buy_in, max: tb.max_buy_in ?? undefined, value: Math.min(max, tb.min_buy_in * 2 > max ? max : tb.min_buy_in * 2) }),
-        h("label.inline", {}, h("input", { type: "checkbox", name: "wait" }), " wait for the big blind"),
-        h("button.primary", { type: "submit", id: "sit-confirm" }, "Sit down"),
-        h("button", { type: "button", onclick: () => { t.sitSeat = null; drawSeatBar(); } }, "Cancel"),
+        h("label.inline", {}, h("input", { type: "checkbox", name: "wait" }), ` ${tr("table.wait_for_bb")}`),
+        h("button.primary", { type: "submit", id: "sit-confirm" }, tr("table.sit_down")),
+        h("button", { type: "button", onclick: () => { t.sitSeat = null; drawSeatBar(); } }, tr("common.cancel")),
       );
   }
 
@@ -447,7 +449,7 @@ export async function tableView(tableId) {
     }
     if (!session.me || mine === null) {
       seatBar.dataset.key = "";
-      fill(seatBar, session.me && t.view.table.status === "open" ? h("p.hint", {}, "Pick an empty seat to sit down.") : null);
+      fill(seatBar, session.me && t.view.table.status === "open" ? h("p.hint", {}, tr("table.pick_seat")) : null);
       return;
     }
     const seat = t.view.seats.find((s) => s.seat === mine);
@@ -457,20 +459,20 @@ export async function tableView(tableId) {
     seatBar.dataset.key = key;
     const cash = !t.view.table.tournament;
     const most = t.view.table.max_buy_in === null ? undefined : Math.max(0, t.view.table.max_buy_in - seat.stack);
-    const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, max: most, placeholder: most === undefined ? "chips" : `up to ${most}`, "aria-label": "Top-up amount" });
+    const topUp = h("input", { type: "number", id: "top-up-amount", min: 1, max: most, placeholder: most === undefined ? tr("table.chips") : tr("table.up_to", { most }), "aria-label": tr("table.top_up_amount") });
     fill(
       seatBar,
       h(
         "div.seat-commands",
         {},
         seat.sitting_out
-          ? h("button", { id: "sit-in", onclick: () => seatCommand("sit-in") }, "Sit in")
-          : h("button", { id: "sit-out", onclick: () => seatCommand("sit-out") }, "Sit out"),
+          ? h("button", { id: "sit-in", onclick: () => seatCommand("sit-in") }, tr("table.sit_in"))
+          : h("button", { id: "sit-out", onclick: () => seatCommand("sit-out") }, tr("table.sit_out")),
         // A tournament's chips come and go with the tournament alone.
-        cash ? h("span.top-up", {}, topUp, h("button", { id: "top-up", onclick: () => topUp.value && seatCommand("top-up", { amount: Number(topUp.value) }) }, "Top up")) : null,
-        cash ? h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, "Leave table") : null,
-        seat.top_up_queued ? h("span.hint", {}, ` top-up of ${seat.top_up_queued} after this hand`) : null,
-        seat.time_bank !== undefined ? h("span.hint", { id: "time-bank" }, ` time bank ${seat.time_bank}s`) : null,
+        cash ? h("span.top-up", {}, topUp, h("button", { id: "top-up", onclick: () => topUp.value && seatCommand("top-up", { amount: Number(topUp.value) }) }, tr("table.top_up"))) : null,
+        cash ? h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, tr("table.leave")) : null,
+        seat.top_up_queued ? h("span.hint", {}, ` ${tr("table.top_up_queued", { amount: seat.top_up_queued })}`) : null,
+        seat.time_bank !== undefined ? h("span.hint", { id: "time-bank" }, ` ${tr("table.time_bank", { seconds: seat.time_bank })}`) : null,
       ),
     );
   }
@@ -483,12 +485,12 @@ export async function tableView(tableId) {
         fill(result);
         return;
       }
-      const who = (seat) => last.names.get(seat) || `seat ${seat}`;
+      const who = (seat) => last.names.get(seat) || tr("table.seat_n", { seat });
       fill(
         result,
-        h("h2", {}, `Last hand (#${last.number})`),
+        h("h2", {}, tr("table.last_hand", { number: last.number })),
         last.shown.length ? h("ol.shown", {}, last.shown.map((e) => h("li", {}, `${who(e.seat)}: `, h("span.cards.small", {}, e.cards.map((c) => face(c)))))) : null,
-        h("ul.awards", { id: "awards" }, last.awards.map((a) => h("li.winner", {}, a.shares.map((x) => `${who(x.seat)} wins ${x.amount}`).join(", "), a.pot ? ` (side pot ${a.pot})` : ""))),
+        h("ul.awards", { id: "awards" }, last.awards.map((a) => h("li.winner", {}, awardText(a, who)))),
       );
       return;
     }
@@ -497,7 +499,7 @@ export async function tableView(tableId) {
       .filter((p) => p && p.cards && p.shown);
     fill(
       result,
-      h("h2", {}, hand.phase === "complete" ? "Result" : "Showdown"),
+      h("h2", {}, hand.phase === "complete" ? tr("table.result") : tr("phase.showdown")),
       shown.length
         ? h(
             "ol.shown",
@@ -511,7 +513,7 @@ export async function tableView(tableId) {
         "ul.awards",
         { id: "awards" },
         hand.awards.map((a) =>
-          h("li.winner", {}, a.shares.map((s) => `${seatName(s.seat)} wins ${s.amount}`).join(", "), a.pot ? ` (side pot ${a.pot})` : ""),
+          h("li.winner", {}, awardText(a, seatName)),
         ),
       ),
     );
@@ -526,7 +528,7 @@ export async function tableView(tableId) {
     const short = clock.seat === mySeat() && Date.parse(clock.deadline) - Date.now() < 10_000;
     if (short && t.warned !== clock.deadline) {
       t.warned = clock.deadline;
-      announce.textContent = "Ten seconds left to act.";
+      announce.textContent = tr("table.ten_seconds");
     }
     drawControls(); // the bet window may have closed (drawn only if the menu changed)
   }, 250);
@@ -543,6 +545,12 @@ export async function tableView(tableId) {
       if (window.pokerTable?.feed === feed) delete window.pokerTable;
     },
   };
+}
+
+/** A pot's award in words: who won how much, and which side pot. */
+function awardText(award, name) {
+  const wins = award.shares.map((s) => tr("log.wins", { name: name(s.seat), amount: s.amount })).join(", ");
+  return award.pot ? `${wins} (${tr("log.side_pot", { pot: award.pot })})` : wins;
 }
 
 export { cardsText };

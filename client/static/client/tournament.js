@@ -5,16 +5,12 @@
 
 import { Feed, api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice, when } from "./dom.js";
-import { bigClock, glance } from "./glance.js";
+import { bigClock, glance, ordinal } from "./glance.js";
 import { gameName } from "./lobby.js";
+import { tr } from "./i18n.js";
 
 function isDirector() {
   return (session.me?.roles || []).includes("tournament_director");
-}
-
-function ordinal(n) {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
-  return `${n}${tail}`;
 }
 
 export async function tournamentView(id) {
@@ -42,20 +38,21 @@ export async function tournamentView(id) {
 
   const clockLine = () => {
     const c = view.clock;
-    if (!c) return view.status === "registering" ? `Starts ${view.sit_and_go ? "when full" : when(view.starts_at)}` : view.status.replaceAll("_", " ");
+    if (!c) return view.status === "registering" ? tr("tour.starts", { when: view.sit_and_go ? tr("lobby.when_full") : when(view.starts_at) }) : tr(`tournament.status.${view.status}`);
     const left = c.ends_at ? Math.max(0, Math.round((Date.parse(c.ends_at) - Date.now()) / 1000)) : c.seconds_left;
     const mmss = left === null || left === undefined ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    const next = c.next_level ? ` · next ${c.next_level.small_blind}/${c.next_level.big_blind}` : "";
-    const state = c.paused ? " · paused" : c.on_break ? " · on break" : "";
-    const time = mmss ? ` · ${mmss} left` : " · last level";
-    return `Level ${c.level}: ${c.small_blind}/${c.big_blind}${c.ante ? ` ante ${c.ante}` : ""}${time}${next}${state}`;
+    const next = c.next_level ? ` · ${tr("tour.next", { small: c.next_level.small_blind, big: c.next_level.big_blind })}` : "";
+    const state = c.paused ? ` · ${tr("glance.paused")}` : c.on_break ? ` · ${tr("tour.on_break")}` : "";
+    const time = mmss ? ` · ${tr("tour.left", { time: mmss })}` : ` · ${tr("glance.last_level")}`;
+    const ante = c.ante ? ` ${tr("table.ante", { ante: c.ante })}` : "";
+    return `${tr("tour.level", { level: c.level })}: ${c.small_blind}/${c.big_blind}${ante}${time}${next}${state}`;
   };
 
   const price = () => (view.bounty ? `${view.buy_in}+${view.bounty.amount}+${view.fee}` : `${view.buy_in}+${view.fee}`);
   const bountyLine = () => {
     const b = view.bounty;
     if (!b) return "";
-    return b.progressive ? ` · progressive knockout: bounty ${b.amount}, ${b.paid_now_percent}% of a head paid at once` : ` · knockout: bounty ${b.amount}`;
+    return b.progressive ? ` · ${tr("tour.bounty_pko", { amount: b.amount, percent: b.paid_now_percent })}` : ` · ${tr("tour.bounty_knockout", { amount: b.amount })}`;
   };
 
   const dealBox = (standings) => {
@@ -68,29 +65,29 @@ export async function tournamentView(id) {
     return h(
       "div.deal",
       { id: "deal" },
-      h("h2", {}, deal.status === "offered" ? `Deal offered (${deal.kind.replace("_", "-")}): play waits for every answer` : "Deal made"),
-      h("ul", {}, deal.amounts.map((a) => h("li", {}, `${named[a.player] || `player ${a.player}`}: ${a.amount}`, deal.accepted.includes(a.player) ? " · accepted" : ""))),
-      deal.left_to_play ? h("p", {}, `Left to play for: ${deal.left_to_play}, to the winner`) : null,
-      answer ? h("p.actions", {}, h("button.primary", { id: "deal-accept", onclick: () => command("deal-accept") }, "Accept the deal"), h("button", { id: "deal-decline", onclick: () => command("deal-decline") }, "Decline")) : null,
+      h("h2", {}, deal.status === "offered" ? tr("tour.deal_offered", { kind: deal.kind.replace("_", "-") }) : tr("tour.deal_made")),
+      h("ul", {}, deal.amounts.map((a) => h("li", {}, `${named[a.player] || tr("tour.player", { id: a.player })}: ${a.amount}`, deal.accepted.includes(a.player) ? ` · ${tr("tour.deal_accepted")}` : ""))),
+      deal.left_to_play ? h("p", {}, tr("tour.left_to_play_line", { amount: deal.left_to_play })) : null,
+      answer ? h("p.actions", {}, h("button.primary", { id: "deal-accept", onclick: () => command("deal-accept") }, tr("tour.deal_accept")), h("button", { id: "deal-decline", onclick: () => command("deal-decline") }, tr("tour.deal_decline"))) : null,
     );
   };
 
   const entryLine = (you, standings) => {
     if (view.status === "finished" || view.status === "cancelled") {
       const mine = standings.find((s) => s.player === session.me?.id);
-      return mine ? `You finished ${ordinal(mine.place)}.` : "It is over.";
+      return mine ? tr("tour.you_finished", { place: ordinal(mine.place) }) : tr("tour.over");
     }
-    if (view.status === "registering") return `You are registered (paid ${you.paid}).`;
-    const head = view.bounty ? ` · bounty on you ${you.bounty} · bounties won ${you.bounty_won}` : "";
-    return you.in ? `You are in: stack ${you.stack}${head}` : `You are out.${view.bounty ? ` Bounties won ${you.bounty_won}.` : ""}`;
+    if (view.status === "registering") return tr("tour.registered", { paid: you.paid });
+    const head = view.bounty ? ` · ${tr("tour.bounty_you", { bounty: you.bounty, won: you.bounty_won })}` : "";
+    return you.in ? `${tr("tour.you_in", { stack: you.stack })}${head}` : `${tr("tour.you_out")}${view.bounty ? ` ${tr("tour.bounties_won", { won: you.bounty_won })}` : ""}`;
   };
 
   // Before the start: who registered of the seats there are; after it:
   // who is left of the entries.
   const playersLine = () => {
-    if (view.status !== "registering") return `Players left ${view.players_left ?? view.entries} of ${view.entries} entries`;
-    const seats = view.sit_and_go ? `${view.max_players} seats` : `${view.min_players}–${view.max_players} players`;
-    return `Registered ${view.entries} of ${seats}`;
+    if (view.status !== "registering") return tr("tour.players_left", { left: view.players_left ?? view.entries, entries: view.entries });
+    const seats = view.sit_and_go ? tr("tour.seats", { n: view.max_players }) : tr("tour.players_range", { min: view.min_players, max: view.max_players });
+    return tr("tour.registered_of", { entries: view.entries, seats });
   };
 
   const draw = (standings) => {
@@ -98,25 +95,25 @@ export async function tournamentView(id) {
     const you = view.you;
     const me = session.me;
     const buttons = [];
-    if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `Register (${price()})`));
-    if (me && you && view.status === "registering") buttons.push(h("button", { id: "unregister", onclick: () => command("unregister") }, "Unregister"));
-    if (you?.may_rebuy) buttons.push(h("button", { onclick: () => command("rebuy") }, "Rebuy"));
-    if (you?.may_add_on) buttons.push(h("button", { onclick: () => command("add-on") }, "Add-on"));
+    if (me && view.registration_open && (!you || !you.in)) buttons.push(h("button.primary", { id: "register", onclick: () => command("register") }, `${tr("tour.register")} (${price()})`));
+    if (me && you && view.status === "registering") buttons.push(h("button", { id: "unregister", onclick: () => command("unregister") }, tr("tour.unregister")));
+    if (you?.may_rebuy) buttons.push(h("button", { onclick: () => command("rebuy") }, tr("tour.rebuy")));
+    if (you?.may_add_on) buttons.push(h("button", { onclick: () => command("add-on") }, tr("tour.add_on")));
 
     fill(
       body,
       h("h1", {}, view.name),
-      h("p.hint", {}, `${gameName(view.game, view.betting)} · buy-in ${price()} · stack ${view.starting_stack}`, bountyLine(), view.satellite_target ? ` · satellite to tournament ${view.satellite_target}` : ""),
+      h("p.hint", {}, `${gameName(view.game, view.betting)} · ${tr("tour.buy_in_price", { price: price() })} · ${tr("tour.stack", { stack: view.starting_stack })}`, bountyLine(), view.satellite_target ? ` · ${tr("tour.satellite_to", { target: view.satellite_target })}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
       glance(view, standings, me),
-      h("p", { id: "tournament-players" }, `${playersLine()} · prize pool ${view.prize_pool}${view.guarantee ? ` (${view.guarantee} guaranteed)` : ""}`),
+      h("p", { id: "tournament-players" }, `${playersLine()} · ${tr("tour.prize_pool", { pool: view.prize_pool })}${view.guarantee ? ` (${tr("tour.guaranteed", { amount: view.guarantee })})` : ""}`),
       you
-        ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, `your table (${you.table}, seat ${you.seat})`)] : "")
+        ? h("p", { id: "your-entry" }, entryLine(you, standings), you.table_id ? [" · ", h("a", { href: `#/tables/${you.table_id}` }, tr("tour.your_table", { table: you.table, seat: you.seat }))] : "")
         : null,
       h("p.actions", {}, buttons),
-      view.status === "running" ? h("h2", {}, "Tables") : null,
-      h("ul", {}, (view.status === "running" ? view.tables_in_play : []).map((t) => h("li", {}, t.table_id ? h("a", { href: `#/tables/${t.table_id}` }, `Table ${t.number}`) : `Table ${t.number}`, ` (${t.players})`))),
-      h("h2", {}, "Standings"),
+      view.status === "running" ? h("h2", {}, tr("hands.tables")) : null,
+      h("ul", {}, (view.status === "running" ? view.tables_in_play : []).map((t) => h("li", {}, t.table_id ? h("a", { href: `#/tables/${t.table_id}` }, tr("table.numbered", { id: t.number })) : tr("table.numbered", { id: t.number }), ` (${t.players})`))),
+      h("h2", {}, tr("tour.standings")),
       h(
         "ol",
         { id: "standings" },
@@ -125,26 +122,26 @@ export async function tournamentView(id) {
             "li",
             { value: s.place },
             `${s.name}${s.stack !== undefined && s.stack !== null ? ` ${s.stack}` : ""}`,
-            view.bounty ? h("span.bounty", {}, ` · bounty ${s.bounty} · won ${s.bounty_won}`) : null,
-            isDirector() ? h("span.hint", {}, ` (player ${s.player})`) : null,
+            view.bounty ? h("span.bounty", {}, ` · ${tr("tour.bounty_standing", { bounty: s.bounty, won: s.bounty_won })}`) : null,
+            isDirector() ? h("span.hint", {}, ` (${tr("tour.player", { id: s.player })})`) : null,
           ),
         ),
       ),
       dealBox(standings),
-      h("h2", {}, "Prizes"),
-      h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` a seat in ${view.satellite_target || "the target tournament"}` : "", p.consolation ? ` a ticket into ${p.consolation}` : ""))),
+      h("h2", {}, tr("tour.prizes")),
+      h("ol", {}, view.prizes.map((p) => h("li", {}, p.cash ? `${p.cash}` : "", p.ticket ? ` ${tr("glance.seat_in", { target: view.satellite_target || tr("glance.target_tournament") })}` : "", p.consolation ? ` ${tr("tour.consolation", { target: p.consolation })}` : ""))),
       isDirector() ? directorBox : null,
       h(
         "details.structure",
         { id: "structure" },
-        h("summary", {}, `Structure (${view.structure.levels.length} levels)`),
+        h("summary", {}, tr("tour.structure", { n: view.structure.levels.length })),
         h(
           "div.scroll",
           {},
           h(
             "table.list",
             {},
-            h("thead", {}, h("tr", {}, ["Level", "Blinds", "Ante", "Minutes"].map((c) => h("th", { scope: "col" }, c)))),
+            h("thead", {}, h("tr", {}, [tr("lobby.col.level"), tr("lobby.col.blinds"), tr("tour.ante"), tr("tour.minutes")].map((c) => h("th", { scope: "col" }, c)))),
             h("tbody", {}, view.structure.levels.map((l) => h("tr", {}, h("td", {}, l.level), h("td", {}, `${l.small_blind}/${l.big_blind}`), h("td", {}, l.ante), h("td", {}, l.minutes)))),
           ),
         ),
@@ -162,48 +159,48 @@ export async function tournamentView(id) {
       view.status === "running"
         ? [
             paused
-              ? h("button", { id: "resume", onclick: () => command("resume") }, "Resume")
-              : h("button", { id: "pause", onclick: () => command("pause") }, "Pause"),
-            h("button", { onclick: () => command("add-time", { seconds: 60 }) }, "+1 min"),
+              ? h("button", { id: "resume", onclick: () => command("resume") }, tr("tour.resume"))
+              : h("button", { id: "pause", onclick: () => command("pause") }, tr("tour.pause")),
+            h("button", { onclick: () => command("add-time", { seconds: 60 }) }, tr("tour.add_minute")),
           ]
         : null,
       ["finished", "cancelled"].includes(view.status)
         ? null
-        : h("button.danger", { id: "cancel", onclick: () => confirm("Cancel this tournament?") && command("cancel") }, "Cancel tournament"),
+        : h("button.danger", { id: "cancel", onclick: () => confirm(tr("tour.cancel_confirm")) && command("cancel") }, tr("tour.cancel")),
     );
   };
-  const nameOf = (player) => standingsNow.find((x) => x.player === player)?.name || `player ${player}`;
+  const nameOf = (player) => standingsNow.find((x) => x.player === player)?.name || tr("tour.player", { id: player });
   const disqualify = form(
-    [{ name: "player", label: "Player number", type: "number", min: 1 }],
-    "Disqualify",
-    (v) => confirm(`Disqualify ${nameOf(v.player)} (player ${v.player})? He is out of the tournament.`) && command("disqualify", v),
+    [{ name: "player", label: tr("cashier.player_number"), type: "number", min: 1 }],
+    tr("tour.disqualify"),
+    (v) => confirm(tr("tour.disqualify_confirm", { name: nameOf(v.player), id: v.player })) && command("disqualify", v),
     { id: "disqualify-form" },
   );
   disqualify.querySelector("button[type=submit]").className = "danger";
   fill(
     directorBox,
-    h("h2", {}, "Director"),
+    h("h2", {}, tr("tour.director")),
     clockButtons,
     h(
       "div.director-forms",
       {},
       form(
         [
-          { name: "player", label: "Player number", type: "number", min: 1 },
-          { name: "table", label: "To table", type: "number", min: 1 },
-          { name: "seat", label: "Seat", type: "number", min: 1 },
+          { name: "player", label: tr("cashier.player_number"), type: "number", min: 1 },
+          { name: "table", label: tr("tour.to_table"), type: "number", min: 1 },
+          { name: "seat", label: tr("tour.seat"), type: "number", min: 1 },
         ],
-        "Move player",
+        tr("tour.move"),
         (v) => command("move", v),
         { id: "move-form" },
       ),
       disqualify,
       form(
         [
-          { name: "kind", label: "Deal (icm, chip_chop)", value: "icm" },
-          { name: "left_to_play", label: "Left to play for", type: "number", min: 0, value: 0 },
+          { name: "kind", label: tr("tour.deal_kind"), value: "icm" },
+          { name: "left_to_play", label: tr("tour.left_to_play"), type: "number", min: 0, value: 0 },
         ],
-        "Offer a deal",
+        tr("tour.deal_offer"),
         (v) => command("deal-propose", { kind: v.kind, left_to_play: Number(v.left_to_play) || 0 }),
         { id: "deal-form" },
       ),

@@ -8,81 +8,82 @@
 import { api } from "./api.js";
 import { fill, h, showRefusal } from "./dom.js";
 import { GAMES } from "./lobby.js";
+import { tr } from "./i18n.js";
 
 const BETTING = ["no-limit", "pot-limit", "fixed-limit"];
-const PRESETS = { standard: "Standard (preset)", satellite: "32-card-draw satellite (preset)", custom: "Custom levels" };
+const PRESETS = { standard: tr("tform.preset.standard"), satellite: tr("tform.preset.satellite"), custom: tr("tform.preset.custom") };
 
 /** Inputs by group: [path, label, options]; `optional` ones left empty are left out. */
 const GROUPS = [
   [
-    "Tournament",
+    tr("tform.group.tournament"),
     [
-      ["name", "Tournament name", { type: "text", value: "" }],
-      ["game", "Game", { choices: GAMES }],
-      ["betting", "Betting", { choices: Object.fromEntries(BETTING.map((b) => [b, b])) }],
-      ["buy_in", "Buy-in", { value: 10 }],
-      ["fee", "Fee", { value: 0 }],
-      ["guarantee", "Guaranteed prize pool", { optional: true }],
-      ["starting_stack", "Starting stack", { value: 1500 }],
-      ["min_players", "Players min", { value: 2 }],
-      ["max_players", "Players max", { value: 9 }],
-      ["table_size", "Seats per table", { optional: true }],
+      ["name", tr("tform.name"), { type: "text", value: "" }],
+      ["game", tr("tform.game"), { choices: GAMES }],
+      ["betting", tr("tform.betting"), { choices: Object.fromEntries(BETTING.map((b) => [b, tr(`betting.${b}`)])) }],
+      ["buy_in", tr("tform.buy_in"), { value: 10 }],
+      ["fee", tr("tform.fee"), { value: 0 }],
+      ["guarantee", tr("tform.guarantee"), { optional: true }],
+      ["starting_stack", tr("tform.starting_stack"), { value: 1500 }],
+      ["min_players", tr("tform.min_players"), { value: 2 }],
+      ["max_players", tr("tform.max_players"), { value: 9 }],
+      ["table_size", tr("tform.table_size"), { optional: true }],
     ],
   ],
   [
-    "Start",
+    tr("tform.group.start"),
     [
-      ["start", "Start", { choices: { "sit-and-go": "Sit-and-go (when full)", scheduled: "Scheduled" } }],
-      ["starts_at", "Starts at", { type: "datetime-local", optional: true }],
-      ["late_registration_level", "Late registration until level", { optional: true }],
-      ["re_entries", "Re-entries per player", { value: 0 }],
+      ["start", tr("tform.start"), { choices: { "sit-and-go": tr("tform.sit_and_go"), scheduled: tr("tform.scheduled") } }],
+      ["starts_at", tr("tform.starts_at"), { type: "datetime-local", optional: true }],
+      ["late_registration_level", tr("tform.late_registration_level"), { optional: true }],
+      ["re_entries", tr("tform.re_entries"), { value: 0 }],
     ],
   ],
   [
-    "Blinds",
+    tr("tform.group.blinds"),
     [
-      ["structure.preset", "Structure", { choices: PRESETS }],
-      ["structure.minutes", "Minutes per level (preset)", { value: 20, optional: true }],
-      ["structure.levels", "Levels (custom: one a line, small/big[/ante] minutes)", { type: "textarea", optional: true }],
-      ["structure.minute_seconds", "Seconds in a clock minute", { value: 60 }],
-      ["ante_by", "Antes paid by", { choices: { all: "all", "big-blind": "big blind" } }],
-      ["tie_break", "Odd chip", { choices: { suit: "by suit", split: "split" } }],
+      ["structure.preset", tr("tform.structure_preset"), { choices: PRESETS }],
+      ["structure.minutes", tr("tform.structure_minutes"), { value: 20, optional: true }],
+      ["structure.levels", tr("tform.structure_levels"), { type: "textarea", optional: true }],
+      ["structure.minute_seconds", tr("tform.structure_minute_seconds"), { value: 60 }],
+      ["ante_by", tr("tform.ante_by"), { choices: { all: tr("tform.ante_all"), "big-blind": tr("log.big_blind") } }],
+      ["tie_break", tr("tform.tie_break"), { choices: { suit: tr("tform.by_suit"), split: tr("tform.split") } }],
     ],
   ],
   [
-    "Rebuys and add-on (optional)",
+    tr("tform.group.rebuys"),
     [
-      ["rebuys.until_level", "Rebuys until level", { optional: true }],
-      ["rebuys.chips", "Rebuy chips", { optional: true }],
-      ["rebuys.price", "Rebuy price", { optional: true }],
-      ["rebuys.max_rebuys", "Most rebuys", { optional: true }],
-      ["rebuys.threshold", "Rebuy at or below", { optional: true }],
-      ["rebuys.add_on_chips", "Add-on chips", { optional: true }],
-      ["rebuys.add_on_price", "Add-on price", { optional: true }],
+      ["rebuys.until_level", tr("tform.rebuys_until_level"), { optional: true }],
+      ["rebuys.chips", tr("tform.rebuys_chips"), { optional: true }],
+      ["rebuys.price", tr("tform.rebuys_price"), { optional: true }],
+      ["rebuys.max_rebuys", tr("tform.rebuys_max_rebuys"), { optional: true }],
+      ["rebuys.threshold", tr("tform.rebuys_threshold"), { optional: true }],
+      ["rebuys.add_on_chips", tr("tform.rebuys_add_on_chips"), { optional: true }],
+      ["rebuys.add_on_price", tr("tform.rebuys_add_on_price"), { optional: true }],
     ],
   ],
   [
-    "Satellite (optional)",
+    tr("tform.group.satellite"),
     [
-      ["satellite.target", "Seats into tournament #", { optional: true }],
-      ["satellite.seats", "Seats", { optional: true }],
+      ["satellite.target", tr("tform.satellite_target"), { optional: true }],
+      ["satellite.seats", tr("tform.satellite_seats"), { optional: true }],
     ],
   ],
   [
-    "Bounties (optional)",
+    tr("tform.group.bounties"),
     [
-      ["bounty.amount", "Bounty per entry", { optional: true }],
-      ["bounty.progressive", "Bounty kind", { choices: { false: "knockout", true: "progressive (PKO)" } }],
-      ["bounty.paid_now_percent", "PKO: % of a head paid at once", { value: 50 }],
+      ["bounty.amount", tr("tform.bounty_amount"), { optional: true }],
+      ["bounty.progressive", tr("tform.bounty_kind"), { choices: { false: tr("tform.bounty_knockout"), true: tr("tform.bounty_pko") } }],
+      ["bounty.paid_now_percent", tr("tform.bounty_paid_now"), { value: 50 }],
     ],
   ],
   [
-    "Clocks (optional, seconds)",
+    tr("tform.group.clocks"),
     [
-      ["clocks.action_seconds", "Action clock", { optional: true }],
-      ["clocks.draw_seconds", "Draw clock", { optional: true }],
-      ["clocks.time_bank_seconds", "Time bank", { optional: true }],
-      ["clocks.time_bank_refill_hands", "Time bank refill (hands)", { optional: true }],
+      ["clocks.action_seconds", tr("tform.clocks_action_seconds"), { optional: true }],
+      ["clocks.draw_seconds", tr("tform.clocks_draw_seconds"), { optional: true }],
+      ["clocks.time_bank_seconds", tr("tform.clocks_time_bank_seconds"), { optional: true }],
+      ["clocks.time_bank_refill_hands", tr("tform.clocks_time_bank_refill_hands"), { optional: true }],
     ],
   ],
 ];
@@ -155,7 +156,7 @@ export function tournamentForm(created) {
     el.append(set);
   }
   const general = h("p.error", { role: "alert", id: "create-tournament-error" });
-  el.append(h("button.primary", { type: "submit" }, "Create tournament"), general);
+  el.append(h("button.primary", { type: "submit" }, tr("tform.create")), general);
 
   const show = () => {
     const custom = inputs.get("structure.preset").value === "custom";
@@ -185,7 +186,7 @@ export function tournamentForm(created) {
     try {
       created(await api("POST", "tournaments/", body(values)));
     } catch (e) {
-      showRefusal(e, slotFor, general, "Not created: see the fields marked above.");
+      showRefusal(e, slotFor, general, tr("tform.see_fields"));
     }
   });
   return el;

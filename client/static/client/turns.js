@@ -8,6 +8,7 @@
 // watched through its feed, and its view fetched when something happens.
 
 import { Feed, api, session } from "./api.js";
+import { tr } from "./i18n.js";
 
 const TABLES_KEY = "pokerroom.tables";
 const PREFS_KEY = "pokerroom.alerts";
@@ -70,7 +71,7 @@ export function seatedAt(id, seated) {
 
 function changed() {
   const turns = myTurns();
-  document.title = turns.length ? `● Your turn: ${turns.map((t) => t.name).join(", ")} · ${TITLE}` : TITLE;
+  document.title = turns.length ? `● ${tr("turn.yours_at", { tables: turns.map((t) => t.name).join(", ") })} · ${TITLE}` : TITLE;
   for (const listener of listeners) listener(turns);
 }
 
@@ -78,7 +79,7 @@ function alert(name) {
   const prefs = alertPrefs();
   if (prefs.sound) beep();
   if (prefs.notify && "Notification" in window && Notification.permission === "granted" && document.hidden) {
-    new Notification("Your turn", { body: name, tag: `turn-${name}` });
+    new Notification(tr("turn.yours"), { body: name, tag: `turn-${name}` });
   }
 }
 
@@ -100,7 +101,7 @@ async function check(id) {
   if (!w) return;
   try {
     const view = await api("GET", `tables/${id}/`);
-    w.name = view.table.name || `Table ${id}`;
+    w.name = view.table.name || tr("table.numbered", { id });
     const seat = view.you?.seat ?? null;
     if (seat === null) {
       seatedAt(id, false);
@@ -121,7 +122,7 @@ async function check(id) {
 
 function watch(id) {
   if (watched.has(id) || !session.me) return;
-  const w = { name: `Table ${id}`, yours: false, timer: null, feed: null };
+  const w = { name: tr("table.numbered", { id }), yours: false, timer: null, feed: null };
   watched.set(id, w);
   w.feed = new Feed(`tables/${id}/`, {
     onFrame: (frame) => {

@@ -3,15 +3,17 @@
 
 import { Feed, api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice, when } from "./dom.js";
+import { tr } from "./i18n.js";
 
 const SUBJECT_ROUTES = { table: "tables", casino: "casino", tournament: "tournaments" };
-const SUBJECT_KINDS = { table: "Table", casino: "Casino table", tournament: "Tournament" };
+const SUBJECT_KINDS = { table: "subject.table", casino: "subject.casino", tournament: "subject.tournament" };
 
 /** What a ledger line is about (its table or tournament), as a link to it. */
 export function subjectLink(subject) {
   if (!subject) return null;
-  const text = subject.name || `${SUBJECT_KINDS[subject.kind]} ${subject.id}`;
-  return h("a.subject", { href: `#/${SUBJECT_ROUTES[subject.kind]}/${subject.id}`, title: SUBJECT_KINDS[subject.kind] }, text);
+  const kind = tr(SUBJECT_KINDS[subject.kind]);
+  const text = subject.name || `${kind} ${subject.id}`;
+  return h("a.subject", { href: `#/${SUBJECT_ROUTES[subject.kind]}/${subject.id}`, title: kind }, text);
 }
 
 /** The player's ledger history by pages, newest first: `el`, and `reload()`
@@ -19,8 +21,8 @@ export function subjectLink(subject) {
 export async function historyTable() {
   const body = h("tbody");
   let page = 1;
-  const prev = h("button", { onclick: () => { page -= 1; reload(); } }, "Newer");
-  const next = h("button", { onclick: () => { page += 1; reload(); } }, "Older");
+  const prev = h("button", { onclick: () => { page -= 1; reload(); } }, tr("wallet.newer"));
+  const next = h("button", { onclick: () => { page += 1; reload(); } }, tr("wallet.older"));
   const reload = async () => {
     const data = await api("GET", `me/ledger/?page=${page}`);
     fill(
@@ -30,7 +32,7 @@ export async function historyTable() {
           "tr",
           {},
           h("td", {}, when(e.at)),
-          h("td", {}, e.kind.replaceAll("_", " ")),
+          h("td", {}, tr(`ledger.${e.kind}`)),
           h("td.num", { class: e.amount < 0 ? "num neg" : "num pos" }, e.amount > 0 ? `+${e.amount}` : e.amount),
           h("td.num", {}, e.balance_after),
           h("td", {}, subjectLink(e.subject), e.subject && e.memo ? " · " : "", e.memo),
@@ -44,7 +46,7 @@ export async function historyTable() {
   const el = h(
     "div",
     {},
-    h("div.scroll", {}, h("table.list", { id: "ledger" }, h("thead", {}, h("tr", {}, ["When", "What", "Amount", "Balance", "Note"].map((c) => h("th", { scope: "col" }, c)))), body)),
+    h("div.scroll", {}, h("table.list", { id: "ledger" }, h("thead", {}, h("tr", {}, ["when", "what", "amount", "balance", "note"].map((c) => h("th", { scope: "col" }, tr(`wallet.col.${c}`))))), body)),
     h("p.pager", {}, prev, next),
   );
   return { el, reload };
@@ -53,14 +55,14 @@ export async function historyTable() {
 export async function walletView() {
   if (!session.me) {
     location.hash = "#/login";
-    return { el: h("p", {}, "Log in first.") };
+    return { el: h("p", {}, tr("account.login_first")) };
   }
   const cash = h("strong", { id: "cash" }, "…");
   const tickets = h("ul.tickets");
   const empty = h("p.hint", { id: "no-chips", hidden: true });
 
   const ticket = (t) =>
-    h("li", { "data-ticket": t.ticket }, `${t.count} ticket(s) into ${t.enters}, worth ${t.value} each, good until ${when(t.expires_at) || t.expires}`);
+    h("li", { "data-ticket": t.ticket }, tr("wallet.ticket_line", { count: t.count, enters: t.enters, value: t.value, until: when(t.expires_at) || t.expires }));
   const drawTickets = async () => fill(tickets, (await api("GET", "tickets/")).map(ticket));
   const drawWallet = (wallet) => {
     cash.textContent = wallet.cash;
@@ -68,7 +70,7 @@ export async function walletView() {
     empty.hidden = wallet.cash > 0;
     fill(
       empty,
-      "No chips? Ask a cashier for a deposit, giving your player number ",
+      `${tr("wallet.no_chips")} `,
       h("strong", {}, String(session.me.id)),
       ".",
     );
@@ -86,11 +88,11 @@ export async function walletView() {
   const el = h(
     "section.wallet",
     {},
-    h("h1", {}, "Wallet"),
-    h("p.balance", {}, "Cash: ", cash, h("span.hint", {}, ` (player number ${session.me.id})`)),
+    h("h1", {}, tr("nav.wallet")),
+    h("p.balance", {}, `${tr("wallet.cash")} `, cash, h("span.hint", {}, ` (${tr("wallet.player_number", { id: session.me.id })})`)),
     empty,
     tickets,
-    h("h2", {}, "History"),
+    h("h2", {}, tr("wallet.history")),
     history.el,
   );
   return { el, stop: () => feed.close() };
@@ -107,12 +109,12 @@ function payeeField() {
     if (!input.value || !Number.isInteger(number) || number < 1) return fill(named);
     try {
       const wallet = await api("GET", `wallets/${number}/`);
-      if (turn === asked) fill(named, "Pays ", h("strong.payee-name", {}, wallet.screen_name), ` (player ${number}, cash ${wallet.cash})`);
+      if (turn === asked) fill(named, `${tr("cashier.pays")} `, h("strong.payee-name", {}, wallet.screen_name), ` (${tr("cashier.payee", { number, cash: wallet.cash })})`);
     } catch (e) {
       if (turn === asked) fill(named, e.message);
     }
   };
-  return { name: "player", label: "Player number", type: "number", min: 1, after: named, onInput: look };
+  return { name: "player", label: tr("cashier.player_number"), type: "number", min: 1, after: named, onInput: look };
 }
 
 export function cashierView() {
@@ -124,23 +126,23 @@ export function cashierView() {
       memo: v.memo || "",
     });
     const { screen_name: who, cash } = answer.wallet;
-    result.textContent = `${kind === "deposit" ? "Deposited" : "Withdrew"} ${v.amount} ${kind === "deposit" ? "to" : "from"} ${who} (player ${v.player}); ${who} now has ${cash}.`;
+    result.textContent = tr(`cashier.${kind}_done`, { amount: v.amount, who, player: v.player, cash });
     notice(result.textContent);
     return answer;
   };
   const fields = () => [
     payeeField(),
-    { name: "amount", label: "Amount", type: "number", min: 1 },
-    { name: "memo", label: "Note", required: false },
+    { name: "amount", label: tr("table.amount"), type: "number", min: 1 },
+    { name: "memo", label: tr("wallet.col.note"), required: false },
   ];
   const el = h(
     "section.card-panel.narrow",
     {},
-    h("h1", {}, "Cashier"),
-    h("h2", {}, "Deposit"),
-    form(fields(), "Deposit", move("deposit"), { id: "deposit-form" }),
-    h("h2", {}, "Withdraw"),
-    form(fields(), "Withdraw", move("withdraw"), { id: "withdraw-form" }),
+    h("h1", {}, tr("nav.cashier")),
+    h("h2", {}, tr("cashier.deposit")),
+    form(fields(), tr("cashier.deposit"), move("deposit"), { id: "deposit-form" }),
+    h("h2", {}, tr("cashier.withdraw")),
+    form(fields(), tr("cashier.withdraw"), move("withdraw"), { id: "withdraw-form" }),
     result,
   );
   return { el };

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.pagination import PageNumberPagination
@@ -113,7 +114,7 @@ class BankrollView(APIView):
     @extend_schema(responses={200: out.BankrollOut}, operation_id="casino_bankroll_retrieve")
     def get(self, request: Request) -> Response:
         if not request.user.is_staff:
-            raise Forbidden("Only staff see the bankroll.")
+            raise Forbidden(_("Only staff see the bankroll."))
         return Response(services.bankroll_view())
 
     @extend_schema(
@@ -133,7 +134,7 @@ class CasinoMathView(APIView):
     @extend_schema(responses={200: out.CasinoMathOut(many=True)}, operation_id="casino_math_list")
     def get(self, request: Request) -> Response:
         if not request.user.is_staff:
-            raise Forbidden("Only staff see the house's figures.")
+            raise Forbidden(_("Only staff see the house's figures."))
         return Response(casino_math_list())
 
 
