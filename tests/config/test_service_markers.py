@@ -40,7 +40,9 @@ def needy_project(pytester, monkeypatch):
 
 
 def run(project):
-    return project.runpytest_subprocess("-p", "no:django", "-p", "no:xdist", "-rsE")
+    return project.runpytest_subprocess(
+        "-p", "no:django", "-p", "no:xdist", "-p", "no:randomly", "-rsE"
+    )
 
 
 def test_unreachable_services_skip_with_the_reason_outside_ci(needy_project, monkeypatch):

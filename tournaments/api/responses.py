@@ -238,7 +238,7 @@ class StepChainOut(serializers.Serializer[dict[str, object]]):
     steps = StepOut(many=True)
 
 
-class TicketOut(serializers.Serializer[dict[str, object]]):
+class HeldTicketOut(serializers.Serializer[dict[str, object]]):
     """Tickets the player holds into one tournament or step."""
 
     ticket = serializers.CharField()

@@ -177,6 +177,6 @@ class StepChainCloseView(APIView):
 class TicketsView(APIView):
     """Your tickets: what each enters, its value and its expiry."""
 
-    @extend_schema(responses={200: out.TicketOut(many=True)}, operation_id="tickets_list")
+    @extend_schema(responses={200: out.HeldTicketOut(many=True)}, operation_id="tickets_list")
     def get(self, request: Request) -> Response:
         return Response(steps.tickets_of(request.user))
