@@ -40,7 +40,7 @@ def main(plan_json: str, out: str) -> None:
     run = f"chaos{plan.seed}"
     director = simulation._director(run)
     bots = simulation._bots(run, plan.players, plan.wallet)
-    target = simulation._target(director, plan, run)
+    target = simulation._target(plan, director, run)
     definition = plan.definition(target)
     row = services.tournament_create(by=director, name=f"Satellite {run}", definition=definition)
     report = Report(row, target, bots)
