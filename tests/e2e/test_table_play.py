@@ -466,19 +466,7 @@ def test_a_spectator_sees_the_over_blind_and_only_backs_at_a_four_handed_table(
         if hand and hand["phase"] != "complete" and len(hand["players"]) == 4:
             break
         assert time.monotonic() < deadline, hand
-        if hand and hand["phase"] != "complete" and hand["to_act"] is not None:
-            token = tokens[hand["to_act"]]
-            mine = server.request("GET", f"/api/tables/{table}/", token)[1]["hand"]
-            legal = (mine["legal"] or {}).get("actions", [])
-            action = next((a for a in PASSIVE if a in legal), None)
-            if action is not None:
-                body = {
-                    "hand": mine["id"],
-                    "version": mine["version"],
-                    "command_id": str(uuid.uuid4()),
-                    "action": action,
-                }
-                server.request("POST", f"/api/tables/{table}/actions/", token, body)
+        act_passively(server, table, tokens, hand)
         time.sleep(0.2)
 
     context = browser.new_context(viewport={"width": 1280, "height": 860})
@@ -517,19 +505,7 @@ def pass_until(server: Server, table: int, tokens: dict[int, str], seat: int) ->
         assert time.monotonic() < deadline, hand
         if hand and hand["phase"] != "complete" and hand["to_act"] == seat:
             return
-        if hand and hand["phase"] != "complete" and hand["to_act"] is not None:
-            token = tokens[hand["to_act"]]
-            mine = server.request("GET", f"/api/tables/{table}/", token)[1]["hand"]
-            legal = (mine["legal"] or {}).get("actions", [])
-            action = next((a for a in PASSIVE if a in legal), None)
-            if action is not None:
-                body = {
-                    "hand": mine["id"],
-                    "version": mine["version"],
-                    "command_id": str(uuid.uuid4()),
-                    "action": action,
-                }
-                server.request("POST", f"/api/tables/{table}/actions/", token, body)
+        act_passively(server, table, tokens, hand)
         time.sleep(0.2)
 
 
@@ -606,3 +582,21 @@ OVERLAPS = """(felt) => {
   return out;
 }"""
 """Every bet that covers a seat's cards or plate, or the pot."""
+
+
+def act_passively(server: Server, table: int, tokens: dict[int, str], hand: Any) -> None:
+    """The player to act in ``hand`` (if one is) checks or calls, as legal."""
+    if not hand or hand["phase"] == "complete" or hand["to_act"] is None:
+        return
+    token = tokens[hand["to_act"]]
+    mine = server.request("GET", f"/api/tables/{table}/", token)[1]["hand"]
+    legal = (mine["legal"] or {}).get("actions", [])
+    action = next((a for a in PASSIVE if a in legal), None)
+    if action is not None:
+        body = {
+            "hand": mine["id"],
+            "version": mine["version"],
+            "command_id": str(uuid.uuid4()),
+            "action": action,
+        }
+        server.request("POST", f"/api/tables/{table}/actions/", token, body)
