@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from django.utils.dateparse import parse_datetime
+
 from accounts.models import Transfer
-from tests.reports.support import cash_by_player, dealt, report
+from poker.models import Event, Hand
+from tests.reports.support import cash_by_player, dealt, entries, report
 from tournaments.models import Entrant
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -57,6 +60,20 @@ def test_a_players_tournaments_are_his_entrant_rows(world, rows):
 
 
 def test_last_seen_is_his_last_hand_or_money(world, rows):
-    for name in ("ann", "bob"):
-        assert rows[name]["last_seen"] is not None
-    assert rows["bob"]["last_seen"] >= rows["ann"]["last_seen"]  # bob left last
+    for name, user in world.users.items():
+        seen = rows[name]["last_seen"]
+        assert (seen and parse_datetime(seen)) == last_seen(user)
+    assert rows["ann"]["last_seen"] is not None and rows["bob"]["last_seen"] is not None
+
+
+def last_seen(user):
+    """The latest of his last login, the start of the last hand he was
+    dealt and his cash's last movement but the cashier's, row by row."""
+    moments = [user.last_login]
+    for event in Event.objects.filter(type="hand.started"):
+        if str(user.pk) in (player["name"] for player in event.data["players"]):
+            moments.append(Hand.objects.get(pk=event.stream.removeprefix("hand-")).started_at)
+    for entry in entries(account__kind="cash", account__user=user):
+        if entry.transfer.kind not in (Kind.DEPOSIT, Kind.WITHDRAWAL):
+            moments.append(entry.transfer.created_at)
+    return max((m for m in moments if m is not None), default=None)
