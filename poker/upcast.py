@@ -12,11 +12,11 @@ rewritten (events are append-only).
 Schema 1 stores the Python class name as the type. Schema 2 writes the
 stable ``<kind>.<fact>`` names declared beside each event union. Schema 3
 (what the code writes) commits to each card position of a hand's deck and
-reshuffles (``HandStarted.root``, ``MuckReshuffled.root``, docs/fair-
-deal.md). To change an event's shape later, bump ``SCHEMA`` and give each
-kind of stream a step for the old number: renamed types in ``Step.types``,
-renamed fields in ``Step.fields`` (keyed by the type's name after the step),
-anything else in ``Step.convert``.
+reshuffles (``HandStarted.root``, ``MuckReshuffled.root``,
+docs/fair-deal.md). To change an event's shape later, bump ``SCHEMA`` and
+give each kind of stream a step for the old number: renamed types in
+``Step.types``, renamed fields in ``Step.fields`` (keyed by the type's name
+after the step), anything else in ``Step.convert``.
 
 Each app registers the upcasters of its own streams (``register``): poker
 its hands and tables here, tournaments its streams when it is ready.
