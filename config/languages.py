@@ -42,11 +42,12 @@ def _accepted(header: str) -> list[str]:
     return [tag for _q, _i, tag in sorted(weighted)]
 
 
-def socket_language(scope: dict[str, Any]) -> str:
-    """The language of the socket ``scope`` (see the module docstring)."""
+def socket_language(scope: dict[str, Any], *, account: bool = True) -> str:
+    """The language of the socket ``scope`` (see the module docstring);
+    without ``account`` its user is not asked (the database may be away)."""
     query = parse_qs(scope.get("query_string", b"").decode(errors="replace"))
     wanted = [*query.get("lang", [])[:1]]
-    user = scope.get("user")
+    user = scope.get("user") if account else None
     if user is not None and user.is_authenticated:
         wanted.append(getattr(user, "language", "") or "")
     for name, value in scope.get("headers", ()):

@@ -56,7 +56,7 @@ from poker.models import Table
 MAX_FRAME = 16 * 1024
 """Bytes a client frame may have."""
 
-NO_TABLE = Refusal(4404, "not_found", "no such table")
+NO_TABLE = Refusal(4404, "not_found", _("no such table"))
 LAYER_RETRY_S = (0.1, 0.25, 0.5, 1.0, 2.0)
 """Waits between tries to read the channel layer again while Redis is away."""
 

@@ -77,3 +77,18 @@ async def test_the_sockets_own_refusals_are_german_on_a_german_socket():
     reply = await client.next()
     assert (reply["code"], reply["message"]) == ("malformed", "Ein Frame ist ein JSON-Objekt.")
     await client.close()
+
+
+async def test_a_refused_socket_says_why_in_its_language_and_closes_with_the_english_reason():
+    client = Client("/ws/tables/999999/?lang=de")
+    accepted, _ = await client.open()
+    assert accepted
+    frame = await client.next()
+    assert (frame["type"], frame["code"]) == ("error", "not_found")
+    assert frame["message"] == "diesen Tisch gibt es nicht"
+    closed = await client.comm.receive_output(timeout=5)
+    assert (closed["type"], closed["code"], closed["reason"]) == (
+        "websocket.close",
+        4404,
+        "no such table",
+    )
