@@ -42,8 +42,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
-from django.utils import timezone
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext_lazy as _
 
@@ -77,7 +76,9 @@ class Refusal:
             return {"type": "error", "code": self.code, "message": str(self.why)}
 
 
-NOT_AUTHENTICATED = Refusal(4401, "not_authenticated", _("not authenticated: log in or send a ticket"))
+NOT_AUTHENTICATED = Refusal(
+    4401, "not_authenticated", _("not authenticated: log in or send a ticket")
+)
 ACCOUNT_LOCKED = Refusal(4401, "account_locked", _("account locked: this session has ended"))
 LOGGED_OUT = Refusal(
     4401, "logged_out", _("logged out: the token or session this socket opened with was revoked")

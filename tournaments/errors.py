@@ -93,4 +93,6 @@ def refusal(error: TournamentError) -> ApiError:
     extra: dict[str, object] = {"detail": error.message}
     if isinstance(error, InvalidDefinition):
         extra["fields"] = {error.field: [error.reason]}
-    return ApiError(tournament_message(error), code=error.code.value, status=status, extra=extra)
+    return ApiError(
+        tournament_message(error.code.value), code=error.code.value, status=status, extra=extra
+    )

@@ -76,7 +76,9 @@ def test_guesses_from_one_address_at_the_admins_login_are_throttled(
     assert admin_login(client, "somebody", "wrong").status_code == 429
 
 
-def test_the_admins_login_throttle_speaks_the_browsers_language(settings, throttle_clock, make_user):
+def test_the_admins_login_throttle_speaks_the_browsers_language(
+    settings, throttle_clock, make_user
+):
     set_rates(settings, login_address="1/m")
     german = Client(REMOTE_ADDR="10.0.5.1", HTTP_ACCEPT_LANGUAGE="de")
     assert admin_login(german, "nobody", "wrong").status_code == 200
