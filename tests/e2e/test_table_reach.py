@@ -177,3 +177,33 @@ def test_on_a_phone_every_action_button_is_a_thumbs_size_within_its_reach(
         shots(page, "thumb-draw", full_page=False)
     finally:
         context.close()
+
+
+def test_a_player_takes_a_casino_box_and_leaves_it_by_keyboard(
+    browser: Any, server: Server, cashier: str
+) -> None:
+    body = {"name": f"Keys {uuid.uuid4().hex[:6]}"}
+    status, opened = server.request("POST", "/api/casino/tables/", cashier, body)
+    assert status == 201, opened
+    table = opened["table"]["id"]
+    name = f"ida_{uuid.uuid4().hex[:6]}"
+    player(server, cashier, name)
+    context = browser.new_context()
+    page = context.new_page()
+    try:
+        log_in(page, server.http, name)
+        page.goto(f"{server.http}/#/casino/{table}")
+        expect(page.locator("#casino-status")).to_have_text("live", timeout=WAIT_MS)
+        first = page.locator('.box[data-box="1"] button.sit')
+        expect(first.locator("kbd")).to_have_text("T", timeout=WAIT_MS)  # listed on its button
+        page.locator("body").press("t")
+        said = page.locator("#casino-seat-announce")
+        expect(said).to_have_attribute("role", "status")
+        expect(said).to_have_text("Sitting in box 1.", timeout=WAIT_MS)
+        expect(page.locator('.box.me[data-box="1"]')).to_be_visible(timeout=WAIT_MS)
+        expect(page.locator("#casino-leave kbd")).to_have_text("L")
+        page.locator("body").press("l")
+        expect(said).to_have_text("Leaving the table.", timeout=WAIT_MS)
+        expect(page.locator(".box.me")).to_have_count(0, timeout=WAIT_MS)
+    finally:
+        context.close()

@@ -124,6 +124,7 @@ export default {
   "casino.game": "Casino-Draw-Poker",
   "casino.joker": "{n} Joker",
   "casino.jokers": "{n} Joker",
+  "casino.key_sit": "Sie setzen sich in Box {n}.",
   "casino.not_qualifies": "qualifiziert sich nicht",
   "casino.payouts": "Runde {number}: Auszahlungen",
   "casino.pick_box": "Wählen Sie eine freie Box.",

@@ -125,6 +125,7 @@ export default {
   "casino.game": "Casino Draw Poker",
   "casino.joker": "{n} joker",
   "casino.jokers": "{n} jokers",
+  "casino.key_sit": "Sitting in box {n}.",
   "casino.not_qualifies": "does not qualify",
   "casino.payouts": "Round {number}: payouts",
   "casino.pick_box": "Pick an empty box to sit.",
