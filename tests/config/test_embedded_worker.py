@@ -116,12 +116,10 @@ os._exit(0)
 """
 
 
-def probe(
-    tmp_path: Path, script: str = PROBE, **settings: str
-) -> dict[str, list[object]]:
+def probe(tmp_path: Path, script: str = PROBE, **settings: str) -> dict[str, list[object]]:
     """Run ``script`` (it starts and stops the embedded worker) in a fresh
-    interpreter, with ``settings`` in its environment, on a SQLite database of its own (in a process group of its
-    own, ended whole); what it saw."""
+    interpreter, with ``settings`` in its environment, on a SQLite database
+    of its own (in a process group of its own, ended whole); what it saw."""
     env = {
         "PATH": os.environ.get("PATH", ""),
         "DJANGO_SETTINGS_MODULE": "config.settings",

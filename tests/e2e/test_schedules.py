@@ -35,12 +35,16 @@ def test_a_schedule_set_up_on_the_staff_page_fills_the_lobby_coming_up(
         form.get_by_label("Created ahead (days)").fill("7")
         create = form.get_by_role("button", name="Set up schedule")
         create.click()  # weekly, but no day ticked: refused by the field it names
-        expect(form.get_by_role("alert")).to_contain_text("A weekly schedule names its days.", timeout=WAIT_MS)
+        expect(form.get_by_role("alert")).to_contain_text(
+            "A weekly schedule names its days.", timeout=WAIT_MS
+        )
         form.get_by_label("Every", exact=True).select_option("daily")
         form.get_by_label("Time zone (empty: the room's)").fill("Europe/Berlin")
         create.click()
         line = director.locator("#staff-schedules > li", has_text="Nightly Turbo")
-        expect(line).to_contain_text("every day at 20:00 (Europe/Berlin), 7 days ahead", timeout=WAIT_MS)
+        expect(line).to_contain_text(
+            "every day at 20:00 (Europe/Berlin), 7 days ahead", timeout=WAIT_MS
+        )
         expect(line.locator("ul li")).to_have_count(7)  # today's start may have passed
         director.mouse.move(0, 0)  # the pointer off the button it clicked (its hover colour)
         assert serious_violations(director) == []

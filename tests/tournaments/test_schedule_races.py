@@ -12,7 +12,7 @@ import pytest
 from accounts import money
 from tests.poker.concurrency import race
 from tests.tournaments.service_support import house
-from tests.tournaments.test_schedules import make, TEMPLATE
+from tests.tournaments.test_schedules import TEMPLATE, make
 from tournaments import schedules
 from tournaments.models import Schedule, Tournament
 

@@ -53,4 +53,7 @@ def test_a_weekly_schedule_starts_on_its_days_only():
 def test_only_starts_still_to_come_and_within_the_horizon_count():
     first = datetime(2026, 6, 1, 18, tzinfo=UTC)  # exactly the first day's 20:00 in Berlin
     starts = _starts(_when(time(20, 0)), first, 2)
-    assert [d.day for d, _ in starts] == [2, 3]  # the start at ``after`` has come; the horizon's end counts
+    assert [d.day for d, _ in starts] == [
+        2,
+        3,
+    ]  # the start at ``after`` has come; the horizon's end counts

@@ -39,6 +39,8 @@ TEMPLATE: dict[str, Any] = {
     "max_players": 50,
 }  # fmt: skip
 """A tournament create body without its name and start."""
+LEVEL_REFUSED = {"small_blind": 10, "big_blind": 30}
+"""A big blind the rules refuse (not twice the small one)."""
 
 
 def body(**changes: Any) -> dict[str, Any]:
@@ -129,9 +131,7 @@ def test_the_occurrence_key_refuses_a_second_tournament_for_one_day(client_for, 
     services.tournament_cancel(by=director, tournament_id=other.pk)
 
 
-def test_a_paused_schedule_creates_nothing_and_catches_up_when_resumed(
-    client_for, director, clock
-):
+def test_a_paused_schedule_creates_nothing_and_catches_up_when_resumed(client_for, director, clock):
     clock.at(datetime(2026, 6, 1, 12, tzinfo=UTC))
     row = make(client_for, director, horizon_days=1)
     client = client_for(director)
@@ -162,7 +162,7 @@ def test_a_deleted_schedule_stops_and_its_tournaments_stay(client_for, director,
     ("change", "field"),
     [
         ({"template": {**TEMPLATE, "starting_stack": 0}}, "template"),
-        ({"template": {**TEMPLATE, "structure": {"levels": [{"small_blind": 10, "big_blind": 30}]}}},
+        ({"template": {**TEMPLATE, "structure": {"levels": [LEVEL_REFUSED]}}},
          "template.structure.levels[0].big_blind"),
         ({"template": {**TEMPLATE, "late_registration_level": 9}},
          "template.late_registration_level"),
@@ -213,8 +213,8 @@ def test_the_guarantee_is_held_for_each_occurrence_and_its_overlay_paid_and_repo
     ann, bob = players(2)
     fund_house(3000)
     template = {**TEMPLATE, "guarantee": 1000}
-    row = make(client_for, director, horizon_days=1, time_zone="UTC",
-               time=(clock.now + timedelta(hours=2)).strftime("%H:%M"), template=template)  # fmt: skip
+    soon = (clock.now + timedelta(hours=2)).strftime("%H:%M")
+    row = make(client_for, director, horizon_days=1, time_zone="UTC", time=soon, template=template)
     (t,) = [o.tournament for o in row.occurrences.all()]
     assert house() == 2000 and pool(t) == 1000
     register(t, ann, bob)
@@ -224,7 +224,12 @@ def test_the_guarantee_is_held_for_each_occurrence_and_its_overlay_paid_and_repo
     assert house() == 3000 - 800 + 20 and pool(t) == 0
     period = Period(clock.now.date() - timedelta(days=2), clock.now.date() + timedelta(days=2))
     line = next(r for r in tournaments_report(period=period) if r["tournament"] == t.pk)
-    assert (line["prize_pool"], line["prizes"], line["overlay"], line["fees"]) == (200, 1000, 800, 20)
+    assert (line["prize_pool"], line["prizes"], line["overlay"], line["fees"]) == (
+        200,
+        1000,
+        800,
+        20,
+    )
     overlays = [r for r in income_report(period=period) if r["source"] == "tournament_overlays"]
     assert [(r["subject_id"], r["amount"]) for r in overlays] == [(t.pk, -800)]
     kinds = Transfer.objects.filter(ref=f"tournament:{t.pk}", kind=Transfer.Kind.OVERLAY)

@@ -24,7 +24,6 @@ from tournaments.rules.definition import (
     MAX_ENTRIES,
 )
 from tournaments.rules.payouts import BASIS
-from tournaments.schedules import MAX_HORIZON_DAYS
 from tournaments.rules.structure import (
     MAX_BREAK_MINUTES,
     MAX_LEVEL_MINUTES,
@@ -32,6 +31,7 @@ from tournaments.rules.structure import (
     MIN_BIG_BLIND,
     MINUTE,
 )
+from tournaments.schedules import MAX_HORIZON_DAYS
 
 MAX_COUNT = 10**6
 """The largest count (players, levels, seconds...) any field takes."""
