@@ -11,7 +11,9 @@ Beat runs ``schedules_fill`` (``tasks.tournament_schedules``) every
 ``SCHEDULE_SECONDS``: for each schedule not paused, every occurrence that
 starts within its next ``horizon_days`` (and is still to come) gets its
 tournament, registration open, as if a director had created it
-(``services.tournament_open``: its guarantee held from the house then).
+(``services.tournament_open``: its guarantee held from the house then),
+as long as the director who set the schedule up still directs
+tournaments.
 
 Once per occurrence, whatever runs it: an occurrence is one local day of
 one schedule, and its tournament and its ``Occurrence`` row (unique per
@@ -211,6 +213,9 @@ def schedule_fill(schedule_id: int, *, now: datetime) -> int:
     row = Schedule.objects.filter(pk=schedule_id, paused=False).first()
     if row is None:
         return 0
+    if not services.is_director(row.created_by):
+        _problem(row, _("The director who set this schedule up no longer directs tournaments."))
+        return 0
     until = now + timedelta(days=row.horizon_days)
     taken = set(row.occurrences.values_list("day", flat=True))
     created, problem = 0, ""
@@ -220,12 +225,18 @@ def schedule_fill(schedule_id: int, *, now: datetime) -> int:
         try:
             created += _occur(row.pk, day, starts_at)
         except ApiError as error:
-            problem = f"{day.isoformat()}: {error.message}"[:300]
+            problem = f"{day.isoformat()}: {error.message}"
             log.warning("schedule %s could not create %s: %s", row.pk, day, error.code)
             break  # the later days would meet the same refusal
+    _problem(row, problem)
+    return created
+
+
+def _problem(row: Schedule, problem: str) -> None:
+    """Keep why the schedule could not create its last occurrence ("": it could)."""
+    problem = str(problem)[:300]
     if problem != row.problem:
         Schedule.objects.filter(pk=row.pk).update(problem=problem)
-    return created
 
 
 def _occur(schedule_id: int, day: date, starts_at: datetime) -> int:

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from accounts import money
+from accounts import services as accounts
 from accounts.models import Transfer
 from reports.activity import tournaments_report
 from reports.money import income_report
@@ -144,6 +145,18 @@ def test_a_paused_schedule_creates_nothing_and_catches_up_when_resumed(client_fo
     resumed = client.post(f"/api/schedules/{row.pk}/resume/")
     assert resumed.status_code == 200 and resumed.json()["paused"] is False
     assert days(row) == [date(2026, 6, 1), date(2026, 6, 4)]
+
+
+def test_a_schedule_whose_director_lost_the_role_creates_nothing_and_says_why(
+    client_for, director, clock
+):
+    clock.at(datetime(2026, 6, 1, 12, tzinfo=UTC))
+    row = make(client_for, director, horizon_days=1)
+    accounts.role_revoke(user=director, role="tournament_director")
+    clock.later(2 * 24 * 3600)
+    assert schedules.schedules_fill(now=clock.now) == 0
+    row.refresh_from_db()
+    assert days(row) == [date(2026, 6, 1)] and "no longer directs" in row.problem
 
 
 def test_a_deleted_schedule_stops_and_its_tournaments_stay(client_for, director, clock):
