@@ -203,8 +203,13 @@ def schedule_delete(*, by: Any, schedule_id: int) -> None:
 def schedules_fill(*, now: datetime) -> int:
     """Every schedule not paused creates what its horizon covers; how many
     tournaments were created (run by beat)."""
-    ids = Schedule.objects.filter(paused=False).values_list("pk", flat=True)
-    return sum(schedule_fill(pk, now=now) for pk in list(ids))
+    created = 0
+    for pk in list(Schedule.objects.filter(paused=False).values_list("pk", flat=True)):
+        try:
+            created += schedule_fill(pk, now=now)
+        except Exception:  # one schedule's failure leaves the others to run
+            log.exception("schedule %s failed", pk)
+    return created
 
 
 def schedule_fill(schedule_id: int, *, now: datetime) -> int:

@@ -95,21 +95,28 @@ def test_a_schedule_creates_its_horizon_at_once_and_each_day_as_it_comes(
     assert days(row)[-1] == date(2026, 6, 4)
 
 
+@pytest.mark.parametrize(
+    ("first", "change", "hours"),
+    [
+        (date(2026, 3, 25), 29, (19, 18)),  # Berlin's clocks go forward on March 29th
+        (date(2026, 10, 21), 25, (18, 19)),  # and back on October 25th
+    ],
+)
 def test_an_occurrence_is_created_once_across_repeated_runs_and_the_clocks_changing(
-    client_for, director, clock
+    client_for, director, clock, first, change, hours
 ):
-    clock.at(datetime(2026, 3, 25, 12, tzinfo=UTC))  # Berlin's clocks go forward on the 29th
+    clock.at(datetime(first.year, first.month, first.day, 12, tzinfo=UTC))
     row = make(client_for, director, horizon_days=2)
     for _ in range(4 * 8):  # every 6 hours for 8 days, each run twice
         schedules.schedules_fill(now=clock.now)
         schedules.schedules_fill(now=clock.now)
         clock.later(6 * 3600)
-    expected = [date(2026, 3, 25) + timedelta(days=n) for n in range(10)]
+    expected = [first + timedelta(days=n) for n in range(10)]
     assert days(row) == expected
     assert Tournament.objects.count() == len(expected) == row.occurrences.count()
     assert {t for _, t in local_starts(row)} == {time(20, 0)}
     utc = {o.day.day: o.tournament.starts_at.hour for o in row.occurrences.all()}
-    assert (utc[28], utc[29]) == (19, 18)
+    assert (utc[change - 1], utc[change]) == hours
 
 
 def test_a_retry_of_a_day_already_taken_creates_nothing(client_for, director, clock):
