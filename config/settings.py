@@ -249,12 +249,19 @@ CLOCKS_ENABLED = env.bool("CLOCKS_ENABLED", default=True)
 """Whether commands set timers (off in the tests' settings, where tests that
 run a worker turn it on)."""
 CLOCK_SWEEP_SECONDS = env.int("CLOCK_SWEEP_SECONDS", default=5)
+SCHEDULE_SECONDS = env.int("SCHEDULE_SECONDS", default=60)
+"""How often beat has the tournament schedules create what their horizons
+cover (``tournaments.schedules``)."""
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # the schedule is fixed: nothing to keep
 CELERY_BEAT_SCHEDULE = {
     "clock-sweep": {"task": "poker.tasks.clock_sweep", "schedule": CLOCK_SWEEP_SECONDS},
     "tournament-sweep": {
         "task": "tournaments.tasks.tournament_sweep",
         "schedule": CLOCK_SWEEP_SECONDS,
+    },
+    "tournament-schedules": {
+        "task": "tournaments.tasks.tournament_schedules",
+        "schedule": SCHEDULE_SECONDS,
     },
 }
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=not REDIS_URL and CLOCKS_ENABLED)

@@ -91,3 +91,16 @@ def tournament_sweep() -> int:
         return clocks.sweep()
     finally:
         timers.flush()
+
+
+@shared_task(ignore_result=True, expires=settings.SCHEDULE_SECONDS)
+def tournament_schedules() -> int:
+    """Create the tournaments the schedules' horizons now cover (run by
+    beat; each occurrence at most once however often this runs:
+    ``tournaments.schedules``)."""
+    from tournaments import schedules, timing
+
+    try:
+        return schedules.schedules_fill(now=timing.now())
+    finally:
+        timers.flush()
