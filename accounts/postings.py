@@ -42,7 +42,10 @@ Statement = tuple[str, Sequence[Any]]
 """SQL and its parameters (the shape of ``poker.statements.Statement``)."""
 
 
-def _quote(name: str) -> str:
+def _quote(name: str | None) -> str:
+    """A column or table name quoted (a model's columns always have one)."""
+    if name is None:
+        raise ValueError("a column without a name")
     return '"' + name.replace('"', '""') + '"'
 
 
