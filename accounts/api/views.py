@@ -9,7 +9,7 @@ about who exists).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
@@ -19,6 +19,7 @@ from django_otp.models import Device
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import permissions, serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -28,7 +29,7 @@ from rest_framework.views import APIView
 from accounts import limits, money, names, notes, references, second_factor, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
-from accounts.models import User
+from accounts.models import Transfer, User
 from config.api import validated
 from config.api_errors import ApiError
 from config.throttles import (
@@ -51,7 +52,7 @@ def _player(request: Request) -> User:
     return user
 
 
-def _session(request: Request, user: Any, device: Device | None = None) -> Response:
+def _session(request: Request, user: User, device: Device | None = None) -> Response:
     """Log ``user`` in on this session too (verified by ``device``, his
     second factor, if he gave one) and answer with a new token for this
     device."""
@@ -63,7 +64,7 @@ def _session(request: Request, user: Any, device: Device | None = None) -> Respo
     return Response(s.SessionOut(body).data)
 
 
-def _credentials(request: Request) -> tuple[Any, Device | None]:
+def _credentials(request: Request) -> tuple[User, Device | None]:
     """The user whose username and password the request gives, and the
     device his ``otp`` code is of when he must give one
     (``accounts.second_factor``); or 400."""
@@ -71,7 +72,7 @@ def _credentials(request: Request) -> tuple[Any, Device | None]:
     code = data.pop("otp", None)
     data["username"] = names.username_normal(str(data["username"]))
     user = authenticate(request._request, **data)
-    if user is None:
+    if not isinstance(user, User):  # None: no such user, or a wrong password
         raise ApiError(_("Wrong username or password."), code="bad_credentials")
     return user, second_factor.checked(user, code)
 
@@ -80,7 +81,7 @@ class Open(APIView):
     """Anyone, and no session: a stale session cookie must not make a
     login or registration fail its CSRF check."""
 
-    authentication_classes: list[Any] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [permissions.AllowAny]
 
 
@@ -331,7 +332,7 @@ class WalletLedgerView(APIView):
         return _history(self, request, user.pk)
 
 
-def _money_view(name: str, service: Any) -> type[APIView]:
+def _money_view(name: str, service: Callable[..., Transfer]) -> type[APIView]:
     """A cashier's operation on a player's wallet."""
 
     class MoneyView(APIView):
