@@ -52,6 +52,7 @@ lint: venv
 		echo "$(BIN)/mypy --strict poker/engine tournaments/rules"; \
 		$(BIN)/mypy --strict poker/engine tournaments/rules; \
 	else echo "poker/engine has no Python files yet: mypy skipped"; fi
+	$(BIN)/mypy accounts reports
 
 bench: venv
 	$(BIN)/python -m bench
