@@ -79,7 +79,7 @@ async def close_in_consumers() -> None:
 def layer_on_own_redis(settings: Any, own_redis: instances.Redis) -> Iterator[Any]:
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.redis_receiver.ProcessChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": own_redis.url, "socket_timeout": None}]},
         }
     }
