@@ -100,9 +100,7 @@ def product_defined_names() -> frozenset[str]:
                 found.add(node.attr)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 found.add(node.id)
-            elif isinstance(node, ast.arg):
-                found.add(node.arg)
-            elif isinstance(node, ast.keyword) and node.arg:
+            elif isinstance(node, ast.arg) or (isinstance(node, ast.keyword) and node.arg):
                 found.add(node.arg)
     return frozenset(n for n in found if is_private(n))
 
@@ -168,8 +166,11 @@ def _found() -> dict[tuple[str, str], list[int]]:
 
 def test_no_product_module_uses_a_private_name_of_the_libraries():
     found = _found()
-    new = {f"{module}:{lines} {name}" for (module, name), lines in found.items()
-           if (module, name) not in ALLOWED}
+    new = {
+        f"{module}:{lines} {name}"
+        for (module, name), lines in found.items()
+        if (module, name) not in ALLOWED
+    }
     assert not new, "private names of libraries (use their public API): " + ", ".join(sorted(new))
 
 
