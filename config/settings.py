@@ -167,6 +167,8 @@ if REDIS_URL:
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default=f"asgi{_redis_db}."),
+                # msgpack, each message decoded once per process (config.layer_format).
+                "serializer_format": "msgpack-shared",
             },
         },
     }

@@ -23,6 +23,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
 from config import layer as frames_out
+from config.layer_format import FORMAT
 from poker import publish, selectors, services
 from poker.models import Hand, Table
 from poker.tasks import clock_expired
@@ -47,7 +48,7 @@ PUBSUB = "channels_redis.pubsub.RedisPubSubChannelLayer"
 def pubsub_layer(settings: Any, url: str, prefix: str) -> Any:
     """The Redis pub/sub channel layer on ``url``, its channels under
     ``prefix``, in place of the tests' in-memory one."""
-    config = {"hosts": [{"address": url}], "prefix": prefix}
+    config = {"hosts": [{"address": url}], "prefix": prefix, "serializer_format": FORMAT}
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": PUBSUB, "CONFIG": config}}
     return get_channel_layer()
 
@@ -271,3 +272,19 @@ def test_one_publish_per_message_reaches_every_socket_of_a_server(settings, own_
             assert got == list(range(table - 1, 60, 2)), (socket, table)
         server.close()
     stats.close()
+
+
+def test_a_message_is_decoded_once_for_all_the_sockets_of_a_server(redis_layer):
+    """The sockets of one process in a group get one decoded message, the
+    same object (``config.layer_format``), whichever event loop of the
+    process they run in."""
+    group = publish.table_group(7)
+    servers = [Server(redis_layer, [group] * 3), Server(redis_layer, [group])]
+    frames_out.send_all([(group, {"n": n, "rows": [[1, 2, 3]]}) for n in (1, 2)])
+    assert frames_out.flush()
+    first = [*(servers[0].get(socket) for socket in range(3)), servers[1].get()]
+    assert all(message is first[0] for message in first)
+    assert first[0]["frame"] == {"n": 1, "rows": [[1, 2, 3]]}
+    assert servers[0].get(0)["frame"]["n"] == 2
+    for server in servers:
+        server.close()
