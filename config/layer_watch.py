@@ -119,8 +119,8 @@ class Watch:
     async def _round_trip(self, channel: str, n: int) -> bool:
         """Whether probe ``n`` went out and came back within ``PROBE_S``."""
         try:
-            await self.layer.send(channel, {"type": "probe", "n": n})
             async with asyncio.timeout(PROBE_S):
+                await self.layer.send(channel, {"type": "probe", "n": n})
                 while await self.echoes.get() != n:
                     pass
         except Exception:

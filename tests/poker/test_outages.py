@@ -119,6 +119,28 @@ async def test_a_socket_outlives_a_redis_restart_and_catches_up_on_what_it_misse
 
 
 @pytest.mark.redis
+async def test_a_lobby_socket_gets_the_list_again_once_its_server_hears_redis_again(
+    layer_on_own_redis, own_redis
+):
+    """Pub/sub keeps nothing for a server not listening: a table opened
+    while Redis was away is in the lobby's list sent again once the server
+    hears the layer again (``config.layer_watch``), with no later change."""
+    lobby = Client("/ws/lobby/")
+    accepted, _ = await lobby.open()
+    assert accepted and (await lobby.next())["type"] == "snapshot"
+    own_redis.stop()
+    table = await open_table()  # its lobby line, published while Redis is away: lost
+    shutil.rmtree(own_redis.dir)
+    own_redis.start()
+
+    def lists_it(frame: dict[str, Any]) -> bool:
+        return frame["type"] == "snapshot" and table in [t["id"] for t in frame["tables"]]
+
+    await lobby.until(lists_it, timeout=20)
+    await lobby.close()
+
+
+@pytest.mark.redis
 async def test_a_command_that_meets_the_database_away_is_unavailable_then_runs_once():
     table, users = await _players_table()
     user, view = await actor(table, users)
