@@ -44,7 +44,8 @@ def _fields(model: type[Model]) -> list[Field[Any, Any]]:
     """The columns a row is read and written with, in ``_meta`` order (the
     model's fields that have a column of its own: ``Field.concrete``, not a
     many-to-many)."""
-    return [f for f in model._meta.get_fields() if f.concrete and not f.many_to_many]  # type: ignore[misc]
+    fields = model._meta.get_fields()
+    return [f for f in fields if f.concrete and not f.many_to_many]
 
 
 def _written(model: type[Model]) -> list[Field[Any, Any]]:
