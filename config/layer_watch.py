@@ -9,12 +9,16 @@ but a table that stands still, the lobby or a wallet would stay behind.
 
 So each event loop that has sockets on the layer keeps one ``Watch``: a
 channel of the layer's own, to which it sends a probe every ``PROBE_S``
-and which it reads as the sockets read theirs.  A probe that fails or
-does not come back within ``PROBE_S`` means the process may have missed
-messages; the next one that comes back means the subscriptions are in
-place again, and each socket of the loop gets a ``layer.resumed`` message
-(through the layer), on which its stream catches up from the store
-(``poker.consumers.JsonFrames.layer_resumed``).
+and which it reads as the sockets read theirs.  A probe that cannot be
+sent (Redis away), or that does not come back within ``ECHO_S``, means
+the process may have missed messages; the next one that comes back means
+the subscriptions are in place again (redis-py subscribes again to
+everything on the connection it makes anew before reading from it), and
+each socket of the loop gets a ``layer.resumed`` message (through the
+layer), on which its stream catches up from the store
+(``poker.consumers.JsonFrames.layer_resumed``).  ``ECHO_S`` is generous:
+a busy loop answers late, and a late answer costs every socket a read of
+the store.
 
 A restart short enough to fall between two probes can go unnoticed here;
 a table socket then still catches up with its table's next message.
@@ -29,7 +33,9 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 PROBE_S = 1.0
-"""Seconds between two probes, and how long one may take to come back."""
+"""Seconds between two probes."""
+ECHO_S = 10.0
+"""Seconds a probe may take to be sent and come back."""
 
 RESUMED = {"type": "layer.resumed"}
 
@@ -117,9 +123,9 @@ class Watch:
         return True
 
     async def _round_trip(self, channel: str, n: int) -> bool:
-        """Whether probe ``n`` went out and came back within ``PROBE_S``."""
+        """Whether probe ``n`` went out and came back within ``ECHO_S``."""
         try:
-            async with asyncio.timeout(PROBE_S):
+            async with asyncio.timeout(ECHO_S):
                 await self.layer.send(channel, {"type": "probe", "n": n})
                 while await self.echoes.get() != n:
                     pass
