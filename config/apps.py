@@ -1,7 +1,14 @@
-"""The admin app with the room's own site (``config.admin_site``)."""
+"""The admin app with the room's own site (``config.admin_site``); once
+ready, the channel layer's message format is registered (``config.layer_format``)."""
 
 from django.contrib.admin.apps import AdminConfig
 
 
 class RoomAdminConfig(AdminConfig):
     default_site = "config.admin_site.RoomAdminSite"
+
+    def ready(self) -> None:
+        super().ready()
+        from config import layer_format
+
+        layer_format.register()  # before any channel layer is made

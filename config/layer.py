@@ -1,38 +1,42 @@
 """Frames out through the channel layer: the one primitive every app's
 publishing uses (after its commit), below the apps that decide what to say.
 
+On Redis the layer is channels_redis's ``RedisPubSubChannelLayer``: a
+group message is one ``PUBLISH``, and each server process subscribed to
+the group (one subscription per process, whatever its sockets there) gets
+it once and hands it to each of its sockets in the group.  Nothing is
+stored in Redis: a server that is not listening at that moment (Redis
+restarted, a connection lost) misses the message, and its sockets fetch
+what they missed from the event store, by position, with the next message
+(``poker.consumers.TableConsumer``).
+
 A command publishes from synchronous code.  ``async_to_sync`` there, with
-no event loop running in the thread (a bench, a Celery task, a management
-command), makes a new event loop in a new thread for every call, and the
-Redis layer keeps its connections per loop: every command paid for a loop,
-a thread and a fresh connection to Redis, a third of its CPU.  So on Redis
-a command only hands its messages to its process's ``Publisher`` (an
-append to an in-process queue: ``config.sender``), and the publisher's one
-thread sends whatever has piled up at once, as the layer's ``group_send``
-would, in one round trip (two when a group has members) on connections it
-keeps (``config.redis_groups``); a layer it cannot send that way goes
-through its own ``group_send`` in an event loop of the thread's that
-lives as long as the process.
+no event loop running in the thread (a bench, a Celery task, a command run
+on a server's database thread), makes a new event loop for every call, and
+the pub/sub layer keeps its connections per loop: every command would pay
+for a loop and a fresh connection to Redis.  So on Redis a command only
+hands its messages to its process's ``Publisher`` (an append to an
+in-process queue: ``config.sender``), and the publisher's one thread sends
+them through the layer's own ``group_send`` in one event loop of its own
+that lives as long as the process (one connection, kept).
 
-What stays as it was:
+What this keeps:
 
-- Only committed work is published: ``send_all`` is still called from
+- Only committed work is published: ``send_all`` is called from
   ``transaction.on_commit``.
 - Order: one thread sends everything in the order it was handed over, so
-  a table's frames leave a process in the order its commands committed
-  (and reach each channel in that order: the Redis layer orders a
-  channel's messages by the time they were sent, which the sender keeps
-  increasing).
-- The layer may drop a message; the event store is the truth (a client
-  that misses a position asks for it).  A send that fails is logged and
-  dropped, as Redis would lose it (with the rest of its turn).
+  a table's frames leave a process in the order its commands committed.
+  Across processes there is no order: a socket that sees a position out of
+  turn fetches the ones it skipped from the store.
+- The layer may drop a message; the event store is the truth.  A send that
+  fails is logged and dropped, with the rest of its hand-over.
 - A process that stops sends what it still holds (``flush`` at exit); a
   forked child starts a publisher of its own (``config.sender``).
 
 The in-memory layer (no ``REDIS_URL``: the embedded defaults, the tests)
 holds its queues in the event loop its consumers run in, which another
-loop cannot wake, so a send there still goes through ``async_to_sync``:
-onto the server's loop when one runs, as before.
+loop cannot wake, so a send there goes through ``async_to_sync``: onto the
+server's loop when one runs.
 """
 
 from __future__ import annotations
@@ -44,7 +48,6 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from config.redis_groups import GroupSender, usable
 from config.sender import Sender
 
 log = logging.getLogger(__name__)
@@ -67,7 +70,7 @@ def send_all(messages: Messages) -> None:
 
 
 async def _send_all(layer: Any, messages: Messages) -> None:
-    """A command's frames, sent in order."""
+    """A command's frames, sent in order: one ``group_send`` each."""
     for group, frame in messages:
         await layer.group_send(group, _message(frame))
 
@@ -85,7 +88,6 @@ class Publisher(Sender[tuple[Any, Messages]]):
 
     def _reset(self) -> None:
         super()._reset()
-        self._sender: GroupSender | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def send(self, layer: Any, messages: Messages) -> None:
@@ -94,40 +96,18 @@ class Publisher(Sender[tuple[Any, Messages]]):
         self.put((layer, messages))
 
     def send_batch(self, items: list[tuple[Any, Messages]]) -> None:
-        for layer, messages in self._runs(items):
-            try:
-                self._send(layer, messages)
-            except Exception:
-                log.exception("%d frames lost: clients catch up from the store", len(messages))
+        """Each hand-over in turn, in the thread's one event loop."""
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        self._loop.run_until_complete(_send_batch(items))
 
-    def _send(self, layer: Any, messages: Messages) -> None:
-        """All of ``messages`` at once, as ``group_send`` would send each,
-        or one by one through the layer's own in the thread's one loop."""
-        sender = self._group_sender(layer)
-        if sender is not None:
-            sender.send([(group, _message(frame)) for group, frame in messages])
-        else:
-            self._loop = self._loop or asyncio.new_event_loop()
-            self._loop.run_until_complete(_send_all(layer, messages))
 
-    def _group_sender(self, layer: Any) -> GroupSender | None:
-        """What sends to ``layer`` many messages at once (None: it cannot)."""
-        if self._sender is None or self._sender.layer is not layer:
-            if not usable(layer):
-                return None
-            self._sender = GroupSender(layer)
-        return self._sender
-
-    def _runs(self, items: list[tuple[Any, Messages]]) -> list[tuple[Any, Messages]]:
-        """The hand-overs of a batch, in order, those in a row for one
-        layer that takes many at once made one."""
-        out: list[tuple[Any, Messages]] = []
-        for layer, messages in items:
-            if out and out[-1][0] is layer and self._group_sender(layer) is not None:
-                out[-1][1].extend(messages)
-            else:
-                out.append((layer, list(messages)))
-        return out
+async def _send_batch(items: list[tuple[Any, Messages]]) -> None:
+    for layer, messages in items:
+        try:
+            await _send_all(layer, messages)
+        except Exception:
+            log.exception("%d frames lost: clients catch up from the store", len(messages))
 
 
 publisher = Publisher()

@@ -36,7 +36,7 @@ from config.api_errors import error_body
 from config.metrics import registry
 
 REDIS_LAYERS = (
-    "config.redis_receiver.ProcessChannelLayer",
+    "channels_redis.pubsub.RedisPubSubChannelLayer",
     "channels_redis.core.RedisChannelLayer",
 )
 """Channel layers on Redis, whose hosts the readiness probe pings."""

@@ -10,6 +10,7 @@ on PostgreSQL and Redis, with separate worker and beat processes.
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -150,38 +151,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer and Celery -----------------------------------------
 
 REDIS_URL = env.str("REDIS_URL", default="")
-CHANNEL_LAYER_CAPACITY = 10_000
-"""Messages a server's key of the Redis channel layer holds (see below)."""
 
 if REDIS_URL:
+    # Redis keys belong to a database, pub/sub channels to the whole server:
+    # the default prefix names the database, so that deployments (or test
+    # runs) on separate databases of one server never hear each other's frames.
+    _redis_db = urlsplit(REDIS_URL).path.strip("/") or "0"
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's, its process channels read once per process
-            # (config.redis_receiver: Redis 7 or later).
-            "BACKEND": "config.redis_receiver.ProcessChannelLayer",
-            # channels-redis blocks up to 5 s on Redis for each message;
-            # redis-py 8's default 5 s socket timeout would cut it first and
-            # drop idle sockets (django/channels_redis#422).  Its pool refuses
-            # (rather than waits) past max_connections: 100 by default is too
-            # few when hundreds of sockets close at once.
+            # Redis pub/sub (config.layer): a group message is one PUBLISH,
+            # each server process subscribed once per group and handing it to
+            # its own sockets; nothing is kept for a server not listening
+            # (its sockets catch up from the event store by position).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        "socket_timeout": None,
-                        "max_connections": env.int("REDIS_MAX_CONNECTIONS", default=2000),
-                    }
-                ],
-                # Keys of one deployment (or one test run) apart from another's.
-                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="asgi"),
-                # Messages waiting for one server, not one socket: a process's
-                # sockets share one key (``specific.<process>!``), and a message
-                # sent to a full key is dropped.  The default 100 was three
-                # seconds of lag of a server with 20 tables: every socket of a
-                # table whose frame was dropped stayed behind until its next
-                # one (issue 17).  Messages older than the layer's expiry (60 s)
-                # are dropped anyway.
-                "capacity": env.int("CHANNEL_LAYER_CAPACITY", default=CHANNEL_LAYER_CAPACITY),
+                "hosts": [{"address": REDIS_URL}],
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default=f"asgi{_redis_db}."),
+                # msgpack, each message decoded once per process (config.layer_format).
+                "serializer_format": "msgpack-shared",
             },
         },
     }

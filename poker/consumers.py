@@ -28,13 +28,14 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 from django.db import transaction
 from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from accounts.frames import player_group, session_group, wallet_frame
-from config import outage
+from config import layer_watch, outage
 from config.api_errors import ApiError
 from config.dbthreads import database
 from config.languages import socket_language
@@ -76,11 +77,12 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     An outage of PostgreSQL or Redis never closes an open socket: a client
     frame that meets one is answered ``unavailable`` (its command id with
     it); a channel-layer message that meets one is dropped (the streams
-    fetch what they skipped from the store with the next one); the layer
-    is read again once Redis answers, the socket's groups joined again (a
-    Redis restarted empty forgot them) and ``layer_resumed`` lets each
-    stream catch up.  A handshake that meets one is closed with 1013 (try
-    again later) by ``config.ws_auth.OutageGuard``."""
+    fetch what they skipped from the store with the next one); once the
+    process hears the layer again (``config.layer_watch``), or a read of
+    the layer that failed succeeds again (the socket's groups joined
+    again), ``layer_resumed`` lets each stream catch up.  A handshake that
+    meets one is closed with 1013 (try again later) by
+    ``config.ws_auth.OutageGuard``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -126,9 +128,18 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json({"type": "error", **error, "message": str(error["message"])})
 
     async def join(self, group: str) -> None:
-        """Join ``group`` (again after an outage of the layer)."""
+        """Join ``group``; the socket's first also has it told when the
+        layer is heard again after its process may have missed messages
+        (``config.layer_watch``; not in memory, which loses nothing)."""
+        if not self.joined and not isinstance(self.channel_layer, InMemoryChannelLayer):
+            layer_watch.watch(self.channel_layer, self.channel_name)
         self.joined.append(group)
         await self.channel_layer.group_add(group, self.channel_name)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.joined and not isinstance(self.channel_layer, InMemoryChannelLayer):
+            layer_watch.unwatch(self.channel_layer, self.channel_name)
+        await super().websocket_disconnect(message)
 
     @property
     def channel_receive(self) -> Any:

@@ -12,13 +12,17 @@ data-modifying CTEs (``WITH w0 AS (INSERT ...) INSERT ...``), which run
 every part inside the caller's transaction.  Other databases (SQLite on
 the embedded defaults) run the parts one after another.
 
-On PostgreSQL these statements go through a cursor that binds on the
-server (``_cursor``): the parameters travel apart from the text, so
-psycopg neither quotes each value into the SQL in Python (Django's own
-cursors bind on the client) nor re-parses the text, and after a few runs
-of the same text it prepares the statement, which PostgreSQL then neither
-parses nor plans again.  An action's statements are a few fixed texts
-with dozens of values: this was about a tenth of its CPU.
+On PostgreSQL these statements go through psycopg's own cursor, which
+binds on the server (``psycopg.Cursor``; Django's cursors are psycopg's
+``ClientCursor`` unless ``OPTIONS["server_side_binding"]`` switches every
+query of the connection): the parameters travel apart from the text, so
+psycopg does not quote each value into the SQL in Python.  And each text
+is a prepared statement of its connection from its first run
+(``execute(..., prepare=True)``, psycopg keeping the connection's
+prepared statements), which PostgreSQL then neither parses nor plans
+again.  An action's statements are a few fixed texts with dozens of
+values: this was about a tenth of its CPU.  Only these statements, whose
+values all have a column to take their type from, are switched.
 """
 
 from __future__ import annotations
@@ -35,9 +39,13 @@ Statement = tuple[str, Sequence[Any]]
 M = TypeVar("M", bound=Model)
 
 
+@cache
 def _fields(model: type[Model]) -> list[Field[Any, Any]]:
-    """The columns a row is read and written with, in ``_meta`` order."""
-    return list(model._meta.concrete_fields)
+    """The columns a row is read and written with, in ``_meta`` order (the
+    model's fields that have a column of its own: ``Field.concrete``, not a
+    many-to-many)."""
+    fields = model._meta.get_fields()
+    return [f for f in fields if f.concrete and not f.many_to_many]
 
 
 def _written(model: type[Model]) -> list[Field[Any, Any]]:
@@ -121,24 +129,33 @@ def _keys(model: type[Model], where: Mapping[str, Any], connection: Any) -> list
 
 
 def _cursor(connection: Any) -> CursorWrapper:
-    """A cursor of ``connection`` as ``connection.cursor()`` gives, logged
-    the same way (``CaptureQueriesContext`` counts its statements), but on
-    PostgreSQL one that binds its parameters on the server (psycopg's
-    ``Cursor``, as ``OPTIONS["server_side_binding"]`` would make every
-    cursor of the connection; only these statements, whose values all have
-    a column to take their type from, are switched)."""
+    """A cursor of ``connection`` as ``connection.cursor()`` gives (its
+    errors Django's, logged the same way: ``CaptureQueriesContext`` counts
+    its statements), but on PostgreSQL psycopg's server-binding cursor
+    whose statements are prepared (see the module)."""
     if connection.vendor != "postgresql":
         return connection.cursor()
-    # Here, not at the top: the backend's module needs psycopg, which a
-    # setup on SQLite alone need not have.
-    from django.db.backends.postgresql.base import ServerBindingCursor
-
     connection.ensure_connection()
     connection.validate_thread_sharing()
-    cursor = ServerBindingCursor(connection.connection)
+    cursor = _prepared_cursor()(connection.connection)
     if connection.queries_logged:
         return _LoggedWithValues(cursor, connection)
     return connection.make_cursor(cursor)
+
+
+@cache
+def _prepared_cursor() -> type[Any]:
+    """psycopg's ``Cursor`` whose every statement is prepared at its first
+    run (made here, not at import: a setup on SQLite alone need not have
+    psycopg)."""
+    import psycopg
+
+    class PreparedCursor(psycopg.Cursor[Any]):
+        def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+            options.setdefault("prepare", True)
+            return super().execute(query, params, **options)
+
+    return PreparedCursor
 
 
 class _LoggedWithValues(CursorDebugWrapper):

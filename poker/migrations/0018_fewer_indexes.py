@@ -34,9 +34,16 @@ FILLFACTOR = {"poker_table": 50, "poker_hand": 70, "poker_seat": 70}
 """Percent of each page filled by inserts; the rest is kept for updates."""
 
 
-def _like_name(schema_editor: Any, table: str, column: str) -> str:
-    """The name Django's PostgreSQL backend gave the like index."""
-    return schema_editor._create_index_name(table, [column], suffix="_like")
+def _like_indexes(schema_editor: Any, table: str, column: str) -> list[str]:
+    """The like indexes on ``table``'s ``column``, by name, as PostgreSQL's
+    catalog lists them (whatever names Django's backend gave them)."""
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes"
+            " WHERE schemaname = current_schema() AND tablename = %s AND indexdef LIKE %s",
+            [table, f"%({column} varchar_pattern_ops)"],
+        )
+        return [name for (name,) in cursor.fetchall()]
 
 
 def forwards(apps: Any, schema_editor: Any) -> None:
@@ -44,9 +51,8 @@ def forwards(apps: Any, schema_editor: Any) -> None:
         return
     quote = schema_editor.quote_name
     for table, column in LIKE:
-        schema_editor.execute(
-            f"DROP INDEX IF EXISTS {quote(_like_name(schema_editor, table, column))}"
-        )
+        for name in _like_indexes(schema_editor, table, column):
+            schema_editor.execute(f"DROP INDEX IF EXISTS {quote(name)}")
     for table, percent in FILLFACTOR.items():
         schema_editor.execute(f"ALTER TABLE {quote(table)} SET (fillfactor = {percent})")
 
@@ -56,7 +62,7 @@ def backwards(apps: Any, schema_editor: Any) -> None:
         return
     quote = schema_editor.quote_name
     for table, column in LIKE:
-        name = quote(_like_name(schema_editor, table, column))
+        name = quote(f"{table}_{column}_like")
         schema_editor.execute(
             f"CREATE INDEX IF NOT EXISTS {name} ON {quote(table)} ({quote(column)} varchar_pattern_ops)"
         )

@@ -40,7 +40,7 @@ def on_redis(settings: Any, url: str) -> None:
     """Point the channel layer and the broker at ``url``."""
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": url}]},
         }
     }

@@ -24,7 +24,7 @@ print(json.dumps({
     "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "channel_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
     "channel_prefix": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("prefix"),
-    "channel_capacity": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("capacity"),
+    "channel_format": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("serializer_format"),
     "celery_eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "clocks": settings.CLOCKS_ENABLED,
     "embedded_worker": settings.EMBEDDED_WORKER,
@@ -128,12 +128,13 @@ def test_database_url_selects_postgresql_and_conn_max_age_is_read():
 
 def test_redis_url_selects_redis_channel_layer_and_celery_broker():
     found = settings_under(REDIS_URL="redis://cache.example:6379/3")
-    assert found["channel_layer"] == "config.redis_receiver.ProcessChannelLayer"
-    assert found["channel_hosts"] == [
-        {"address": "redis://cache.example:6379/3", "socket_timeout": None, "max_connections": 2000}
-    ]
-    assert found["channel_prefix"] == "asgi"
-    assert found["channel_capacity"] == 10_000  # a server's, not a socket's (config.settings)
+    # One PUBLISH per group message, each server fanning out to its own sockets.
+    assert found["channel_layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert found["channel_hosts"] == [{"address": "redis://cache.example:6379/3"}]
+    assert found["channel_format"] == "msgpack-shared"  # decoded once per process
+    # Pub/sub channels are the server's, not the database's: the prefix
+    # keeps the deployments of two databases apart.
+    assert found["channel_prefix"] == "asgi3."
     assert found["celery_broker"] == "redis://cache.example:6379/3"
     assert found["celery_backend"] == "redis://cache.example:6379/3"
     assert found["celery_eager"] is False

@@ -79,7 +79,7 @@ async def close_in_consumers() -> None:
 def layer_on_own_redis(settings: Any, own_redis: instances.Redis) -> Iterator[Any]:
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.redis_receiver.ProcessChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": own_redis.url, "socket_timeout": None}]},
         }
     }
@@ -116,6 +116,28 @@ async def test_a_socket_outlives_a_redis_restart_and_catches_up_on_what_it_misse
         assert socket.closed is None
         assert socket.public_positions() == list(range(start + 1, end + 1)), socket.path
         await socket.close()
+
+
+@pytest.mark.redis
+async def test_a_lobby_socket_gets_the_list_again_once_its_server_hears_redis_again(
+    layer_on_own_redis, own_redis
+):
+    """Pub/sub keeps nothing for a server not listening: a table opened
+    while Redis was away is in the lobby's list sent again once the server
+    hears the layer again (``config.layer_watch``), with no later change."""
+    lobby = Client("/ws/lobby/")
+    accepted, _ = await lobby.open()
+    assert accepted and (await lobby.next())["type"] == "snapshot"
+    own_redis.stop()
+    table = await open_table()  # its lobby line, published while Redis is away: lost
+    shutil.rmtree(own_redis.dir)
+    own_redis.start()
+
+    def lists_it(frame: dict[str, Any]) -> bool:
+        return frame["type"] == "snapshot" and table in [t["id"] for t in frame["tables"]]
+
+    await lobby.until(lists_it, timeout=20)
+    await lobby.close()
 
 
 @pytest.mark.redis

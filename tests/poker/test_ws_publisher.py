@@ -1,11 +1,14 @@
-"""Frames on the Redis channel layer go out through the process's publisher
-(``config.layer``): a command hands them over after its commit and goes
-on, creating no event loop; the publisher's thread sends them in the order
-the commands committed, and real sockets get every position in order."""
+"""Frames on the Redis channel layer (channels_redis's pub/sub layer) go
+out through the process's publisher (``config.layer``): a command hands
+them over after its commit and goes on, creating no event loop; the
+publisher's thread sends them in the order the commands committed, one
+``PUBLISH`` per message, and each server process hands a message to all
+its sockets of the group; real sockets get every position in order."""
 
 from __future__ import annotations
 
 import asyncio
+import queue
 import random
 import threading
 import time
@@ -20,7 +23,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
 from config import layer as frames_out
-from config.redis_groups import GroupSender
+from config.layer_format import FORMAT
 from poker import publish, selectors, services
 from poker.models import Hand, Table
 from poker.tasks import clock_expired
@@ -39,17 +42,78 @@ from tests.poker.ws_support import (
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
+PUBSUB = "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+def pubsub_layer(settings: Any, url: str, prefix: str) -> Any:
+    """The Redis pub/sub channel layer on ``url``, its channels under
+    ``prefix``, in place of the tests' in-memory one."""
+    config = {"hosts": [{"address": url}], "prefix": prefix, "serializer_format": FORMAT}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": PUBSUB, "CONFIG": config}}
+    return get_channel_layer()
+
 
 @pytest.fixture
 def redis_layer(settings: Any, redis_url: str, redis_prefix: str) -> Iterator[Any]:
-    """The Redis channel layer, under a key prefix of the test's own
-    (deleted after), in place of the tests' in-memory one."""
-    config = {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": redis_prefix}
-    settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "config.redis_receiver.ProcessChannelLayer", "CONFIG": config}
-    }
-    yield get_channel_layer()
+    """The Redis channel layer, its channels of the test's own."""
+    yield pubsub_layer(settings, redis_url, redis_prefix)
     assert frames_out.flush()
+
+
+class Server:
+    """A server process's sockets: an event loop of a thread of its own
+    with one channel of the layer in each of ``groups`` (a group may come
+    twice), each keeping what it receives.  Ready once each group has heard
+    a message of its own sent after joining (a subscription is then in
+    place: pub/sub keeps nothing for a listener not yet there)."""
+
+    def __init__(self, layer: Any, groups: list[str]) -> None:
+        self.layer = layer
+        self.received: list[queue.SimpleQueue[dict[str, Any]]] = []
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.tasks: list[asyncio.Task[None]] = []
+        asyncio.run_coroutine_threadsafe(self._join(groups), self.loop).result(10)
+
+    async def _join(self, groups: list[str]) -> None:
+        ready: list[asyncio.Queue[dict[str, Any]]] = []
+        for group in groups:
+            channel = await self.layer.new_channel()
+            await self.layer.group_add(group, channel)
+            kept: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+            first: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            self.received.append(kept)
+            ready.append(first)
+            self.tasks.append(asyncio.ensure_future(self._read(channel, first, kept)))
+        for group in set(groups):
+            await self.layer.group_send(group, {"type": "ready"})
+        for first in ready:
+            await asyncio.wait_for(first.get(), 5)
+
+    async def _read(
+        self,
+        channel: str,
+        first: asyncio.Queue[dict[str, Any]],
+        kept: queue.SimpleQueue[dict[str, Any]],
+    ) -> None:
+        while True:
+            message = await self.layer.receive(channel)
+            if message["type"] == "ready":
+                first.put_nowait(message)
+            else:
+                kept.put(message)
+
+    def get(self, socket: int = 0, timeout: float = 5.0) -> dict[str, Any]:
+        """The next message socket ``socket`` received."""
+        return self.received[socket].get(timeout=timeout)
+
+    def close(self) -> None:
+        for task in self.tasks:
+            self.loop.call_soon_threadsafe(task.cancel)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
 
 
 def _users(*names: str) -> list[Any]:
@@ -87,8 +151,7 @@ def test_a_command_hands_its_frames_over_without_making_an_event_loop(redis_laye
     table = async_to_sync(open_table)()
     users = _users("ann", "bob", "cy")
     async_to_sync(seat_all)(table, users)
-    listener = async_to_sync(redis_layer.new_channel)()
-    async_to_sync(redis_layer.group_add)(publish.table_group(table), listener)
+    server = Server(redis_layer, [publish.table_group(table)])
     start = Table.objects.get(pk=table).position
 
     made: list[str] = []
@@ -113,10 +176,11 @@ def test_a_command_hands_its_frames_over_without_making_an_event_loop(redis_laye
     end = Table.objects.get(pk=table).position
     positions: list[int] = []
     while not positions or positions[-1] < end:
-        message = async_to_sync(redis_layer.receive)(listener)
+        message = server.get()
         frame = message["frame"]
         assert message["type"] == "frame" and frame["type"] == publish.ROWS
         positions += [row[2] for row in frame["rows"]]
+    server.close()
     # Every command's rows, in the order the commands committed.
     assert positions == list(range(start + 1, end + 1))
 
@@ -157,7 +221,7 @@ def test_flush_waits_for_what_was_handed_over_and_a_failed_send_is_dropped():
 
 
 def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
-    redis_layer, redis_url, make_user, staff, settings, monkeypatch
+    redis_layer, make_user, staff, settings, monkeypatch
 ):
     """A worker acknowledges a timer once its task returns, and a prefork
     pool's child ends with ``os._exit`` (no flush at exit): frames still in
@@ -168,49 +232,59 @@ def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
     players = [make_user("ann"), make_user("bob")]
     table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
     hand = Hand.objects.get(table=table, number=1)
-    listener = async_to_sync(redis_layer.new_channel)()
-    async_to_sync(redis_layer.group_add)(publish.table_group(table), listener)
-    send = GroupSender.send
+    server = Server(redis_layer, [publish.table_group(table)])
+    published: list[int] = []
+    send_batch = frames_out.Publisher.send_batch
 
-    def slow(self: GroupSender, messages: Any) -> None:
+    def slow(self: frames_out.Publisher, items: Any) -> None:
         time.sleep(0.5)
-        send(self, messages)
+        send_batch(self, items)
+        published.append(len(items))
 
-    monkeypatch.setattr(GroupSender, "send", slow)
+    monkeypatch.setattr(frames_out.Publisher, "send_batch", slow)
     time.sleep(1.1)  # the clock runs out
     outcome = clock_expired.apply((table, hand.stream, hand.version)).get()
 
     assert outcome == {"outcome": "acted"}
-    key = redis_layer.prefix + redis_layer.non_local_name(listener)
-    assert redis.Redis.from_url(redis_url).zcard(key) == 1  # there already
-    frame = async_to_sync(redis_layer.receive)(listener)["frame"]
+    assert published  # published already
+    frame = server.get()["frame"]
     assert frame["rows"][-1][2] == Table.objects.get(pk=table).position  # the fold's, and after
+    server.close()
 
 
-def test_a_server_behind_by_hundreds_of_frames_loses_none(redis_url, redis_prefix, settings):
-    """A server's sockets share one key of the layer (``specific.<process>!``):
-    at the layer's default capacity of 100, a server three seconds behind
-    lost the frames sent meanwhile, and a table that then stood still kept
-    its sockets behind for good (the chaos run).  Sent as a command sends
-    them, read only afterwards, as a lagging server reads them."""
-    config = {"hosts": [{"address": redis_url, "socket_timeout": None}], "prefix": redis_prefix}
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {**config, "capacity": settings.CHANNEL_LAYER_CAPACITY},
-        }
-    }
-    layer = get_channel_layer()
-    sockets = [async_to_sync(layer.new_channel)() for _ in range(2)]  # one process's
-    for table, socket in zip((1, 2), sockets, strict=True):
-        async_to_sync(layer.group_add)(publish.table_group(table), socket)
-    for n in range(300):
+def test_one_publish_per_message_reaches_every_socket_of_a_server(settings, own_redis):
+    """However many sockets of a server are in a group, a message is one
+    ``PUBLISH`` (counted by Redis itself, a server of the test's own), and
+    each of those sockets gets every message of its group, in order."""
+    layer = pubsub_layer(settings, own_redis.url, "test-fanout.")
+    tables = ([1, 1, 1, 2, 2], [1, 2, 2])
+    servers = [Server(layer, [publish.table_group(t) for t in some]) for some in tables]
+    stats = redis.Redis.from_url(own_redis.url)
+    before = stats.info("commandstats").get("cmdstat_publish", {}).get("calls", 0)
+    for n in range(60):
         frames_out.send_all([(publish.table_group(1 + n % 2), {"n": n})])
     assert frames_out.flush()
 
-    async def read(socket: str) -> list[int]:
-        got = [await asyncio.wait_for(layer.receive(socket), 5) for _ in range(150)]
-        return [message["frame"]["n"] for message in got]
+    assert stats.info("commandstats")["cmdstat_publish"]["calls"] - before == 60
+    for server, some in zip(servers, tables, strict=True):
+        for socket, table in enumerate(some):
+            got = [server.get(socket)["frame"]["n"] for _ in range(30)]
+            assert got == list(range(table - 1, 60, 2)), (socket, table)
+        server.close()
+    stats.close()
 
-    assert async_to_sync(read)(sockets[0]) == list(range(0, 300, 2))
-    assert async_to_sync(read)(sockets[1]) == list(range(1, 300, 2))
+
+def test_a_message_is_decoded_once_for_all_the_sockets_of_a_server(redis_layer):
+    """The sockets of one process in a group get one decoded message, the
+    same object (``config.layer_format``), whichever event loop of the
+    process they run in."""
+    group = publish.table_group(7)
+    servers = [Server(redis_layer, [group] * 3), Server(redis_layer, [group])]
+    frames_out.send_all([(group, {"n": n, "rows": [[1, 2, 3]]}) for n in (1, 2)])
+    assert frames_out.flush()
+    first = [*(servers[0].get(socket) for socket in range(3)), servers[1].get()]
+    assert all(message is first[0] for message in first)
+    assert first[0]["frame"] == {"n": 1, "rows": [[1, 2, 3]]}
+    assert servers[0].get(0)["frame"]["n"] == 2
+    for server in servers:
+        server.close()
