@@ -71,6 +71,7 @@ from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id, hand_stream
 from poker.publish import publish
 from poker.work import Unit, Work
+from tournaments import payments
 from tournaments.models import Tournament
 from tournaments.rules import (
     AddedOn,
@@ -121,7 +122,8 @@ def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
         return
     if not outcome.state.tables and not outcome.before.tables:
         return  # no tables yet, none to close
-    unit = Tables(copy.copy(outcome.row), outcome.state)  # the outcome's row stays as written
+    # The outcome's row stays as written; its command posts its reports' transfers.
+    unit = Tables(copy.copy(outcome.row), outcome.state, outcome.pending)
     _standalone(outcome.row.pk, unit, lambda: apply(unit, outcome), outcome.before)
 
 
@@ -170,6 +172,7 @@ def catch_up(tournament_id: int, table_ids: list[int]) -> None:
         _standalone(
             tournament_id, unit, lambda: [unit.table(pk) for pk in sorted(table_ids)], start
         )
+        payments.settle(unit.pending)  # every report's, their accounts locked at once
 
 
 def deal_due(*, tournament_id: int) -> None:

@@ -27,9 +27,9 @@ from tests.funds import cash_of
 from tests.poker.concurrency import lockstep
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import create
-from tournaments import steps, timing
+from tournaments import play, steps, timing, work
 from tournaments.models import StepChain
-from tournaments.rules import step_ticket
+from tournaments.rules import Register, step_ticket
 
 pytestmark = [
     pytest.mark.postgres,
@@ -126,3 +126,41 @@ def test_a_chain_closing_while_a_payment_locks_its_holders_wallets_never_deadloc
     assert all(o.ok for o in outcomes), [o.code for o in outcomes]
     assert _held_by(chain) == 0
     assert (cash_of(ann), cash_of(bob)) == (CASH + 330 + 10, CASH + 110 + 10)
+
+
+def test_a_catch_up_whose_reports_pay_two_players_never_deadlocks(two_holders, monkeypatch):
+    """A catch-up (a deal timer, a sweep, a hand over) runs several
+    tournament commands in one transaction: each table's report, each of
+    which may pay (a bounty, the prizes).  Here two commands on its unit
+    pay, bob's wallet (the higher id) first, then ann's, while one
+    transfer pays both (in id order: ann's wallet first, then it waits for
+    bob's).  Posted command by command, the catch-up would hold bob's and
+    wait for ann's.  The unit's transfers are posted at the transaction's
+    end, every account they touch locked at once, so the payment waits
+    for the catch-up, and both go through."""
+    _director, ann, bob = two_holders
+    t = create(_director, name="Spring", buy_in=100, fee=10)
+    wallet = {u: Account.objects.get(key=ledger.cash(u.pk).key).pk for u in (ann, bob)}
+    assert wallet[ann] < wallet[bob]
+
+    def two_paying_reports(tournament: int, unit: Any, start: Any) -> None:
+        for user in (bob, ann):  # stands in for the reports of two tables
+            work.run(
+                tournament, by=user, command_id=None, kind="tournament.register", unit=unit,
+                decide=lambda s, now, p=str(user.pk): Register(p, now, 1),
+            )  # fmt: skip
+
+    monkeypatch.setattr(play, "_play_on", two_paying_reports)
+    pool = ledger.pool(f"locks-{t.pk}")
+    ledger.transfer_post(
+        transfer_id=uuid.uuid4(), kind=Transfer.Kind.OVERLAY,
+        moves=[Move(ledger.house(), pool, 20)],
+    )  # fmt: skip
+    pay_both = partial(
+        ledger.transfer_post, transfer_id=uuid.uuid4(), kind=Transfer.Kind.PRIZE,
+        moves=[Move(pool, ledger.cash(ann.pk), 10), Move(pool, ledger.cash(bob.pk), 10)],
+    )  # fmt: skip
+    outcomes = lockstep(partial(play.catch_up, t.pk, []), pay_both, hold=(postings, "write"))
+    assert all(o.ok for o in outcomes), [o.code for o in outcomes]
+    assert (cash_of(ann), cash_of(bob)) == (CASH - 110 + 10, CASH - 110 + 10)
+    assert account_balance(ledger.pool(t.pk)) == 200
