@@ -131,11 +131,14 @@ def _standalone(
     tournament: int, unit: Tables, first: Callable[[], None], start: TournamentState
 ) -> None:
     """Table work of a tournament command of its own (the tournament row
-    locked already): ``first``, then play on, appended here.  ``start``:
-    the tournament as the transaction found it."""
+    locked already): ``first``, then play on, appended here, and the
+    transaction's transfers posted (the command's and its reports', their
+    accounts locked at once: ``payments.settle``).  ``start``: the
+    tournament as the transaction found it."""
     first()
     _play_on(tournament, unit, start)
     unit.append(timezone.now())
+    payments.settle(unit.pending)
 
 
 def _play_on(tournament: int, unit: Tables, start: TournamentState) -> None:
@@ -172,7 +175,6 @@ def catch_up(tournament_id: int, table_ids: list[int]) -> None:
         _standalone(
             tournament_id, unit, lambda: [unit.table(pk) for pk in sorted(table_ids)], start
         )
-        payments.settle(unit.pending)  # every report's, their accounts locked at once
 
 
 def deal_due(*, tournament_id: int) -> None:

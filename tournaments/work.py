@@ -88,8 +88,9 @@ class Tables(Unit):
         self.row: Tournament | None = row
         self.state = state
         self.pending: list[payments.Planned] = [] if pending is None else pending
-        """The transfers of the reports run on it, posted by whoever made
-        the list, at the transaction's end (``payments.settle``)."""
+        """The transaction's transfers still to post: its reports' (and
+        those of the command whose table work it is), posted once that
+        work is done (``play._standalone``: ``payments.settle``)."""
 
     def current(self) -> TournamentState:
         """The tournament's state as of its row's version."""
@@ -178,7 +179,7 @@ def _run(
             outcome = _write(row, state, new, events, key, by, ticket, now, pending)
             outcome.line_before = line
             follow_up(outcome, unit)
-            if held is None:  # the transaction's: its transfers, its reports' too
+            if held is None:  # the transaction's (unless its tables' work posted them)
                 payments.settle(pending)
     except IntegrityError as error:
         if held is not None:
