@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -35,11 +36,13 @@ class ApiError(Exception):
 
     status: int = 400
     code: str = "bad_request"
-    message: str = _("The request could not be processed.")
+    message: str | Promise = _("The request could not be processed.")
+    """For people: a string, or a lazy translation (rendered in the
+    request's language when the error is sent)."""
 
     def __init__(
         self,
-        message: str | None = None,
+        message: str | Promise | None = None,
         *,
         code: str | None = None,
         status: int | None = None,

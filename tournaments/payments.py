@@ -14,9 +14,14 @@ An entry's bounty goes to the pool account with its buy-in; a head won
 command that reports the hand.
 
 One command may make many transfers (a cancellation refunds everybody, the
-end pays every prize), so they are planned first and every account they
-touch is locked at once, in id order (``ledger.accounts_lock``), before
-any is posted: two commands never hold some of each other's accounts.
+end pays every prize), and one transaction many commands (a deal sweep
+reports the hands of several tables, each of which may pay bounties or
+the prizes), so they are planned first and every account they touch is
+locked at once, in id order (``ledger.accounts_lock``), before any is
+posted (docs/accounts.md, "Lock order"): the transaction's commands add
+their transfers to its ``pending`` list and the transaction posts them
+all at its end (``settle``), so it never holds some accounts while it
+waits for others.
 
 The ledger knows the tournament by its id (``pool:7``, tickets
 ``ticket:<user>:7``), and a satellite's target by the target's id.  An
@@ -96,9 +101,13 @@ def post(
     events: Sequence[TournamentEvent],
     ticket: bool | None = None,
     tickets_into: str | None = None,
+    pending: list[Planned] | None = None,
 ) -> None:
     """Post the transfers of ``events``, appended after ``state``; the
-    tournament takes tickets ``tickets_into`` its step (None: its own)."""
+    tournament takes tickets ``tickets_into`` its step (None: its own).
+    With ``pending`` they are added there, for ``settle`` to post with the
+    rest of the transaction's (a refusal, such as a ticket missing, still
+    comes now; one for money when they are posted)."""
     planned: list[Planned] = []
     last: list[Planned] = []
     into = str(tournament) if tickets_into is None else tickets_into
@@ -111,10 +120,20 @@ def post(
             last = _tickets_cashed_out(posting)
         state = evolve(state, event)
     planned += last
+    if pending is None:
+        settle(planned)
+    else:
+        pending += planned
+
+
+def settle(planned: list[Planned]) -> None:
+    """Post ``planned`` in its order, every account it touches locked
+    first, at once, in id order; ``planned`` is empty after."""
     if planned:
         ledger.accounts_lock({ref for p in planned for ref in p.accounts})
     for transfer in planned:
         transfer.post()
+    planned.clear()
 
 
 def tickets_held(user_id: int, tickets_into: object) -> int:

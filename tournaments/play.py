@@ -71,6 +71,7 @@ from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id, hand_stream
 from poker.publish import publish
 from poker.work import Unit, Work
+from tournaments import payments
 from tournaments.models import Tournament
 from tournaments.rules import (
     AddedOn,
@@ -121,7 +122,8 @@ def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
         return
     if not outcome.state.tables and not outcome.before.tables:
         return  # no tables yet, none to close
-    unit = Tables(copy.copy(outcome.row), outcome.state)  # the outcome's row stays as written
+    # The outcome's row stays as written; its command posts its reports' transfers.
+    unit = Tables(copy.copy(outcome.row), outcome.state, outcome.pending)
     _standalone(outcome.row.pk, unit, lambda: apply(unit, outcome), outcome.before)
 
 
@@ -129,11 +131,14 @@ def _standalone(
     tournament: int, unit: Tables, first: Callable[[], None], start: TournamentState
 ) -> None:
     """Table work of a tournament command of its own (the tournament row
-    locked already): ``first``, then play on, appended here.  ``start``:
-    the tournament as the transaction found it."""
+    locked already): ``first``, then play on, appended here, and the
+    transaction's transfers posted (the command's and its reports', their
+    accounts locked at once: ``payments.settle``).  ``start``: the
+    tournament as the transaction found it."""
     first()
     _play_on(tournament, unit, start)
     unit.append(timezone.now())
+    payments.settle(unit.pending)
 
 
 def _play_on(tournament: int, unit: Tables, start: TournamentState) -> None:

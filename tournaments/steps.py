@@ -210,7 +210,13 @@ def step_chain_close(chain_id: int, *, by: Any) -> dict[str, Any]:
     """Once the chain has expired and none of its tournaments is still to
     play: every step ticket still held is cashed out to its holder at the
     step's price, from the money that backs it (directors only; closing a
-    closed chain changes nothing)."""
+    closed chain changes nothing).
+
+    The cash-outs are many transfers in one transaction: every account
+    they touch (each holder's ticket and wallet, each step's tickets
+    issued and reserve) is locked at once, in id order, before the first
+    is posted (docs/accounts.md, "Lock order"), so a close never holds one
+    wallet while it waits for another."""
     ensure_director(by)
     with transaction.atomic():
         row = StepChain.objects.select_for_update().get(pk=_chain(chain_id).pk)
@@ -221,18 +227,30 @@ def step_chain_close(chain_id: int, *, by: Any) -> dict[str, Any]:
         if Tournament.objects.filter(step_chain=row, status__in=PLAYING).exists():
             raise StepChainOpen(_("Some of the chain's tournaments are still to play."))
         rules = chain_rules(row)
-        for n in range(1, rules.steps + 1):
-            _cash_out(row.pk, step_ticket(row.pk, n), rules.price(n))
+        prices = {step_ticket(row.pk, n): rules.price(n) for n in range(1, rules.steps + 1)}
+        held = Account.objects.filter(kind=Account.Kind.TICKET, ref__in=prices, balance__gt=0)
+        holders = [(a.ref, a.user_id) for a in held.order_by("ref", "user_id")]
+        locked = ledger.accounts_lock(
+            {ref for into, user in holders for ref in _cash_out_accounts(into, user)}
+        )
+        for into, user in holders:
+            count = locked[ledger.ticket(user, into)].balance  # as it stands, locked
+            if count:
+                money.ticket_refund(
+                    transfer_id=ledger.transfer_id_for(f"step-chain-{row.pk}/close/{into}/{user}"),
+                    user_id=user, tournament=into, value=prices[into], count=count,
+                )  # fmt: skip
         row.closed = True
         row.save(update_fields=["closed"])
     return chain_detail(row.pk, by=by)
 
 
-def _cash_out(chain_id: int, into: str, value: int) -> None:
-    held = Account.objects.filter(kind=Account.Kind.TICKET, ref=into, balance__gt=0)
-    for account in held.order_by("user_id"):
-        assert account.user_id is not None
-        money.ticket_refund(
-            transfer_id=ledger.transfer_id_for(f"step-chain-{chain_id}/close/{into}/{account.user_id}"),
-            user_id=account.user_id, tournament=into, value=value, count=account.balance,
-        )  # fmt: skip
+def _cash_out_accounts(into: str, user: int | None) -> tuple[ledger.AccountRef, ...]:
+    """The accounts a step ticket's cash-out (``money.ticket_refund``) moves."""
+    assert user is not None  # a ticket account is a player's
+    return (
+        ledger.ticket(user, into),
+        ledger.tickets_issued(into),
+        ledger.ticket_reserve(into),
+        ledger.cash(user),
+    )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -64,6 +64,9 @@ class Outcome:
     now: Any
     line_before: dict[str, Any] | None = None
     """The lobby line before the command (None: a new tournament)."""
+    pending: list[payments.Planned] = field(default_factory=list)
+    """The transaction's transfers still to post (``payments.settle``, at
+    its end): this command's, and those of the reports its tables make."""
 
 
 class Tables(Unit):
@@ -74,11 +77,20 @@ class Tables(Unit):
     a report failed and may have left it behind; ``current`` reads both
     afresh (the lock is held still)."""
 
-    def __init__(self, row: Tournament, state: TournamentState) -> None:
+    def __init__(
+        self,
+        row: Tournament,
+        state: TournamentState,
+        pending: list[payments.Planned] | None = None,
+    ) -> None:
         super().__init__()
         self.pk = row.pk
         self.row: Tournament | None = row
         self.state = state
+        self.pending: list[payments.Planned] = [] if pending is None else pending
+        """The transaction's transfers still to post: its reports' (and
+        those of the command whose table work it is), posted once that
+        work is done (``play._standalone``: ``payments.settle``)."""
 
     def current(self) -> TournamentState:
         """The tournament's state as of its row's version."""
@@ -163,9 +175,12 @@ def _run(
                 raise
             line = selectors.tournament_summary(row)
             key = (command_id, content)
-            outcome = _write(row, state, new, events, key, by, ticket, now)
+            pending = [] if held is None else held.pending
+            outcome = _write(row, state, new, events, key, by, ticket, now, pending)
             outcome.line_before = line
             follow_up(outcome, unit)
+            if held is None:  # the transaction's (unless its tables' work posted them)
+                payments.settle(pending)
     except IntegrityError as error:
         if held is not None:
             raise Busy() from error  # no savepoint: the transaction can read nothing more
@@ -223,9 +238,11 @@ def _write(
     by: Any,
     ticket: bool | None,
     now: Any,
+    pending: list[payments.Planned],
 ) -> Outcome:
-    """Pay, append, project (nothing to write: an empty outcome); ``key``:
-    the command id and its content's digest."""
+    """Plan the payments (added to ``pending``), append, project (nothing
+    to write: an empty outcome); ``key``: the command id and its content's
+    digest."""
     recorded: list[Recorded] = []
     if events:
         payments.post(
@@ -235,6 +252,7 @@ def _write(
             events=events,
             ticket=ticket,
             tickets_into=row.tickets_into,
+            pending=pending,
         )
         batch = Batch(row.stream, state.version, projections.encode(events))
         receipt = {"tournament": row.pk, "version": new.version}
@@ -246,7 +264,7 @@ def _write(
         recorded = ready.recorded
         stream, version = row.stream, new.version
         transaction.on_commit(lambda: folds.remember(stream, version, new))
-    return Outcome(row, state, new, events, recorded, now)
+    return Outcome(row, state, new, events, recorded, now, pending=pending)
 
 
 def _lock(tournament_id: int) -> Tournament:
