@@ -154,6 +154,15 @@ def prizes(state: TournamentState) -> tuple[Prize, ...]:
     return _satellite(state).places()
 
 
+def flight_mark(state: TournamentState) -> int | None:
+    """A starting flight's mark: the players left at which it stops (None:
+    not a starting flight)."""
+    flight = state.definition.flight
+    if flight is None or flight.day_two:
+        return None
+    return flight.rules.stop_at(state.entries)
+
+
 def seats_awarded(state: TournamentState) -> int | None:
     """A satellite's tickets for the pool as it stands (None: not a satellite)."""
     return None if state.definition.satellite is None else _satellite(state).seats
