@@ -76,7 +76,7 @@ def test_each_flight_stops_at_its_mark_and_its_pool_goes_to_day_two(
 ):
     field = players(6)
     e = event(director, clock)
-    (one, two), d2 = parts(e)
+    (one, _two), d2 = parts(e)
     assert fresh(d2).status == "scheduled" and fresh(one).status == "registering"
     with django_capture_on_commit_callbacks(execute=True):
         one = stop(one, field, field[:2], clock)
@@ -238,7 +238,7 @@ def test_a_carry_killed_mid_way_leaves_nothing_and_the_sweep_finishes_it(
     sweep carries the flight exactly once from the events."""
     field = players(6)
     e = event(director, clock)
-    (one, two), d2 = parts(e)
+    (one, _two), d2 = parts(e)
 
     def killed(**kwargs: Any) -> None:
         raise KeyboardInterrupt("killed mid-carry")
