@@ -6,11 +6,14 @@ comes, and resumes where a process killed mid-carry left it."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from poker.models import Event
+from reports.activity import tournaments_report
+from reports.period import Period
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     HOUR,
@@ -284,3 +287,25 @@ def test_only_directors_set_up_events_and_bad_times_are_refused(director, player
     error = refused(event, director, clock, carry="best", re_entry=True, advance_percent=0)
     assert error.status == 400
     assert FlightEvent.objects.count() == 0 and Tournament.objects.count() == 0
+
+
+def test_the_tournaments_report_shows_the_flights_and_day_two_with_the_pool_carried(
+    director, players, make_user, clock, django_capture_on_commit_callbacks
+):
+    first, second = players(6), [make_user(f"q{k}") for k in range(1, 7)]
+    e = event(director, clock)
+    (one, two), d2 = parts(e)
+    with django_capture_on_commit_callbacks(execute=True):
+        stop(one, first, first[:2], clock)
+        stop(two, second, second[:2], clock)
+    start(d2, clock)
+    play_out(d2)
+    today = clock.now.date()
+    rows = tournaments_report(period=Period(today - timedelta(days=1), today + timedelta(days=1)))
+    shown = {r["tournament"]: r for r in rows}
+    assert [shown[t.pk]["day"] for t in (one, two, d2)] == ["Day 1A", "Day 1B", "Day 2"]
+    assert {shown[t.pk]["event"] for t in (one, two, d2)} == {"Main"}
+    assert [shown[t.pk]["carried"] for t in (one, two, d2)] == [-600, -600, 1200]
+    assert [shown[t.pk]["prize_pool"] for t in (one, two, d2)] == [600, 600, 0]
+    assert [shown[t.pk]["prizes"] for t in (one, two, d2)] == [0, 0, 1200]
+    assert [shown[t.pk]["fees"] for t in (one, two, d2)] == [60, 60, 0]
