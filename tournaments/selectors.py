@@ -120,8 +120,17 @@ def tournament_detail(
         "clock": clock_view(state, seconds(timing.now())),
         "tables_in_play": tables_in_play(state, table_ids),
         "deal": deal_view(state),
+        "flight_event": flight_event_of(row),
         "you": own_entry(state, viewer, table_ids),
     }
+
+
+def flight_event_of(row: Tournament) -> dict[str, Any] | None:
+    """The multi-flight event a flight or Day 2 belongs to (None: none)."""
+    if row.flight_event_id is None:
+        return None
+    event = row.flight_event
+    return {"id": event.pk, "name": event.name, "flight": row.flight}
 
 
 def deal_view(state: TournamentState) -> dict[str, Any] | None:

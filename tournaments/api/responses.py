@@ -139,6 +139,12 @@ class DealOut(serializers.Serializer[dict[str, object]]):
     accepted = serializers.ListField(child=serializers.IntegerField())
 
 
+class TournamentFlightEventOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    flight = serializers.IntegerField(help_text="Its flight (1 for Day 1A, ...), 0 for Day 2.")
+
+
 class TournamentDetailOut(TournamentOut):
     """One tournament: its line, structure and options, the prizes as the
     pool stands, the clock, and your own entry (null: none)."""
@@ -158,6 +164,9 @@ class TournamentDetailOut(TournamentOut):
     clock = TournamentClockOut(allow_null=True)
     tables_in_play = TableInPlayOut(many=True)
     deal = DealOut(allow_null=True)
+    flight_event = TournamentFlightEventOut(
+        allow_null=True, help_text="The multi-flight event it belongs to (null: none)."
+    )
     you = OwnEntryOut(allow_null=True)
 
 
