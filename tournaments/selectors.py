@@ -58,7 +58,10 @@ def iso(at: datetime | None) -> str | None:
 
 def registration_open(row: Tournament) -> bool:
     """Entries are taken: before the start, or in late registration
-    (through level L and the break after it)."""
+    (through level L and the break after it).  Never for a multi-flight
+    event's Day 2, whose players come from the flights."""
+    if row.flight == 0:
+        return False
     if row.status == Tournament.Status.REGISTERING:
         return True
     late = row.definition.get("late_registration_level")

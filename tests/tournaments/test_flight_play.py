@@ -266,3 +266,12 @@ def test_flight_definitions_name_their_day() -> None:
     d: TournamentDefinition = flight(2, 3)
     assert d.flight is not None and not d.flight.day_two and flight(0).flight.day_two  # type: ignore[union-attr]
     assert FlightCarried(1, "7", 0, 0).bags == ()
+
+
+def test_a_day_two_of_one_player_does_not_wait_he_has_won_the_pool() -> None:
+    run = day_two()
+    carry(run, 1, {}, 0, 0)
+    carry(run, 2, {"p01": 4000}, 3, 700)
+    run.do(AwardPrizes())
+    assert run.state.status is Status.FINISHED
+    assert [(a.player, a.cash) for a in run.state.awards or ()] == [("p01", 700)]

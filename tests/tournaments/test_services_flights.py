@@ -30,7 +30,7 @@ from tests.tournaments.service_support import (
     tick,
 )
 from tests.tournaments.support import definition
-from tournaments import flights, payments, services
+from tournaments import flights, payments, selectors, services
 from tournaments.models import FlightEvent, Tournament
 from tournaments.rules import FlightCarried, Status
 
@@ -215,6 +215,7 @@ def test_day_two_ready_before_its_start_starts_on_time_at_the_level_reached(
         tick(two, clock)  # flight 2 reaches level 2
         bust_to_mark(two, second[:2])
     assert fresh(d2).status == "registering"  # ready, waiting for its time
+    assert selectors.tournament_detail(fresh(d2), None)["registration_open"] is False
     d2 = start(d2, clock)
     assert d2.status == "running" and d2.level == 2 and state(d2).resume_level == 2
 

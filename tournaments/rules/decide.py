@@ -20,7 +20,8 @@ Rules chosen where RULES.md 6 is silent:
   pool did not need goes back, and the overlay is paid out with the prizes.
 - Multi-flight events (``flights``): Day 2 takes no entries and is not
   called off once it holds a flight's pool; it is ready once every flight
-  is carried and starts at its time (at once if that has passed).
+  is carried and starts at its time (at once if that has passed, or if
+  fewer players went through than a tournament needs: the one left wins).
 - Ticks move the clock through every period it passed, one event each, so
   no window is skipped silently.
 """
@@ -245,8 +246,9 @@ def _carry_flight(draft: Draft, c: cmd.CarryFlight) -> None:
     levels = [e.level for e in carried.values() if e.level]
     draft.add(ev.DayTwoReady(kept, through.forfeited, resume_level(levels) if levels else 1))
     starts_at = draft.state.starts_at
-    if kept and starts_at is not None and at >= starts_at:
-        _begin_day_two(draft, at, rng)
+    due = starts_at is None or at >= starts_at
+    if kept and (due or len(kept) < draft.state.definition.min_players):
+        _begin_day_two(draft, at, rng)  # too few to wait for: he has won
 
 
 def _tick(draft: Draft, c: cmd.Tick) -> None:

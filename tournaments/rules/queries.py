@@ -70,7 +70,11 @@ def position(state: TournamentState, at: int) -> ClockPosition:
 
 
 def registration_open(state: TournamentState) -> bool:
-    """Registering before the start, or late registration after it."""
+    """Registering before the start, or late registration after it; never
+    for a multi-flight event's Day 2 (its players come from the flights)."""
+    flight = state.definition.flight
+    if flight is not None and flight.day_two:
+        return False
     if state.status is Status.REGISTERING:
         return True
     late = state.definition.late_registration_level
