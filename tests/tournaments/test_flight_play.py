@@ -215,6 +215,7 @@ def test_a_flight_called_off_is_carried_with_nothing() -> None:
 
 def test_day_two_holding_a_pool_is_not_called_off() -> None:
     run = day_two()
+    assert refusal(run, Cancel("no")) == TournamentErrorCode.ILLEGAL_ACTION  # flights to come
     assert refusal(run, CarryFlight(3, "103", 0, 0, (), T0, 1)) == TournamentErrorCode.MALFORMED
     carry(run, 1, {"p01": 3000}, 3, 400)
     assert refusal(run, Cancel("no")) == TournamentErrorCode.ILLEGAL_ACTION
@@ -275,3 +276,12 @@ def test_a_day_two_of_one_player_does_not_wait_he_has_won_the_pool() -> None:
     run.do(AwardPrizes())
     assert run.state.status is Status.FINISHED
     assert [(a.player, a.cash) for a in run.state.awards or ()] == [("p01", 700)]
+
+
+def test_a_day_two_whose_flights_were_all_called_off_is_called_off_at_its_time() -> None:
+    run = day_two()
+    carry(run, 1, {}, 0, 0)
+    (ready,) = of_type(carry(run, 2, {}, 0, 0), DayTwoReady)
+    assert ready.stacks == () and run.state.status is Status.REGISTERING
+    run.do(Cancel("fewer players registered than the minimum"))
+    assert run.state.status is Status.CANCELLED

@@ -19,7 +19,8 @@ Rules chosen where RULES.md 6 is silent:
   cannot promise money it does not have); once play is over what the
   pool did not need goes back, and the overlay is paid out with the prizes.
 - Multi-flight events (``flights``): Day 2 takes no entries and is not
-  called off once it holds a flight's pool; it is ready once every flight
+  called off while a flight may still come in or once it holds a flight's
+  pool (calling off every flight calls it off, with nothing to refund); it is ready once every flight
   is carried and starts at its time (at once if that has passed, or if
   fewer players went through than a tournament needs: the one left wins).
 - Ticks move the clock through every period it passed, one event each, so
@@ -301,6 +302,8 @@ def _cancel(draft: Draft, c: cmd.Cancel) -> None:
         raise IllegalAction("bounties have been paid: the tournament plays to its end")
     if _day_two(draft.state) and draft.state.pool:
         raise IllegalAction("Day 2 holds the flights' pool: it plays to its end")
+    if _day_two(draft.state) and draft.state.status is Status.SCHEDULED:
+        raise IllegalAction("Day 2 waits for its flights: call them off first")
     draft.add(ev.Cancelled(c.reason))
     if draft.state.held:
         draft.add(ev.GuaranteeReleased(draft.state.held))
