@@ -38,8 +38,8 @@ function eventParts(event, enter) {
       h("td.num", {}, f.players_left),
       h("td.num", {}, f.mark),
       h("td.num", {}, f.prize_pool),
-      h("td.state", {}, stopped(f)),
-      h("td", {}, f.carried ? tr("flights.carried") : f.registration_open ? tr("flights.late_open") : ""),
+      h("td.state", {}, stopped(f), f.registration_open && f.status === "running" ? ` · ${tr("flights.late_open")}` : ""),
+      h("td", {}, f.carried ? tr("flights.carried") : ""),
       h("td", {}, f.may_enter ? h("button.primary", { onclick: () => enter(f) }, tr("flights.enter")) : ""),
     );
   const head = [tr("flights.col_flight"), tr("flights.col_starts"), tr("flights.col_entries"), tr("flights.col_left"), tr("flights.col_mark"), tr("flights.col_pool"), tr("flights.col_state"), tr("flights.col_day_two"), ""];
