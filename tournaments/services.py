@@ -219,7 +219,7 @@ def tournament_register(
     player = _player(by)
     play_check(by)
     ticket = _ticket_still_good(tournament_id, ticket)
-    from tournaments.flights import verify_may_enter  # above this module
+    from tournaments.flights import verify_may_enter  # flights builds on this module
 
     verify_may_enter(tournament_id, player)
     decide: Decide = lambda s, now: Register(player, now, secrets.randbits(64))  # noqa: E731
