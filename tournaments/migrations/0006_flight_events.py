@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0004_step_chains'),
+        ('tournaments', '0005_schedules'),
     ]
 
     operations = [
