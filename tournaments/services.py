@@ -138,7 +138,7 @@ def tournament_create(
     ensure_director(by)
     return tournament_open(
         by=by, name=name, definition=definition, starts_at=starts_at,
-        step_chain=step_chain, step=step,
+        step_chain=step_chain, step=step, flight_event=flight_event,
     )  # fmt: skip
 
 
@@ -150,6 +150,7 @@ def tournament_open(
     starts_at: datetime | None = None,
     step_chain: StepChain | None = None,
     step: int | None = None,
+    flight_event: FlightEvent | None = None,
 ) -> Tournament:
     """``tournament_create`` once its caller is known to be allowed (a
     director, or a schedule a director set up: ``schedules``); ``by`` is

@@ -20,9 +20,10 @@ Rules chosen where RULES.md 6 is silent:
   pool did not need goes back, and the overlay is paid out with the prizes.
 - Multi-flight events (``flights``): Day 2 takes no entries and is not
   called off while a flight may still come in or once it holds a flight's
-  pool (calling off every flight calls it off, with nothing to refund); it is ready once every flight
-  is carried and starts at its time (at once if that has passed, or if
-  fewer players went through than a tournament needs: the one left wins).
+  pool (calling off every flight calls it off, with nothing to refund);
+  it is ready once every flight is carried and starts at its time (at
+  once if that has passed, or if fewer players went through than a
+  tournament needs: the one left wins).
 - Ticks move the clock through every period it passed, one event each, so
   no window is skipped silently.
 """
