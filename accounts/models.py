@@ -207,6 +207,7 @@ class Transfer(AppendOnlyModel):
         BANKROLL_FUND = "bankroll_fund", "money put into the casino bankroll"
         OVERLAY = "overlay", "a tournament's guarantee held from the house, or its rest given back"
         HOUSE_FUND = "house_fund", "money put into the house's account (guarantees, tickets)"
+        FLIGHT_CARRY = "flight_carry", "a starting flight's prize pool moved into its Day 2's"
 
     id = models.UUIDField(primary_key=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)

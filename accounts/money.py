@@ -277,6 +277,25 @@ def tournament_guarantee(
     )
 
 
+def tournament_pool_carry(
+    *,
+    transfer_id: uuid.UUID,
+    tournament: object,
+    into: object,
+    amount: int,
+    by: Any = None,
+    using: str = "default",
+) -> Transfer:
+    """A starting flight's prize pool moved whole into its Day 2's pool
+    (``into``): the event's prize pool is the sum of its flights'."""
+    _allowed(by, "accounts.direct_tournaments")
+    _positive(amount)
+    move = Move(ledger.pool(tournament), ledger.pool(into), amount)
+    return _post(
+        transfer_id, Kind.FLIGHT_CARRY, [move], by=by, ref=f"tournament:{into}", using=using
+    )
+
+
 def ticket_award(
     *,
     transfer_id: uuid.UUID,

@@ -22,6 +22,7 @@ from reports.money import income_report
 from reports.period import Period
 from reports.sources import INCOME
 from tournaments.models import StepChain, Tournament
+from tournaments.rules.flights import flight_label
 
 CASH = "cash"
 TOURNAMENT = "tournament"
@@ -143,14 +144,20 @@ def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
     they paid out, the house's fees, and the overlay: the house's own
     money in the tournament (the tickets it gave away into it, and what it
     paid to make a guarantee: while the tournament runs, the guarantee it
-    holds there)."""
+    holds there).  A multi-flight event's flights and its Day 2 name the
+    event and their day, and what their pools carried: each flight's pool
+    out to Day 2, Day 2's in from the flights."""
     rows = list(
         Tournament.objects.filter(started_at__gte=period.start, started_at__lt=period.end)
         .annotate(entrant_count=Count("entrants"))
         .order_by("started_at", "pk")
-        .values("pk", "name", "game", "status", "started_at", "entrant_count", "entries")
-    )
+        .values(
+            "pk", "name", "game", "status", "started_at", "entrant_count", "entries",
+            "flight_event_id", "flight_event__name", "flight",
+        )
+    )  # fmt: skip
     pools = _pools([row["pk"] for row in rows])
+    carried = _carried([row["pk"] for row in rows])
     house = _house([row["pk"] for row in rows])
     none = (0, 0)
     return [
@@ -166,9 +173,26 @@ def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
             "prizes": pools.get(row["pk"], none)[1],
             "fees": house.get(row["pk"], none)[0],
             "overlay": house.get(row["pk"], none)[1],
+            "flight_event": row["flight_event_id"],
+            "event": row["flight_event__name"] or "",
+            "day": "" if row["flight"] is None else flight_label(row["flight"]),
+            "carried": carried.get(row["pk"], 0),
         }
         for row in rows
     ]
+
+
+def _carried(tournaments: list[int]) -> dict[int, int]:
+    """Each tournament's pool carried in (Day 2: the flights' pools, a
+    positive sum) or out (a flight: its pool into Day 2, negative)."""
+    keys = {ledger.pool(pk).key: pk for pk in tournaments}
+    sums = (
+        Entry.objects.filter(account__key__in=keys, transfer__kind=Transfer.Kind.FLIGHT_CARRY)
+        .values("account__key")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    return {keys[row["account__key"]]: int(row["total"] or 0) for row in sums}
 
 
 def _pools(tournaments: list[int]) -> dict[int, tuple[int, int]]:

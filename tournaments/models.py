@@ -45,6 +45,27 @@ class StepChain(models.Model):
         return self.closed or self.expires_at <= now
 
 
+class FlightEvent(models.Model):
+    """A multi-flight event (``tournaments.rules.flights``): its starting
+    flights and its Day 2 are tournaments of their own (``Tournament.flight``
+    numbers them, 0 for Day 2); this row holds what they share, the rules'
+    ``FlightRules`` (how far a flight plays down, re-entry, which bag goes
+    through)."""
+
+    name = models.CharField(max_length=80)
+    advance_percent = models.PositiveSmallIntegerField()
+    re_entry = models.BooleanField(default=True)
+    carry = models.CharField(max_length=8, default="best")
+    """``best`` or ``latest`` (``flights.Carry``)."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"flight event {self.pk} {self.name}"
+
+
 class Tournament(models.Model):
     """A tournament: its settings and where its stream stands (projection)."""
 
@@ -71,6 +92,12 @@ class Tournament(models.Model):
     )
     step = models.PositiveSmallIntegerField(null=True, blank=True)
     """Which step of ``step_chain`` this tournament is (None: not a step)."""
+    flight_event = models.ForeignKey(
+        FlightEvent, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
+    )
+    flight = models.PositiveSmallIntegerField(null=True, blank=True)
+    """Which of ``flight_event``'s tournaments this is: its starting flight
+    1, 2, ... or 0 its Day 2 (None: not part of one)."""
     definition = models.JSONField()
     """The whole definition as the rules' codec writes it (``definition_to_json``)."""
     starts_at = models.DateTimeField(null=True, blank=True)

@@ -3,7 +3,7 @@
 Money moves on exactly the events the rules say it does (``Registered``,
 ``Unregistered``, ``Refunded``, ``Rebought``, ``AddedOn``,
 ``BountyPaid``, ``GuaranteeHeld``, ``GuaranteeReleased``,
-``PrizesAwarded``), in the transaction that appends them.  Each transfer's
+``FlightCarried``, ``PrizesAwarded``), in the transaction that appends them.  Each transfer's
 id is derived from the event's place in the stream (``tournament-7@12``,
 plus a suffix when one event makes several transfers): the stream's
 unique versions make every movement happen once, and a retried command
@@ -54,6 +54,7 @@ from tournaments.rules import (
     AddedOn,
     BountyPaid,
     Cancelled,
+    FlightCarried,
     GuaranteeHeld,
     GuaranteeReleased,
     PrizesAwarded,
@@ -295,6 +296,18 @@ def _guarantee(back: bool) -> Callable[[Posting, Any], list[Planned]]:
     return plan
 
 
+def _carried(p: Posting, e: FlightCarried) -> list[Planned]:
+    """A starting flight's whole pool into its Day 2's (the flight's own
+    stream pays nothing when it stops)."""
+    if not e.pool:
+        return []
+    move = partial(
+        money.tournament_pool_carry, transfer_id=p.transfer_id(), tournament=e.source,
+        into=p.tournament, amount=e.pool,
+    )  # fmt: skip
+    return [Planned((ledger.pool(e.source), ledger.pool(p.tournament)), move)]
+
+
 def _tickets_cashed_out(p: Posting) -> list[Planned]:
     """A tournament called off: after the refunds (which give back the
     tickets that paid entries), every ticket into it still held, won in a
@@ -328,4 +341,5 @@ _HANDLERS: dict[type[Any], Callable[[Posting, Any], list[Planned]]] = {
     BountyPaid: _bounty,
     GuaranteeHeld: _guarantee(back=False),
     GuaranteeReleased: _guarantee(back=True),
+    FlightCarried: _carried,
 }

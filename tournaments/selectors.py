@@ -58,7 +58,10 @@ def iso(at: datetime | None) -> str | None:
 
 def registration_open(row: Tournament) -> bool:
     """Entries are taken: before the start, or in late registration
-    (through level L and the break after it)."""
+    (through level L and the break after it).  Never for a multi-flight
+    event's Day 2, whose players come from the flights."""
+    if row.flight == 0:
+        return False
     if row.status == Tournament.Status.REGISTERING:
         return True
     late = row.definition.get("late_registration_level")
@@ -120,8 +123,17 @@ def tournament_detail(
         "clock": clock_view(state, seconds(timing.now())),
         "tables_in_play": tables_in_play(state, table_ids),
         "deal": deal_view(state),
+        "flight_event": flight_event_of(row),
         "you": own_entry(state, viewer, table_ids),
     }
+
+
+def flight_event_of(row: Tournament) -> dict[str, Any] | None:
+    """The multi-flight event a flight or Day 2 belongs to (None: none)."""
+    if row.flight_event_id is None:
+        return None
+    event = row.flight_event
+    return {"id": event.pk, "name": event.name, "flight": row.flight}
 
 
 def deal_view(state: TournamentState) -> dict[str, Any] | None:

@@ -32,7 +32,7 @@ from poker.commands import user_of
 from poker.eventstore import Batch, append
 from tournaments import payments, projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, TicketExpired, refusal
-from tournaments.models import StepChain, Tournament
+from tournaments.models import FlightEvent, StepChain, Tournament
 from tournaments.rules import (
     AcceptDeal,
     AddOn,
@@ -125,17 +125,20 @@ def tournament_create(
     starts_at: datetime | None = None,
     step_chain: StepChain | None = None,
     step: int | None = None,
+    flight_event: FlightEvent | None = None,
 ) -> Tournament:
     """Set a tournament up, registration open (directors only).  A scheduled
     tournament starts at ``starts_at`` by its timer (cancelled with refunds
     below the minimum); a sit-and-go has none and starts when it fills.  A
     guarantee is held from the house now (refused if it cannot cover it).
     A step satellite's tournament names its chain and step (its definition
-    made by ``steps.step_definition``)."""
+    made by ``steps.step_definition``).  A flight or Day 2 of a
+    multi-flight event names its event (``flights.flight_event_create``);
+    Day 2 opens no registration: its players come from the flights."""
     ensure_director(by)
     return tournament_open(
         by=by, name=name, definition=definition, starts_at=starts_at,
-        step_chain=step_chain, step=step,
+        step_chain=step_chain, step=step, flight_event=flight_event,
     )  # fmt: skip
 
 
@@ -147,6 +150,7 @@ def tournament_open(
     starts_at: datetime | None = None,
     step_chain: StepChain | None = None,
     step: int | None = None,
+    flight_event: FlightEvent | None = None,
 ) -> Tournament:
     """``tournament_create`` once its caller is known to be allowed (a
     director, or a schedule a director set up: ``schedules``); ``by`` is
@@ -159,13 +163,18 @@ def tournament_open(
         _check_target(definition.satellite)
     at = None if starts_at is None else timing.seconds(starts_at)
     try:
-        events = [*create_tournament(definition, name, at), RegistrationOpened()]
+        day_two = definition.flight is not None and definition.flight.day_two
+        opened = [] if day_two else [RegistrationOpened()]
+        events = [*create_tournament(definition, name, at), *opened]
     except TournamentError as error:
         raise refusal(error) from error
     state = replay(events)
     with transaction.atomic():
         fields = projections.tournament_fields(state)
-        row = Tournament.objects.create(**fields, step_chain=step_chain, step=step)
+        number = None if definition.flight is None else definition.flight.number
+        row = Tournament.objects.create(
+            **fields, step_chain=step_chain, step=step, flight_event=flight_event, flight=number
+        )
         batch = Batch(row.stream, 0, projections.encode(events))
         created = replay(events[:1])
         payments.post(tournament=row.pk, stream=row.stream, state=created, events=events[1:])
@@ -211,6 +220,9 @@ def tournament_register(
     player = _player(by)
     play_check(by)
     ticket = _ticket_still_good(tournament_id, ticket)
+    from tournaments.flights import verify_may_enter  # flights builds on this module
+
+    verify_may_enter(tournament_id, player)
     decide: Decide = lambda s, now: Register(player, now, secrets.randbits(64))  # noqa: E731
     body = {"ticket": ticket}
     return _command(tournament_id, by, command_id, decide, "tournament.register", body, ticket)

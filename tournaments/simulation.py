@@ -59,6 +59,7 @@ from tournaments.rules import (
     evolve,
 )
 from tournaments.rules import queries as q
+from tournaments.rules.flights import MAX_FLIGHTS
 from tournaments.rules.presets import (
     SATELLITE_STARTING_STACK,
     thirty_two_card_draw_satellite_structure,
@@ -110,6 +111,9 @@ class Plan:
     steps: int | None = None
     """A step satellite chain of this many steps, played one after the
     other (``simulate_steps``; None: one tournament)."""
+    flights: int | None = None
+    """A multi-flight event of this many starting flights of ``players``
+    each, then its Day 2 (``simulate_flights``; None: one tournament)."""
     seed: int = 1
     time_limit: float = 3600.0
     bot_threads: int = 1
@@ -137,6 +141,14 @@ class Plan:
             raise ValueError(f"a chain of 1 to {MAX_STEPS} steps")
         if self.steps is not None and (self.seat_value or self.deal_at or self.guarantee):
             raise ValueError("a step chain makes its own seats: no seat value, deal or guarantee")
+        if self.flights is not None:
+            self._check_flights(self.flights)
+
+    def _check_flights(self, flights: int) -> None:
+        if not 2 <= flights <= MAX_FLIGHTS:
+            raise ValueError(f"a multi-flight event of 2 to {MAX_FLIGHTS} flights")
+        if self.steps or self.seat_value or self.bounty or self.guarantee:
+            raise ValueError("flights have no steps, seats, bounty or guarantee")
 
     def definition(self, target: Tournament | None) -> TournamentDefinition:
         """The tournament's definition: a sit-and-go of ``players`` on the
@@ -242,6 +254,10 @@ def simulate(plan: Plan, say: Say = print) -> Report:
     plan.definition(None)  # a definition the rules refuse: before anything is made
     if plan.steps is not None:
         return simulate_steps(plan, say)
+    if plan.flights is not None:
+        from tournaments.simulate_flights import simulate_flights
+
+        return simulate_flights(plan, say)
     rng = random.Random(plan.seed)
     run = uuid.uuid4().hex[:8]
     director = _director(run)

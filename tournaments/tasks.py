@@ -86,9 +86,12 @@ def tournament_deal_due(tournament_id: int) -> dict[str, Any]:
 
 @shared_task(ignore_result=True, expires=settings.CLOCK_SWEEP_SECONDS)
 def tournament_sweep() -> int:
-    """Fire the tournament timers that were lost (run by beat)."""
+    """Fire the tournament timers that were lost, and carry the flights
+    that stopped without being carried into their Day 2 (run by beat)."""
+    from tournaments.flights import flights_sweep
+
     try:
-        return clocks.sweep()
+        return clocks.sweep() + flights_sweep()
     finally:
         timers.flush()
 

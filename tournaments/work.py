@@ -195,13 +195,15 @@ def follow_up(outcome: Outcome, unit: Unit | None = None) -> None:
     """After the rows are written, in the command's transaction: the timers
     and frames it calls for, set up to go once it commits; and at the tables,
     what it decided (``play.carry_out``: seating, moves, deals, closes), in
-    ``unit`` if a table command's."""
-    from tournaments import clocks, publish
+    ``unit`` if a table command's; a starting flight that stopped or was
+    called off is carried into its Day 2 once it commits."""
+    from tournaments import clocks, flights, publish
     from tournaments.play import carry_out
 
     clocks.schedule(outcome)
     publish.on_commit(outcome)
     carry_out(outcome, unit)
+    flights.carry_later(outcome)
 
 
 def _decide(

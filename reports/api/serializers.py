@@ -109,6 +109,15 @@ class TournamentsRow(Row):
     overlay = serializers.IntegerField(
         help_text="The house's money in it: tickets it gave away, a guarantee's overlay."
     )
+    flight_event = serializers.IntegerField(
+        allow_null=True, help_text="The multi-flight event it is a flight or the Day 2 of."
+    )
+    event = serializers.CharField(allow_blank=True, help_text="That event's name.")
+    day = serializers.CharField(allow_blank=True, help_text="Day 1A, Day 1B, ... or Day 2.")
+    carried = serializers.IntegerField(
+        help_text="Pool carried between a multi-flight event's days: a flight's out "
+        "(negative), Day 2's in from the flights."
+    )
 
 
 class TicketsRow(Row):

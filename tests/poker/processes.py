@@ -90,12 +90,13 @@ class Refused(Exception):
 
 
 class Child:
-    """A separate Python process playing through ``poker.services``."""
+    """A separate Python process playing through ``poker.services`` (or
+    the services ``driver`` reaches)."""
 
-    def __init__(self, database: SharedDatabase) -> None:
+    def __init__(self, database: SharedDatabase, driver: Path = DRIVER) -> None:
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
         self.process = subprocess.Popen(
-            [sys.executable, str(DRIVER)],
+            [sys.executable, str(driver)],
             cwd=ROOT,
             env=child_env(database.url),
             stdin=subprocess.PIPE,

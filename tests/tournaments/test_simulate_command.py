@@ -50,6 +50,7 @@ def test_help_shows_every_default() -> None:
         "max_rebuys": "2",
         "add_on": "off",
         "seat_value": "none",
+        "flights": "none",
         "registered_in_target": "0",
         "seed": "1",
         "bot_threads": "1",
@@ -191,6 +192,48 @@ def test_a_step_chain_plays_to_the_target_fast(tmp_path: Path) -> None:
         assert with_tickets in (None, int(seats)), out
     assert re.search(r"^tickets outstanding: step 1 \d+, step 2 \d+, step 3 \d+; into the "
                      r"target \d+$", out, re.M), out  # fmt: skip
+    audit = subprocess.run(
+        [*manage, "audit_ledger"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert audit.returncode == 0 and "ledger sound" in audit.stdout, audit.stdout + audit.stderr
+
+
+def test_a_multi_flight_event_plays_to_its_day_two_winner_fast(tmp_path: Path) -> None:
+    """Three flights of nine bots of 32 Card Draw (its over blind posted at
+    the tables of four or more) on the embedded defaults: each flight stops
+    with its bags at a fifth of its field, Day 2 takes every chip and the
+    whole pool (27 entries of 100) and pays it all out; the ledger is sound."""
+    database = migrated.sqlite(tmp_path / "sim.sqlite3", child_env())
+    env = child_env(DATABASE_URL=database)
+    del env["CLOCKS_ENABLED"]
+    manage = [sys.executable, "manage.py"]
+    done = subprocess.run(
+        [*manage, "simulate_tournament", "--players", "9", "--fast", "--flights", "3"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    stopped = re.findall(
+        r"^Day 1[ABC]: stopped at level (\d+) with (\d+) bags of (\d+) entries \((\d+) chips\), "
+        r"pool (\d+)$", out, re.M,
+    )  # fmt: skip
+    assert len(stopped) == 3, out
+    for _level, bags, entries, chips, pool in stopped:
+        assert 1 <= int(bags) <= -(-int(entries) // 5)  # a fifth of the field, rounded up
+        assert int(chips) == int(entries) * 3000
+        assert int(pool) == int(entries) * 100
+    entries = sum(int(s[2]) for s in stopped)
+    day_two = re.search(
+        r"^Day 2: (\d+) players, (\d+) chips \((\d+) forfeited\), pool (\d+) of (\d+), "
+        r"level (\d+)$", out, re.M,
+    )  # fmt: skip
+    assert day_two, out
+    assert int(day_two[2]) + int(day_two[3]) == entries * 3000
+    assert int(day_two[4]) == int(day_two[5]) == entries * 100
+    assert int(day_two[6]) == max(int(s[0]) for s in stopped)
+    line = re.search(r"^prizes: cash (.*)$", out, re.M)
+    assert line, out
+    assert sum(int(p.split(". ")[1]) for p in line[1].split(", ")) == entries * 100
     audit = subprocess.run(
         [*manage, "audit_ledger"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )

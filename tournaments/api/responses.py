@@ -139,6 +139,12 @@ class DealOut(serializers.Serializer[dict[str, object]]):
     accepted = serializers.ListField(child=serializers.IntegerField())
 
 
+class TournamentFlightEventOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    flight = serializers.IntegerField(help_text="Its flight (1 for Day 1A, ...), 0 for Day 2.")
+
+
 class TournamentDetailOut(TournamentOut):
     """One tournament: its line, structure and options, the prizes as the
     pool stands, the clock, and your own entry (null: none)."""
@@ -158,6 +164,9 @@ class TournamentDetailOut(TournamentOut):
     clock = TournamentClockOut(allow_null=True)
     tables_in_play = TableInPlayOut(many=True)
     deal = DealOut(allow_null=True)
+    flight_event = TournamentFlightEventOut(
+        allow_null=True, help_text="The multi-flight event it belongs to (null: none)."
+    )
     you = OwnEntryOut(allow_null=True)
 
 
@@ -288,3 +297,68 @@ class ScheduleOut(serializers.Serializer[dict[str, object]]):
     next_start = serializers.DateTimeField(allow_null=True)
     tournaments = ScheduledTournamentOut(many=True)
     created_at = serializers.DateTimeField()
+
+
+class FlightOut(serializers.Serializer[dict[str, object]]):
+    """One starting flight of a multi-flight event."""
+
+    id = serializers.IntegerField(help_text="The flight's tournament.")
+    flight = serializers.IntegerField(help_text="1 for Day 1A, 2 for Day 1B, ...")
+    label = serializers.CharField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    starts_at = serializers.DateTimeField(allow_null=True)
+    late_registration_level = serializers.IntegerField(allow_null=True)
+    registration_open = serializers.BooleanField()
+    entries = serializers.IntegerField()
+    players_left = serializers.IntegerField()
+    mark = serializers.IntegerField(help_text="The players left at which it stops.")
+    prize_pool = serializers.IntegerField(help_text="Its pool, which goes to Day 2's.")
+    stopped = serializers.BooleanField()
+    stopped_level = serializers.IntegerField(allow_null=True)
+    bags = serializers.IntegerField(help_text="Players who bagged chips.")
+    chips_bagged = serializers.IntegerField()
+    carried = serializers.BooleanField(help_text="Day 2 has taken it in (bags and pool).")
+    may_enter = serializers.BooleanField(help_text="You may enter it now.")
+
+
+class DayTwoOut(serializers.Serializer[dict[str, object]]):
+    id = serializers.IntegerField(help_text="Day 2's tournament.")
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    starts_at = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    ready = serializers.BooleanField(help_text="Every flight is carried: it waits for its start.")
+    flights_carried = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="The bags that go through (so far).")
+    players_left = serializers.IntegerField()
+    chips = serializers.IntegerField(help_text="The chips that go through (so far).")
+    forfeited_chips = serializers.IntegerField(help_text="The bags that do not go through.")
+    prize_pool = serializers.IntegerField(help_text="The flights' pools carried so far.")
+    resume_level = serializers.IntegerField(allow_null=True)
+
+
+class BagOut(serializers.Serializer[dict[str, object]]):
+    flight = serializers.IntegerField()
+    label = serializers.CharField()
+    stack = serializers.IntegerField()
+    goes_through = serializers.BooleanField(help_text="This is the bag you carry into Day 2.")
+
+
+class FlightEventYouOut(serializers.Serializer[dict[str, object]]):
+    bags = BagOut(many=True)
+    day_two_stack = serializers.IntegerField(allow_null=True)
+
+
+class FlightEventOut(serializers.Serializer[dict[str, object]]):
+    """A multi-flight event: its flights, Day 2 and your bags."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    advance_percent = serializers.IntegerField()
+    re_entry = serializers.BooleanField()
+    carry = serializers.ChoiceField(choices=["best", "latest"])
+    prize_pool = serializers.IntegerField(help_text="Every flight's pool together.")
+    flights = FlightOut(many=True)
+    day_two = DayTwoOut()
+    you = FlightEventYouOut(allow_null=True, help_text="Null when not logged in.")

@@ -23,6 +23,7 @@ from tournaments.rules.definition import (
     MAX_DECISION_SECONDS,
     MAX_ENTRIES,
 )
+from tournaments.rules.flights import MAX_FLIGHTS, Carry
 from tournaments.rules.payouts import BASIS
 from tournaments.rules.structure import (
     MAX_BREAK_MINUTES,
@@ -230,6 +231,31 @@ class ScheduleIn(serializers.Serializer[dict[str, object]]):
     time = serializers.TimeField(format="%H:%M", input_formats=["%H:%M"])
     time_zone = Text(max_length=64, required=False, default=settings.TIME_ZONE)
     horizon_days = count(min_value=1, max_value=MAX_HORIZON_DAYS, default=7)
+
+
+class FlightEventIn(TournamentIn):
+    """A multi-flight event: the definition every flight plays (each its own
+    tournament, with its own late registration), each flight's start in
+    the order they play, Day 2's start (after them: it also waits for the
+    last flight to stop), how far a flight plays down and what goes through."""
+
+    starts_at = None  # type: ignore[assignment]
+    satellite = None  # type: ignore[assignment]
+    step = None  # type: ignore[assignment]
+    bounty = None  # type: ignore[assignment]
+    guarantee = None  # type: ignore[assignment]
+    sit_and_go = None  # type: ignore[assignment]
+    flights = serializers.ListField(
+        child=serializers.DateTimeField(), min_length=2, max_length=MAX_FLIGHTS,
+        help_text="Each starting flight's start (Day 1A first).",
+    )  # fmt: skip
+    day_two_starts_at = serializers.DateTimeField()
+    advance_percent = count(min_value=1, max_value=100)
+    """A flight plays down to this share of its entries (rounded up)."""
+    re_entry = StrictBoolean(default=True)
+    """A player who bagged chips may enter a later flight."""
+    carry = serializers.ChoiceField(choices=[c.value for c in Carry], default="best")
+    """Which of a player's bags goes through: his best, or his latest."""
 
 
 class EntryIn(CommandIn):

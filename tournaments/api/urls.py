@@ -22,6 +22,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="step-chain-close",
     ),
     path("tickets/", views.TicketsView.as_view(), name="tickets"),
+    path("flight-events/", views.FlightEventsView.as_view(), name="flight-events"),
+    path("flight-events/<int:event_id>/", views.FlightEventView.as_view(), name="flight-event"),
     *[
         path(f"tournaments/<int:tournament_id>/{name}/", view.as_view(), name=f"tournament-{name}")
         for name, view in {**views.READ_VIEWS, **views.COMMAND_VIEWS}.items()

@@ -20,9 +20,10 @@ from rest_framework.views import APIView
 from config.api import command_view, validated, viewer
 from poker.api.serializers import CommandIn
 from poker.api.views import ReadOpen
-from tournaments import schedules, selectors, services, steps
+from tournaments import flights, schedules, selectors, services, steps
 from tournaments.api import responses as out
 from tournaments.api import serializers as s
+from tournaments.definitions import definition_build
 from tournaments.models import Tournament
 
 
@@ -245,3 +246,40 @@ SCHEDULE_VIEWS: dict[str, type[APIView]] = {
     "pause": _pause_view("pause", True, "Pause a schedule: it creates nothing until resumed."),
     "resume": _pause_view("resume", False, "Resume a schedule: it catches up on its horizon."),
 }
+
+
+class FlightEventsView(APIView):
+    """Every multi-flight event (GET, anyone) and setting one up (POST, directors)."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(
+        responses={200: out.FlightEventOut(many=True)}, operation_id="flight_events_list"
+    )
+    def get(self, request: Request) -> Response:
+        return Response(flights.flight_event_list(viewer=viewer(request)))
+
+    @extend_schema(
+        request=s.FlightEventIn,
+        responses={201: out.FlightEventOut},
+        operation_id="flight_events_create",
+    )
+    def post(self, request: Request) -> Response:
+        services.ensure_director(request.user)
+        data = validated(s.FlightEventIn, request.data)
+        event = {k: data.pop(k) for k in ("name", "flights", "day_two_starts_at")}
+        rules = {k: data.pop(k) for k in ("advance_percent", "re_entry", "carry")}
+        row = flights.flight_event_create(
+            by=request.user, definition=definition_build(data), **event, **rules
+        )
+        return Response(flights.flight_event_detail(row.pk, viewer=viewer(request)), status=201)
+
+
+class FlightEventView(APIView):
+    """One event: its flights, Day 2, and which flights you may still enter."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(responses={200: out.FlightEventOut}, operation_id="flight_events_retrieve")
+    def get(self, request: Request, event_id: int) -> Response:
+        return Response(flights.flight_event_detail(event_id, viewer=viewer(request)))

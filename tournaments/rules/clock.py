@@ -71,6 +71,11 @@ def timeline(structure: Structure) -> tuple[Period, ...]:
     return tuple(periods)
 
 
+def period_start(structure: Structure, period: int) -> int:
+    """Running seconds at which period ``period`` (timeline index) starts."""
+    return sum(p.seconds or 0 for p in timeline(structure)[:period])
+
+
 def level_period(structure: Structure, level: int) -> int:
     """The timeline index of level ``level``."""
     return next(p.index for p in timeline(structure) if p.level == level and not p.on_break)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from tournaments.rules.flights import Bag
+
 
 @dataclass(frozen=True, slots=True)
 class OpenRegistration:
@@ -188,6 +190,22 @@ class DeclineDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class CarryFlight:
+    """Day 2 takes in flight ``flight`` (tournament ``source``) at ``at``:
+    the ``bags`` and ``pool`` it stopped with and the ``level`` it stopped
+    at (0, no bags, no pool: it was called off).  The last flight carried
+    makes Day 2 ready, and starts it if its start has come."""
+
+    flight: int
+    source: str
+    pool: int
+    level: int
+    bags: tuple[Bag, ...]
+    at: int
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
 class Cancel:
     """Call the tournament off and refund (staff, or too few players)."""
 
@@ -222,6 +240,7 @@ TournamentCommand = (
     | ProposeDeal
     | AcceptDeal
     | DeclineDeal
+    | CarryFlight
     | Cancel
     | AwardPrizes
 )

@@ -18,6 +18,12 @@ Rules chosen where RULES.md 6 is silent:
 - A guarantee is held from the house from the creation (so the house
   cannot promise money it does not have); once play is over what the
   pool did not need goes back, and the overlay is paid out with the prizes.
+- Multi-flight events (``flights``): Day 2 takes no entries and is not
+  called off while a flight may still come in or once it holds a flight's
+  pool (calling off every flight calls it off, with nothing to refund);
+  it is ready once every flight is carried and starts at its time (at
+  once if that has passed, or if fewer players went through than a
+  tournament needs: the one left wins).
 - Ticks move the clock through every period it passed, one event each, so
   no window is skipped silently.
 """
@@ -51,12 +57,13 @@ from tournaments.rules.errors import (
     TournamentFull,
     TournamentOver,
 )
+from tournaments.rules.flights import Bag, carry, day_two_draw, resume_level
 from tournaments.rules.play import PLAY_HANDLERS, require_running
 from tournaments.rules.prizes import award
 from tournaments.rules.seating import Shuffler, draw_button, draw_seating, seat_newcomer
 from tournaments.rules.settle import Draft, settle
 from tournaments.rules.state import Status, TournamentState
-from tournaments.rules.validate import moment, player_id, seed_of
+from tournaments.rules.validate import moment, number, player_id, seed_of
 
 MAX_ADDED_SECONDS = 3_600
 MAX_NAME = 80
@@ -105,7 +112,14 @@ def _draft(state: TournamentState, command: cmd.TournamentCommand) -> Draft:
     return draft
 
 
+def _day_two(state: TournamentState) -> bool:
+    flight = state.definition.flight
+    return flight is not None and flight.day_two
+
+
 def _open_registration(draft: Draft, c: cmd.OpenRegistration) -> None:
+    if _day_two(draft.state):
+        raise IllegalAction("Day 2 takes no entries: its players come from the flights")
     if draft.state.status is not Status.SCHEDULED:
         raise IllegalAction("registration is already open")
     draft.add(ev.RegistrationOpened())
@@ -114,6 +128,8 @@ def _open_registration(draft: Draft, c: cmd.OpenRegistration) -> None:
 def _register(draft: Draft, c: cmd.Register) -> None:
     state, definition = draft.state, draft.state.definition
     player, at, rng = player_id(c.player), moment(c.at), shuffler(seed_of(c.seed))
+    if _day_two(state):
+        raise RegistrationClosed("Day 2 takes no entries: its players come from the flights")
     if not q.registration_open(state):
         raise RegistrationClosed("registration is closed")
     entrant = state.entrant(player)
@@ -143,7 +159,7 @@ def _register(draft: Draft, c: cmd.Register) -> None:
 def _unregister(draft: Draft, c: cmd.Unregister) -> None:
     state = draft.state
     player = player_id(c.player)
-    if state.status is not Status.REGISTERING:
+    if state.status is not Status.REGISTERING or _day_two(state):
         raise IllegalAction("players unregister only before the start")
     entrant = state.entrant(player)
     if entrant is None:
@@ -153,9 +169,15 @@ def _unregister(draft: Draft, c: cmd.Unregister) -> None:
 
 def _start(draft: Draft, c: cmd.Start) -> None:
     at, rng = moment(c.at), shuffler(seed_of(c.seed))
+    day_two = _day_two(draft.state)
+    if day_two and draft.state.status is Status.SCHEDULED:
+        raise IllegalAction("Day 2 starts once every flight has stopped")
     if draft.state.status is not Status.REGISTERING:
         raise IllegalAction("only a tournament taking entries can start")
-    _begin(draft, at, rng)
+    if day_two:
+        _begin_day_two(draft, at, rng)
+    else:
+        _begin(draft, at, rng)
 
 
 def _begin(draft: Draft, at: int, rng: Shuffler) -> None:
@@ -170,6 +192,65 @@ def _begin(draft: Draft, at: int, rng: Shuffler) -> None:
             draft.add(ev.Seated(player, table, seat, definition.starting_stack))
         draft.add(ev.ButtonDrawn(table, draw_button(seats, frozenset(), rng)))
     settle(draft, rng)
+
+
+def _begin_day_two(draft: Draft, at: int, rng: Shuffler) -> None:
+    """Day 2 begins with the carried stacks, seated by the draw balanced by
+    stacks, its clock at the level the flights stopped at."""
+    state = draft.state
+    stacks = {p: e.stack for p, e in state.entrants.items()}
+    draft.add(ev.Started(at))
+    layout: dict[int, dict[int, str]] = {}
+    for player, (table, seat) in day_two_draw(
+        stacks, state.definition.seats_per_table, rng
+    ).items():
+        layout.setdefault(table, {})[seat] = player
+    for table, seats in sorted(layout.items()):
+        for seat, player in sorted(seats.items()):
+            draft.add(ev.Seated(player, table, seat, stacks[player]))
+        draft.add(ev.ButtonDrawn(table, draw_button(seats, frozenset(), rng)))
+    settle(draft, rng)
+
+
+def _carry_flight(draft: Draft, c: cmd.CarryFlight) -> None:
+    """Day 2 takes a flight in; the last one makes it ready (and starts it
+    if its start has come)."""
+    state = draft.state
+    flight = state.definition.flight
+    if flight is None or not flight.day_two:
+        raise IllegalAction("only a Day 2 takes flights in")
+    if state.status is not Status.SCHEDULED:
+        raise IllegalAction("every flight is carried already")
+    n = number(c.flight, "a flight")
+    at, rng = moment(c.at), shuffler(seed_of(c.seed))
+    if n > flight.flights:
+        raise Malformed(f"the event has flights 1 to {flight.flights}")
+    if n in state.carried:
+        raise IllegalAction(f"flight {n} is carried already")
+    if not whole(c.pool) or c.pool < 0 or not whole(c.level) or c.level < 0:
+        raise Malformed("a pool and a level are whole numbers, not negative")
+    if not isinstance(c.source, str) or not c.source:
+        raise Malformed("a flight's source is its tournament")
+    bags = c.bags
+    if not isinstance(bags, tuple) or not all(
+        isinstance(b, Bag) and b.flight == n and whole(b.stack) and b.stack > 0 for b in bags
+    ):
+        raise Malformed("bags are the flight's own, each with chips")
+    if len({b.player for b in bags}) != len(bags) or (bags and not c.level):
+        raise Malformed("one bag a player, from a flight that stopped at a level")
+    draft.add(ev.FlightCarried(n, c.source, c.pool, c.level, bags))
+    carried = draft.state.carried
+    if len(carried) < flight.flights:
+        return
+    every = [b for e in carried.values() for b in e.bags]
+    through = carry(every, flight.rules)
+    kept = tuple(sorted((b for b in every if b not in through.forfeited), key=lambda b: b.player))
+    levels = [e.level for e in carried.values() if e.level]
+    draft.add(ev.DayTwoReady(kept, through.forfeited, resume_level(levels) if levels else 1))
+    starts_at = draft.state.starts_at
+    due = starts_at is None or at >= starts_at
+    if kept and (due or len(kept) < draft.state.definition.min_players):
+        _begin_day_two(draft, at, rng)  # too few to wait for: he has won
 
 
 def _tick(draft: Draft, c: cmd.Tick) -> None:
@@ -220,6 +301,10 @@ def _cancel(draft: Draft, c: cmd.Cancel) -> None:
         raise Malformed(f"a reason is text of at most {MAX_REASON} characters")
     if bounty_paid(draft.state):
         raise IllegalAction("bounties have been paid: the tournament plays to its end")
+    if _day_two(draft.state) and draft.state.pool:
+        raise IllegalAction("Day 2 holds the flights' pool: it plays to its end")
+    if _day_two(draft.state) and draft.state.status is Status.SCHEDULED:
+        raise IllegalAction("Day 2 waits for its flights: call them off first")
     draft.add(ev.Cancelled(c.reason))
     if draft.state.held:
         draft.add(ev.GuaranteeReleased(draft.state.held))
@@ -314,6 +399,7 @@ _HANDLERS: dict[type[Any], Callable[[Draft, Any], None]] = {
     cmd.ProposeDeal: _propose_deal,
     cmd.AcceptDeal: _accept_deal,
     cmd.DeclineDeal: _decline_deal,
+    cmd.CarryFlight: _carry_flight,
     cmd.Cancel: _cancel,
     cmd.AwardPrizes: _award,
 }

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from poker.engine.rules import VARIANTS, AnteBy, Betting, Game, Rules, TieBreak
 from poker.engine.table.config import setting
 from tournaments.rules.checks import count, require
+from tournaments.rules.flights import Flight
 from tournaments.rules.payouts import PayoutTable
 from tournaments.rules.structure import MINUTE, Structure
 
@@ -214,6 +215,8 @@ class TournamentDefinition:
     """A knockout or progressive knockout (None: no bounties)."""
     guarantee: int = 0
     """The least prize pool, the house paying the overlay (0: none)."""
+    flight: Flight | None = None
+    """A starting flight or the Day 2 of a multi-flight event (None: neither)."""
 
     def __post_init__(self) -> None:
         require(isinstance(self.game, Game), "game", "not a game")
@@ -263,6 +266,25 @@ class TournamentDefinition:
         require(isinstance(self.clocks, Clocks), "clocks", "not Clocks")
         if self.bounty is not None:
             require(isinstance(self.bounty, Bounty), "bounty", "not a Bounty")
+        if self.flight is not None:
+            self._check_flight(self.flight)
+
+    def _check_flight(self, flight: Flight) -> None:
+        require(isinstance(flight, Flight), "flight", "not a Flight")
+        require(
+            self.satellite is None
+            and self.bounty is None
+            and not self.guarantee
+            and not self.sit_and_go,
+            "flight",
+            "a multi-flight event has no satellite, bounty, guarantee or sit-and-go",
+        )
+        if flight.day_two:
+            require(
+                self.rebuys is None and self.late_registration_level is None,
+                "flight",
+                "Day 2 takes no entries, rebuys or add-ons",
+            )
 
     @property
     def seats_per_table(self) -> int:

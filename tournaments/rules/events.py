@@ -4,9 +4,11 @@ past tense.  The state is their fold (``evolve``); ``decide`` makes them.
 Money moves on exactly these: ``Registered`` (paid), ``Unregistered`` and
 ``Refunded`` (paid back), ``Rebought`` and ``AddedOn`` (paid),
 ``BountyPaid`` (a head won), ``GuaranteeHeld`` and ``GuaranteeReleased``
-(the house's guarantee in and out of the pool) and ``PrizesAwarded`` (won).  Chips enter play
-with ``Seated`` (a new entry), ``Rebought`` and ``AddedOn``, and leave it
-only with ``Disqualified``.
+(the house's guarantee in and out of the pool), ``FlightCarried`` (a
+flight's pool into its Day 2's) and ``PrizesAwarded`` (won).  Chips enter play
+with ``Seated`` (a new entry, or a Day 2 stack carried from a flight),
+``Rebought`` and ``AddedOn``, and leave it only with ``Disqualified`` (and,
+in a multi-flight event, with the bags ``DayTwoReady`` forfeits).
 
 Times (``at``) are whole seconds of the service's clock (Unix time); the
 rules only ever subtract them.  Hands are numbered across the tournament;
@@ -23,6 +25,7 @@ from typing import Any, Union
 
 from poker.engine.codec import registry
 from tournaments.rules.definition import TournamentDefinition
+from tournaments.rules.flights import Bag
 from tournaments.rules.placements import Standing
 from tournaments.rules.prizes import Award
 
@@ -367,6 +370,40 @@ class PrizesAwarded:
 
 
 @dataclass(frozen=True, slots=True)
+class FlightStopped:
+    """A starting flight reached its mark at level ``level``: everyone still
+    in bagged his stack (``bags``); play is over and it pays no prizes
+    (its pool goes to Day 2)."""
+
+    level: int
+    bags: tuple[Bag, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FlightCarried:
+    """Day 2 took in flight ``flight`` (tournament ``source``): its ``bags``
+    and its ``pool`` (moved from the flight's pool to Day 2's), and the
+    level it stopped at (0: it was called off, with no bags and no pool)."""
+
+    flight: int
+    source: str
+    pool: int
+    level: int
+    bags: tuple[Bag, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DayTwoReady:
+    """Every flight is carried: the bags that go through (one a player,
+    ``flights.carry``) and those forfeited, and the level Day 2 resumes
+    at.  Day 2 waits for its start from now on."""
+
+    stacks: tuple[Bag, ...]
+    forfeited: tuple[Bag, ...]
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
 class Cancelled:
     """Staff or the rules called the tournament off."""
 
@@ -416,6 +453,9 @@ TournamentEvent = Union[  # noqa: UP007 - typing.get_args lists the members
     DealMade,
     Finished,
     PrizesAwarded,
+    FlightStopped,
+    FlightCarried,
+    DayTwoReady,
     Cancelled,
     Refunded,
 ]
@@ -457,6 +497,9 @@ TOURNAMENT_EVENT_TYPES: dict[str, type[Any]] = registry(
         "tournament.deal_made": DealMade,
         "tournament.finished": Finished,
         "tournament.prizes_awarded": PrizesAwarded,
+        "tournament.flight_stopped": FlightStopped,
+        "tournament.flight_carried": FlightCarried,
+        "tournament.day_two_ready": DayTwoReady,
         "tournament.cancelled": Cancelled,
         "tournament.refunded": Refunded,
     },

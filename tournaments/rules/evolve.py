@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from tournaments.rules import events as ev
-from tournaments.rules.clock import level_period
+from tournaments.rules.clock import level_period, period_start
 from tournaments.rules.errors import Malformed
 from tournaments.rules.placements import Bust
 from tournaments.rules.state import Clock, Entrant, RunningHand, Status, TableInfo, TournamentState
@@ -101,7 +101,15 @@ def _unregistered(state: TournamentState, e: ev.Unregistered) -> TournamentState
 
 
 def _started(state: TournamentState, e: ev.Started) -> TournamentState:
-    return replace(state, status=Status.RUNNING, started_at=e.at, clock=Clock(since=e.at), period=0)
+    """Play begins at level 1; a Day 2's clock at the start of the level
+    the flights stopped at, as if it had run until then."""
+    flight = state.definition.flight
+    period = 0
+    if flight is not None and flight.day_two:
+        period = level_period(state.definition.structure, state.resume_level)
+    banked = period_start(state.definition.structure, period)
+    clock = Clock(banked=banked, since=e.at)
+    return replace(state, status=Status.RUNNING, started_at=e.at, clock=clock, period=period)
 
 
 def _seated(state: TournamentState, e: ev.Seated) -> TournamentState:
@@ -255,6 +263,27 @@ def _deal_declined(state: TournamentState, e: ev.DealDeclined) -> TournamentStat
     return replace(state, deal_offer=None, deal_accepted=frozenset())
 
 
+def _flight_stopped(state: TournamentState, e: ev.FlightStopped) -> TournamentState:
+    """Play is over with the bags; no prizes (``awards`` empty): the pool
+    goes to Day 2."""
+    return replace(state, status=Status.FINISHED, bags=e.bags, stopped_level=e.level, awards=())
+
+
+def _flight_carried(state: TournamentState, e: ev.FlightCarried) -> TournamentState:
+    carried = dict(state.carried)
+    carried[e.flight] = e
+    return replace(state, carried=carried, pool=state.pool + e.pool)
+
+
+def _day_two_ready(state: TournamentState, e: ev.DayTwoReady) -> TournamentState:
+    """The players who went through are its entrants, with their bags."""
+    state = _entrants(state, {b.player: Entrant(b.player, stack=b.stack) for b in e.stacks})
+    return replace(
+        state, status=Status.REGISTERING, entries=len(e.stacks), resume_level=e.level,
+        forfeited=e.forfeited,
+    )  # fmt: skip
+
+
 def _refunded(state: TournamentState, e: ev.Refunded) -> TournamentState:
     return _with(state, e.player, paid=state.entrants[e.player].paid - e.amount)
 
@@ -293,6 +322,9 @@ _APPLY: dict[type[Any], Callable[[TournamentState, Any], TournamentState]] = {
     ev.DealMade: lambda s, e: replace(s, deal=e, deal_offer=None, deal_accepted=frozenset()),
     ev.Finished: lambda s, e: replace(s, status=Status.FINISHED, standings=e.standings),
     ev.PrizesAwarded: lambda s, e: replace(s, awards=e.awards),
+    ev.FlightStopped: _flight_stopped,
+    ev.FlightCarried: _flight_carried,
+    ev.DayTwoReady: _day_two_ready,
     ev.Cancelled: lambda s, e: replace(s, status=Status.CANCELLED),
     ev.Refunded: _refunded,
 }

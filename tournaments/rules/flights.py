@@ -23,6 +23,26 @@ Rules chosen (docs/rules.md 6, "Multi-flight events"):
   so no table holds more than one of the largest stacks.
 - Day 2's clock resumes at the start of the highest level any flight
   stopped at.
+
+How the flights and Day 2 play (``settle``, ``decide``):
+
+- The mark is counted once the flight's pool is final (its late
+  registration, rebuys and add-on over): until then nobody bags.  With two
+  tables or more the flight goes hand-for-hand when one bust would take it
+  to the mark, so every table's hand of that round ends the flight; with
+  one table it stops at the end of the hand that takes it there.
+- A flight that stops pays no prizes: its pool goes to Day 2's pool on
+  the ledger when Day 2 takes the flight in (``FlightCarried``).  A flight
+  called off (everybody refunded) is carried with no bags and no pool.
+- Day 2 takes no entries: its players are the bags that go through.  It is
+  ready once every flight is carried (``DayTwoReady``: the bags kept and
+  forfeited, the level it resumes at); it starts at its scheduled time, or
+  at once if the last flight is carried after that time.  It has no late
+  registration, rebuys, add-on or re-entry; its payout table is chosen by
+  its own field (the players who went through), and it is not called off
+  once it holds a flight's pool.
+- A player may not enter a flight while he is still in another flight
+  that has not stopped.
 """
 
 from __future__ import annotations
@@ -36,6 +56,8 @@ from tournaments.rules.checks import count, require
 from tournaments.rules.seating import Shuffler
 
 MAX_PERCENT = 100
+MAX_FLIGHTS = 26
+"""Day 1A to Day 1Z."""
 
 
 class Carry(Enum):
@@ -61,6 +83,32 @@ class FlightRules:
     def stop_at(self, entries: int) -> int:
         """Players left at which a flight of ``entries`` stops."""
         return max(1, math.ceil(entries * self.advance_percent / MAX_PERCENT))
+
+
+@dataclass(frozen=True, slots=True)
+class Flight:
+    """What a tournament is in a multi-flight event: starting flight
+    ``number`` (1 to ``flights``, in the order they play) or, ``number`` 0,
+    the event's Day 2; ``rules`` are the event's."""
+
+    rules: FlightRules
+    flights: int
+    number: int = 0
+
+    def __post_init__(self) -> None:
+        require(isinstance(self.rules, FlightRules), "flight.rules", "not FlightRules")
+        count(self.flights, "flight.flights", 2, MAX_FLIGHTS)
+        count(self.number, "flight.number", 0, self.flights)
+
+    @property
+    def day_two(self) -> bool:
+        """This is the event's Day 2."""
+        return self.number == 0
+
+
+def flight_label(number: int) -> str:
+    """Day 1A for flight 1, Day 1B for flight 2, ...; Day 2 for 0."""
+    return "Day 2" if number == 0 else f"Day 1{chr(ord('A') + number - 1)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,7 +70,11 @@ def position(state: TournamentState, at: int) -> ClockPosition:
 
 
 def registration_open(state: TournamentState) -> bool:
-    """Registering before the start, or late registration after it."""
+    """Registering before the start, or late registration after it; never
+    for a multi-flight event's Day 2 (its players come from the flights)."""
+    flight = state.definition.flight
+    if flight is not None and flight.day_two:
+        return False
     if state.status is Status.REGISTERING:
         return True
     late = state.definition.late_registration_level
@@ -152,6 +156,15 @@ def prizes(state: TournamentState) -> tuple[Prize, ...]:
     if satellite is None:
         return regular_prizes(prize_pool(state), field(state), definition.payouts)
     return _satellite(state).places()
+
+
+def flight_mark(state: TournamentState) -> int | None:
+    """A starting flight's mark: the players left at which it stops (None:
+    not a starting flight)."""
+    flight = state.definition.flight
+    if flight is None or flight.day_two:
+        return None
+    return flight.rules.stop_at(state.entries)
 
 
 def seats_awarded(state: TournamentState) -> int | None:

@@ -19,7 +19,10 @@ tournament as the rules want it between hands:
 - Play ends, between hands and once nobody can come back in (registration
   closed, nobody left who may rebuy), with one player left; a satellite
   ends as soon as no more players are left than seats, once its pool is
-  final (all of them win a seat).  Should nobody be left at all (the last
+  final (all of them win a seat); a starting flight of a multi-flight
+  event stops, everyone left bagging his stack, once its pool is final and
+  no more players are left than its mark (``flights``; hand-for-hand when
+  one bust would take it there).  Should nobody be left at all (the last
   chips left play with a disqualified player and nobody rebought), the
   last players busted finish first.
 """
@@ -30,6 +33,7 @@ from tournaments.rules import events as ev
 from tournaments.rules import queries as q
 from tournaments.rules.bounties import head_won
 from tournaments.rules.evolve import evolve
+from tournaments.rules.flights import Bag
 from tournaments.rules.seating import (
     Move,
     Shuffler,
@@ -153,7 +157,8 @@ def _hand_for_hand(draft: Draft) -> bool | None:
     """Start or end hand-for-hand as the pool wants: True started, False
     ended, None no change."""
     state = draft.state
-    paid = len(q.prizes(state))
+    mark = q.flight_mark(state)
+    paid = len(q.prizes(state)) if mark is None else mark
     want = hand_for_hand(q.players_left(state), len(state.tables), paid, q.seats_awarded(state))
     if want == state.hand_for_hand:
         return None
@@ -165,15 +170,26 @@ def _finish(draft: Draft) -> None:
     state = draft.state
     if state.hands or q.broke(state) or q.registration_open(state):
         return
-    if play_over(state):
+    if not play_over(state):
+        return
+    if q.flight_mark(state) is None:
         draft.add(ev.Finished(q.current_standings(state)))
+        return
+    flight = state.definition.flight
+    assert flight is not None
+    bags = tuple(Bag(e.player, flight.number, e.stack) for e in q.alive(state))
+    draft.add(ev.FlightStopped(q.level(state), bags))
 
 
 def play_over(state: TournamentState) -> bool:
     """One player left; in a satellite, no more than the seats once the
-    pool is final (everybody left wins a seat).  No hand is dealt from
+    pool is final (everybody left wins a seat); in a starting flight, no
+    more than its mark once the pool is final (everybody left bags).  No hand is dealt from
     then on; play ends when the hands running finish."""
     left = q.players_left(state)
+    mark = q.flight_mark(state)
+    if mark is not None:
+        return q.pool_final(state) and left <= mark
     seats = q.seats_awarded(state)
     if seats is None:
         return left <= 1

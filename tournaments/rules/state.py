@@ -12,6 +12,7 @@ from enum import StrEnum, unique
 
 from tournaments.rules import events as ev
 from tournaments.rules.definition import TournamentDefinition
+from tournaments.rules.flights import Bag
 from tournaments.rules.placements import Bust, Standing
 from tournaments.rules.prizes import Award
 
@@ -191,6 +192,16 @@ class TournamentState:
     """The deal made at the final table."""
     bounties_paid: int = 0
     """Heads paid so far (``BountyPaid``)."""
+    bags: tuple[Bag, ...] = ()
+    """A starting flight that stopped: the stacks bagged (``FlightStopped``)."""
+    stopped_level: int | None = None
+    """A starting flight that stopped: the level it stopped at."""
+    carried: Mapping[int, ev.FlightCarried] = field(default_factory=dict)
+    """Day 2: the flights taken in so far, by flight number."""
+    resume_level: int = 1
+    """Day 2: the level its clock starts at (``DayTwoReady``)."""
+    forfeited: tuple[Bag, ...] = ()
+    """Day 2: the bags that did not go through (``DayTwoReady``)."""
     version: int = 0
 
     def entrant(self, player: str) -> Entrant | None:

@@ -16,6 +16,7 @@ import { accountView } from "./account.js";
 import { tilesView } from "./tiles.js";
 import { watchMyTables } from "./turns.js";
 import { stepChainView } from "./steps.js";
+import { flightEventView } from "./flights.js";
 import { followAccount, tr } from "./i18n.js";
 
 const ROUTES = [
@@ -33,6 +34,7 @@ const ROUTES = [
   [/^#\/hands\/([0-9-]+)$/, (m) => handView(m[1])],
   [/^#\/tournaments\/(\d+)$/, (m) => tournamentView(Number(m[1]))],
   [/^#\/step-chains\/(\d+)$/, (m) => stepChainView(Number(m[1]))],
+  [/^#\/flight-events\/(\d+)$/, (m) => flightEventView(Number(m[1]))],
   [/^#\/lobby$/, () => lobbyView()],
 ];
 

@@ -11,6 +11,7 @@ import { percent } from "./casino.js";
 import { schedulesPanel } from "./schedules.js";
 import { GAMES } from "./lobby.js";
 import { tournamentForm } from "./tournament_form.js";
+import { flightEventLink } from "./flights.js";
 import { tr } from "./i18n.js";
 
 export async function staffView() {
@@ -167,10 +168,12 @@ export async function staffView() {
     const chain = (c) => h("li", {}, h("a", { href: `#/step-chains/${c.id}` }, c.name), ` (${tr("staff.chain_steps", { count: c.steps.length, target: c.target.name })})`);
     const schedules = schedulesPanel();
     await schedules.load();
+    const events = await api("GET", "flight-events/");
+    const event = (e) => h("li", {}, flightEventLink(e), ` (${tr("staff.flight_event_line", { flights: e.flights.length, status: tr(`tournament.status.${e.day_two.status}`) })})`);
     sections.push([
       "tournaments",
       tr("lobby.tournaments"),
-      [h("h2", {}, tr("staff.create_tournament")), tournamentForm(created), made, h("h2", {}, tr("staff.step_chains")), h("ul", { id: "staff-step-chains" }, chains.map(chain))],
+      [h("h2", {}, tr("staff.create_tournament")), tournamentForm(created), made, h("h2", {}, tr("staff.step_chains")), h("ul", { id: "staff-step-chains" }, chains.map(chain)), h("h2", {}, tr("staff.flight_events")), h("ul", { id: "staff-flight-events" }, events.map(event))],
     ]);
     sections.push(["schedules", tr("schedule.heading"), schedules.el]);
   }

@@ -103,6 +103,7 @@ export async function tournamentView(id) {
     fill(
       body,
       h("h1", {}, view.name),
+      view.flight_event ? h("p", { id: "flight-event" }, h("a", { href: `#/flight-events/${view.flight_event.id}` }, tr("flights.event", { name: view.flight_event.name }))) : null,
       h("p.hint", {}, `${gameName(view.game, view.betting)} · ${tr("tour.buy_in_price", { price: price() })} · ${tr("tour.stack", { stack: view.starting_stack })}`, bountyLine(), view.satellite_target ? ` · ${tr("tour.satellite_to", { target: view.satellite_target })}` : ""),
       h("p.clock", { id: "tournament-clock" }, clockLine()),
       glance(view, standings, me),

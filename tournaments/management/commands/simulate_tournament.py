@@ -44,7 +44,8 @@ def _or(given: int | None, fast: bool, name: str) -> Any:
 class Command(BaseCommand):
     help = (
         "Bots play a sit-and-go (a satellite with --seat-value, rebuys with --rebuy-until, "
-        "a knockout with --bounty, a step satellite chain with --steps) "
+        "a knockout with --bounty, a step satellite chain with --steps, a multi-flight event "
+        "with --flights) "
         "to the end through the services and the clocks; a progress line per level and at "
         "least every --progress-seconds."
     )
@@ -144,6 +145,12 @@ class Command(BaseCommand):
             "played in turn, its ticket winners entering the next (default: none)",
         )
         parser.add_argument(
+            "--flights",
+            type=int,
+            help="a multi-flight event of this many starting flights of --players each, played "
+            "side by side to a fifth of their fields, then its Day 2 (default: none)",
+        )
+        parser.add_argument(
             "--seed", type=int, default=Plan.seed, help=f"the bots' choices {DEFAULT}"
         )
         parser.add_argument(
@@ -213,6 +220,7 @@ class Command(BaseCommand):
                 guarantee=options["guarantee"],
                 deal_at=options["deal_at"],
                 steps=options["steps"],
+                flights=options["flights"],
                 seed=options["seed"],
                 time_limit=options["time_limit"],
                 bot_threads=options["bot_threads"],
