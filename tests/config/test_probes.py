@@ -64,7 +64,7 @@ def test_the_probes_take_only_get(settings):
 @pytest.mark.django_db
 def test_readyz_is_ready_when_the_database_redis_and_a_worker_answer(settings, redis_url):
     on_redis(settings, redis_url)
-    settings.READY_TIMEOUT_S = 5.0  # a first answer ends the wait at once
+    settings.READY_TIMEOUT_S = 30.0  # a loaded machine is slow; a first answer ends the wait
     worker = Worker(f"ready-{uuid.uuid4().hex[:8]}", redis_url)
     try:
         response = probe("/readyz")
@@ -76,7 +76,7 @@ def test_readyz_is_ready_when_the_database_redis_and_a_worker_answer(settings, r
     assert list(body["checks"]) == ["database", "channel_layer", "broker", "workers"]
     assert all(check["ok"] for check in body["checks"].values())
     assert body["checks"]["workers"]["answered"]
-    assert body["checks"]["workers"]["ms"] < 4000  # the first answer ended the wait
+    assert body["checks"]["workers"]["ms"] < 30_000  # an answer ended the wait, not the timeout
 
 
 @pytest.mark.django_db

@@ -99,8 +99,8 @@ def test_a_player_sits_down_and_leaves_by_keyboard_and_hears_it(
         expect(said).to_have_text("Leaving the table.", timeout=WAIT_MS)
         expect(page.locator("#pick-seat")).to_be_visible(timeout=WAIT_MS)
         assert seat_of(server, table, token) is None
-        readme = (ROOT / "README.md").read_text(encoding="utf-8")
-        assert "**T** take the first" in readme and "**L** leave" in readme
+        guide = (ROOT / "docs" / "client.md").read_text(encoding="utf-8")
+        assert "**T** take the first" in guide and "**L** leave" in guide
     finally:
         context.close()
 
