@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: no CDN
     "channels",
+    "kernel",  # below every app: the clocks
     "poker",
     "tournaments",
     "accounts",
@@ -296,7 +297,9 @@ CLOCKS_ENABLED = env.bool("CLOCKS_ENABLED", default="pytest" not in sys.modules)
 CLOCK_SWEEP_SECONDS = env.int("CLOCK_SWEEP_SECONDS", default=5)
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # the schedule is fixed: nothing to keep
 CELERY_BEAT_SCHEDULE = {
-    "clock-sweep": {"task": "poker.tasks.clock_sweep", "schedule": CLOCK_SWEEP_SECONDS},
+    # The clocks need no beat: each worker's waker sends the kernel's drain
+    # when the nearest clock comes due (kernel.waker).  This sweep reports
+    # the hands a dead process left unreported to their tournament.
     "tournament-sweep": {
         "task": "tournaments.tasks.tournament_sweep",
         "schedule": CLOCK_SWEEP_SECONDS,

@@ -21,9 +21,9 @@ from django.contrib.auth import get_user_model
 
 from config import layer as frames_out
 from config.redis_groups import GroupSender
+from kernel.tasks import clock_drain
 from poker import publish, selectors, services
 from poker.models import Hand, Table
-from poker.tasks import clock_expired
 from tests.funds import fund
 from tests.poker.api_support import random_action, seed_decks
 from tests.poker.clock_support import timed_table
@@ -159,15 +159,15 @@ def test_flush_waits_for_what_was_handed_over_and_a_failed_send_is_dropped():
 def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
     redis_layer, redis_url, make_user, staff, settings, monkeypatch
 ):
-    """A worker acknowledges a timer once its task returns, and a prefork
+    """A worker acknowledges a drain once its task returns, and a prefork
     pool's child ends with ``os._exit`` (no flush at exit): frames still in
     the publisher's thread then were lost, and every socket of the table
     stayed behind until it moved again.  The publisher is slowed here so
     that the task returning first is certain, not a race."""
-    settings.CLOCKS_ENABLED = True  # its timers go to the in-memory broker: nobody runs them
+    settings.CLOCKS_ENABLED = True  # its clock is a row: no worker here drains it
     players = [make_user("ann"), make_user("bob")]
     table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
-    hand = Hand.objects.get(table=table, number=1)
+    assert Hand.objects.get(table=table, number=1).ended_at is None
     listener = async_to_sync(redis_layer.new_channel)()
     async_to_sync(redis_layer.group_add)(publish.table_group(table), listener)
     send = GroupSender.send
@@ -178,9 +178,9 @@ def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
 
     monkeypatch.setattr(GroupSender, "send", slow)
     time.sleep(1.1)  # the clock runs out
-    outcome = clock_expired.apply((table, hand.stream, hand.version)).get()
+    acted = clock_drain.apply().get()
 
-    assert outcome == {"outcome": "acted"}
+    assert acted == 1
     key = redis_layer.prefix + redis_layer.non_local_name(listener)
     assert redis.Redis.from_url(redis_url).zcard(key) == 1  # there already
     frame = async_to_sync(redis_layer.receive)(listener)["frame"]

@@ -4,7 +4,6 @@ his money his cash account's entries, his tournaments his entrant rows."""
 from __future__ import annotations
 
 import pytest
-
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import Transfer
