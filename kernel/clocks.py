@@ -88,6 +88,11 @@ def register(name: str, fire: Fire) -> None:
     _kinds[name] = Kind(name, fire)
 
 
+def unregister(name: str) -> None:
+    """Forget the kind ``name`` (its clocks left are dropped when due)."""
+    _kinds.pop(name, None)
+
+
 def kind_name(kind: str) -> str:
     """The registered kind of a row's kind (``tournament.rebuy:17`` ->
     ``tournament.rebuy``)."""
