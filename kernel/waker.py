@@ -1,7 +1,7 @@
 """The waker: sends the drain (``kernel.tasks.clock_drain``) when the
 nearest clock comes due, so only a clock that comes due becomes Celery work.
 
-One thread per worker process (started on Celery's ``worker_ready``; the
+One thread per worker process (started on Celery's ``worker_init``; the
 embedded worker's too).  It reads the earliest due time from the due-time
 index and sleeps until then, at most ``POLL_S`` at a time (a clock another
 process set for sooner is seen within that), and wakes at once when this
@@ -102,7 +102,7 @@ _waker: Waker | None = None
 
 
 def start_in_worker(**_: Any) -> None:
-    """Start this process's waker (Celery's ``worker_ready``), once."""
+    """Start this process's waker (Celery's ``worker_init``), once."""
     global _waker
     if _waker is not None or not settings.CLOCKS_ENABLED:
         return
