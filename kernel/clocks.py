@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
 
@@ -103,6 +103,10 @@ def kind_name(kind: str) -> str:
 # Setting
 
 
+Statement = tuple[str, list[Any]]
+"""SQL and its parameters, for a caller that sends its writes together."""
+
+
 def clock_set(
     *,
     stream: str,
@@ -113,14 +117,39 @@ def clock_set(
 ) -> None:
     """Set ``stream``'s clock of ``kind`` for ``version`` at ``due``, in the
     caller's transaction (replacing the one set before, if any)."""
-    row = Clock(stream=stream, kind=kind, version=version, due=due, args=args or {})
-    Clock.objects.bulk_create(
-        [row],
-        update_conflicts=True,
-        unique_fields=["stream", "kind"],
-        update_fields=["version", "due", "args"],
-    )
-    transaction.on_commit(lambda: _told(due))
+    _execute(clock_set_statement(stream=stream, kind=kind, version=version, due=due, args=args))
+
+
+def clock_set_statement(
+    *,
+    stream: str,
+    kind: str,
+    version: int,
+    due: datetime,
+    args: dict[str, Any] | None = None,
+    using: str = "default",
+) -> Statement:
+    """``clock_set`` as one statement (an upsert), for the caller to run in
+    its transaction with its own writes (a table's command sends it with
+    its read models, in one round trip on PostgreSQL)."""
+    connection = connections[using]
+    fields = Clock._meta
+    params = [
+        stream,
+        kind,
+        version,
+        fields.get_field("due").get_db_prep_save(due, connection),
+        fields.get_field("args").get_db_prep_save(args or {}, connection),
+    ]
+    transaction.on_commit(lambda: _told(due), using=using)
+    return _UPSERT.format(table=fields.db_table), params
+
+
+_UPSERT = (
+    "INSERT INTO {table} (stream, kind, version, due, args) VALUES (%s, %s, %s, %s, %s) "
+    "ON CONFLICT (stream, kind) DO UPDATE SET "
+    "version = EXCLUDED.version, due = EXCLUDED.due, args = EXCLUDED.args"
+)
 
 
 def clock_set_earliest(
@@ -135,7 +164,17 @@ def clock_set_earliest(
 def clock_clear(*, stream: str, kind: str) -> None:
     """Stop ``stream``'s clock of ``kind`` (its stream moved on), in the
     caller's transaction."""
-    Clock.objects.filter(stream=stream, kind=kind).delete()
+    _execute(clock_clear_statement(stream=stream, kind=kind))
+
+
+def clock_clear_statement(*, stream: str, kind: str) -> Statement:
+    """``clock_clear`` as one statement, for the caller to run with its own."""
+    return f"DELETE FROM {Clock._meta.db_table} WHERE stream = %s AND kind = %s", [stream, kind]
+
+
+def _execute(statement: Statement, using: str = "default") -> None:
+    with connections[using].cursor() as cursor:
+        cursor.execute(*statement)
 
 
 _listeners: list[Callable[[datetime], None]] = []
@@ -225,7 +264,7 @@ def _fire_next(kinds: list[str] | None, now: datetime, skipped: list[int]) -> bo
                 with connection.cursor() as cursor:
                     cursor.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
             Clock.objects.filter(pk=clock.pk).delete()
-            return _run(clock)
+            return _fire(clock)
     except Exception as error:
         if pk is None:
             raise
@@ -233,7 +272,7 @@ def _fire_next(kinds: list[str] | None, now: datetime, skipped: list[int]) -> bo
         raise _Failed(pk) from error
 
 
-def _run(clock: Clock) -> bool:
+def _fire(clock: Clock) -> bool:
     """Run a due clock's command (its row already deleted in this
     transaction); an early one is set again for its time."""
     kind = _kinds.get(kind_name(clock.kind))

@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Exists
 from django.utils import timezone
 
@@ -208,16 +209,27 @@ KINDS = (TURN, PAUSE)
 
 def schedule(work: Work) -> None:
     """Write the clock the command's new state needs, in its transaction
-    (``kernel.clocks``): the new turn's clock, or the pause before the next
-    hand; a hand this command finished has its turn clock cleared."""
+    (``clock_writes``, run apart; the command path sends them with its
+    read models instead: ``poker.work.written``)."""
+    for statement in clock_writes(work):
+        _execute(statement)
+
+
+def clock_writes(work: Work) -> list[kernel_clocks.Statement]:
+    """The kernel clock writes the command's new state needs (``kernel.clocks``):
+    the new turn's clock, or the pause before the next hand; a hand this
+    command finished has its turn clock cleared.  None with the clocks off."""
     if not settings.CLOCKS_ENABLED:
-        return
+        return []
+    out = []
     hand = work.hand
     if hand is not None and hand.events and hand.state.complete:
-        kernel_clocks.clock_clear(stream=hand.row.stream, kind=TURN)
+        out.append(kernel_clocks.clock_clear_statement(stream=hand.row.stream, kind=TURN))
     timer = timer_for(work)
     if timer is not None:
-        set_timer(work.table.pk, *timer)
+        stream, version, when = timer
+        out.append(_set(work.table.pk, stream, version, when))
+    return out
 
 
 def set_timer(
@@ -228,10 +240,19 @@ def set_timer(
     transaction; it replaces the clock set before on that stream.
     ``position`` (the table's feed position) is not needed: the row set
     last is the one that stands."""
+    _execute(_set(table, stream, version, when))
+
+
+def _set(table: int, stream: str, version: int, when: datetime) -> kernel_clocks.Statement:
     kind = TURN if stream.startswith("hand-") else PAUSE
-    kernel_clocks.clock_set(
+    return kernel_clocks.clock_set_statement(
         stream=stream, kind=kind, version=version, due=when, args={"table": table}
     )
+
+
+def _execute(statement: kernel_clocks.Statement) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(*statement)
 
 
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
