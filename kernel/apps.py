@@ -9,9 +9,9 @@ class KernelConfig(AppConfig):
     verbose_name = "Kernel"
 
     def ready(self) -> None:
-        from celery.signals import worker_init, worker_shutdown
+        from celery.signals import worker_ready, worker_shutdown
 
         from kernel import waker
 
-        worker_init.connect(waker.start_in_worker, dispatch_uid="kernel-clock-waker")
+        worker_ready.connect(waker.start_in_worker, dispatch_uid="kernel-clock-waker")
         worker_shutdown.connect(waker.stop_in_worker, dispatch_uid="kernel-clock-waker-stop")

@@ -141,7 +141,8 @@ def clock_set_statement(
         fields.get_field("due").get_db_prep_save(due, connection),
         fields.get_field("args").get_db_prep_save(args or {}, connection),
     ]
-    transaction.on_commit(lambda: _told(due), using=using)
+    if _listeners:  # a waker in this process
+        transaction.on_commit(lambda: _told(due), using=using)
     return _UPSERT.format(table=fields.db_table), params
 
 
@@ -210,6 +211,11 @@ def of_kinds(kinds: Iterable[str] | None) -> QuerySet[Clock]:
 def overdue(late: datetime, kinds: Iterable[str] | None = None) -> list[Clock]:
     """The clocks of ``kinds`` that came due before ``late``, earliest first."""
     return list(of_kinds(kinds).filter(due__lt=late).order_by("due", "pk"))
+
+
+def due_count(now: datetime, most: int) -> int:
+    """How many clocks are due by ``now``, counted up to ``most``."""
+    return len(Clock.objects.filter(due__lte=now).values_list("pk", flat=True)[:most])
 
 
 def nearest(after: datetime | None = None) -> datetime | None:

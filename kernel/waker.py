@@ -1,21 +1,25 @@
 """The waker: sends the drain (``kernel.tasks.clock_drain``) when the
 nearest clock comes due, so only a clock that comes due becomes Celery work.
 
-One thread per worker process (started on Celery's ``worker_init``; the
-embedded worker's too).  It reads the earliest due time from the due-time
-index and sleeps until then, at most ``POLL_S`` at a time (a clock another
-process set for sooner is seen within that), and wakes at once when this
-process sets a clock earlier than the one it waits for.  Once a clock is
-due it sends one drain for every clock due by then (``covered``); a clock
-still there ``RESEND_S`` after its drain was sent (that drain failed, or
-its worker died) is sent a drain again.  Several workers' wakers may send
-drains for the same moment: drains skip each other's rows, and a drain that
-finds nothing due costs one query.
+One thread per worker's main process (started on Celery's
+``worker_ready``, once a prefork pool has forked its children, so none of
+them inherits the waker's connection; the embedded worker starts it
+itself).  It reads the earliest due time from the due-time index and
+sleeps until then, at most ``POLL_S`` at a time (a clock another process
+set for sooner is seen within that), and wakes at once when this process
+sets a clock earlier than the one it waits for.  Once a clock is due it
+sends a drain for every clock due by then (``covered``), one per due clock
+up to ``DRAINS_MAX`` (a burst is drained side by side); a clock still
+there ``RESEND_S`` after its drain was sent (that drain failed, or its
+worker died) is sent a drain again.  Several workers' wakers may send
+drains for the same moment: drains skip each other's rows, and a drain
+that finds nothing due costs one query.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from datetime import datetime, timedelta
 from typing import Any
@@ -32,6 +36,8 @@ POLL_S = 0.2
 """The longest the waker sleeps without reading the index again."""
 RESEND_S = 2.0
 """A clock still due this long after a drain was sent for it: send again."""
+DRAINS_MAX = int(os.environ.get("CLOCK_DRAINS_MAX") or os.cpu_count() or 1)
+"""Drains sent at most for one due moment: a worker's processes, by default."""
 THREAD_NAME = "clock-waker"
 
 
@@ -79,7 +85,7 @@ class Waker:
         """Send a drain if a clock came due; how long to sleep."""
         fresh = clocks.nearest(after=self.covered)
         if fresh is not None and fresh <= now:
-            self.send(now)
+            self.send(now, clocks.due_count(now, DRAINS_MAX))
             self.covered = now
             fresh = clocks.nearest(after=now)
         elif self.sent_at is not None and now - self.sent_at >= timedelta(seconds=RESEND_S):
@@ -91,10 +97,11 @@ class Waker:
             return POLL_S
         return max(0.0, min(POLL_S, (fresh - now).total_seconds()))
 
-    def send(self, now: datetime) -> None:
+    def send(self, now: datetime, drains: int = 1) -> None:
         from kernel.tasks import clock_drain
 
-        clock_drain.apply_async(queue=settings.CLOCK_QUEUE)
+        for _ in range(max(1, drains)):
+            clock_drain.apply_async(queue=settings.CLOCK_QUEUE)
         self.sent_at = now
 
 
@@ -102,7 +109,7 @@ _waker: Waker | None = None
 
 
 def start_in_worker(**_: Any) -> None:
-    """Start this process's waker (Celery's ``worker_init``), once."""
+    """Start this process's waker (Celery's ``worker_ready``), once."""
     global _waker
     if _waker is not None or not settings.CLOCKS_ENABLED:
         return
