@@ -39,7 +39,7 @@ messages: venv
 test: venv
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# The README's screenshots (docs/images) from the browser suite, as the
+# The docs' screenshots (docs/images) from the browser suite, as the
 # client looks now (PostgreSQL and Chromium, as the e2e tests need).
 screenshots: venv
 	E2E_README_IMAGES=1 $(BIN)/pytest -q -p no:cacheprovider tests/e2e
@@ -52,11 +52,12 @@ lint: venv
 		echo "$(BIN)/mypy --strict poker/engine tournaments/rules"; \
 		$(BIN)/mypy --strict poker/engine tournaments/rules; \
 	else echo "poker/engine has no Python files yet: mypy skipped"; fi
+	$(BIN)/mypy accounts reports
 
 bench: venv
 	$(BIN)/python -m bench
 
-# The stack under faults on this machine (bench/chaos, README "Chaos run"):
+# The stack under faults on this machine (bench/chaos, docs/chaos.md):
 # its own PostgreSQL and Redis, stops by itself; CHAOS_ARGS=--short for a minute.
 CHAOS_ARGS ?=
 chaos: venv

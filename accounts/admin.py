@@ -62,7 +62,7 @@ class NoteInline(ReadOnlyInline):
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(BaseUserAdmin):  # type: ignore[type-arg]
     """Players and staff.  Roles are granted and revoked, and accounts
     locked and unlocked (with a reason), by the list's actions, so each is
     recorded as the services do it; ``is_active`` is the lock, shown only."""

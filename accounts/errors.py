@@ -101,7 +101,7 @@ class BadUsername(ApiError):
     message = _("That username is not allowed.")
 
     def __init__(self, message: str | None = None) -> None:
-        text = message or type(self).message
+        text = message or str(type(self).message)
         super().__init__(text, extra={"fields": {"username": [text]}})
 
 
@@ -115,7 +115,7 @@ class BadScreenName(ApiError):
     message = _("That screen name is not allowed.")
 
     def __init__(self, message: str | None = None) -> None:
-        text = message or type(self).message
+        text = message or str(type(self).message)
         super().__init__(text, extra={"fields": {"screen_name": [text]}})
 
 

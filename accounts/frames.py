@@ -63,7 +63,7 @@ def _send(user_id: int, kind: str) -> None:
 
 def announce(entries: Sequence[Entry], *, using: str = "default") -> None:
     """Send each player's wallet frame once the transfer has committed."""
-    owned = [e for e in entries if e.account.user_id is not None]
+    owned = [(e.account.user_id, e) for e in entries if e.account.user_id is not None]
     if owned:
         transaction.on_commit(lambda: publish(owned, using=using), using=using)
 
@@ -80,10 +80,6 @@ def wallet_frame(
     return {"type": "wallet", "wallet": wallet_view(user_id=user_id, using=using), "entry": line}
 
 
-def publish(entries: Sequence[Entry], *, using: str = "default") -> None:
-    send_all(
-        [
-            (player_group(e.account.user_id), wallet_frame(e.account.user_id, e, using=using))
-            for e in entries
-        ]
-    )
+def publish(owned: Sequence[tuple[int, Entry]], *, using: str = "default") -> None:
+    """Each player's wallet frame, with the entry (of his account) that changed it."""
+    send_all([(player_group(user), wallet_frame(user, e, using=using)) for user, e in owned])

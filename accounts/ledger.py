@@ -5,9 +5,11 @@ caller's transaction: on PostgreSQL over accounts that exist in two
 statements and no savepoint (``accounts.postings``), elsewhere or when it
 creates accounts through the ORM under a savepoint of its own.  It
 
-- locks every account it touches in one statement, in id order
-  (``SELECT ... FOR UPDATE ORDER BY id``), so two transfers over the same
-  accounts queue instead of deadlocking, and a balance read is the balance;
+- creates the accounts it needs that do not exist yet, before it locks
+  any (``accounts_lock``), then locks every account it touches in one
+  statement, in id order (``SELECT ... FOR UPDATE ORDER BY id``), so two
+  transfers over the same accounts queue instead of deadlocking, and a
+  balance read is the balance;
 - refuses (``InsufficientFunds``) to take any account below zero, except
   the two that stand for the outside world: ``external`` (money deposited
   into the room and not yet withdrawn is its negative balance) and
@@ -241,7 +243,7 @@ def _post_in_two(
 ) -> Transfer | None:
     """``transfer_post`` of the unsaved ``transfer`` on PostgreSQL: two
     statements when its accounts exist (``accounts.postings``; None,
-    nothing written, when one does not), and no savepoint: a refusal is
+    nothing locked or written, when one does not), and no savepoint: a refusal is
     decided before anything is written, and a racer on the same id makes
     the write write nothing."""
     wanted = {ref.key: ref for ref in net}
@@ -285,20 +287,34 @@ def accounts_lock(
 ) -> dict[AccountRef, Account]:
     """Create the accounts missing, then lock them all in id order.
 
+    Nothing is locked before the accounts are created: creating one waits
+    for another transaction creating the same one to end, and a
+    transaction that held account locks while it waited could wait on one
+    that waits for those locks (a deadlock).  So every transaction creates
+    first (in key order, so two creating several wait for each other in
+    one order) and locks after (in id order, in one statement).
+
     Callers that post several transfers in one transaction lock the union
-    first, so they never hold some locks while waiting for others.
+    first, so they never hold some locks while waiting for others, nor
+    create an account while holding a lock.
     """
     wanted = {ref.key: ref for ref in refs}
-    rows = Account.objects.using(using).select_for_update().order_by("pk")
-    found = {a.key: a for a in rows.filter(key__in=wanted)}
-    missing = [ref for key, ref in wanted.items() if key not in found]
+    if connections[using].vendor == "postgresql":
+        locked, _taken = postings.lock(list(wanted), None, using)
+        if locked:  # all there: locked in one statement
+            return {wanted[a.key]: a for a in locked}
+    accounts = Account.objects.using(using)
+    known = set(accounts.filter(key__in=wanted).values_list("key", flat=True))
+    missing = [wanted[key] for key in sorted(wanted.keys() - known)]
     if missing:
         _create(missing, using)
-        found = {a.key: a for a in rows.filter(key__in=wanted)}
+    rows = accounts.select_for_update().order_by("pk").filter(key__in=wanted)
+    found = {a.key: a for a in rows}
     return {ref: found[key] for key, ref in wanted.items()}
 
 
 def _create(refs: list[AccountRef], using: str) -> None:
+    """Insert the accounts of ``refs`` (in that order) that nobody has yet."""
     users = {ref.user_id for ref in refs if ref.user_id is not None}
     known = set(
         get_user_model().objects.using(using).filter(pk__in=users).values_list("pk", flat=True)

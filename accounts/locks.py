@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils.text import format_lazy
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
 from accounts.errors import NotPermitted
@@ -82,9 +81,13 @@ class LockDone:
 
 
 class BadReason(ApiError):
+    """A lock or unlock without a reason, or with one too long."""
+
     status = 400
     code = "invalid"
-    message = format_lazy(_("Say why, in 1 to {most} characters."), most=MAX_REASON)
+
+    def __init__(self) -> None:
+        super().__init__(_("Say why, in 1 to {most} characters.").format(most=MAX_REASON))
 
 
 def _who(by: Any) -> tuple[Any, str]:

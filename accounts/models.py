@@ -42,9 +42,9 @@ class User(AbstractUser):
 
     username_key = models.CharField(max_length=600, unique=True, null=True, editable=False)
     """The username's TR39 skeleton (``accounts.names``): its unique index
-    refuses a username confusable with another's.  Null only for the
-    accounts that were already confusable with an earlier one when the
-    column came (migration 0010), which keep their names."""
+    refuses a username confusable with another's.  Null only for an
+    account whose username is confusable with an earlier account's and
+    which keeps it (migration 0010 filled the column and left those)."""
 
     class Meta:
         db_table = "accounts_user"

@@ -7,7 +7,8 @@ Here (``accounts.ledger.transfer_post`` on PostgreSQL) a transfer over
 accounts that exist is
 
 1. ``lock``: its accounts locked in id order (``FOR UPDATE``) and read,
-   with whether its id is already taken;
+   with whether its id is already taken; none is locked when one is yet
+   to be created;
 2. ``write``: the transfer, its entries and the new balances in one
    statement (data-modifying CTEs), the transfer inserted ``ON CONFLICT
    (id) DO NOTHING`` and the rest joined to what it inserted, so a racer
@@ -41,7 +42,10 @@ Statement = tuple[str, Sequence[Any]]
 """SQL and its parameters (the shape of ``poker.statements.Statement``)."""
 
 
-def _quote(name: str) -> str:
+def _quote(name: str | None) -> str:
+    """A column or table name quoted (a model's columns always have one)."""
+    if name is None:
+        raise ValueError("a column without a name")
     return '"' + name.replace('"', '""') + '"'
 
 
@@ -53,20 +57,27 @@ def _column(model: type[Any], name: str) -> str:
 def _lock_sql() -> str:
     account, transfer = Account._meta, Transfer._meta
     columns = ", ".join(f"a.{_quote(f.column)}" for f in account.concrete_fields)
+    table, key = _quote(account.db_table), _column(Account, "key")
     return (
         f"SELECT {columns}, EXISTS (SELECT 1 FROM {_quote(transfer.db_table)}"
         f" WHERE {_quote(transfer.pk.column)} = %s)"
-        f" FROM {_quote(account.db_table)} a WHERE a.{_column(Account, 'key')} = ANY(%s)"
+        f" FROM {table} a WHERE a.{key} = ANY(%s)"
+        f" AND (SELECT count(*) FROM {table} WHERE {key} = ANY(%s)) = %s"
         f" ORDER BY a.{_quote(account.pk.column)} FOR UPDATE"
     )
 
 
-def lock(keys: Sequence[str], transfer_id: uuid.UUID, using: str) -> tuple[list[Account], bool]:
-    """The accounts of ``keys`` that exist, locked in id order, and whether
-    a transfer ``transfer_id`` exists: one statement."""
+def lock(
+    keys: Sequence[str], transfer_id: uuid.UUID | None, using: str
+) -> tuple[list[Account], bool]:
+    """The accounts of ``keys`` locked in id order, and whether a transfer
+    ``transfer_id`` exists: one statement.  All or nothing: when one of
+    them does not exist yet, none is locked and the list is empty (see
+    ``accounts.ledger``: accounts are created before any is locked)."""
     names = [f.attname for f in Account._meta.concrete_fields]
+    keys = list(keys)
     with connections[using].cursor() as cursor:
-        cursor.execute(_lock_sql(), [transfer_id, list(keys)])
+        cursor.execute(_lock_sql(), [transfer_id, keys, keys, len(keys)])
         rows = cursor.fetchall()
     accounts = [Account.from_db(using, names, row[:-1]) for row in rows]
     return accounts, bool(rows and rows[0][-1])

@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
 
 from config.throttles import login_wait
@@ -35,6 +36,8 @@ class RoomAdminSite(admin.AdminSite):
         if request.method == "POST":
             wait = login_wait(request, request.POST.get("username"))
             if wait is not None:
-                message = f"Too many login attempts: try again in {wait} seconds."
+                message = gettext("Too many login attempts: try again in %(wait)s seconds.") % {
+                    "wait": wait
+                }
                 return HttpResponse(message, status=429, headers={"Retry-After": str(wait)})
         return super().login(request, extra_context)

@@ -8,29 +8,13 @@ on PostgreSQL and Redis, with separate worker and beat processes.
 """
 
 import os
-import secrets
-import socket
-import sys
-import tempfile
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def _postgres_answers(db: dict[str, Any]) -> bool:
-    """Whether something listens at the database's host and port (1 s)."""
-    try:
-        socket.create_connection(
-            (db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432)), 1
-        ).close()
-    except OSError:
-        return False
-    return True
 
 
 env = environ.Env()
@@ -162,36 +146,6 @@ DB_THREADS = env.int(
 """Threads (each with its connection) a server's sockets reach the database
 from (``config/dbthreads.py``); one on SQLite, whose writers queue anyway."""
 
-# Under pytest, storage suites also run on both backends side by side: an
-# in-memory SQLite and, when it answers, PostgreSQL at TEST_DATABASE_URL
-# (its own test database, so it never clashes with "default").
-if "pytest" in sys.modules:
-    # Test databases are named per run, so two runs on one server never
-    # drop each other's: xdist gives a run's workers one id (pytest-django
-    # adds each worker's own suffix), a run without xdist makes its own.
-    TEST_RUN_ID = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")[:8] or secrets.token_hex(4)
-    _suffix = f"_{TEST_RUN_ID}"
-    if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
-        _default_name = DATABASES["default"]["NAME"]
-        DATABASES["default"]["TEST"] = {"NAME": f"test_{_default_name}{_suffix}"}
-    else:
-        # A file, as the embedded default serves from: an in-memory database
-        # shared between threads locks whole tables and fails at once where a
-        # file's writer waits its turn ("database table is locked").
-        _file = Path(tempfile.gettempdir()) / f"test_pokerroom{_suffix}.sqlite3"
-        DATABASES["default"]["TEST"] = {"NAME": str(_file)}
-    DATABASES["sqlite"] = {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": ":memory:",
-        "TEST": {"DEPENDENCIES": []},
-    }
-    _test_pg = env.db_url("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/test")
-    if _postgres_answers(_test_pg):
-        DATABASES["postgres"] = {
-            **_test_pg,
-            "TEST": {"NAME": f"test_pokerroom_pg{_suffix}", "DEPENDENCIES": []},
-        }
-
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery -----------------------------------------
@@ -292,9 +246,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CLOCK_QUEUE = env.str("CLOCK_QUEUE", default="clocks")
 """The queue of the table clocks' timers."""
 CELERY_TASK_DEFAULT_QUEUE = CLOCK_QUEUE
-CLOCKS_ENABLED = env.bool("CLOCKS_ENABLED", default="pytest" not in sys.modules)
-"""Whether commands set timers (tests that run a worker turn it on)."""
+CLOCKS_ENABLED = env.bool("CLOCKS_ENABLED", default=True)
+"""Whether commands write their clocks (off in the tests' settings, where tests that
+run a worker turn it on)."""
 CLOCK_SWEEP_SECONDS = env.int("CLOCK_SWEEP_SECONDS", default=5)
+SCHEDULE_SECONDS = env.int("SCHEDULE_SECONDS", default=60)
+"""How often beat has the tournament schedules create what their horizons
+cover (``tournaments.schedules``)."""
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # the schedule is fixed: nothing to keep
 CELERY_BEAT_SCHEDULE = {
     # The clocks need no beat: each worker's waker sends the kernel's drain
@@ -303,6 +261,10 @@ CELERY_BEAT_SCHEDULE = {
     "tournament-sweep": {
         "task": "tournaments.tasks.tournament_sweep",
         "schedule": CLOCK_SWEEP_SECONDS,
+    },
+    "tournament-schedules": {
+        "task": "tournaments.tasks.tournament_schedules",
+        "schedule": SCHEDULE_SECONDS,
     },
 }
 EMBEDDED_WORKER = env.bool("EMBEDDED_WORKER", default=not REDIS_URL and CLOCKS_ENABLED)

@@ -42,11 +42,13 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext_lazy as _
 
 from config import outage
 from config.dbthreads import database
+from config.languages import socket_language
 from config.ws_tickets import SESSION, TOKEN, Credential, ticket_redeem
 
 
@@ -57,33 +59,49 @@ class Refusal:
     close_code: int
     code: str
     """The error frame's code (the REST API's code for the same refusal)."""
-    reason: str
+    why: Any
+    """Marked for gettext: the error frame's message in the socket's
+    language (``config.languages``); the close reason in English."""
+
+    @property
+    def reason(self) -> str:
+        """The close reason: English, and short enough for a close frame."""
+        with translation.override("en"):
+            return str(self.why)
+
+    def frame(self, scope: dict[str, Any], *, account: bool = True) -> dict[str, Any]:
+        """The error frame, its message in the language of the socket
+        ``scope`` (``account``: as ``socket_language`` takes it)."""
+        with translation.override(socket_language(scope, account=account)):
+            return {"type": "error", "code": self.code, "message": str(self.why)}
 
 
-NOT_AUTHENTICATED = Refusal(4401, "not_authenticated", "not authenticated: log in or send a ticket")
-ACCOUNT_LOCKED = Refusal(4401, "account_locked", "account locked: this session has ended")
+NOT_AUTHENTICATED = Refusal(
+    4401, "not_authenticated", _("not authenticated: log in or send a ticket")
+)
+ACCOUNT_LOCKED = Refusal(4401, "account_locked", _("account locked: this session has ended"))
 LOGGED_OUT = Refusal(
-    4401, "logged_out", "logged out: the token or session this socket opened with was revoked"
+    4401, "logged_out", _("logged out: the token or session this socket opened with was revoked")
 )
 UNAVAILABLE = Refusal(
-    1013, "unavailable", "the service is briefly unavailable: connect again in a moment"
+    1013, "unavailable", _("the service is briefly unavailable: connect again in a moment")
 )
 ORIGIN_REFUSED = Refusal(
-    4403, "origin_refused", "origin refused: open the socket from this site, or send a ticket"
+    4403, "origin_refused", _("origin refused: open the socket from this site, or send a ticket")
 )
-NO_ROUTE = Refusal(4404, "not_found", "no such stream")
+NO_ROUTE = Refusal(4404, "not_found", _("no such stream"))
 
 
 async def refuse(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
     """Accept, say why, and close (see the module's docstring)."""
     await consumer.accept()
-    await consumer.send_json({"type": "error", "code": refusal.code, "message": refusal.reason})
+    await consumer.send_json(refusal.frame(consumer.scope))
     await consumer.close(code=refusal.close_code, reason=refusal.reason)
 
 
 async def end(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
     """Say why and close a socket accepted before."""
-    await consumer.send_json({"type": "error", "code": refusal.code, "message": refusal.reason})
+    await consumer.send_json(refusal.frame(consumer.scope))
     await consumer.close(code=refusal.close_code, reason=refusal.reason)
 
 
@@ -283,15 +301,16 @@ class OutageGuard:
             return await self.application(scope, receive, send_seen)
         except outage.OUTAGE_ERRORS:
             with contextlib.suppress(Exception):  # the client may be gone
-                await _close_unavailable(send, accepted)
+                await _close_unavailable(send, accepted, scope)
             return None
 
 
-async def _close_unavailable(send: Any, accepted: bool) -> None:
-    """``refuse`` (or ``end``) with ``UNAVAILABLE``, in bare ASGI messages."""
+async def _close_unavailable(send: Any, accepted: bool, scope: dict[str, Any]) -> None:
+    """``refuse`` (or ``end``) with ``UNAVAILABLE``, in bare ASGI messages
+    (the frame's language not asked of the account: the database is away)."""
     why = UNAVAILABLE
     if not accepted:
         await send({"type": "websocket.accept"})
-    frame = {"type": "error", "code": why.code, "message": why.reason}
+    frame = why.frame(scope, account=False)
     await send({"type": "websocket.send", "text": json.dumps(frame)})
     await send({"type": "websocket.close", "code": why.close_code, "reason": why.reason})

@@ -29,11 +29,15 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
+from django.utils import translation
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
 
 from accounts.frames import player_group, session_group, wallet_frame
 from config import outage
 from config.api_errors import ApiError
 from config.dbthreads import database
+from config.languages import socket_language
 from config.throttles import command_wait
 from config.ws_auth import (
     ACCOUNT_LOCKED,
@@ -52,7 +56,7 @@ from poker.models import Table
 MAX_FRAME = 16 * 1024
 """Bytes a client frame may have."""
 
-NO_TABLE = Refusal(4404, "not_found", "no such table")
+NO_TABLE = Refusal(4404, "not_found", _("no such table"))
 LAYER_RETRY_S = (0.1, 0.25, 0.5, 1.0, 2.0)
 """Waits between tries to read the channel layer again while Redis is away."""
 
@@ -110,6 +114,16 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             if message["type"] != "websocket.send":
                 raise
             self.closed = True  # the server closed it: nobody to send to
+
+    @cached_property
+    def language(self) -> str:
+        """The language its error frames' messages are in (``config.languages``)."""
+        return socket_language(self.scope)
+
+    async def send_error(self, error: dict[str, Any]) -> None:
+        """An error frame; ``receive`` has the socket's language active, so
+        a message marked for gettext comes in it."""
+        await self.send_json({"type": "error", **error, "message": str(error["message"])})
 
     async def join(self, group: str) -> None:
         """Join ``group`` (again after an outage of the layer)."""
@@ -171,20 +185,30 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             log.warning("%s not handled, %s unreachable: %s", kind, type(error).__name__, error)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A client frame, answered in the socket's language (the commands
+        it runs too: their refusals are worded where they are raised)."""
+        with translation.override(self.language):
+            await self._receive(text_data)
+
+    async def _receive(self, text_data: str | None) -> None:
         if text_data is None or len(text_data.encode()) > MAX_FRAME:
-            await _error(self, "malformed", f"send JSON text frames of at most {MAX_FRAME} bytes")
+            await _error(
+                self,
+                "malformed",
+                _("Send JSON text frames of at most %(most)s bytes.") % {"most": MAX_FRAME},
+            )
             return
         try:
             content = json.loads(text_data)
         except (ValueError, RecursionError):
             content = None
         if not isinstance(content, dict):
-            await _error(self, "malformed", "a frame is a JSON object")
+            await _error(self, "malformed", _("A frame is a JSON object."))
             return
         try:
             await self.receive_json(content)
         except outage.OUTAGE_ERRORS:
-            await self.send_json(outage.body(type="error", command_id=content.get("command_id")))
+            await self.send_error(outage.body(command_id=content.get("command_id")))
 
     async def session_join(self, viewer: Any) -> None:
         """A logged-in viewer's socket hears of his account's lock."""
@@ -210,7 +234,7 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if content.get("type") == "ping":
             await self.send_json({"type": "pong"})
         else:
-            await _error(self, "read_only", "this stream only sends; ping is all it answers")
+            await _error(self, "read_only", _("This stream only sends; ping is all it answers."))
 
 
 class TableConsumer(JsonFrames):
@@ -316,12 +340,16 @@ class TableConsumer(JsonFrames):
         elif kind == "act":
             await self._act(content)
         else:
-            await _error(self, "unknown_type", f"unknown frame type {kind!r}: use act or ping")
+            await _error(
+                self,
+                "unknown_type",
+                _("Unknown frame type %(kind)s: use act or ping.") % {"kind": repr(kind)},
+            )
 
     async def _act(self, content: dict[str, Any]) -> None:
         command_id = content.get("command_id")
         if self.viewer is None:
-            await _error(self, "not_authenticated", "log in to play", command_id)
+            await _error(self, "not_authenticated", _("Log in to play."), command_id)
             return
         if await self._throttled(command_id):
             return
@@ -334,7 +362,7 @@ class TableConsumer(JsonFrames):
                 by=self.viewer, table_id=self.table, **body.validated_data
             )
         except ApiError as error:
-            await self.send_json({"type": "error", "command_id": command_id, **error.as_dict()})
+            await self.send_error({"command_id": command_id, **error.as_dict()})
             return
         await self.send_json({"type": "answer", "command_id": command_id, "answer": answer})
 
@@ -348,11 +376,10 @@ class TableConsumer(JsonFrames):
         wait = await command_wait(self.viewer)
         if wait is None:
             return False
-        await self.send_json(
+        await self.send_error(
             {
-                "type": "error",
                 "code": "throttled",
-                "message": f"Too many commands: try again in {wait} s.",
+                "message": _("Too many commands: try again in %(wait)s s.") % {"wait": wait},
                 "retry_after": wait,
                 "command_id": command_id,
             }
@@ -422,10 +449,8 @@ class PlayerConsumer(JsonFrames):
             await self.send_json(frame)
 
 
-async def _error(consumer: Any, code: str, message: str, command_id: Any = None) -> None:
-    await consumer.send_json(
-        {"type": "error", "code": code, "message": message, "command_id": command_id}
-    )
+async def _error(consumer: JsonFrames, code: str, message: Any, command_id: Any = None) -> None:
+    await consumer.send_error({"code": code, "message": message, "command_id": command_id})
 
 
 def query_after(scope: dict[str, Any]) -> int | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from config.api_errors import ApiError
+from config.refusals import engine_message
 from poker.engine.errors import EngineError, ErrorCode
 
 
@@ -63,12 +64,18 @@ _STATUS = {
 
 
 def refusal(error: EngineError) -> ApiError:
-    """An engine refusal as an API error with the same code, the players it
-    names shown by their screen names (the engine knows only their ids)."""
+    """An engine refusal as an API error with the same code: ``message`` in
+    the reader's language (``config.refusals``), ``detail`` the engine's
+    own words (English, for logs and scripts); the players either names
+    are shown by their screen names (the engine knows only their ids)."""
     from poker.selectors import player_name
 
-    message = error.named(player_name)
-    return ApiError(message, code=error.code.value, status=_STATUS.get(error.code, 400))
+    return ApiError(
+        engine_message(error.code.value, error.players, player_name),
+        code=error.code.value,
+        status=_STATUS.get(error.code, 400),
+        extra={"detail": error.named(player_name)},
+    )
 
 
 class ClockMoved(ApiError):

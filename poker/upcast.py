@@ -9,14 +9,14 @@ the store's reads calls it, so decoders, projections and client frames
 only ever see the current names and fields; the rows themselves are never
 rewritten (events are append-only).
 
-Schema 1 is what the code up to issue 11 wrote: the Python class name as
-the type.  Schema 2 writes the stable ``<kind>.<fact>`` names declared
-beside each event union.  Schema 3 (today, issue 13) commits to each card
-position of a hand's deck and reshuffles (``HandStarted.root``,
-``MuckReshuffled.root``, docs/fair-deal.md).  To change an event's shape later, bump
-``SCHEMA`` and give each kind of stream a step for the old number: renamed
-types in ``Step.types``, renamed fields in ``Step.fields`` (keyed by the
-type's name after the step), anything else in ``Step.convert``.
+Schema 1 stores the Python class name as the type. Schema 2 writes the
+stable ``<kind>.<fact>`` names declared beside each event union. Schema 3
+(what the code writes) commits to each card position of a hand's deck and
+reshuffles (``HandStarted.root``, ``MuckReshuffled.root``,
+docs/fair-deal.md). To change an event's shape later, bump ``SCHEMA`` and
+give each kind of stream a step for the old number: renamed types in
+``Step.types``, renamed fields in ``Step.fields`` (keyed by the type's name
+after the step), anything else in ``Step.convert``.
 
 Each app registers the upcasters of its own streams (``register``): poker
 its hands and tables here, tournaments its streams when it is ready.

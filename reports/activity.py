@@ -99,7 +99,7 @@ def floor_report(*, period: Period) -> list[dict[str, Any]]:
         .annotate(
             tables=Count("id"),
             players=Sum("players_seated"),
-            hands=Count(
+            running_hands=Count(
                 "id", filter=Q(current_hand__ended_at__isnull=True, current_hand__isnull=False)
             ),
         )
@@ -111,7 +111,7 @@ def floor_report(*, period: Period) -> list[dict[str, Any]]:
             "kind": CASH if row["cash"] else TOURNAMENT,
             "tables": row["tables"],
             "players": int(row["players"] or 0),
-            "hands": row["hands"],
+            "hands": row["running_hands"],
         }
         for row in running
     ]

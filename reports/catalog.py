@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from rest_framework import serializers
+
 from reports import activity, money, players
 from reports.api import serializers as s
 from reports.period import Period
@@ -32,7 +34,8 @@ class Report:
 
     def rows(self, period: Period) -> list[dict[str, Any]]:
         """The rows as the API answers them (dates as ISO text)."""
-        return list(self.row(self.selector(period=period), many=True).data)
+        rows = serializers.ListSerializer(self.selector(period=period), child=self.row())
+        return list(rows.data)
 
 
 REPORTS: dict[str, Report] = {

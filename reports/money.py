@@ -20,7 +20,12 @@ from reports.subjects import Subject, subject_of, subjects_named
 def income_report(*, period: Period) -> list[dict[str, Any]]:
     """The house's income in ``period``: one row a day, source and subject
     (the table or tournament its transfers name), with the amount and the
-    transfers that made it."""
+    transfers that made it.  A tournament's overlay line
+    (``tournament_overlays``) is the ``overlay`` transfers between the
+    house's account and its pool: the whole guarantee out on the day the
+    tournament is created (days ahead for a schedule's), what the pool did
+    not need back on the day its prizes are awarded, all of it back if it
+    is called off; the tournaments report shows the overlay net."""
     return _flows(period, INCOME)
 
 

@@ -11,7 +11,7 @@ Python (``reports.rake``: no query sums a pot's contributors).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import UTC
 from typing import Any
 
@@ -81,7 +81,7 @@ def players_report(*, period: Period) -> list[dict[str, Any]]:
             of(int(player))["hands"] = hands
             saw(int(player), _moment(last))
     for row in _tournaments(period):
-        of(row.pop("player_id")).update(row)
+        of(row["player_id"]).update({k: v for k, v in row.items() if k != "player_id"})
     for player, chips in rake_paid(period=period).items():
         of(player)["rake_paid"] = chips
     for row in _money(period):
@@ -111,7 +111,7 @@ def _moment(value: Any) -> Any:
     return value
 
 
-def _tournaments(period: Period) -> Iterable[dict[str, Any]]:
+def _tournaments(period: Period) -> Iterable[Mapping[str, Any]]:
     return (
         Entrant.objects.filter(
             tournament__started_at__gte=period.start, tournament__started_at__lt=period.end

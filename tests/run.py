@@ -1,5 +1,5 @@
 """This test run's id, in the name of every database the run makes on a
-shared server: the Django test databases (``config/settings.py``:
+shared server: the Django test databases (``config/settings_test.py``:
 ``TEST_RUN_ID``, shared by the run's xdist workers, each adding its own
 suffix) and the copies of the migrated template (``database_name``).  Two
 runs on one server never touch each other's databases, and a run drops

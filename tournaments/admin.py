@@ -1,13 +1,14 @@
 """The admin for operators: tournaments and their entrants, read-only (they
 are projections of the tournament streams; tournaments change only by
-commands)."""
+commands), and the schedules with the tournaments they created, read-only
+too (set up, paused and deleted through the API, which checks them)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
 from config.admin import ReadOnly, ReadOnlyInline
-from tournaments.models import Entrant, Tournament
+from tournaments.models import Entrant, Occurrence, Schedule, Tournament
 
 
 class EntrantInline(ReadOnlyInline):
@@ -49,3 +50,16 @@ class EntrantAdmin(ReadOnly):
     )
     list_filter = ("status", "ticket")
     search_fields = ("player__username",)
+
+
+class OccurrenceInline(ReadOnlyInline):
+    model = Occurrence
+    fields = ("day", "tournament")
+
+
+@admin.register(Schedule)
+class ScheduleAdmin(ReadOnly):
+    list_display = ("id", "name", "every", "time", "time_zone", "horizon_days", "paused", "problem")
+    list_filter = ("every", "paused")
+    search_fields = ("name",)
+    inlines = [OccurrenceInline]

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from config.dbthreads import database
 from config.ws_auth import Refusal, refuse
@@ -33,7 +34,7 @@ from tournaments.publish import events_frame, tournament_group
 from tournaments.timing import seconds
 from tournaments.work import lock
 
-NO_TOURNAMENT = Refusal(4404, "not_found", "no such tournament")
+NO_TOURNAMENT = Refusal(4404, "not_found", _("no such tournament"))
 
 
 class TournamentConsumer(JsonFrames):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from config.api_errors import ApiError
+from config.refusals import tournament_message
 from tournaments.rules import InvalidDefinition, TournamentError, TournamentErrorCode
 
 _BAD_REQUEST = frozenset({TournamentErrorCode.INVALID_DEFINITION, TournamentErrorCode.MALFORMED})
@@ -84,10 +85,14 @@ class ClockEarly(ApiError):
 
 
 def refusal(error: TournamentError) -> ApiError:
-    """A rules refusal as an API error with the same code; a bad definition
-    also names the culprit under ``fields``, like any invalid input."""
+    """A rules refusal as an API error with the same code: ``message`` in
+    the reader's language (``config.refusals``), ``detail`` the rules' own
+    words (English, for logs and scripts); a bad definition also names the
+    culprit under ``fields``, like any invalid input."""
     status = 400 if error.code in _BAD_REQUEST else 409
-    extra = {}
+    extra: dict[str, object] = {"detail": error.message}
     if isinstance(error, InvalidDefinition):
-        extra = {"fields": {error.field: [error.reason]}}
-    return ApiError(error.message, code=error.code.value, status=status, extra=extra)
+        extra["fields"] = {error.field: [error.reason]}
+    return ApiError(
+        tournament_message(error.code.value), code=error.code.value, status=status, extra=extra
+    )

@@ -164,3 +164,65 @@ class Entrant(models.Model):
 def tournament_stream(tournament_id: int) -> str:
     """Stream name of a tournament."""
     return f"tournament-{tournament_id}"
+
+
+class Schedule(models.Model):
+    """A recurring tournament (``tournaments.schedules``): every day, or on
+    some days of the week, at ``time`` in ``time_zone``, a tournament of
+    ``template`` is created ``horizon_days`` ahead, so a room's schedule
+    runs without a director typing each one."""
+
+    class Every(models.TextChoices):
+        DAY = "daily"
+        """Every day."""
+        WEEK = "weekly"
+        """On ``weekdays`` only."""
+
+    name = models.CharField(max_length=80)
+    """The name of each tournament it creates."""
+    template = models.JSONField()
+    """The tournament create API's body (``TournamentIn``) without its name
+    and start, as validated: each occurrence is built from it by the same
+    code and rules as a tournament a director creates."""
+    every = models.CharField(max_length=8, choices=Every.choices)
+    weekdays = models.JSONField(default=list)
+    """ISO weekdays (1 Monday ... 7 Sunday) of a weekly schedule."""
+    time = models.TimeField()
+    """The start's time of day, in ``time_zone``."""
+    time_zone = models.CharField(max_length=64)
+    """An IANA time zone name (by default the room's: ``TIME_ZONE``)."""
+    horizon_days = models.PositiveSmallIntegerField(default=7)
+    """How far ahead its tournaments are created."""
+    paused = models.BooleanField(default=False)
+    problem = models.CharField(max_length=300, blank=True, default="")
+    """Why its last occurrence could not be created ("" when it could):
+    shown to the directors, tried again at every run."""
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"schedule {self.pk} {self.name}"
+
+
+class Occurrence(models.Model):
+    """The tournament a schedule created for one local day: the key that
+    makes the creation happen once, whoever runs it and however often."""
+
+    schedule = models.ForeignKey(Schedule, on_delete=models.CASCADE, related_name="occurrences")
+    day = models.DateField()
+    """The day in the schedule's time zone."""
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.PROTECT, related_name="occurrence"
+    )
+
+    class Meta:
+        ordering = ["schedule", "day"]
+        constraints = [
+            models.UniqueConstraint(fields=["schedule", "day"], name="occurrence_schedule_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"schedule {self.schedule_id} on {self.day}"

@@ -133,6 +133,24 @@ def tournament_create(
     A step satellite's tournament names its chain and step (its definition
     made by ``steps.step_definition``)."""
     ensure_director(by)
+    return tournament_open(
+        by=by, name=name, definition=definition, starts_at=starts_at,
+        step_chain=step_chain, step=step,
+    )  # fmt: skip
+
+
+def tournament_open(
+    *,
+    by: Any,
+    name: str,
+    definition: TournamentDefinition,
+    starts_at: datetime | None = None,
+    step_chain: StepChain | None = None,
+    step: int | None = None,
+) -> Tournament:
+    """``tournament_create`` once its caller is known to be allowed (a
+    director, or a schedule a director set up: ``schedules``); ``by`` is
+    recorded as its author."""
     if definition.sit_and_go and starts_at is not None:
         raise ApiError(_("A sit-and-go starts when it fills: no starts_at."), code="invalid")
     if not definition.sit_and_go and (starts_at is None or starts_at <= timing.now()):

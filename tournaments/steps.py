@@ -23,6 +23,7 @@ from accounts.models import Account
 from accounts.selectors import account_balance
 from config.api_errors import ApiError
 from tournaments import timing
+from tournaments.definitions import definition_build
 from tournaments.errors import BadTarget, NotFound, StepChainOpen, refusal
 from tournaments.models import StepChain, Tournament
 from tournaments.rules import (
@@ -75,6 +76,21 @@ def step_chain_create(
         raise refusal(error) from None
     chain.save()
     return chain
+
+
+def tournament_definition(
+    data: dict[str, Any],
+) -> tuple[TournamentDefinition, StepChain | None, int | None]:
+    """The definition a tournament create body describes (``TournamentIn``
+    as validated, without its name and start), and the chain and step of
+    a step satellite's tournament (None, None otherwise)."""
+    fields = dict(data)
+    step = fields.pop("step", None)
+    definition = definition_build(fields)
+    if step is None:
+        return definition, None, None
+    definition, chain = step_definition(definition, **step)
+    return definition, chain, step["step"]
 
 
 def step_definition(

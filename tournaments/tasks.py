@@ -1,4 +1,5 @@
-"""Celery tasks of the tournaments: the sweep for hands whose report was lost.
+"""Celery tasks of the tournaments: the sweep for hands whose report was
+lost, and the schedules creating their tournaments.
 
 The tournament's clocks are kernel clocks (``tournaments.clocks``), fired
 by the kernel's drain.  A hand at a tournament table commits at the table
@@ -27,3 +28,13 @@ def tournament_sweep() -> int:
 
         sweep_deals(timing.now() - timedelta(seconds=SWEEP_GRACE_SECONDS))
     return 0
+
+
+@shared_task(ignore_result=True, expires=settings.SCHEDULE_SECONDS)
+def tournament_schedules() -> int:
+    """Create the tournaments the schedules' horizons now cover (run by
+    beat; each occurrence at most once however often this runs:
+    ``tournaments.schedules``); their start clocks are rows, written with them."""
+    from tournaments import schedules
+
+    return schedules.schedules_fill(now=timing.now())

@@ -3,6 +3,8 @@ services decide)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.conf import settings
 from django.contrib.auth.password_validation import (
     MinimumLengthValidator,
@@ -44,11 +46,11 @@ def transfer_id() -> ClientUUID:
     return ClientUUID(reserved_version=SYSTEM_VERSION)
 
 
-def _screen_name(**options: object) -> Text:
+def _screen_name(*, required: bool = True) -> Text:
     """A JSON string of at most as many characters as a stored name has:
     ``accounts.names`` normalizes it and says what else it refuses
     (``bad_screen_name``, ``screen_name_reserved``)."""
-    return Text(max_length=MAX_LENGTH, **options)
+    return Text(max_length=MAX_LENGTH, required=required)
 
 
 def _new_password() -> Text:
@@ -148,7 +150,7 @@ class HistoryQuery(Query):
 # Out
 
 
-class MeOut(serializers.Serializer[dict[str, object]]):
+class MeOut(serializers.Serializer[Mapping[str, object]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     screen_name = serializers.CharField()
@@ -159,39 +161,39 @@ class MeOut(serializers.Serializer[dict[str, object]]):
     language = serializers.CharField(allow_null=True, help_text="null: the browser's")
 
 
-class SessionOut(serializers.Serializer[dict[str, object]]):
+class SessionOut(serializers.Serializer[Mapping[str, object]]):
     user = MeOut()
     token = serializers.CharField()
     expiry = serializers.DateTimeField(allow_null=True)
 
 
-class TokenOut(serializers.Serializer[dict[str, object]]):
+class TokenOut(serializers.Serializer[Mapping[str, object]]):
     """A new API token for one device (shown only once) and when it expires."""
 
     token = serializers.CharField()
     expiry = serializers.DateTimeField(allow_null=True)
 
 
-class WsTicketOut(serializers.Serializer[dict[str, object]]):
+class WsTicketOut(serializers.Serializer[Mapping[str, object]]):
     """A WebSocket ticket (``?ticket=``): good once, for ``expires_in`` seconds."""
 
     ticket = serializers.CharField()
     expires_in = serializers.IntegerField()
 
 
-class TicketOut(serializers.Serializer[dict[str, object]]):
+class TicketOut(serializers.Serializer[Mapping[str, object]]):
     tournament = serializers.CharField()
     count = serializers.IntegerField()
 
 
-class WalletOut(serializers.Serializer[dict[str, object]]):
+class WalletOut(serializers.Serializer[Mapping[str, object]]):
     user = serializers.IntegerField()
     screen_name = serializers.CharField()
     cash = serializers.IntegerField()
     tickets = TicketOut(many=True)
 
 
-class SubjectOut(serializers.Serializer[dict[str, object]]):
+class SubjectOut(serializers.Serializer[Mapping[str, object]]):
     """What a reference names: a table, casino table or tournament."""
 
     kind = serializers.ChoiceField(choices=["table", "casino", "tournament"])
@@ -199,7 +201,7 @@ class SubjectOut(serializers.Serializer[dict[str, object]]):
     name = serializers.CharField(allow_null=True)
 
 
-class EntryOut(serializers.Serializer[dict[str, object]]):
+class EntryOut(serializers.Serializer[Mapping[str, object]]):
     id = serializers.IntegerField()
     transfer = serializers.CharField()
     kind = serializers.CharField()
@@ -213,13 +215,13 @@ class EntryOut(serializers.Serializer[dict[str, object]]):
     at = serializers.DateTimeField()
 
 
-class TransferEntryOut(serializers.Serializer[dict[str, object]]):
+class TransferEntryOut(serializers.Serializer[Mapping[str, object]]):
     account = serializers.CharField()
     amount = serializers.IntegerField()
     balance_after = serializers.IntegerField()
 
 
-class TransferOut(serializers.Serializer[dict[str, object]]):
+class TransferOut(serializers.Serializer[Mapping[str, object]]):
     id = serializers.CharField()
     kind = serializers.CharField()
     ref = serializers.CharField()
@@ -228,12 +230,12 @@ class TransferOut(serializers.Serializer[dict[str, object]]):
     entries = TransferEntryOut(many=True)
 
 
-class MoneyOut(serializers.Serializer[dict[str, object]]):
+class MoneyOut(serializers.Serializer[Mapping[str, object]]):
     transfer = TransferOut()
     wallet = WalletOut()
 
 
-class LimitsOut(serializers.Serializer[dict[str, object]]):
+class LimitsOut(serializers.Serializer[Mapping[str, object]]):
     """A player's limits as they hold now."""
 
     excluded_until = serializers.DateTimeField(
@@ -254,7 +256,7 @@ class LimitsOut(serializers.Serializer[dict[str, object]]):
     )
 
 
-class NoteOut(serializers.Serializer[dict[str, object]]):
+class NoteOut(serializers.Serializer[Mapping[str, object]]):
     id = serializers.IntegerField()
     player = serializers.IntegerField()
     text = serializers.CharField()

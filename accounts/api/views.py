@@ -9,7 +9,7 @@ about who exists).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
@@ -18,7 +18,9 @@ from django_otp import login as otp_login
 from django_otp.models import Device
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
-from rest_framework import permissions
+from rest_framework import permissions, serializers
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,6 +29,7 @@ from rest_framework.views import APIView
 from accounts import limits, money, names, notes, references, second_factor, selectors, services
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
+from accounts.models import Transfer, User
 from config.api import validated
 from config.api_errors import ApiError
 from config.throttles import (
@@ -41,7 +44,15 @@ LOGIN_THROTTLES = [LoginAddressThrottle, LoginAccountThrottle]
 """Login and token share their counts: both are password guesses."""
 
 
-def _session(request: Request, user: Any, device: Device | None = None) -> Response:
+def _player(request: Request) -> User:
+    """The logged-in player (every view but ``Open``'s lets only one in)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated()
+    return user
+
+
+def _session(request: Request, user: User, device: Device | None = None) -> Response:
     """Log ``user`` in on this session too (verified by ``device``, his
     second factor, if he gave one) and answer with a new token for this
     device."""
@@ -53,7 +64,7 @@ def _session(request: Request, user: Any, device: Device | None = None) -> Respo
     return Response(s.SessionOut(body).data)
 
 
-def _credentials(request: Request) -> tuple[Any, Device | None]:
+def _credentials(request: Request) -> tuple[User, Device | None]:
     """The user whose username and password the request gives, and the
     device his ``otp`` code is of when he must give one
     (``accounts.second_factor``); or 400."""
@@ -61,7 +72,7 @@ def _credentials(request: Request) -> tuple[Any, Device | None]:
     code = data.pop("otp", None)
     data["username"] = names.username_normal(str(data["username"]))
     user = authenticate(request._request, **data)
-    if user is None:
+    if not isinstance(user, User):  # None: no such user, or a wrong password
         raise ApiError(_("Wrong username or password."), code="bad_credentials")
     return user, second_factor.checked(user, code)
 
@@ -70,7 +81,7 @@ class Open(APIView):
     """Anyone, and no session: a stale session cookie must not make a
     login or registration fail its CSRF check."""
 
-    authentication_classes: list[Any] = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [permissions.AllowAny]
 
 
@@ -104,7 +115,7 @@ class LogoutView(APIView):
 
     @extend_schema(request=None, responses={204: None}, operation_id="logout")
     def post(self, request: Request) -> Response:
-        user = request.user
+        user = _player(request)
         if isinstance(request.auth, AuthToken):
             services.token_revoke(token=request.auth)
         logout(request._request)
@@ -118,7 +129,7 @@ class LogoutAllView(APIView):
 
     @extend_schema(request=None, responses={204: None}, operation_id="logout_all")
     def post(self, request: Request) -> Response:
-        user = request.user
+        user = _player(request)
         services.tokens_revoke_all(user=user)
         logout(request._request)
         services.session_ended(user=user)
@@ -133,7 +144,7 @@ class WsTicketView(APIView):
     @extend_schema(request=None, responses={201: s.WsTicketOut}, operation_id="ws_ticket")
     def post(self, request: Request) -> Response:
         ticket = services.ws_ticket_issue(
-            user=request.user,
+            user=_player(request),
             token=request.auth if isinstance(request.auth, AuthToken) else None,
             session_key=request.session.session_key,
         )
@@ -151,8 +162,8 @@ class PasswordView(APIView):
     @extend_schema(request=s.PasswordIn, responses={200: s.TokenOut}, operation_id="password")
     def post(self, request: Request) -> Response:
         data = validated(s.PasswordIn, request.data)
-        token, expiry = services.user_password_change(user=request.user, **data)
-        update_session_auth_hash(request._request, request.user)
+        token, expiry = services.user_password_change(user=_player(request), **data)
+        update_session_auth_hash(request._request, _player(request))
         return Response(s.TokenOut({"token": token, "expiry": expiry}).data)
 
 
@@ -174,11 +185,12 @@ class MeView(APIView):
 
     @extend_schema(responses={200: s.MeOut}, operation_id="me")
     def get(self, request: Request) -> Response:
-        return Response(s.MeOut(selectors.me_view(request.user)).data)
+        return Response(s.MeOut(selectors.me_view(_player(request))).data)
 
     @extend_schema(request=s.ProfileIn, responses={200: s.MeOut}, operation_id="me_update")
     def patch(self, request: Request) -> Response:
-        user = services.profile_update(user=request.user, **validated(s.ProfileIn, request.data))
+        data = validated(s.ProfileIn, request.data)
+        user = services.profile_update(user=_player(request), **data)
         return Response(s.MeOut(selectors.me_view(user)).data)
 
 
@@ -188,7 +200,7 @@ class MyLanguageView(APIView):
 
     @extend_schema(request=s.LanguageIn, responses={200: s.MeOut}, operation_id="me_language")
     def put(self, request: Request) -> Response:
-        user = services.language_set(user=request.user, **validated(s.LanguageIn, request.data))
+        user = services.language_set(user=_player(request), **validated(s.LanguageIn, request.data))
         return Response(s.MeOut(selectors.me_view(user)).data)
 
 
@@ -197,7 +209,7 @@ class MyLimitsView(APIView):
 
     @extend_schema(responses={200: s.LimitsOut}, operation_id="me_limits")
     def get(self, request: Request) -> Response:
-        return Response(s.LimitsOut(limits.limits_view(user_id=request.user.pk)).data)
+        return Response(s.LimitsOut(limits.limits_view(user_id=_player(request).pk)).data)
 
 
 class MySelfExclusionView(APIView):
@@ -208,8 +220,9 @@ class MySelfExclusionView(APIView):
         request=s.SelfExclusionIn, responses={200: s.LimitsOut}, operation_id="me_self_exclusion"
     )
     def post(self, request: Request) -> Response:
-        limits.self_exclusion_set(user=request.user, **validated(s.SelfExclusionIn, request.data))
-        return Response(s.LimitsOut(limits.limits_view(user_id=request.user.pk)).data)
+        data = validated(s.SelfExclusionIn, request.data)
+        limits.self_exclusion_set(user=_player(request), **data)
+        return Response(s.LimitsOut(limits.limits_view(user_id=_player(request).pk)).data)
 
 
 class MyDepositLimitView(APIView):
@@ -220,8 +233,8 @@ class MyDepositLimitView(APIView):
         request=s.DepositLimitIn, responses={200: s.LimitsOut}, operation_id="me_deposit_limit"
     )
     def put(self, request: Request) -> Response:
-        limits.deposit_limit_set(user=request.user, **validated(s.DepositLimitIn, request.data))
-        return Response(s.LimitsOut(limits.limits_view(user_id=request.user.pk)).data)
+        limits.deposit_limit_set(user=_player(request), **validated(s.DepositLimitIn, request.data))
+        return Response(s.LimitsOut(limits.limits_view(user_id=_player(request).pk)).data)
 
 
 class PlayerNotesView(APIView):
@@ -233,7 +246,8 @@ class PlayerNotesView(APIView):
     @extend_schema(responses={200: s.NoteOut(many=True)}, operation_id="players_notes")
     def get(self, request: Request, user_id: str) -> Response:
         found = notes.notes_of(by=request.user, player_id=int(user_id))
-        return Response(s.NoteOut([notes.note_view(n) for n in found[:200]], many=True).data)
+        rows = [notes.note_view(n) for n in found[:200]]
+        return Response(serializers.ListSerializer(rows, child=s.NoteOut()).data)
 
     @extend_schema(request=s.NoteIn, responses={201: s.NoteOut}, operation_id="players_note_add")
     def post(self, request: Request, user_id: str) -> Response:
@@ -256,7 +270,9 @@ def _history(view: APIView, request: Request, user_id: int) -> Response:
     assert page is not None
     named = references.subjects(e.transfer.ref for e in page)
     return pages.get_paginated_response(
-        s.EntryOut([selectors.entry_view(e, named) for e in page], many=True).data
+        serializers.ListSerializer(
+            [selectors.entry_view(e, named) for e in page], child=s.EntryOut()
+        ).data
     )
 
 
@@ -268,7 +284,7 @@ class MyWalletView(APIView):
 
     @extend_schema(responses={200: s.WalletOut}, operation_id="me_wallet")
     def get(self, request: Request) -> Response:
-        return Response(s.WalletOut(selectors.wallet_view(user_id=request.user.pk)).data)
+        return Response(s.WalletOut(selectors.wallet_view(user_id=_player(request).pk)).data)
 
 
 class MyLedgerView(APIView):
@@ -282,7 +298,7 @@ class MyLedgerView(APIView):
         operation_id="me_ledger",
     )
     def get(self, request: Request) -> Response:
-        return _history(self, request, request.user.pk)
+        return _history(self, request, _player(request).pk)
 
 
 def _may_see(request: Request, user_id: int) -> None:
@@ -316,7 +332,7 @@ class WalletLedgerView(APIView):
         return _history(self, request, user.pk)
 
 
-def _money_view(name: str, service: Any) -> type[APIView]:
+def _money_view(name: str, service: Callable[..., Transfer]) -> type[APIView]:
     """A cashier's operation on a player's wallet."""
 
     class MoneyView(APIView):

@@ -7,6 +7,8 @@ teardown.  SQLite gets no trigger: its test teardown deletes rows.
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 TABLES = ("accounts_transfer", "accounts_entry")
 
@@ -26,14 +28,14 @@ CREATE TRIGGER {table}_append_only
 """
 
 
-def create(apps, schema_editor):
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(FUNCTION)
         for table in TABLES:
             schema_editor.execute(TRIGGER.format(table=table))
 
 
-def drop(apps, schema_editor):
+def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         for table in TABLES:
             schema_editor.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table};")

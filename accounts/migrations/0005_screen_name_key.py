@@ -7,12 +7,14 @@ from his username, as a new user would.
 """
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 from accounts import names
 from accounts.errors import BadScreenName, ScreenNameReserved
 
 
-def name_everyone(apps, schema_editor):
+def name_everyone(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     User = apps.get_model("accounts", "User")
     db = schema_editor.connection.alias
     used: set[str] = set()

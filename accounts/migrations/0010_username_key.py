@@ -7,11 +7,13 @@ keeps it, with no skeleton (null: the index ignores it).
 """
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 from accounts import names
 
 
-def key_everyone(apps, schema_editor):
+def key_everyone(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     User = apps.get_model("accounts", "User")
     db = schema_editor.connection.alias
     used: set[str] = set()

@@ -1,4 +1,4 @@
-"""The chaos run (``make chaos``, README "Chaos run"): the whole stack on
+"""The chaos run (``make chaos``, docs/chaos.md): the whole stack on
 this machine, broken five times while bots play, then checked.
 
 - ``instances``: the harness's own PostgreSQL and Redis (own directories

@@ -359,7 +359,7 @@ async def _play(
         raise TooBig(
             f"only {opened} of {len(feeds)} sockets had their first frame within "
             f"{OPEN_MAX_S} s: the servers cannot take {size.tables} tables on this machine "
-            "(see the README's chaos section for the sizes it runs)"
+            "(see docs/chaos.md for the sizes it runs)"
         )
     rest = sum(d.rest for d in drivers)
     say(f"proxy on port {proxy.port}: {len(feeds)} sockets open; {rest} tables act over REST")

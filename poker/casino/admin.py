@@ -13,6 +13,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from config.admin import ReadOnly, ReadOnlyInline
 from config.api_errors import ApiError
@@ -70,12 +72,12 @@ class CasinoTableAdmin(ReadOnly):
         extra = ["house_edge"] if obj is not None else []
         return [*super().get_readonly_fields(request, obj), *extra]
 
-    @admin.display(description="house edge vs the best response")
+    @admin.display(description=_("house edge vs the best response"))
     def house_edge(self, table: CasinoTable) -> str:
         """The configuration's stored figures, in words."""
         rules = CasinoRules(table.jokers, PayTable.from_json(table.pay_table))
         row = casino_math_of(rules)
-        return "none stored" if row is None else figures_text(row)
+        return gettext("none stored") if row is None else figures_text(row)
 
     def get_inlines(self, request: HttpRequest, obj: Any) -> Any:
         return self.inlines if obj is not None else []
@@ -87,12 +89,15 @@ class CasinoTableAdmin(ReadOnly):
         try:
             table = services.casino_table_open(by=request.user, **settings)
         except ApiError as error:
-            self.message_user(request, f"Not opened: {error.message}", messages.ERROR)
+            self.message_user(
+                request, gettext("Not opened: %(why)s") % {"why": error.message}, messages.ERROR
+            )
             return
         obj.pk = table.pk
         row = casino_math_of(CasinoRules(table.jokers, PayTable.from_json(table.pay_table)))
         if row is not None:
-            self.message_user(request, f"House edge: {figures_text(row)}.", messages.INFO)
+            said = gettext("House edge: %(figures)s.") % {"figures": figures_text(row)}
+            self.message_user(request, said, messages.INFO)
 
     def response_add(
         self, request: HttpRequest, obj: CasinoTable, post_url_continue: Any = None
@@ -101,7 +106,7 @@ class CasinoTableAdmin(ReadOnly):
             return HttpResponseRedirect(reverse("admin:poker_casinotable_changelist"))
         return super().response_add(request, obj, post_url_continue)
 
-    @admin.action(description="Close the selected casino tables")
+    @admin.action(description=_("Close the selected casino tables"))
     def close_tables(self, request: HttpRequest, queryset: QuerySet[CasinoTable]) -> None:
         """Close each table (between rounds at once, else when its round ends)."""
         for table in queryset.exclude(status=CasinoTable.Status.CLOSED):
@@ -110,16 +115,23 @@ class CasinoTableAdmin(ReadOnly):
             except ApiError as error:
                 self.message_user(request, f"{table}: {error.message}", messages.ERROR)
             else:
-                self.message_user(request, f"{table}: closing.", messages.SUCCESS)
+                said = gettext("%(table)s: closing.") % {"table": table}
+                self.message_user(request, said, messages.SUCCESS)
 
 
 def figures_text(row: CasinoMath) -> str:
     """A configuration's figures in one line."""
-    return (
-        f"model {row.model_edge:.2%}, simulated {row.simulated_edge:.2%} "
-        f"(95% CI {row.simulated_low:.2%} to {row.simulated_high:.2%}, {row.rounds:,} rounds); "
-        f"largest payout {row.largest_payout} B"
-    )
+    return gettext(
+        "model %(model)s, simulated %(simulated)s (95%% CI %(low)s to %(high)s, "
+        "%(rounds)s rounds); largest payout %(payout)s B"
+    ) % {
+        "model": f"{row.model_edge:.2%}",
+        "simulated": f"{row.simulated_edge:.2%}",
+        "low": f"{row.simulated_low:.2%}",
+        "high": f"{row.simulated_high:.2%}",
+        "rounds": f"{row.rounds:,}",
+        "payout": row.largest_payout,
+    }
 
 
 @admin.register(CasinoMath)

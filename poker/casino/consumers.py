@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from config.dbthreads import database
 from config.ws_auth import Refusal, refuse
@@ -24,7 +25,7 @@ from poker.casino.models import CasinoTable
 from poker.casino.selectors import casino_table_view
 from poker.consumers import JsonFrames, query_after, scope_user
 
-NO_TABLE = Refusal(4404, "not_found", "no such casino table")
+NO_TABLE = Refusal(4404, "not_found", _("no such casino table"))
 
 
 class CasinoTableConsumer(JsonFrames):

@@ -24,6 +24,7 @@ from django.utils import timezone
 from config.api_errors import ApiError
 from poker.casino.models import CasinoMath
 from poker.engine.casino import DEFAULT_PAY_TABLE, CasinoRules, PayTable
+from poker.engine.casino.card_lines import card_line_parts
 from poker.engine.casino.edge import EdgeFigures, below_floor, rules_digest
 
 DEFAULT_FIGURES: Final = Path(__file__).with_name("default_math.json")
@@ -146,11 +147,14 @@ def staff_figures(row: CasinoMath) -> dict[str, Any]:
 def published_figures(row: CasinoMath | None) -> dict[str, Any]:
     """What a player can learn of the table's configuration: its house
     edge (the simulated best response: what that strategy really wins) and
-    the best response as a strategy card; null figures when none are
-    stored (a table opened before they were)."""
+    the best response as a strategy card (its English lines, and each
+    line's kind and values for a client to word in its language); null
+    figures when none are stored (a table opened before they were)."""
     if row is None:
-        return {"house_edge": None, "strategy_card": []}
-    return {"house_edge": row.simulated_edge, "strategy_card": list(row.strategy_card)}
+        return {"house_edge": None, "strategy_card": [], "strategy_lines": []}
+    card = list(row.strategy_card)
+    lines = [card_line_parts(line) for line in card]
+    return {"house_edge": row.simulated_edge, "strategy_card": card, "strategy_lines": lines}
 
 
 @cache

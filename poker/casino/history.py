@@ -23,7 +23,7 @@ from poker.casino.frames import round_events
 from poker.casino.models import CasinoRound, casino_table_stream
 from poker.casino.selectors import round_as_seen
 from poker.engine.casino import GAME
-from poker.engine.casino.table import CASINO_TABLE_EVENT_TYPES, RoundFinished
+from poker.engine.casino.table.events import CASINO_TABLE_EVENT_TYPES, RoundFinished
 from poker.engine.codec import name_of
 from poker.eventstore import recorded
 from poker.models import Event

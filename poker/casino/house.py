@@ -22,7 +22,8 @@ from accounts.casino import casino_accounts, casino_chips_post, casino_money_pla
 from config.api_errors import ApiError
 from poker.casino.models import CasinoTable
 from poker.casino.work import CasinoWork
-from poker.engine.casino.table import BetPlaced, exposure
+from poker.engine.casino.table import BetPlaced
+from poker.engine.casino.table.cover import exposure
 
 
 class BankrollShort(ApiError):

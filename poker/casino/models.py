@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from poker.lookups import ArrayHas
 
@@ -47,6 +48,8 @@ class CasinoTable(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        verbose_name = _("casino table")
+        verbose_name_plural = _("casino tables")
         ordering = ["id"]
 
     def __str__(self) -> str:
@@ -70,7 +73,8 @@ class CasinoBox(models.Model):
     leaving = models.BooleanField(default=False)
 
     class Meta:
-        verbose_name_plural = "casino boxes"
+        verbose_name = _("casino box")
+        verbose_name_plural = _("casino boxes")
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="casino_box_table_number"),
@@ -103,6 +107,8 @@ class CasinoRound(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("casino round")
+        verbose_name_plural = _("casino rounds")
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="casino_round_table_number")
@@ -146,7 +152,8 @@ class CasinoMath(models.Model):
 
     class Meta:
         ordering = ["id"]
-        verbose_name_plural = "casino math"
+        verbose_name = _("casino math")
+        verbose_name_plural = _("casino math")
 
     def __str__(self) -> str:
         return f"casino math {self.digest[:12]} ({self.jokers} jokers)"

@@ -44,8 +44,9 @@ class Commitment(StrEnum):
     """Every card position on its own: ``root`` is the Merkle root over the
     salted (position, card) leaves, and each card opens alone."""
     DECK_HASH = "deck-hash"
-    """Hands dealt before issue 13: ``root`` is one SHA-256 of the seed and
-    the whole deck order, which opens only all at once (nothing opens now)."""
+    """Hands stored before event schema 3: ``root`` is one SHA-256 of the
+    seed and the whole deck order, which opens only all at once, so nothing
+    of such a hand opens (docs/fair-deal.md, "Old hands")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ class HandStarted:
     (``engine.fairdeal``).  With ``button_dead`` the button sits on an empty
     seat just after player ``button`` (TDA dead button), so nobody present
     holds it.  ``rake``: what the house takes from the pots of a cash
-    table's hand (None: nothing, as at every hand dealt before issue 15).
+    table's hand (None: nothing, as for a stored hand that names no rake).
     """
 
     rules: Rules

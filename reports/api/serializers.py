@@ -19,7 +19,7 @@ class PeriodQuery(Query):
     included (UTC); ``to`` defaults to today and ``from`` to 30 days before
     it.  ``format=csv`` (or ``Accept: text/csv``) answers in CSV."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {
             "from": serializers.DateField(
                 required=False, help_text="The first day (YYYY-MM-DD), included."
@@ -51,7 +51,11 @@ class IncomeRow(Row):
     table or a tournament)."""
 
     day = serializers.DateField()
-    source = serializers.CharField(help_text="reports.sources: tournament_fees, deposits, ...")
+    # A field called ``source`` (DRF takes it out of the class, so it hides
+    # no ``Field.source``; the stubs cannot know).
+    source = serializers.CharField(  # type: ignore[assignment]
+        help_text="reports.sources: tournament_fees, deposits, ..."
+    )
     subject = serializers.CharField(
         allow_blank=True, help_text="What its transfers name: table, tournament ('': nothing)."
     )

@@ -1,6 +1,7 @@
 """The quick start's chips from the command line: ``manage.py deposit``
-into a player's wallet and ``manage.py fund_bankroll`` into the casino's
-bankroll, through the ledger, refused as the API refuses."""
+into a player's wallet, ``manage.py fund_bankroll`` into the casino's
+bankroll and ``manage.py fund_house`` into the house's account (the
+guarantees), through the ledger, refused as the API refuses."""
 
 from __future__ import annotations
 
@@ -38,6 +39,13 @@ def test_the_bankroll_is_funded_from_the_command_line() -> None:
 
 
 @pytest.mark.django_db
+def test_the_house_is_funded_from_the_command_line() -> None:
+    assert run("fund_house", "700") == "700 funded: the house's account holds 700\n"
+    assert account_balance(ledger.house()) == 700
+    assert ledger_audit() == []
+
+
+@pytest.mark.django_db
 def test_bad_amounts_and_unknown_players_are_refused_and_move_nothing(make_user: Any) -> None:
     make_user("ann")
     with pytest.raises(CommandError, match="bad_amount"):
@@ -46,4 +54,6 @@ def test_bad_amounts_and_unknown_players_are_refused_and_move_nothing(make_user:
         run("deposit", "bob", "10")
     with pytest.raises(CommandError, match="bad_amount"):
         run("fund_bankroll", "-5")
+    with pytest.raises(CommandError, match="bad_amount"):
+        run("fund_house", "0")
     assert account_balance(ledger.external()) == 0

@@ -94,7 +94,7 @@ ROUNDS = st.lists(st.lists(LEDGER_OPERATIONS, min_size=2, max_size=4), min_size=
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True, databases=["postgres"])
-@settings(SETTINGS, max_examples=15)
+@settings(SETTINGS, max_examples=60)
 @given(rounds=ROUNDS)
 def test_concurrent_ledger_operations_keep_the_ledger_sound(rounds):
     world = World(using="postgres")
@@ -115,7 +115,7 @@ TABLE_ROUNDS = st.lists(
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("pg_default")
-@settings(SETTINGS, max_examples=10)
+@settings(SETTINGS, max_examples=40)
 @given(rounds=TABLE_ROUNDS)
 def test_concurrent_table_and_wallet_operations_keep_tables_equal_to_escrow(rounds):
     world = World(tables=TABLES)

@@ -10,8 +10,13 @@ not committed.  The table races need ``default`` on PostgreSQL (CI).
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
+from typing import Any
+from unittest import mock
 
 import pytest
 
@@ -19,10 +24,18 @@ from accounts import ledger, money, postings
 from accounts.errors import DuplicateTransfer, InsufficientFunds
 from accounts.ledger import Move
 from accounts.models import Transfer
+from accounts.selectors import account_balance
 from poker import services
 from tests.accounts.conftest import assert_sound
 from tests.funds import cash_of, fund
-from tests.poker.concurrency import Outcome, lockstep, race
+from tests.poker.concurrency import (
+    RACE_TIMEOUT_S,
+    Outcome,
+    lockstep,
+    race,
+    start,
+    wait_for_lock_waiters,
+)
 
 REPEATS = 20
 PG = "postgres"
@@ -120,6 +133,94 @@ def test_payments_crossing_in_opposite_directions_never_deadlock(wallet):
     outcomes = race(partial(pay, ann, bob), partial(pay, bob, ann), partial(pay, ann, bob))
     assert all(o.ok for o in outcomes), [o.code for o in outcomes]
     assert (cash_of(ann, PG), cash_of(bob, PG)) == (930, 1070)
+    assert_sound(PG)
+
+
+# --------------------------------------------------------------------------
+# Accounts created by one transfer while others want them
+
+
+class Pause:
+    """Where a racer stops: right after it has created its missing accounts
+    (``ledger._create``), uncommitted, until ``release``."""
+
+    def __init__(self) -> None:
+        self.inside, self.released = threading.Event(), threading.Event()
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@contextmanager
+def pauses_after_create() -> Iterator[Callable[[Pause, Callable[[], Any]], Callable[[], Any]]]:
+    """``paused(pause, call)``: ``call`` stopping at ``pause`` (each racer
+    on its own thread, so the pause is the thread's own)."""
+    mine = threading.local()
+    real = ledger._create
+
+    def create(refs: list[ledger.AccountRef], using: str) -> None:
+        real(refs, using)
+        pause = getattr(mine, "pause", None)
+        if pause is not None:
+            mine.pause = None
+            pause.inside.set()
+            assert pause.released.wait(RACE_TIMEOUT_S), "never released"
+
+    def paused(pause: Pause, call: Callable[[], Any]) -> Callable[[], Any]:
+        def go() -> Any:
+            mine.pause = pause
+            return call()
+
+        return go
+
+    with mock.patch.object(ledger, "_create", create):
+        yield paused
+
+
+def test_transfers_creating_the_same_accounts_never_deadlock(wallet):
+    """Three transfers into a new pool and a new wallet, in the one order
+    that used to deadlock: cid's registration creates the pool and waits
+    uncommitted; a prize to ann (who has no wallet yet) creates her wallet
+    and queues on the pool's creation; cid commits and the first prize
+    stops with ann's wallet created, uncommitted; a second prize to ann
+    finds the pool there and queues on her wallet's creation.  Had it
+    locked the pool before, the first prize's lock would wait on it while
+    it waited on the first prize.  Accounts are created before any lock is
+    taken, so all three are paid."""
+    cid, ann = wallet(100), wallet(0)
+    pool = f"deadlock-{ann.pk}"
+    register = partial(
+        money.tournament_register,
+        transfer_id=uuid.uuid4(), user_id=cid.pk, tournament=pool, buy_in=50, using=PG,
+    )  # fmt: skip
+
+    def prize(amount: int) -> Any:
+        return money.tournament_prize(
+            transfer_id=uuid.uuid4(), user_id=ann.pk, tournament=pool, amount=amount, using=PG
+        )
+
+    outcomes = [Outcome(), Outcome(), Outcome()]
+    first, second = Pause(), Pause()
+    threads: list[threading.Thread] = []
+    with pauses_after_create() as paused:
+        try:
+            threads.append(start(paused(first, register), outcomes[0]))
+            assert first.inside.wait(RACE_TIMEOUT_S), "the registration never created the pool"
+            threads.append(start(paused(second, partial(prize, 10)), outcomes[1]))
+            wait_for_lock_waiters(1, using=PG)  # on the pool's creation
+            first.release()
+            assert second.inside.wait(RACE_TIMEOUT_S), "the first prize never created the wallet"
+            threads.append(start(partial(prize, 5), outcomes[2]))
+            wait_for_lock_waiters(1, using=PG)  # on the wallet's creation
+        finally:
+            first.release()
+            second.release()
+            for thread in threads:
+                thread.join(RACE_TIMEOUT_S)
+    assert not any(t.is_alive() for t in threads), "a transfer hung"
+    assert all(o.ok for o in outcomes), [o.code for o in outcomes]
+    assert (cash_of(cid, PG), cash_of(ann, PG)) == (50, 15)
+    assert account_balance(ledger.pool(pool), using=PG) == 35
     assert_sound(PG)
 
 

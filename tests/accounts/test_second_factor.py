@@ -76,6 +76,21 @@ def test_guesses_from_one_address_at_the_admins_login_are_throttled(
     assert admin_login(client, "somebody", "wrong").status_code == 429
 
 
+def test_the_admins_login_throttle_speaks_the_browsers_language(
+    settings, throttle_clock, make_user
+):
+    set_rates(settings, login_address="1/m")
+    german = Client(REMOTE_ADDR="10.0.5.1", HTTP_ACCEPT_LANGUAGE="de")
+    assert admin_login(german, "nobody", "wrong").status_code == 200
+    refused_ = admin_login(german, "nobody", "wrong")
+    wait = refused_["Retry-After"]
+    assert refused_.status_code == 429
+    said = f"Zu viele Anmeldeversuche: versuchen Sie es in {wait} Sekunden wieder."
+    assert refused_.content.decode() == said
+    english = admin_login(Client(REMOTE_ADDR="10.0.5.1"), "nobody", "wrong")
+    assert english.content.decode().startswith("Too many login attempts: try again in ")
+
+
 # --------------------------------------------------------------------------
 # The second factor
 

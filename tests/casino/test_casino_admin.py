@@ -123,3 +123,12 @@ def test_the_close_action_closes_a_table_through_its_command(operator, played):
 def test_the_admin_names_the_boxes_in_plain_english(operator):
     page = operator.get("/admin/").content.decode()
     assert "Casino boxes" in page and "Casino boxs" not in page
+
+
+def test_the_casino_pages_speak_german_to_a_german_browser(operator, played):
+    page = operator.get("/admin/poker/casinotable/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    for words in ("Casino-Tische", "Hausvorteil gegen die beste Antwort"):
+        assert words in page, words
+    assert "Die ausgewählten Casino-Tische schließen" in page  # the close action
+    boxes = operator.get("/admin/poker/casinobox/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Casino-Boxen" in boxes

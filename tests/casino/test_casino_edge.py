@@ -137,6 +137,9 @@ def test_the_table_serves_its_strategy_card_and_published_edge_to_anyone(staff, 
     assert served["house_edge"] == shipped.simulated_edge
     assert served["strategy_card"] == list(shipped.strategy_card)
     assert served["strategy_card"][0].startswith("Play with a pair of ")
+    kinds = [line["kind"] for line in served["strategy_lines"]]
+    assert len(kinds) == len(served["strategy_card"]) and "text" not in kinds  # each line read back
+    assert served["strategy_lines"][0]["kind"] == "play_pair"
     assert list(served["pay_table"]) == list(PayTable().to_json())  # lowest line first
     assert (served["name"], served["jokers"], served["pay_table"]["full-house"]) == (
         "Guarded",

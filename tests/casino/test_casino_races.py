@@ -13,7 +13,7 @@ from accounts import money
 from accounts.audit import ledger_audit
 from poker.casino import services
 from poker.engine.casino import CasinoRules
-from poker.engine.casino.table import exposure
+from poker.engine.casino.table.cover import exposure
 from tests.poker.concurrency import race
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]

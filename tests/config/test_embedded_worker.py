@@ -4,7 +4,8 @@ thread beside the worker, never in a child process (whose broker would be
 its own, and which would outlive the server); ``stop`` ends it.  On
 these defaults (SQLite, in-memory broker) a command writes its clock as a
 row, the worker's waker thread sends the drain to the worker's thread
-when it comes due, and the clock acts."""
+when it comes due, and the clock acts; beat has the tournament schedules
+create their tournaments."""
 
 import json
 import os
@@ -81,16 +82,51 @@ print(json.dumps(found), flush=True)
 os._exit(0)
 """
 
+SCHEDULE_PROBE = """
+import json, os, time
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from accounts.services import role_grant
+from config import embedded_worker
+from tournaments.api.serializers import TemplateIn
+from tournaments.models import Occurrence, Schedule
 
-def probe(tmp_path: Path, script: str = PROBE) -> dict[str, list[object]]:
+call_command("migrate", verbosity=0)
+director = get_user_model().objects.create_user("director")
+role_grant(user=director, role="tournament_director")
+template = TemplateIn(data={
+    "game": "32-card-draw", "betting": "pot-limit", "starting_stack": 1500, "buy_in": 10,
+    "structure": {"preset": "standard"},
+})
+template.is_valid(raise_exception=True)
+Schedule.objects.create(
+    name="Nightly", template=dict(template.validated_data), every="daily", time="20:00",
+    time_zone="Europe/Berlin", horizon_days=2, created_by=director,
+)
+embedded_worker.start()
+deadline = time.monotonic() + 60
+while Occurrence.objects.count() < 2 and time.monotonic() < deadline:
+    time.sleep(0.1)
+time.sleep(2.5)  # more runs of beat: nothing more to create
+found = {"days": [str(d) for d in Occurrence.objects.values_list("day", flat=True)]}
+embedded_worker.stop()
+print(json.dumps(found), flush=True)
+os._exit(0)
+"""
+
+
+def probe(tmp_path: Path, script: str = PROBE, **settings: str) -> dict[str, list[object]]:
     """Run ``script`` (it starts and stops the embedded worker) in a fresh
-    interpreter on a SQLite database of its own (in a process group of its
-    own, ended whole); what it saw."""
+    interpreter, with ``settings`` in its environment, on a SQLite database
+    of its own (in a process group of its own, ended whole); what it saw."""
     env = {
         "PATH": os.environ.get("PATH", ""),
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'probe.sqlite3'}",
         "LOG_LEVEL": "WARNING",
+        **settings,
     }
     process = subprocess.Popen(
         [sys.executable, "-c", script],
@@ -122,3 +158,9 @@ def test_a_clock_acts_by_its_timer_on_the_embedded_defaults(tmp_path):
     assert found["timed_out"] == [True]
     assert found["published"]  # the drain, sent by the waker once the clock came due
     assert {tuple(p) for p in found["published"]} == {("kernel.tasks.clock_drain", "clock-waker")}
+
+
+def test_beat_has_the_schedules_create_their_tournaments_once_on_the_embedded_defaults(tmp_path):
+    found = probe(tmp_path, SCHEDULE_PROBE, SCHEDULE_SECONDS="1")
+    days = found["days"]
+    assert len(days) == len(set(days)) == 2

@@ -1,5 +1,6 @@
-"""The README stays true to the code: its configuration table names every
-environment variable the code reads, and it points only at files a clone has.
+"""The README and the configuration page stay true to the code: the table
+of docs/configuration.md names every environment variable the code reads,
+and the README points only at files a clone has.
 
 The variables are found by reading the source (``ast``), not by a list kept
 here: ``env.<kind>("NAME", ...)`` and ``env("NAME")`` (django-environ),
@@ -15,6 +16,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
+CONFIGURATION = REPO / "docs" / "configuration.md"
 SOURCES = [
     "config",
     "kernel",
@@ -97,9 +99,9 @@ def code_variables() -> dict[str, list[Any]]:
 
 
 def readme_table() -> dict[str, tuple[str, str]]:
-    """The configuration table of the README: variable -> (default, effect)."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    """The table of docs/configuration.md: variable -> (default, effect)."""
+    text = CONFIGURATION.read_text(encoding="utf-8")
+    section = text.split("\n| variable | default | effect |\n", 1)[1].split("\n\n", 1)[0]
     rows: dict[str, tuple[str, str]] = {}
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -110,7 +112,7 @@ def readme_table() -> dict[str, tuple[str, str]]:
 
 
 def _shown(default: Any) -> str | None:
-    """How the README writes a literal default, or None for one it words."""
+    """How the table writes a literal default, or None for one it words."""
     if isinstance(default, bool) or default is MISSING or default in ("", [], None):
         return None
     if isinstance(default, list | tuple):
@@ -138,7 +140,7 @@ def test_settings_read_from_the_environment_are_found():
 
 def test_every_environment_variable_the_code_reads_is_in_the_configuration_table():
     missing = sorted(set(code_variables()) - set(readme_table()))
-    assert not missing, f"add these to the README's configuration table: {missing}"
+    assert not missing, f"add these to the table of docs/configuration.md: {missing}"
 
 
 def test_every_row_of_the_configuration_table_gives_a_default_and_an_effect():
@@ -148,7 +150,7 @@ def test_every_row_of_the_configuration_table_gives_a_default_and_an_effect():
 
 def test_the_configuration_table_names_no_variable_the_code_does_not_read():
     stale = sorted(set(readme_table()) - set(code_variables()))
-    assert not stale, f"the README's configuration table names unread variables: {stale}"
+    assert not stale, f"docs/configuration.md names unread variables: {stale}"
 
 
 def test_literal_defaults_in_the_code_are_the_ones_in_the_table():
@@ -171,3 +173,16 @@ def test_every_docs_file_the_readme_names_exists():
     assert "docs/rules.md" in named
     for path in sorted(named):
         assert (REPO / path).is_file(), path
+
+
+def test_every_link_of_the_readme_leads_to_a_file_of_the_repository():
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[\w-]*)?\)", text)
+    local = [t for t in targets if not re.match(r"[a-z]+:", t)]
+    assert "docs/configuration.md" in local
+    for target in local:
+        assert (REPO / target).exists(), target
+
+
+def test_the_readme_is_a_front_page():
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 250

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import WAIT_MS, grant, register
+from tests.e2e.conftest import WAIT_MS, grant, register, serious_violations
 from tests.e2e.test_table_play import PASSWORD, face_up, sign_up
 from tests.integration.cluster import Server
 
@@ -127,8 +127,10 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         )
         expect(player.locator("#strategy-house-edge")).to_contain_text("%")
         shots(player, "strategy-card")
+        assert serious_violations(player) == [], "strategy card"
         player.get_by_role("link", name="Back to the table").click()
         expect(player.locator("#casino-status")).to_have_text("live", timeout=WAIT_MS)
+        assert serious_violations(player) == [], "casino table, nobody seated"
         player.get_by_role("button", name="Sit in box 2").click()
         expect(player.locator('.box.me[data-box="2"]')).to_be_visible(timeout=WAIT_MS)
         expect(player.get_by_role("button", name="Sit in box 1")).to_have_count(0)
@@ -142,6 +144,7 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
         mine = casino_view(player)["round"]["boxes"][0]["cards"]
         assert sorted(face_up(player)) == sorted(mine)  # the dealer's hand stays down
         shots(player, "dealt")
+        assert serious_violations(player) == [], "casino table, dealt"
 
         # First exchange: two cards (by pointer), staking one more bet.
         thrown = pick(player, 2)
@@ -189,6 +192,7 @@ def test_a_player_plays_a_casino_round_to_its_payout_in_the_browser(
             len(dealer["discarded"])
         )
         shots(player, "settled", readme="casino")
+        assert serious_violations(player) == [], "casino table, settled"
 
         # Phone-sized, the same screen still fits.
         player.set_viewport_size({"width": 390, "height": 844})

@@ -73,9 +73,13 @@ def room(server: Server) -> dict[str, Any]:
         },
     )
     assert status == 201, table
+    status, casino = server.request(
+        "POST", "/api/casino/tables/", grant_token, {"name": f"Kasino {n}"}
+    )
+    assert status == 201, casino
     player = f"anna{n}"
     register(server, player)
-    return {"table": table["table"]["id"], "player": player}
+    return {"table": table["table"]["id"], "casino": casino["table"]["id"], "player": player}
 
 
 def test_a_german_browser_gets_the_client_and_the_api_in_german(
@@ -117,6 +121,14 @@ def test_a_german_browser_gets_the_client_and_the_api_in_german(
         expect(page.locator("#phase")).to_have_text("Warte auf Spieler")
         assert english_on(page) == []
         shots(page, "table-de")
+
+        # The casino's strategy card: its lines worded from the German catalogue.
+        page.goto(f"{base}/#/casino/{room['casino']}/strategy")
+        lines = page.locator("#strategy-lines li")
+        expect(lines.first).to_contain_text("Spielen ab einem Paar", timeout=WAIT_MS)
+        assert lines.count() > 5
+        assert english_on(page) == []
+        shots(page, "strategy-card-de")
 
         page.goto(f"{base}/#/account")
         expect(page.locator("#account h1")).to_have_text("Ihr Konto", timeout=WAIT_MS)

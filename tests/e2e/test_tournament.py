@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import WAIT_MS, grant, register
+from tests.e2e.conftest import WAIT_MS, grant, register, serious_violations
 from tests.e2e.test_table_play import PASSWORD, log_in, view
 from tests.integration.cluster import Server
 
@@ -107,6 +107,8 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
             expect(page.locator("#tournament-players")).to_contain_text(
                 f"Registered {registered - 1} of 2 seats"
             )
+            if registered == 1:  # the page a player enters it from
+                assert serious_violations(page) == [], "registration"
             page.locator("#register").click()
             expect(page.locator("#your-entry")).to_be_visible(timeout=WAIT_MS)
             if registered == 1:  # before the start: registered, no stack yet
@@ -133,6 +135,7 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
         expect(glance.locator("#glance-you")).to_contain_text("of 2, stack ")
         expect(glance.locator("#glance-payouts li").first).to_contain_text("1st: ")
         shots(pages["cy"], "clock", readme="tournament")
+        assert serious_violations(pages["cy"]) == [], "running, at a glance"
 
         # The director pauses the clock from his page, and the players'
         # pages say so live; he resumes it.
@@ -156,6 +159,7 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
             expect(page.locator("#tournament-clock")).to_contain_text("paused", timeout=WAIT_MS)
         expect(director.get_by_role("button", name="Pause")).to_have_count(0, timeout=WAIT_MS)
         shots(director, "director")
+        assert serious_violations(director) == [], "director's page"
         director.get_by_role("button", name="Resume").click()
         for page in pages.values():
             expect(page.locator("#tournament-clock")).not_to_contain_text("paused", timeout=WAIT_MS)
@@ -174,6 +178,7 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
             expect(page.locator("#sit-out")).to_be_visible(timeout=WAIT_MS)
             expect(page.locator("#top-up")).to_have_count(0)
             expect(page.locator("#leave")).to_have_count(0)
+        assert serious_violations(pages["cy"]) == [], "a running tournament's table"
 
         deadline = time.monotonic() + PLAY_S
         while True:
@@ -208,6 +213,7 @@ def test_a_sit_and_go_runs_to_the_end_with_its_clock_on_screen(
             place = "1st" if page is pages[standings[0]] else "2nd"
             expect(page.locator("#your-entry")).to_have_text(f"You finished {place}.")
         shots(pages["cy"], "finished")
+        assert serious_violations(pages["cy"]) == [], "standings"
         assert errors == []
     except BaseException:
         for name, page in pages.items():

@@ -509,5 +509,6 @@ def test_hand_views_and_refusals_name_players_by_screen_name(spread):
         "out_of_turn",
     )
     mover, me = names[hand["to_act"]], names[r.seat_of(waiting)["seat"]]
-    assert body["message"] == f"it is {mover}'s turn, not {me}'s"
-    assert not any(str(u.pk) in body["message"] for u in r.users.values())
+    assert body["message"] == f"It is {mover}'s turn, not yours."
+    assert body["detail"] == f"it is {mover}'s turn, not {me}'s"
+    assert not any(str(u.pk) in body["message"] + body["detail"] for u in r.users.values())

@@ -28,7 +28,7 @@ from poker.engine.table.config import SETTINGS
 from poker.models import Table
 from tests.engine.config_strategies import configs
 
-README = Path(__file__).parents[2] / "README.md"
+CASH_TABLES = Path(__file__).parents[2] / "docs" / "cash-tables.md"
 SNAPSHOT = Path(__file__).with_name("table_in_schema.json")
 """The schema components of ``POST /api/tables/`` before the settings were
 derived from their declarations."""
@@ -113,8 +113,8 @@ def test_the_table_schema_is_what_it_was() -> None:
     assert json.loads(json.dumps(now)) == before
 
 
-def test_the_readme_gives_each_clock_its_declared_default() -> None:
-    section = README.read_text().split("### Clocks", 1)[1].split("\n## ", 1)[0]
+def test_the_docs_give_each_clock_its_declared_default() -> None:
+    section = CASH_TABLES.read_text().split("\n## Clocks\n", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `(\w+)` \| (\d+) \|", section, re.MULTILINE)
     documented = {name: int(default) for name, default in rows}
     declared = {s.name: s.default for s in SETTINGS if s.name.endswith(CLOCKS)}

@@ -19,7 +19,7 @@ from poker.eventstore import Batch, append, load
 from tests.tournaments.service_support import projected_rows
 from tests.tournaments.support import T0, definition, random_finish
 from tournaments import projections
-from tournaments.models import Entrant, Tournament, tournament_stream
+from tournaments.models import Entrant, Schedule, Tournament, tournament_stream
 from tournaments.rules import (
     AwardPrizes,
     OpenRegistration,
@@ -167,9 +167,9 @@ def test_rebuild_reproduces_every_row_exactly() -> None:
     assert after == before
 
 
-def test_the_admin_shows_tournaments_and_entrants_read_only() -> None:
+def test_the_admin_shows_tournaments_entrants_and_schedules_read_only() -> None:
     request = RequestFactory().get("/admin/")
-    for model in (Tournament, Entrant):
+    for model in (Tournament, Entrant, Schedule):
         model_admin = admin.site._registry[model]
         assert not model_admin.has_add_permission(request)
         assert not model_admin.has_change_permission(request)

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from poker.api.responses import choice, record_out
 from poker.engine.rules import Betting, Game
-from tournaments.models import Entrant, Tournament
+from tournaments.models import Entrant, Schedule, Tournament
 from tournaments.rules.definition import Bounty, Rebuys, Satellite
 
 
@@ -250,3 +250,41 @@ class HeldTicketOut(serializers.Serializer[dict[str, object]]):
     step = serializers.IntegerField(allow_null=True)
     expires_at = serializers.DateTimeField(allow_null=True)
     expires = serializers.CharField(help_text="When the ticket can no longer be played.")
+
+
+class ComingUpOut(TournamentOut):
+    """A tournament still to start, in the lobby's coming up."""
+
+    schedule = serializers.CharField(
+        allow_null=True, help_text="The schedule that created it (null: a director did)."
+    )
+
+
+class ScheduledTournamentOut(serializers.Serializer[dict[str, object]]):
+    day = serializers.DateField(help_text="The day in the schedule's time zone.")
+    tournament = serializers.IntegerField()
+    starts_at = serializers.DateTimeField(allow_null=True)
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    entries = serializers.IntegerField()
+
+
+class ScheduleOut(serializers.Serializer[dict[str, object]]):
+    """A recurring tournament and the tournaments it created that are still
+    to start."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    every = serializers.ChoiceField(choices=Schedule.Every.choices)
+    weekdays = serializers.ListField(child=serializers.IntegerField())
+    time = serializers.CharField(help_text="HH:MM in ``time_zone``.")
+    time_zone = serializers.CharField()
+    horizon_days = serializers.IntegerField()
+    paused = serializers.BooleanField()
+    problem = serializers.CharField(
+        allow_null=True, help_text="Why its last occurrence could not be created (tried again)."
+    )
+    template = serializers.DictField(help_text="The tournament create body it creates from.")
+    guarantee = serializers.IntegerField()
+    next_start = serializers.DateTimeField(allow_null=True)
+    tournaments = ScheduledTournamentOut(many=True)
+    created_at = serializers.DateTimeField()

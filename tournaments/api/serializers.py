@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
@@ -14,7 +15,7 @@ from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
 from poker.engine.table.config import MAX_SEATS, MAX_TOURNAMENT_TABLE, setting
 from tournaments.definitions import PRESETS
-from tournaments.models import Tournament
+from tournaments.models import Schedule, Tournament
 from tournaments.rules.decide import MAX_ADDED_SECONDS, MAX_NAME, MAX_REASON
 from tournaments.rules.definition import (
     CLOCK_SETTINGS,
@@ -30,6 +31,7 @@ from tournaments.rules.structure import (
     MIN_BIG_BLIND,
     MINUTE,
 )
+from tournaments.schedules import MAX_HORIZON_DAYS
 
 MAX_COUNT = 10**6
 """The largest count (players, levels, seconds...) any field takes."""
@@ -204,6 +206,30 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
         if attrs.get("satellite") and attrs.get("step"):
             raise serializers.ValidationError({"step": ["a satellite or a step, not both"]})
         return attrs
+
+
+class TemplateIn(TournamentIn):
+    """A schedule's template: a tournament to create, without its name
+    (the schedule's) and start (each occurrence's)."""
+
+    name = None  # type: ignore[assignment]
+    starts_at = None  # type: ignore[assignment]
+
+
+class ScheduleIn(serializers.Serializer[dict[str, object]]):
+    """A recurring tournament: ``every`` day, or ``weekly`` on ``weekdays``
+    (1 Monday ... 7 Sunday), at ``time`` in ``time_zone`` (by default the
+    room's), created ``horizon_days`` ahead."""
+
+    name = Text(max_length=MAX_NAME)
+    template = TemplateIn()
+    every = serializers.ChoiceField(choices=Schedule.Every.choices)
+    weekdays = serializers.ListField(
+        child=count(min_value=1, max_value=7), max_length=7, required=False, default=list
+    )
+    time = serializers.TimeField(format="%H:%M", input_formats=["%H:%M"])
+    time_zone = Text(max_length=64, required=False, default=settings.TIME_ZONE)
+    horizon_days = count(min_value=1, max_value=MAX_HORIZON_DAYS, default=7)
 
 
 class EntryIn(CommandIn):

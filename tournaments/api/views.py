@@ -20,10 +20,9 @@ from rest_framework.views import APIView
 from config.api import command_view, validated, viewer
 from poker.api.serializers import CommandIn
 from poker.api.views import ReadOpen
-from tournaments import selectors, services, steps
+from tournaments import schedules, selectors, services, steps
 from tournaments.api import responses as out
 from tournaments.api import serializers as s
-from tournaments.definitions import definition_build
 from tournaments.models import Tournament
 
 
@@ -54,13 +53,11 @@ class TournamentsView(APIView):
     def post(self, request: Request) -> Response:
         services.ensure_director(request.user)  # before reading a word of it
         data = validated(s.TournamentIn, request.data)
-        name, starts_at, step = data.pop("name"), data.pop("starts_at"), data.pop("step")
-        definition, chain = definition_build(data), None
-        if step is not None:
-            definition, chain = steps.step_definition(definition, **step)
+        name, starts_at = data.pop("name"), data.pop("starts_at")
+        definition, chain, step = steps.tournament_definition(data)
         row = services.tournament_create(
             by=request.user, name=name, definition=definition, starts_at=starts_at,
-            step_chain=chain, step=None if step is None else step["step"],
+            step_chain=chain, step=step,
         )  # fmt: skip
         return Response(selectors.tournament_detail(row, viewer(request)), status=201)
 
@@ -180,3 +177,71 @@ class TicketsView(APIView):
     @extend_schema(responses={200: out.HeldTicketOut(many=True)}, operation_id="tickets_list")
     def get(self, request: Request) -> Response:
         return Response(steps.tickets_of(request.user))
+
+
+class ComingUpView(APIView):
+    """The lobby's coming up: tournaments still to start at a set time,
+    soonest first, those the schedules created included."""
+
+    permission_classes = [ReadOpen]
+
+    @extend_schema(responses={200: out.ComingUpOut(many=True)}, operation_id="tournaments_coming")
+    def get(self, request: Request) -> Response:
+        return Response(schedules.coming_up(limit=COMING_UP))
+
+
+COMING_UP = 20
+"""Tournaments the lobby's coming up lists at most."""
+
+
+class SchedulesView(APIView):
+    """Every schedule (GET) and setting one up (POST), for directors: its
+    first tournaments are created at once, the rest as their day comes
+    within its horizon."""
+
+    @extend_schema(responses={200: out.ScheduleOut(many=True)}, operation_id="schedules_list")
+    def get(self, request: Request) -> Response:
+        return Response(schedules.schedule_list(by=request.user))
+
+    @extend_schema(
+        request=s.ScheduleIn, responses={201: out.ScheduleOut}, operation_id="schedules_create"
+    )
+    def post(self, request: Request) -> Response:
+        services.ensure_director(request.user)
+        data = validated(s.ScheduleIn, request.data)
+        row = schedules.schedule_create(by=request.user, **data)
+        return Response(schedules.schedule_detail(row), status=201)
+
+
+class ScheduleView(APIView):
+    """One schedule (GET), or deleting it (DELETE: the tournaments it
+    created stay), for directors."""
+
+    @extend_schema(responses={200: out.ScheduleOut}, operation_id="schedules_retrieve")
+    def get(self, request: Request, schedule_id: int) -> Response:
+        return Response(schedules.schedule_view(by=request.user, schedule_id=schedule_id))
+
+    @extend_schema(request=None, responses={204: None}, operation_id="schedules_destroy")
+    def delete(self, request: Request, schedule_id: int) -> Response:
+        schedules.schedule_delete(by=request.user, schedule_id=schedule_id)
+        return Response(status=204)
+
+
+def _pause_view(name: str, paused: bool, doc: str) -> type[APIView]:
+    class PauseView(APIView):
+        @extend_schema(
+            request=None, responses={200: out.ScheduleOut}, operation_id=f"schedules_{name}"
+        )
+        def post(self, request: Request, schedule_id: int) -> Response:
+            row = schedules.schedule_pause(by=request.user, schedule_id=schedule_id, paused=paused)
+            return Response(schedules.schedule_detail(row))
+
+    PauseView.__doc__ = doc
+    PauseView.__name__ = PauseView.__qualname__ = f"Schedule{name.title()}View"
+    return PauseView
+
+
+SCHEDULE_VIEWS: dict[str, type[APIView]] = {
+    "pause": _pause_view("pause", True, "Pause a schedule: it creates nothing until resumed."),
+    "resume": _pause_view("resume", False, "Resume a schedule: it catches up on its horizon."),
+}

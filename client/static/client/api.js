@@ -90,10 +90,11 @@ export class Feed {
   /**
    * The socket's URL.  A logged-in player's carries a ticket, asked for
    * right before each connect: good once, for seconds, so his token never
-   * goes in a URL (servers and proxies log URLs).
+   * goes in a URL (servers and proxies log URLs).  `lang`: the page's
+   * language, for the error frames' messages.
    */
   async url() {
-    const params = new URLSearchParams();
+    const params = new URLSearchParams({ lang: language });
     if (session.token) params.set("ticket", (await api("POST", "ws-ticket/")).ticket);
     if (this.resume && this.position !== null) params.set("after", String(this.position));
     const scheme = location.protocol === "https:" ? "wss" : "ws";

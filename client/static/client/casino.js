@@ -22,7 +22,8 @@ export function percent(share) {
 }
 
 export function handName(hand) {
-  return hand ? tr(`hand.${hand}`) : "";
+  // The casino's pay table says "pair" where the poker tables say "one-pair".
+  return hand ? tr(`hand.${hand === "pair" ? "one-pair" : hand}`) : "";
 }
 
 const OUTCOMES = ["fold", "not-qualified", "win", "lose", "push"];
@@ -97,7 +98,9 @@ export async function casinoView(tableId) {
   const clock = h("p.casino-clock", { id: "casino-clock", "aria-live": "off" });
   const controls = h("div.controls", { id: "casino-controls", "aria-label": tr("table.your_actions") });
   const payouts = h("div.result", { id: "payouts", "aria-live": "polite" });
-  el.append(head, h("div.casino-felt", {}, dealer, boxes), clock, controls, payouts);
+  // What the sit and leave keys did, said to screen readers.
+  const seatSaid = h("p.sr-only", { id: "casino-seat-announce", role: "status", "aria-live": "polite" });
+  el.append(head, seatSaid, h("div.casino-felt", {}, dealer, boxes), clock, controls, payouts);
 
   function show(view) {
     if (c.view && older(view, c.view)) return;
@@ -190,6 +193,7 @@ export async function casinoView(tableId) {
     const seats = new Map(c.view.boxes.map((b) => [b.box, b]));
     const inRound = new Map((round?.boxes || []).map((b) => [b.box, b]));
     const items = [];
+    const firstFree = freeBox();
     for (let n = 1; n <= t.boxes; n += 1) {
       const seat = seats.get(n);
       const played = inRound.get(n);
@@ -203,7 +207,9 @@ export async function casinoView(tableId) {
             `${cls}.empty`,
             { dataset: { box: n } },
             h("span.name", {}, tr("casino.box", { n })),
-            canSit ? h("button.sit", { onclick: () => command("sit", { box: n }) }, tr("casino.sit_in_box", { n })) : h("span.hint", {}, tr("casino.empty")),
+            canSit
+              ? h("button.sit", { onclick: () => command("sit", { box: n }) }, tr("casino.sit_in_box", { n }), n === firstFree ? [" ", h("kbd", {}, "T")] : null)
+              : h("span.hint", {}, tr("casino.empty")),
           ),
         );
         continue;
@@ -342,7 +348,7 @@ export async function casinoView(tableId) {
         seat.sitting_out
           ? h("button", { id: "casino-sit-in", onclick: () => command("sit-in") }, tr("table.sit_in"))
           : h("button", { id: "casino-sit-out", onclick: () => command("sit-out") }, tr("table.sit_out")),
-        h("button.danger", { id: "casino-leave", onclick: () => command("leave") }, tr("table.leave")),
+        h("button.danger", { id: "casino-leave", onclick: () => command("leave") }, `${tr("table.leave")} `, h("kbd", {}, "L")),
       ),
     );
     fill(controls, parts);
@@ -422,8 +428,35 @@ export async function casinoView(tableId) {
     return send(action, body);
   }
 
+  /** The first box nobody sits in or plays (null: none). */
+  function freeBox() {
+    const taken = new Set([...c.view.boxes.map((b) => b.box), ...(c.view.round?.boxes || []).map((b) => b.box)]);
+    return Array.from({ length: c.view.table.boxes }, (_, i) => i + 1).find((n) => !taken.has(n)) ?? null;
+  }
+
+  /** T: sit in the first free box; L: leave.  Each says what it did. */
+  function seatKey(key) {
+    if (!session.me || !c.view) return false;
+    const mine = c.view.your_box;
+    if (key === "t") {
+      if (mine) return false;
+      const n = freeBox();
+      seatSaid.textContent = n ? tr("casino.key_sit", { n }) : tr("table.key_no_seat");
+      if (n) command("sit", { box: n });
+      return true;
+    }
+    if (!mine) return false;
+    seatSaid.textContent = tr("table.key_leave");
+    command("leave");
+    return true;
+  }
+
   function onKey(e) {
     if (e.target.closest?.("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (["t", "l"].includes(e.key.toLowerCase())) {
+      if (seatKey(e.key.toLowerCase())) e.preventDefault();
+      return;
+    }
     const action = KEYS[e.key.toLowerCase()];
     if (action && legal()?.actions.includes(action)) {
       e.preventDefault();

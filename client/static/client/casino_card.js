@@ -1,12 +1,23 @@
 // A casino table's strategy card: its pay table, its published house edge
 // (against the best player) and the best response in a few plain lines,
 // as the server stores them for the table's configuration
-// (GET casino/tables/<id>/strategy/; its pay table from the lowest line).
+// (GET casino/tables/<id>/strategy/; its pay table from the lowest line),
+// each line worded here from its kind and values.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 import { tr } from "./i18n.js";
 import { handName, percent } from "./casino.js";
+
+/** One line of the card in the page's language, from its kind and values
+ * (a line the server could not read back comes as its English text). */
+function cardLine({ kind, values }) {
+  if (kind === "text") return values.text;
+  const params = { ...values };
+  if (values.hand) params.hand = tr(`card.hand.${values.hand}`);
+  if (values.rank) params.ranks = tr(`rank.plural.${values.rank}`);
+  return tr(`card.line.${kind}`, params);
+}
 
 export async function casinoCardView(tableId) {
   const s = await api("GET", `casino/tables/${tableId}/strategy/`);
@@ -21,7 +32,7 @@ export async function casinoCardView(tableId) {
         ? tr("card.unpublished")
         : tr("card.house_keeps", { edge: percent(s.house_edge) }),
     ),
-    h("ol", { id: "strategy-lines" }, s.strategy_card.map((line) => h("li", {}, line))),
+    h("ol", { id: "strategy-lines" }, s.strategy_lines.map((line) => h("li", {}, cardLine(line)))),
     h("h2", {}, tr("card.pay_table")),
     h(
       "table",

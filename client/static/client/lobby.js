@@ -1,6 +1,7 @@
 // The lobby, live: cash and casino tables and tournaments from ws/lobby/
 // (a snapshot of the tables, then a line per change), tournaments first
-// from the API.
+// from the API, and what is coming up: the tournaments still to start at
+// a set time, soonest first (those the schedules created say which).
 
 import { Feed, api, rows, session } from "./api.js";
 import { fill, h, when } from "./dom.js";
@@ -22,6 +23,9 @@ export async function lobbyView() {
   const tournaments = new Map();
   const casinos = new Map();
   for (const t of rows(await api("GET", "tournaments/"))) tournaments.set(t.id, t);
+  const coming = new Map();
+  for (const t of rows(await api("GET", "tournaments/coming/"))) coming.set(t.id, t);
+  const comingBody = h("tbody");
   const tableBody = h("tbody");
   const casinoBody = h("tbody");
   const tourBody = h("tbody");
@@ -93,6 +97,35 @@ export async function lobbyView() {
     );
   };
 
+  const drawComing = () => {
+    const list = [...coming.values()].sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.id - b.id);
+    fill(
+      comingBody,
+      list.length
+        ? list.map((t) =>
+            h(
+              "tr",
+              { dataset: { tournament: t.id } },
+              h("td", {}, when(t.starts_at)),
+              h("td", {}, h("a", { href: `#/tournaments/${t.id}` }, t.name)),
+              h("td", {}, gameName(t.game, t.betting)),
+              h("td", {}, `${t.buy_in}+${t.fee}${t.guarantee ? ` · ${tr("lobby.guarantee", { amount: t.guarantee })}` : ""}`),
+              h("td", {}, `${t.entries}${t.max_players ? `/${t.max_players}` : ""}`),
+              h("td", {}, t.schedule || "–"),
+            ),
+          )
+        : h("tr", {}, h("td", { colspan: 6 }, tr("lobby.nothing_coming"))),
+    );
+  };
+  /** A tournament's change: still coming (a start to come, taking
+   * entries), it is listed with its new line; started or called off, not. */
+  const comingChanged = (t) => {
+    const still = !t.sit_and_go && t.starts_at && ["scheduled", "registering"].includes(t.status) && new Date(t.starts_at) > new Date();
+    if (still) coming.set(t.id, { ...coming.get(t.id), ...t });
+    else coming.delete(t.id);
+    drawComing();
+  };
+
   const feed = new Feed("lobby/", {
     onStatus: (s) => (status.textContent = feedStatus(s)),
     onFrame: (frame) => {
@@ -112,12 +145,14 @@ export async function lobbyView() {
       } else if (frame.type === "tournament") {
         tournaments.set(frame.tournament.id, frame.tournament);
         drawTournaments();
+        comingChanged(frame.tournament);
       }
     },
   });
   drawTables();
   drawCasinos();
   drawTournaments();
+  drawComing();
 
   const el = h(
     "section.lobby",
@@ -144,6 +179,17 @@ export async function lobbyView() {
         { id: "casino-tables" },
         h("thead", {}, h("tr", {}, ["table", "bets", "jokers", "boxes_taken", "round"].map((c) => h("th", { scope: "col" }, tr(`lobby.col.${c}`))))),
         casinoBody,
+      ),
+    ),
+    h("h1", {}, tr("lobby.coming_up")),
+    h(
+      "div.scroll",
+      {},
+      h(
+        "table.list",
+        { id: "coming-up" },
+        h("thead", {}, h("tr", {}, ["start", "tournament", "game", "buy_in", "players", "schedule"].map((c) => h("th", { scope: "col" }, tr(`lobby.col.${c}`))))),
+        comingBody,
       ),
     ),
     h("h1", {}, tr("lobby.tournaments")),

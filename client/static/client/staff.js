@@ -2,11 +2,13 @@
 // casino tables, with the house edge of each configuration against the best
 // player (a table opens only when it is at least the floor), and the
 // house's bankroll (what it holds, what the open boxes could cost it; a
-// cashier funds it); a tournament director creates tournaments.
+// cashier funds it); a tournament director creates tournaments and sets up
+// the schedules that create them ahead of time.
 
 import { api, commandId, rows, session } from "./api.js";
 import { fill, form, h, notice } from "./dom.js";
 import { percent } from "./casino.js";
+import { schedulesPanel } from "./schedules.js";
 import { GAMES } from "./lobby.js";
 import { tournamentForm } from "./tournament_form.js";
 import { tr } from "./i18n.js";
@@ -163,11 +165,14 @@ export async function staffView() {
     };
     const chains = await api("GET", "step-chains/");
     const chain = (c) => h("li", {}, h("a", { href: `#/step-chains/${c.id}` }, c.name), ` (${tr("staff.chain_steps", { count: c.steps.length, target: c.target.name })})`);
+    const schedules = schedulesPanel();
+    await schedules.load();
     sections.push([
       "tournaments",
       tr("lobby.tournaments"),
       [h("h2", {}, tr("staff.create_tournament")), tournamentForm(created), made, h("h2", {}, tr("staff.step_chains")), h("ul", { id: "staff-step-chains" }, chains.map(chain))],
     ]);
+    sections.push(["schedules", tr("schedule.heading"), schedules.el]);
   }
   const el = h("section.staff", {}, h("h1", {}, tr("nav.staff")), tabs(sections));
   return { el };

@@ -16,7 +16,7 @@ import { gameName } from "./lobby.js";
 import { seatedAt } from "./turns.js";
 import { feedStatus, tr } from "./i18n.js";
 
-const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise", d: "discard", s: "stand" };
+const KEYS = { f: "fold", c: "check-call", r: "bet-raise", b: "bet-raise", d: "discard", s: "stand", t: "sit", l: "leave" };
 
 /** Whether table view `a` shows the table before `b` did. */
 function older(a, b) {
@@ -50,7 +50,9 @@ export async function tableView(tableId) {
   const logList = h("ol.log", { id: "log", "aria-label": tr("table.hand_log"), reversed: true });
   const status = h("span.status", { id: "feed-status" }, tr("feed.connecting"));
   const announce = h("p.sr-only", { id: "announce", role: "status", "aria-live": "polite" });
-  el.append(head, announce, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, tr("table.log")), logList)), controls, seatBar);
+  // What the sit and leave keys did, said apart from the hand's sentence.
+  const seatSaid = h("p.sr-only", { id: "seat-announce", role: "status", "aria-live": "polite" });
+  el.append(head, announce, seatSaid, h("div.table-main", {}, felt, h("aside.side", {}, result, h("h2", {}, tr("table.log")), logList)), controls, seatBar);
 
   // ---------------------------------------------------------------- feed
 
@@ -376,6 +378,10 @@ export async function tableView(tableId) {
       return;
     }
     const what = KEYS[e.key.toLowerCase()];
+    if (what === "sit" || what === "leave") {
+      if (seatKey(what)) e.preventDefault();
+      return;
+    }
     if (!what || !l) return;
     e.preventDefault();
     if (what === "discard" && canDiscard() && t.selected.size) act("discard", { cards: [...t.selected] });
@@ -389,6 +395,31 @@ export async function tableView(tableId) {
       if (bounds) act(bounds[0], { amount: t.amount ?? bounds[1] });
     }
   }
+  /** T: the sit form at the first free seat, its buy-in focused (Enter
+   * sits down); L: leave a cash table.  Each says what it did. */
+  function seatKey(what) {
+    if (!session.me || !t.view) return false;
+    const mine = mySeat();
+    const cash = !t.view.table.tournament;
+    if (what === "sit") {
+      if (mine !== null || t.view.table.status !== "open" || !cash) return false;
+      const taken = new Set(t.view.seats.map((s) => s.seat));
+      const seat = Array.from({ length: t.view.table.seats }, (_, i) => i + 1).find((n) => !taken.has(n));
+      if (!seat) {
+        seatSaid.textContent = tr("table.key_no_seat");
+        return true;
+      }
+      openSit(seat);
+      seatBar.querySelector("#buy-in")?.focus();
+      seatSaid.textContent = tr("table.key_sit", { seat });
+      return true;
+    }
+    if (mine === null || !cash) return false;
+    seatSaid.textContent = tr("table.key_leave");
+    seatCommand("leave");
+    return true;
+  }
+
   document.addEventListener("keydown", onKey);
   const relayout = () => t.view && drawFelt();
   PHONE.addEventListener("change", relayout);
@@ -449,7 +480,8 @@ export async function tableView(tableId) {
     }
     if (!session.me || mine === null) {
       seatBar.dataset.key = "";
-      fill(seatBar, session.me && t.view.table.status === "open" ? h("p.hint", {}, tr("table.pick_seat")) : null);
+      const pick = h("p.hint", { id: "pick-seat" }, tr("table.pick_seat"), t.view.table.tournament ? null : [` ${tr("table.or_press")} `, h("kbd", {}, "T")]);
+      fill(seatBar, session.me && t.view.table.status === "open" ? pick : null);
       return;
     }
     const seat = t.view.seats.find((s) => s.seat === mine);
@@ -470,7 +502,7 @@ export async function tableView(tableId) {
           : h("button", { id: "sit-out", onclick: () => seatCommand("sit-out") }, tr("table.sit_out")),
         // A tournament's chips come and go with the tournament alone.
         cash ? h("span.top-up", {}, topUp, h("button", { id: "top-up", onclick: () => topUp.value && seatCommand("top-up", { amount: Number(topUp.value) }) }, tr("table.top_up"))) : null,
-        cash ? h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, tr("table.leave")) : null,
+        cash ? h("button.danger", { id: "leave", onclick: () => seatCommand("leave") }, `${tr("table.leave")} `, h("kbd", {}, "L")) : null,
         seat.top_up_queued ? h("span.hint", {}, ` ${tr("table.top_up_queued", { amount: seat.top_up_queued })}`) : null,
         seat.time_bank !== undefined ? h("span.hint", { id: "time-bank" }, ` ${tr("table.time_bank", { seconds: seat.time_bank })}`) : null,
       ),

@@ -164,6 +164,14 @@ class CasinoTableViewOut(serializers.Serializer[dict[str, object]]):
     house_math = HouseMathOut(allow_null=True, help_text="Staff only.")
 
 
+class CardLineOut(serializers.Serializer[dict[str, object]]):
+    """One line of the strategy card: its kind (``text``: a line no
+    template writes, in ``values.text``) and the values it names."""
+
+    kind = serializers.CharField()
+    values = serializers.DictField(child=serializers.CharField())
+
+
 class CasinoStrategyOut(serializers.Serializer[dict[str, object]]):
     """What a player can learn of a table's configuration."""
 
@@ -177,6 +185,10 @@ class CasinoStrategyOut(serializers.Serializer[dict[str, object]]):
     )
     strategy_card = serializers.ListField(
         child=serializers.CharField(), help_text="The best response in a few plain lines."
+    )
+    strategy_lines = serializers.ListField(
+        child=CardLineOut(),
+        help_text="The same lines as kinds and values, to word in the reader's language.",
     )
 
 

@@ -10,7 +10,7 @@ from poker.api.serializers import command_id
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.casino import PAY_TABLE_SETTINGS
 from poker.engine.casino.rules import MAX_BOXES, MAX_JOKERS
-from poker.engine.casino.table import CONFIG_SETTINGS
+from poker.engine.casino.table.config import CONFIG_SETTINGS
 
 ROUND_ID = r"^[0-9]{1,18}-[0-9]{1,9}$"
 """A round's id: ``<table id>-<number>``."""

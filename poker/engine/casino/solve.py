@@ -57,6 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from poker.engine.cards import JOKER_BASE, Card, simulation_random
+from poker.engine.casino.card_lines import card_line
 from poker.engine.casino.dealer import dealer_discards
 from poker.engine.casino.paytable import DEFAULT_PAY_TABLE, HANDS_BY_CODE, Hand, PayTable
 from poker.engine.casino.rules import HAND_SIZE, QUALIFYING
@@ -363,7 +364,7 @@ def strategy_card(solution: Solution) -> list[str]:
     plain = (hands < JOKER_BASE).all(axis=1)
     played = values[plain & solution.plays]
     least = int(played.min()) if len(played) else None
-    lines = [f"Play with {_hand_words(least)} or better; fold anything less."]
+    lines = [_play_line(least)]
     thrown = HAND_SIZE - np.array([bin(m).count("1") for m in range(SUBSETS)])[solution.first]
     for code, hand in enumerate(HANDS_BY_CODE):
         mine = kinds == code
@@ -372,17 +373,14 @@ def strategy_card(solution: Solution) -> list[str]:
         counts = np.bincount(thrown[mine], minlength=HAND_SIZE + 1)
         most = int(counts.argmax())
         share = counts[most] / mine.sum()
-        action = "stand pat" if most == 0 else f"change {most} card{'s' * (most > 1)}"
-        lines.append(f"Dealt {_HAND_NAMES[hand]}: {action} ({share:.0%} of such hands).")
+        kind = "stand" if most == 0 else "change_one" if most == 1 else "change"
+        lines.append(card_line(kind, hand=hand, count=most, share=f"{share:.0%}"))
     again = solution.second > 0
     for code, hand in enumerate(HANDS_BY_CODE):
         mine = kinds == code
         if mine.any() and again[mine].mean() > 0.5:
             share = again[mine].mean()
-            lines.append(
-                f"After a first exchange, holding {_HAND_NAMES[hand]}: take the second exchange "
-                f"({share:.0%} of such hands)."
-            )
+            lines.append(card_line("second", hand=hand, share=f"{share:.0%}"))
     lines.append(_jokers_line(hands, solution.first))
     return lines
 
@@ -391,33 +389,20 @@ def _jokers_line(hands: Ints, first: npt.NDArray[np.uint8]) -> str:
     jokers = hands >= JOKER_BASE
     dealt = jokers.any(axis=1)
     if not dealt.any():
-        return "The deck has no jokers."
+        return card_line("no_jokers")
     kept = (first[:, None] >> np.arange(HAND_SIZE)) & 1
     thrown = (jokers & (kept == 0)).any(axis=1)
     if not thrown.any():
-        return "Never throw a joker."
-    return f"Keep jokers (one is thrown in {thrown[dealt].mean():.2%} of hands dealt one)."
+        return card_line("never_throw_joker")
+    return card_line("keep_jokers", share=f"{thrown[dealt].mean():.2%}")
 
 
-def _hand_words(least: int | None) -> str:
+def _play_line(least: int | None) -> str:
     if least is None:
-        return "nothing (always fold)"
+        return card_line("play_none")
     hand = HANDS_BY_CODE[least >> CATEGORY_SHIFT]
     if hand is Hand.PAIR:
-        return f"a pair of {_RANKS[(least >> 4 * RANK_BITS & 0xF) - 2]}s"
-    return _HAND_NAMES[hand]
+        return card_line("play_pair", rank=_RANKS[(least >> 4 * RANK_BITS & 0xF) - 2])
+    return card_line("play", hand=hand)
 
 
-_HAND_NAMES: Final = {
-    Hand.HIGH_CARD: "no pair",
-    Hand.PAIR: "a pair",
-    Hand.TWO_PAIR: "two pair",
-    Hand.THREE_OF_A_KIND: "three of a kind",
-    Hand.STRAIGHT: "a straight",
-    Hand.FLUSH: "a flush",
-    Hand.FULL_HOUSE: "a full house",
-    Hand.FOUR_OF_A_KIND: "four of a kind",
-    Hand.STRAIGHT_FLUSH: "a straight flush",
-    Hand.ROYAL_FLUSH: "a royal flush",
-    Hand.FIVE_OF_A_KIND: "five of a kind",
-}
