@@ -1,9 +1,11 @@
-"""Timer accuracy under load: 1,000 table clocks due over one minute across
-200 tables, fired by one Celery worker on Redis.
+"""Clock accuracy under load: 1,000 table clocks due over one minute across
+200 tables (``BENCH_CLOCKS_TABLES``: fewer, for a quick run), fired by one
+Celery worker on Redis.
 
-Why: every clock is a Celery task with an ETA (``poker.tasks.clock_expired``)
-that must act on time and only once.  What is measured is what a player
-sees: how late his clock acted.
+Why: every clock is a row of the kernel's clocks (``kernel.clocks``), which
+the worker's waker hands to the drain (a Celery task) when it comes due; it
+must act on time and only once.  What is measured is what a player sees:
+how late his clock acted.
 
 The work: ``TABLES`` 32 Card Draw tables of 5 players on a fresh PostgreSQL
 database (``BENCH_CLOCKS_DATABASE_URL``), with a ``DRAW_SECONDS`` draw
@@ -23,11 +25,11 @@ hand (the version check and the timer's command id make it impossible; it
 is counted, not assumed).  Goal: p99 lateness under ``GOAL_P99_MS``, zero
 fired twice.
 
-Also measured: what setting a timer costs the command's thread, per timer
-(``COST_TIMERS`` of them, on a queue nobody reads): before, the Celery
-send itself (``apply_async``, a broker round trip); now, handing it to
-the process's timer dispatcher (``config.timers.send``), which sends it
-from a thread of its own.
+Also measured: what setting a clock costs the command, per clock
+(``COST_TIMERS`` of them): a Celery send with an ETA (``apply_async``, a
+broker round trip, on a queue nobody reads), as one message per action
+would cost; and the clock's row written in the command's transaction
+(``kernel.clocks.clock_set``, one upsert).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from bench.websockets import child_env, drop_database, reachable
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_clockbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
-TABLES = 200
+TABLES = int(os.environ.get("BENCH_CLOCKS_TABLES", "200"))
 PLAYERS = 5
 DRAW_SECONDS = 12
 SLOT = DRAW_SECONDS / TABLES
@@ -82,9 +84,10 @@ def main() -> None:
 def worker_on_fresh_database(url: str, name: str) -> Iterator[bool]:
     """A fresh PostgreSQL database at ``url`` with Django on it, and one
     Celery worker (as deployed) on Redis consuming a queue of its own, whose
-    timers this process sets; yields False, having said why, when either
-    server cannot be reached.  Afterwards the worker stops, its queue is
-    purged, and (after a run that did not fail) the database is dropped."""
+    waker sends the drains of the clocks this process sets; yields False,
+    having said why, when either server cannot be reached.  Afterwards the
+    worker stops, its queue is purged, and (after a run that did not fail)
+    the database is dropped."""
     redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS
     problem = recreate_database(url) or reachable(redis_url)
     if problem:
@@ -119,7 +122,7 @@ def stop_worker(worker: subprocess.Popen[bytes], grace: float = WORKER_STOP_SECO
 
 
 def _configure(url: str, redis_url: str, queue: str) -> None:
-    """Django on the bench database, timers on the benchmark's queue."""
+    """Django on the bench database, clocks on, drains on the benchmark's queue."""
     use_database(url)
     from django.conf import settings
     from django.core.management import call_command
@@ -150,7 +153,7 @@ def _start_worker(url: str, redis_url: str, queue: str) -> subprocess.Popen[byte
         stderr=subprocess.STDOUT,
         start_new_session=True,  # a group of its own: stop_worker ends its pool too
     )
-    time.sleep(3)  # the worker connects; timers queued before wait in Redis anyway
+    time.sleep(3)  # the worker connects; clocks set before wait in the database anyway
     if worker.poll() is not None:
         log.seek(0)
         raise RuntimeError(f"the worker exited: {log.read().decode(errors='replace')[-2000:]}")
@@ -295,37 +298,37 @@ def _report(late: list[float], fired: int, twice: int, spread: float) -> None:
 
 
 def _in_command_cost() -> tuple[float, float]:
-    """Microseconds per timer on the command's thread: (the Celery send
-    itself, as before; the hand-over to the dispatcher, as now)."""
+    """Microseconds per clock set: (a Celery send with an ETA, as a message
+    per action would cost; the clock's row upserted in a transaction)."""
     from datetime import UTC, datetime, timedelta
 
     from django.conf import settings
+    from django.db import transaction
 
-    from config import timers
-    from poker.tasks import clock_expired
+    from kernel import clocks
+    from kernel.models import Clock
+    from kernel.tasks import clock_drain
 
     later = datetime.now(UTC) + timedelta(hours=1)
-    queue, settings.CLOCK_QUEUE = settings.CLOCK_QUEUE, f"{settings.CLOCK_QUEUE}-cost"
-    try:
-        began = time.perf_counter()
-        for n in range(COST_TIMERS):
-            clock_expired.apply_async((0, "cost", n), eta=later, queue=settings.CLOCK_QUEUE)
-        before = time.perf_counter() - began
-        began = time.perf_counter()
-        for n in range(COST_TIMERS):
-            timers.send(clock_expired, (0, "cost", n), later)
-        now = time.perf_counter() - began
-        timers.flush()
-        _purge(settings.CLOCK_QUEUE)
-    finally:
-        settings.CLOCK_QUEUE = queue
-    return before / COST_TIMERS * 1e6, now / COST_TIMERS * 1e6
+    queue = f"{settings.CLOCK_QUEUE}-cost"
+    began = time.perf_counter()
+    for _ in range(COST_TIMERS):
+        clock_drain.apply_async(eta=later, queue=queue)
+    sent = time.perf_counter() - began
+    _purge(queue)
+    began = time.perf_counter()
+    for n in range(COST_TIMERS):
+        with transaction.atomic():
+            clocks.clock_set(stream=f"cost-{n % 50}", kind="bench.cost", version=n, due=later)
+    written = time.perf_counter() - began
+    Clock.objects.filter(kind="bench.cost").delete()
+    return sent / COST_TIMERS * 1e6, written / COST_TIMERS * 1e6
 
 
-def _report_cost(before: float, now: float) -> None:
-    print(f"  setting a timer, in the command's thread ({COST_TIMERS} timers):")
-    print(f"    Celery send (before)  {before:8.1f} us")
-    print(f"    hand-over (now)       {now:8.1f} us   ({before / now:.0f} x less)")
+def _report_cost(sent: float, written: float) -> None:
+    print(f"  setting a clock ({COST_TIMERS} clocks, each in a transaction of its own):")
+    print(f"    Celery send with an ETA   {sent:8.1f} us")
+    print(f"    row upserted (now)        {written:8.1f} us   (BEGIN, upsert, COMMIT)")
 
 
 def _purge(queue: str) -> None:

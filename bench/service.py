@@ -45,13 +45,13 @@ processes can be read), so the report shows where the machine's time goes,
 not only the rates.
 
 As deployed, the workers use Redis (``REDIS_URL``, when it answers) for
-the channel layer and the clock timers, under a key prefix and timer queue
-of the run's own, deleted at the end; without Redis, the in-memory ones.
+the channel layer and the clock drains, under a key prefix and queue of
+the run's own, deleted at the end; without Redis, the in-memory ones.
 
 One action's cost, at one table in one worker: ``ACTIONS`` actions with
 ``time.thread_time`` around each ``hand_act``, plus what the process's
-other threads spent meanwhile on sending the frames and timers the actions
-handed them (``sender_threads``): CPU per action; as many
+other threads spent meanwhile on sending the frames the actions handed
+them (``sender_threads``): CPU per action; as many
 under Django's ``CaptureQueriesContext`` (statements per action, BEGIN and
 COMMIT included, as ``tests/poker/test_statement_budget.py`` counts them);
 and as many under a sampling profiler that charges the thread's CPU to the
@@ -765,19 +765,17 @@ def one_action_cost(seated: Seated, actions: int) -> dict[str, Any]:
 @contextmanager
 def sender_threads() -> Iterator[list[float]]:
     """The CPU the process's other threads spend on what the block's
-    commands handed them (frames, timers: sent after each command
-    returned, while the driver goes on), in the list's one item once the
-    block is over.  Both are flushed before and after, so that all of it,
-    and only it, falls inside."""
-    from config import layer, timers
+    commands handed them (frames: sent after each command returned, while
+    the driver goes on), in the list's one item once the block is over.
+    The publisher is flushed before and after, so that all of it, and only
+    it, falls inside."""
+    from config import layer
 
     out = [0.0]
     layer.flush()
-    timers.flush()
     p0, t0 = time.process_time(), time.thread_time()
     yield out
     layer.flush()
-    timers.flush()
     out[0] = max(0.0, (time.process_time() - p0) - (time.thread_time() - t0))
 
 
@@ -816,6 +814,7 @@ STEPS: list[tuple[str, frozenset[str] | None, str]] = [
     ("accounts", None, "ledger"),
     ("poker.projections", None, "projections"),
     ("poker.clocks", None, "clock scheduling"),
+    ("kernel", None, "clock scheduling"),
     ("poker.publish", None, "publish packing"),
     ("poker.selectors", None, "answer (view, receipt)"),
 ]
@@ -824,16 +823,14 @@ names its step.  A frame of the project's code that none fits is a step
 named after its module."""
 SENDS = {
     "config.layer": "publish: channel-layer send",
-    "celery": "clock scheduling: timer queued",
 }
 """Where a step hands its work to Redis: charged apart from the step."""
-THREADS = "sender threads (frames, timers)"
+THREADS = "sender threads (frames)"
 """The CPU of the process's other threads meanwhile: the frame publisher
-(``config.layer``) and the timer dispatcher (``config.timers``), which send
-what the commands handed them."""
+(``config.layer``), which sends what the commands handed it."""
 GLUE = "transaction and glue"
 """Under ``hand_act`` with no step on the stack: BEGIN, COMMIT, the rest."""
-PROJECT = ("poker", "accounts", "tournaments", "config")
+PROJECT = ("kernel", "poker", "accounts", "tournaments", "config")
 
 
 def step_of(frame: FrameType) -> str | None:
@@ -934,7 +931,7 @@ class StepProfiler:
 
 
 def print_report(report: Report) -> None:
-    where = f"Redis at {redact(report.redis)}" if report.redis else "in-memory layer and timers"
+    where = f"Redis at {redact(report.redis)}" if report.redis else "in-memory layer"
     print(
         f"{PROCESSES} worker processes (spawn; one connection each), {where}; "
         f"{WARMUP:g} s warm-up + {DURATION:g} s per run; 32 Card Draw NL {BLINDS[0]}/{BLINDS[1]}, "

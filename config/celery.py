@@ -63,14 +63,10 @@ def connections_checked(sender: Any = None, **kwargs: Any) -> None:
 
 def use_broker(url: str) -> None:
     """Point this process's app at another broker (tests and benchmarks
-    that run a worker on Redis); its pools, and the timer dispatcher's
-    connection, are made again on next use."""
+    that run a worker on Redis); its pools are made again on next use."""
     import kombu.pools
-
-    from config import timers
 
     app.conf.broker_url = url
     kombu.pools.reset()
     app._pool = None
     app.amqp._producer_pool = None
-    timers.dispatcher.forget_broker()

@@ -1,7 +1,7 @@
 """A Celery worker and beat inside the server process, for ``make run`` on
 embedded defaults: the in-memory transport reaches only this process, so
-the worker that runs the table clocks, and the beat that sends it the
-sweeps for lost timers, must live here too.
+the worker that runs the clock drains, the clock waker that sends them
+(``kernel.waker``) and the beat must live here too.
 
 Both run in threads of this process, never in a child: a process forked
 off has an in-memory broker of its own (what its beat sent would never
@@ -9,10 +9,9 @@ reach this worker) and would outlive the server.  Celery's ``beat=True``
 forks beat off, so beat runs beside the worker instead, as
 ``celery.beat.EmbeddedService(thread=True)``.
 
-Every timer still runs through the same task code as with Redis and
-separate workers (``poker.tasks``).  What an in-memory broker holds dies
-with the process; the beat's sweep fires the clocks that were due
-meanwhile as soon as the server is back.
+Every clock still runs through the same drain as with Redis and separate
+workers (``kernel.tasks``).  The clocks are rows of the database: a server
+back after a stop fires the ones that came due meanwhile.
 """
 
 from __future__ import annotations
@@ -40,6 +39,7 @@ def start() -> bool:
     from celery.beat import EmbeddedService
 
     from config.celery import app
+    from kernel import waker
 
     worker = app.WorkController(
         pool_cls="solo",
@@ -54,6 +54,8 @@ def start() -> bool:
     thread = threading.Thread(target=worker.start, name="celery-embedded", daemon=True)
     thread.start()
     _stops.append(lambda: worker.stop(in_sighandler=False))
+    waker.start_in_worker()  # a worker run in place sends no worker_ready
+    _stops.append(waker.stop_in_worker)
     beat = EmbeddedService(app, thread=True, scheduler_cls=app.conf.beat_scheduler)
     beat.start()  # a daemon thread: it dies with the process
     _stops.append(lambda: _stop_beat(beat))

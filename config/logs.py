@@ -98,8 +98,8 @@ handlers and formatters of ``settings.LOGGING`` render it like any other."""
 logging.captureWarnings(True)  # Python's warnings too, as lines of ``py.warnings``
 
 
-SWEEP_TASKS = frozenset({"poker.tasks.clock_sweep", "tournaments.tasks.tournament_sweep"})
-"""Beat's sweeps for lost timers: due every few seconds, nearly always idle."""
+SWEEP_TASKS = frozenset({"kernel.tasks.clock_drain", "tournaments.tasks.tournament_sweep"})
+"""The clock drain and beat's sweep of lost hand reports: frequent, mostly idle."""
 
 
 class QuietSweeps(logging.Filter):

@@ -10,8 +10,9 @@ What is measured, and where:
   ``tournaments.work.run`` (kinds ``tournament.*``).
 - ``poker_open_sockets``: WebSockets accepted and not yet closed
   (``open_sockets``, around the ASGI WebSocket application).
-- ``poker_timer_lateness_seconds{task}``: how long after its ETA a timer
-  task started in a worker (a Celery ``task_prerun`` handler).
+- ``poker_timer_lateness_seconds{kind}``: how long after its due time a
+  clock's command started in the kernel's drain (its ``clock_fired``
+  signal).
 - ``poker_queue_depth{queue,state}``: timers waiting in the broker
   (``ready``) and held by workers until their time (``unacked``), read from
   Redis when ``/metrics`` is scraped.
@@ -38,11 +39,11 @@ import glob
 import os
 import socket
 from collections.abc import Awaitable, Callable, Iterator
-from datetime import UTC, datetime
 from typing import Any
 
-from celery.signals import task_prerun, worker_init
+from celery.signals import worker_init
 from django.conf import settings
+from django.dispatch import receiver
 from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
@@ -55,6 +56,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from kernel.signals import clock_fired
 
 MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 _HOST = socket.gethostname()
@@ -106,8 +109,8 @@ OPEN_SOCKETS = Gauge(
 )
 TIMER_LATENESS = Histogram(
     "poker_timer_lateness_seconds",
-    "How long after its time a timer task started in a worker.",
-    ["task"],
+    "How long after its due time a clock's command started in the drain.",
+    ["kind"],
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
 )
 
@@ -143,17 +146,10 @@ def open_sockets(app: Asgi) -> Asgi:
 # --- Timers --------------------------------------------------------------------
 
 
-@task_prerun.connect
-def _timer_started(sender: Any = None, task: Any = None, **kwargs: Any) -> None:
-    """A task with an ETA (a timer) starts: how late it is."""
-    eta = getattr(getattr(task, "request", None), "eta", None)
-    if not eta:
-        return
-    when = eta if isinstance(eta, datetime) else datetime.fromisoformat(eta)
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    late = (datetime.now(UTC) - when).total_seconds()
-    TIMER_LATENESS.labels(task.name).observe(max(late, 0.0))
+@receiver(clock_fired, dispatch_uid="metrics-clock-lateness")
+def _clock_fired(sender: Any = None, kind: str = "", late: float = 0.0, **kwargs: Any) -> None:
+    """A due clock's command ran: how late it started."""
+    TIMER_LATENESS.labels(kind).observe(max(late, 0.0))
 
 
 # --- Queue depth ---------------------------------------------------------------

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc as static files: no CDN
     "channels",
+    "kernel",  # below every app: the clocks
     "poker",
     "tournaments",
     "accounts",
@@ -233,7 +234,7 @@ CLOCK_QUEUE = env.str("CLOCK_QUEUE", default="clocks")
 """The queue of the table clocks' timers."""
 CELERY_TASK_DEFAULT_QUEUE = CLOCK_QUEUE
 CLOCKS_ENABLED = env.bool("CLOCKS_ENABLED", default=True)
-"""Whether commands set timers (off in the tests' settings, where tests that
+"""Whether commands write their clocks (off in the tests' settings, where tests that
 run a worker turn it on)."""
 CLOCK_SWEEP_SECONDS = env.int("CLOCK_SWEEP_SECONDS", default=5)
 SCHEDULE_SECONDS = env.int("SCHEDULE_SECONDS", default=60)
@@ -241,7 +242,9 @@ SCHEDULE_SECONDS = env.int("SCHEDULE_SECONDS", default=60)
 cover (``tournaments.schedules``)."""
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"  # the schedule is fixed: nothing to keep
 CELERY_BEAT_SCHEDULE = {
-    "clock-sweep": {"task": "poker.tasks.clock_sweep", "schedule": CLOCK_SWEEP_SECONDS},
+    # The clocks need no beat: each worker's waker sends the kernel's drain
+    # when the nearest clock comes due (kernel.waker).  This sweep reports
+    # the hands a dead process left unreported to their tournament.
     "tournament-sweep": {
         "task": "tournaments.tasks.tournament_sweep",
         "schedule": CLOCK_SWEEP_SECONDS,

@@ -33,13 +33,20 @@ class PokerConfig(AppConfig):
         from accounts.locks import on_out_of_play
         from accounts.references import namer_register
         from config.projections import projection_register
+        from kernel.clocks import register as clock_register
+        from poker import clocks
         from poker.audit import table_problems
+        from poker.casino import clocks as casino_clocks
         from poker.casino.audit import casino_problems
         from poker.casino.selectors import casino_table_names
         from poker.casino.services import casino_out_of_play
         from poker.selectors import forget_screen_name, table_names
         from poker.services import player_out_of_play
 
+        for kind in clocks.KINDS:
+            clock_register(kind, clocks.fire)
+        for kind in casino_clocks.KINDS:
+            clock_register(kind, casino_clocks.fire)
         register(table_problems)
         register(casino_problems)
         on_out_of_play(player_out_of_play)

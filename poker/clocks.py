@@ -1,5 +1,5 @@
-"""The table clocks at work: judging actions by the clock, setting timers,
-and acting when a timer fires.
+"""The table clocks at work: judging actions by the clock, setting clocks,
+and acting when one comes due.
 
 The clocks themselves are pure (``engine.table.clock``): the player to act
 is on the clock from the time of the hand's last event.  Here that meets
@@ -7,19 +7,17 @@ real time:
 
 - ``charge``: an action made now is refused after the 32 Card Draw bet
   window, and the time bank it ate into is taken off the player's bank.
-- ``schedule``: after a command commits, one Celery task is set to fire
-  when the new clock expires.  It carries the table, the stream and the
-  version at which it was set (``tasks.clock_expired``).  The command only
-  hands it to its process's timer dispatcher (``config.timers``), which
-  sends it to the broker off the command's thread.
-- ``clock_expire``: what that task does: act for the player (``TimeOut``)
-  or deal the next hand, but only if the stream is still at that version.
-  A clock can never act twice, or on a hand that has moved on: a late or
-  repeated timer finds another version and does nothing, and a repeat that
-  races the first collides with its command id.
-- ``clock_sweep``: every few seconds (beat), fire any clock whose timer
-  was lost (a worker killed before it acknowledged, an in-memory broker
-  restarted) through the same ``clock_expire``.
+- ``schedule``: a command that leaves a clock running writes it as data
+  (``kernel.clocks``), in its own transaction: the turn's clock on the
+  hand's stream at its version, or the pause on the table's stream at its
+  hand number.
+- ``clock_expire``: what a due clock does (``fire``, run by the kernel's
+  drain): act for the player (``TimeOut``) or deal the next hand, but only
+  if the stream is still at that version.  A clock can never act twice,
+  or on a hand that has moved on: a clock moved since finds another
+  version and does nothing, and a repeat that races the first collides
+  with its command id.
+- ``clock_sweep``: the drain of the tables' clocks, now.
 """
 
 from __future__ import annotations
@@ -29,13 +27,14 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection
 from django.db.models import Exists
 from django.utils import timezone
 
-from config import timers
 from config.api_errors import ApiError
 from config.system_ids import command_id_for
+from kernel import clocks as kernel_clocks
+from kernel.models import Clock as KernelClock
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
 from poker.engine.table import TableState, UseTimeBank, plan_hand
@@ -54,7 +53,7 @@ if TYPE_CHECKING:
     from poker.work import Work
 
 SWEEP_GRACE_SECONDS = 2.0
-"""A clock this far past its expiry without having acted lost its timer."""
+"""A clock this far past its time without having acted is overdue (``overdue``)."""
 
 
 def stamp(at: datetime) -> float:
@@ -181,8 +180,10 @@ def _use_bank(work: Work, clock: Clock) -> None:
 
 
 def timer_for(work: Work) -> tuple[str, int, datetime] | None:
-    """(stream, version, when) of the timer a command's new state needs:
-    the new turn's clock, or the pause after a hand that just finished."""
+    """(stream, version, when) of the clock a command's new state needs:
+    the new turn's clock, or the pause before the next hand (after a hand
+    that just finished, or a table moved during its pause: a player who
+    sits in may be what lets it deal)."""
     hand = work.hand
     if hand is not None and hand.events and not hand.state.complete:
         clock = running(work)
@@ -191,42 +192,67 @@ def timer_for(work: Work) -> tuple[str, int, datetime] | None:
     table = work.table_state
     if not table.config.deals_by_itself:
         return None  # its tournament deals the next hand
+    if not (work.finished or work.table_events) or table.hand_running:
+        return None  # the table did not move: its clock stands as it was set
     due = work.pause_ends()
-    if work.finished and not table.hand_running and due and plan_hand(table) is not None:
+    if due is not None and plan_hand(table) is not None:
         return work.table.stream, table.hand_number, due  # even with no pause: one hand a command
     return None
 
 
+TURN = "poker.turn"
+"""The clock of the player to act: on the hand's stream, at its version."""
+PAUSE = "poker.pause"
+"""The pause between hands: on the table's stream, at its hand number."""
+KINDS = (TURN, PAUSE)
+
+
 def schedule(work: Work) -> None:
-    """Set the timer the command's new state needs, once it commits."""
+    """Write the clock the command's new state needs, in its transaction
+    (``clock_writes``, run apart; the command path sends them with its
+    read models instead: ``poker.work.written``)."""
+    for statement in clock_writes(work):
+        _execute(statement)
+
+
+def clock_writes(work: Work) -> list[kernel_clocks.Statement]:
+    """The kernel clock writes the command's new state needs (``kernel.clocks``):
+    the new turn's clock, or the pause before the next hand; a hand this
+    command finished has its turn clock cleared.  None with the clocks off."""
+    if not settings.CLOCKS_ENABLED:
+        return []
+    out = []
+    hand = work.hand
+    if hand is not None and hand.events and hand.state.complete:
+        out.append(kernel_clocks.clock_clear_statement(stream=hand.row.stream, kind=TURN))
     timer = timer_for(work)
-    if timer is None or not settings.CLOCKS_ENABLED:
-        return
-    stream, version, when = timer
-    table, position = work.table.pk, work.table.position
-    transaction.on_commit(lambda: set_timer(table, stream, version, when, position))
+    if timer is not None:
+        stream, version, when = timer
+        out.append(_set(work.table.pk, stream, version, when))
+    return out
 
 
 def set_timer(
     table: int, stream: str, version: int, when: datetime, position: int | None = None
 ) -> None:
-    """Have the Celery task that fires at ``when`` sent (``config.timers``:
-    no broker round trip here).  ``position``: the table's feed position
-    the command that set it left (every command that sets a timer appends
-    events): a timer set at a later position replaces it, for it finds
-    its stream moved on (another version of the hand, another hand, a
-    hand dealt), and may take its place in the dispatcher's queue."""
-    from poker.tasks import clock_expired
-
-    args = (table, stream, version)
-    if position is None:
-        timers.send(clock_expired, args, when)
-    else:
-        timers.send(clock_expired, args, when, key=(TIMER_KEY, table), order=position)
+    """Set the clock of ``table`` on ``stream`` (a hand's: the turn; the
+    table's: the pause) for ``version`` at ``when``, in the caller's
+    transaction; it replaces the clock set before on that stream.
+    ``position`` (the table's feed position) is not needed: the row set
+    last is the one that stands."""
+    _execute(_set(table, stream, version, when))
 
 
-TIMER_KEY = "poker.clock"
-"""The timers of a table's clock, one key a table (``config.timers``)."""
+def _set(table: int, stream: str, version: int, when: datetime) -> kernel_clocks.Statement:
+    kind = TURN if stream.startswith("hand-") else PAUSE
+    return kernel_clocks.clock_set_statement(
+        stream=stream, kind=kind, version=version, due=when, args={"table": table}
+    )
+
+
+def _execute(statement: kernel_clocks.Statement) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(*statement)
 
 
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
@@ -313,41 +339,28 @@ def _fired(work: Work) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------
-# Lost timers
+# Due clocks
+
+
+def fire(clock: KernelClock) -> bool:
+    """The command of a due table clock (``kernel.clocks``): whether it acted."""
+    try:
+        clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
+    except ClockEarly as early:
+        raise kernel_clocks.Early(moment(early.expires)) from early
+    except ApiError:
+        return False
+    return True
 
 
 def overdue(now: datetime | None = None) -> list[tuple[int, str, int]]:
-    """(table, stream, version) of every clock past its expiry by more than
-    the grace: timers that were lost."""
-    from poker import streams
-
-    now = now or timezone.now()
-    late = now - timedelta(seconds=SWEEP_GRACE_SECONDS)
-    out = []
-    running_hands = Hand.objects.filter(ended_at__isnull=True, turn_started_at__lt=late)
-    for hand in running_hands.select_related("table"):
-        table_state = streams.tables.state(hand.table.stream, hand.table.version)
-        state = streams.hands.state(hand.stream, hand.version)
-        clock = turn_clock(table_state, state, stamp(_turn_started(hand)))
-        if clock is not None and moment(clock.expires) < late:
-            out.append((hand.table_id, hand.stream, hand.version))
-    waiting = Table.objects.filter(  # tournament tables: tournaments.play.sweep_deals
-        status=Table.Status.OPEN, next_hand_at__lt=late, tournament__isnull=True
-    )
-    for table in waiting.exclude(hands__ended_at__isnull=True):
-        state = streams.tables.state(table.stream, table.version)
-        if state.config.deals_by_itself and not state.hand_running and plan_hand(state):
-            out.append((table.pk, table.stream, state.hand_number))
-    return out
+    """(table, stream, version) of every table clock past its time by more
+    than the grace: clocks no drain has fired."""
+    late = (now or timezone.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
+    return [(c.args["table"], c.stream, c.version) for c in kernel_clocks.overdue(late, KINDS)]
 
 
 def clock_sweep() -> int:
-    """Fire every overdue clock now; how many acted."""
-    acted = 0
-    for table, stream, version in overdue():
-        try:
-            clock_expire(table_id=table, stream=stream, version=version)
-        except ApiError:
-            continue
-        acted += 1
-    return acted
+    """Fire every due table clock now (the drain, of the tables' kinds);
+    how many acted."""
+    return kernel_clocks.drain(kinds=KINDS)

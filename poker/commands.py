@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from accounts.tables import table_chips_moved
 from config import telemetry
 from config.api_errors import ApiError
+from kernel import clocks as kernel_clocks
 from poker import clocks
 from poker.engine.errors import EngineError
 from poker.engine.table import TableConfig
@@ -85,7 +86,10 @@ def run(
     key = Key(command_id, None if command_id is None else digest(kind, table_id, body or {}))
     reply, work = _attempt(table_id, by, key, do, answer)
     if work is not None and work.finished:
-        _hand_finished(work)
+        if kernel_clocks.in_drain():  # committed with the drain's transaction
+            transaction.on_commit(lambda: _hand_finished(work))
+        else:
+            _hand_finished(work)
     return reply
 
 

@@ -260,11 +260,10 @@ def passive_action(actions: Sequence[Action]) -> Action:
 
 def written(work: Work, ready: Appending) -> None:
     """Append a table's events (``ready``: the append made ready) and write
-    what follows from them: its read models, in the same statement, its
-    timer and, once the transaction commits, its frames."""
+    what follows from them: its read models and its clock, in the same
+    statement, and, once the transaction commits, its frames."""
     recorded = ready.recorded
-    projections.write(work, recorded, ready.writes)
-    clocks.schedule(work)
+    projections.write(work, recorded, [*ready.writes, *clocks.clock_writes(work)])
     hands = {h.row.stream: h.state for h in work.hands}
     seats = {h.row.stream: list(h.row.seats) for h in work.hands}
     seated = {n: s.player for n, s in work.table_start.seats.items()}

@@ -11,12 +11,16 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.references import namer_register
         from config.projections import projection_register
+        from kernel.clocks import register as clock_register
         from poker.commands import on_hand_finished
+        from tournaments import clocks
         from tournaments.play import hand_over
         from tournaments.selectors import tournament_names
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
+        for kind in clocks.KINDS:
+            clock_register(kind, clocks.fire)
         on_hand_finished(hand_over)
         namer_register("tournament", tournament_names)
         projection_register(

@@ -1,10 +1,12 @@
-"""The tournament's timers: the scheduled start and the level clock.
+"""The tournament's clocks: the scheduled start, the level clock, the
+rebuy decisions and the deals at its tables.
 
-Two kinds of Celery ETA task, both acting only if still due, under the
-tournament lock, with a command id of their own so two runs of one timer
-cannot both act (the pattern of ``poker.clocks``), derived from what the
-timer is about as one of the room's own ids (``config.system_ids``: no
-client can spend one):
+Each is a row of the kernel's clocks (``kernel.clocks``), written in the
+command's transaction and fired by the kernel's drain when due; each acts
+only if still due, under the tournament lock, with a command id of its
+own so two runs of one clock cannot both act (the pattern of
+``poker.clocks``), derived from what the clock is about as one of the
+room's own ids (``config.system_ids``: no client can spend one):
 
 - the start, set when a scheduled tournament is created, for its
   ``starts_at``: play starts then, or the tournament is cancelled with
@@ -26,9 +28,12 @@ client can spend one):
   a decline or a later deadline leave it nothing to do).  Command id
   ``stream:rebuy:player:deadline``.
 
-A timer that fires early is set again for its time; one lost (a worker
-killed before acknowledging it, an in-memory broker restarted) is fired by
-beat's ``sweep`` once overdue by more than a grace.
+- the deal, set for the end of a table's pause (``play``): it deals at
+  every table whose pause is over, and sets itself again for the tables
+  still pausing.
+
+A clock that fires early is set again for its time; one whose drain
+failed, or whose worker died, stays a row until a drain fires it.
 """
 
 from __future__ import annotations
@@ -39,11 +44,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 
-from config import timers
 from config.api_errors import ApiError
 from config.system_ids import command_id_for
+from kernel import clocks as kernel_clocks
+from kernel.models import Clock as KernelClock
 from poker.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing
 from tournaments.errors import ClockEarly, ClockMoved
@@ -80,47 +85,82 @@ def timer_id(stream: str, *key: object) -> uuid.UUID:
 
 
 # --------------------------------------------------------------------------
-# Setting timers (after commit, sent off the command's thread: config.timers)
+# Setting clocks (as data, in the command's transaction: kernel.clocks)
+
+START = "tournament.start"
+"""The scheduled start: at ``starts_at`` (the version)."""
+CLOCK = "tournament.clock"
+"""The level clock: at its deadline (the version), for its period."""
+REBUY = "tournament.rebuy"
+"""A rebuy decision, one per player (``tournament.rebuy:<player>``): at its deadline."""
+DEAL = "tournament.deal"
+"""The next deal at the tables: the earliest end of a table's pause."""
+KINDS = (START, CLOCK, REBUY, DEAL)
 
 
 def schedule(outcome: Outcome) -> None:
-    """Set the timers a command's new state needs, once it commits."""
+    """Write the clocks a command's new state needs, in its transaction."""
     if not settings.CLOCKS_ENABLED:
         return
     pk, state = outcome.row.pk, outcome.state
     created = any(isinstance(e, TournamentCreated) for e in outcome.events)
     if created and state.starts_at is not None:
-        starts = state.starts_at
-        transaction.on_commit(lambda: set_start_timer(pk, starts))
+        set_start_timer(pk, state.starts_at)
     due = deadline(state)
     if due is not None and any(isinstance(e, CLOCK_EVENTS) for e in outcome.events):
-        period = state.period
-        transaction.on_commit(lambda: set_clock_timer(pk, period, due))
+        set_clock_timer(pk, state.period, due)
     for e in outcome.events:
         if isinstance(e, RebuyOffered):
-            player, until = e.player, e.until
-            transaction.on_commit(lambda p=player, u=until: set_rebuy_timer(pk, p, u))
+            set_rebuy_timer(pk, e.player, e.until)
+
+
+def _stream(tournament_id: int) -> str:
+    return Tournament(pk=tournament_id).stream
 
 
 def set_start_timer(tournament_id: int, starts_at: int) -> None:
     """Set the start for ``starts_at``."""
-    from tournaments.tasks import tournament_start_due
-
-    timers.send(tournament_start_due, (tournament_id, starts_at), moment(starts_at))
+    kernel_clocks.clock_set(
+        stream=_stream(tournament_id),
+        kind=START,
+        version=starts_at,
+        due=moment(starts_at),
+        args={"tournament": tournament_id},
+    )
 
 
 def set_clock_timer(tournament_id: int, period: int, due: int) -> None:
     """Set the end of ``period`` at ``due``."""
-    from tournaments.tasks import tournament_clock_due
-
-    timers.send(tournament_clock_due, (tournament_id, period, due), moment(due))
+    kernel_clocks.clock_set(
+        stream=_stream(tournament_id),
+        kind=CLOCK,
+        version=due,
+        due=moment(due),
+        args={"tournament": tournament_id, "period": period},
+    )
 
 
 def set_rebuy_timer(tournament_id: int, player: str, until: int) -> None:
     """Set the end of ``player``'s rebuy decision at ``until``."""
-    from tournaments.tasks import tournament_rebuy_due
+    kernel_clocks.clock_set(
+        stream=_stream(tournament_id),
+        kind=f"{REBUY}:{player}",
+        version=until,
+        due=moment(until),
+        args={"tournament": tournament_id, "player": player},
+    )
 
-    timers.send(tournament_rebuy_due, (tournament_id, player, until), moment(until))
+
+def set_deal_timer(tournament_id: int, when: datetime) -> None:
+    """Set a deal at the tournament's tables for ``when``, unless one is set
+    for sooner: the deal then sets the next for the tables still pausing."""
+    kernel_clocks.clock_set_earliest(
+        stream=_stream(tournament_id),
+        kind=DEAL,
+        version=0,
+        due=when,
+        args={"tournament": tournament_id},
+    )
 
 
 # --------------------------------------------------------------------------
@@ -188,61 +228,50 @@ def _fire(tournament_id: int, key: tuple[object, ...], decide: Any) -> Outcome |
 
 
 # --------------------------------------------------------------------------
-# Lost timers
+# Due clocks
 
 
-def overdue(now: datetime | None = None) -> list[tuple[str, int, int, int]]:
-    """("start", "clock" or "rebuy", tournament, key, time) of every timer
-    overdue by more than the grace: lost ones (the key: the period, or the
-    player deciding on a rebuy)."""
+def fire(clock: KernelClock) -> bool:
+    """The command of a due tournament clock (``kernel.clocks``): whether it acted."""
+    pk = clock.args["tournament"]
+    kind = kernel_clocks.kind_name(clock.kind)
+    try:
+        if kind == START:
+            start_due(tournament_id=pk, starts_at=clock.version)
+        elif kind == CLOCK:
+            clock_due(tournament_id=pk, period=clock.args["period"], due=clock.version)
+        elif kind == REBUY:
+            rebuy_due(tournament_id=pk, player=clock.args["player"], until=clock.version)
+        else:
+            from tournaments.play import deal_due
+
+            deal_due(tournament_id=pk)
+    except ClockEarly as early:
+        raise kernel_clocks.Early(moment(early.due)) from early
+    except ApiError:
+        return False
+    return True
+
+
+def overdue(now: datetime | None = None) -> list[tuple[str, int, int | str, int]]:
+    """("start", "clock", "rebuy" or "deal", tournament, key, time) of every
+    tournament clock overdue by more than the grace (the key: the period,
+    or the player deciding on a rebuy)."""
     late = (now or timing.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
-    out: list[tuple[str, int, int, int]] = []
-    scheduled = Tournament.objects.filter(
-        status=Tournament.Status.REGISTERING, sit_and_go=False, starts_at__lt=late
-    )
-    for pk, starts in scheduled.values_list("pk", "starts_at"):
-        out.append(("start", pk, 0, int(starts.timestamp())))
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING, level_ends_at__lt=late)
-    for row in running.order_by("pk"):
-        from tournaments.work import folds
-
-        state = folds.state(row.stream, row.version)
-        due = deadline(state)
-        if due is not None:
-            out.append(("clock", row.pk, state.period, due))
-    return out + _overdue_rebuys(int(late.timestamp()))
-
-
-def _overdue_rebuys(late: int) -> list[tuple[str, int, int, int]]:
-    """("rebuy", tournament, player, deadline) of every rebuy decision whose
-    time ended before ``late`` (the tournaments with rebuys only)."""
-    from tournaments.work import folds
-
-    out: list[tuple[str, int, int, int]] = []
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
-    for row in running.exclude(definition__rebuys=None).order_by("pk"):
-        state = folds.state(row.stream, row.version)
-        for player, e in sorted(state.entrants.items()):
-            if e.alive and e.rebuy_until is not None and e.rebuy_until < late:
-                out.append(("rebuy", row.pk, int(player), e.rebuy_until))
+    out: list[tuple[str, int, int | str, int]] = []
+    for c in kernel_clocks.overdue(late, KINDS):
+        kind = kernel_clocks.kind_name(c.kind).removeprefix("tournament.")
+        key = c.args.get("period", c.args.get("player", 0))
+        out.append((kind, c.args["tournament"], key, c.version))
     return out
 
 
 def sweep() -> int:
-    """Fire every overdue timer now; how many acted."""
-    acted = 0
-    for kind, pk, key, when in overdue():
-        try:
-            if kind == "start":
-                start_due(tournament_id=pk, starts_at=when)
-            elif kind == "rebuy":
-                rebuy_due(tournament_id=pk, player=str(key), until=when)
-            else:
-                clock_due(tournament_id=pk, period=key, due=when)
-        except ApiError:
-            continue
-        acted += 1
-    if getattr(settings, "TOURNAMENT_TABLES", True):  # lost deal timers
+    """Fire every due tournament clock now (the drain, of the tournaments'
+    kinds), and catch up the hands whose report was lost between a table's
+    commit and its tournament's (``play.sweep_deals``); how many clocks acted."""
+    acted = kernel_clocks.drain(kinds=KINDS, now=timing.now())
+    if getattr(settings, "TOURNAMENT_TABLES", True):
         from tournaments.play import sweep_deals
 
         sweep_deals(timing.now() - timedelta(seconds=SWEEP_GRACE_SECONDS))

@@ -114,7 +114,7 @@ class Tournament(models.Model):
     clock_running = models.BooleanField(default=False)
     level_ends_at = models.DateTimeField(null=True, blank=True)
     """When the level or break in force ends (None: paused, the last level,
-    not running): the timers' deadline, and what beat's sweep looks for."""
+    not running): the level clock's deadline."""
     tables = models.PositiveSmallIntegerField(default=0)
     hand_for_hand = models.BooleanField(default=False)
     final_table = models.BooleanField(default=False)

@@ -27,7 +27,7 @@ decided carried out, and deals.  A report lost between the two commits
 between hands with its pause over.
 
 The pause between hands: a table whose hand just ended deals again by a
-deal timer (``set_deal_timer``, the Celery task ``tournament_deal_due``)
+deal clock (``set_deal_timer``, a kernel clock of ``tournaments.clocks``)
 at the end of its ``pause_seconds``; without timers it deals at once.  A
 command deals at most one hand at a table (``Work.dealt``): a hand that
 ended as it was dealt leaves the next to a deal timer, even with no pause.
@@ -46,7 +46,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config import timers
 from config.system_ids import command_id_for
 from poker import projections as table_projections
 from poker import streams
@@ -223,11 +222,11 @@ def _deal_later(work: Work) -> datetime | None:
 
 
 def set_deal_timer(tournament_id: int, when: datetime) -> None:
-    """Set a deal for ``when`` (the end of a table's pause), sent off the
-    command's thread (``config.timers``)."""
-    from tournaments.tasks import tournament_deal_due
+    """Set a deal for ``when`` (the end of a table's pause), in the
+    command's transaction (``tournaments.clocks``)."""
+    from tournaments.clocks import set_deal_timer as deal_clock_set
 
-    timers.send(tournament_deal_due, (tournament_id,), when)
+    deal_clock_set(tournament_id, when)
 
 
 def apply(unit: Unit, outcome: Outcome) -> None:
@@ -343,7 +342,7 @@ def deal(tournament: int, unit: Tables, start: TournamentState) -> None:
         if due is not None:
             held = set(tables_to_deal(start)) if held is None else held
             if number not in held:
-                transaction.on_commit(lambda due=due: set_deal_timer(tournament, due))
+                set_deal_timer(tournament, due)
             continue
         if dealt and not can_start_hand(state, number):
             continue  # hand-for-hand: the hand just dealt makes it wait
@@ -377,7 +376,7 @@ def _deal_at(tournament: int, unit: Unit, state: TournamentState, number: int) -
         return
     due = _deal_later(work)
     if due is not None:
-        transaction.on_commit(lambda: set_deal_timer(tournament, due))
+        set_deal_timer(tournament, due)
         return
     rules = state.definition.rules_at(q.level(state))
     if not work.deal(rules):

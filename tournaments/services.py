@@ -2,7 +2,7 @@
 
 Each runs as one transaction through ``work.run`` (lock the tournament,
 fold its stream, decide with the rules, post the ledger transfers, append,
-project) and, once committed, sets the timers and sends the frames
+project, set its clocks) and, once committed, sends the frames
 (``work.follow_up``).  Services take keyword arguments, answer with the
 tournament as the caller may see it, and refuse with ``ApiError``s: the
 rules' refusals keep their codes.

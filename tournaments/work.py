@@ -7,8 +7,8 @@ folds the stream as of the version it read (a per-process cache keeps the
 latest folds), lets the rules decide, follows up what the service must do
 by itself (paying a finished tournament's prizes), posts the ledger
 transfers of the money events, appends the events under the command id,
-and rewrites the read models.  Only once it commits are the timers set,
-the cache warmed and the frames sent.
+and rewrites the read models and its clocks (``kernel.clocks``).  Only once
+it commits are the cache warmed and the frames sent.
 
 A command id seen before gets the tournament as it stands now, to its own
 sender only, and writes nothing: a retry that the state now refuses looks
@@ -192,11 +192,12 @@ def _run(
 
 
 def follow_up(outcome: Outcome, unit: Unit | None = None) -> None:
-    """After the rows are written, in the command's transaction: the timers
-    and frames it calls for, set up to go once it commits; and at the tables,
-    what it decided (``play.carry_out``: seating, moves, deals, closes), in
-    ``unit`` if a table command's; a starting flight that stopped or was
-    called off is carried into its Day 2 once it commits."""
+    """After the rows are written, in the command's transaction: the clocks
+    it calls for, written now, and its frames, set up to go once it
+    commits; and at the tables, what it decided (``play.carry_out``:
+    seating, moves, deals, closes), in ``unit`` if a table command's; a
+    starting flight that stopped or was called off is carried into its
+    Day 2 once it commits."""
     from tournaments import clocks, flights, publish
     from tournaments.play import carry_out
 

@@ -3,7 +3,7 @@ pot tables' event store, command path and ledger.
 
 Write side: ``services`` (one function per command) through ``commands.run``
 (lock, fold, decide, money, append, project, clock) on a ``work.CasinoWork``;
-``clocks`` and the Celery tasks in ``poker.tasks`` for the betting window and
-the decision clock.  Read side: ``selectors`` (the list of tables, a table as
+``clocks`` for the betting window and the decision clock (kernel clocks,
+fired by the kernel's drain).  Read side: ``selectors`` (the list of tables, a table as
 one viewer may see it), over the read models ``projections`` writes.
 """

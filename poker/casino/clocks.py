@@ -1,11 +1,11 @@
 """The casino clocks: the betting window and each box's decision clock.
 
 As at the pot tables (``poker.clocks``), a command that starts a clock
-sets one Celery timer after it commits (``config.timers``), carrying the
-stream and the version it was set at, and the timer's command id is made
-of them (one of the room's own ids, ``config.system_ids``): it acts once,
-only if the table is still there, and a late or repeated timer does
-nothing.
+writes it as data in its transaction (``kernel.clocks``), at the stream
+and the version it is for; the kernel's drain fires it when due, under a
+command id made of them (one of the room's own ids,
+``config.system_ids``): it acts once, only if the table is still there,
+and a clock moved since does nothing.
 
 - The window: set when the first bet of a round opens it, at (table
   stream, number of the round to deal); when it fires with the round still
@@ -22,15 +22,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.utils import timezone
 
-from config import timers
 from config.api_errors import ApiError
 from config.system_ids import command_id_for
-from poker.casino.models import CasinoTable
+from kernel import clocks as kernel_clocks
+from kernel.models import Clock as KernelClock
 from poker.casino.work import CasinoWork
-from poker.clocks import SWEEP_GRACE_SECONDS, moment, stamp
+from poker.clocks import moment, stamp
 from poker.engine.casino import TimeOut
 from poker.errors import ClockEarly, ClockMoved
 
@@ -60,21 +58,35 @@ def timer_for(work: CasinoWork) -> tuple[str, int, datetime] | None:
     return None
 
 
+TURN = "casino.turn"
+"""A box's decision clock: on the round's stream, at its version."""
+WINDOW = "casino.window"
+"""The betting window: on the table's stream, at the number of the round to deal."""
+KINDS = (TURN, WINDOW)
+
+
 def schedule(work: CasinoWork) -> None:
-    """Set the timer the command's new state needs, once it commits (after
-    the read models are written: the window's end is on the table row)."""
-    timer = timer_for(work)
-    if timer is None or not settings.CLOCKS_ENABLED:
+    """Write the clock the command's new state needs, in its transaction
+    (``kernel.clocks``; after the read models: the window's end is on the
+    table row); a round this command finished has its clock cleared."""
+    if not settings.CLOCKS_ENABLED:
         return
-    stream, version, when = timer
-    table = work.table.pk
-    transaction.on_commit(lambda: set_timer(table, stream, version, when))
+    current = work.round
+    if current is not None and current.events and current.state.complete:
+        kernel_clocks.clock_clear(stream=current.row.stream, kind=TURN)
+    timer = timer_for(work)
+    if timer is not None:
+        set_timer(work.table.pk, *timer)
 
 
 def set_timer(table: int, stream: str, version: int, when: datetime) -> None:
-    from poker.tasks import casino_clock_expired
-
-    timers.send(casino_clock_expired, (table, stream, version), when)
+    """Set the clock of ``table`` on ``stream`` (a round's: the box to act;
+    the table's: the window) for ``version`` at ``when``, in the caller's
+    transaction."""
+    kind = TURN if stream.startswith("casino-round-") else WINDOW
+    kernel_clocks.clock_set(
+        stream=stream, kind=kind, version=version, due=when, args={"table": table}
+    )
 
 
 def timer_id(stream: str, version: int) -> uuid.UUID:
@@ -129,32 +141,27 @@ def _window_closed(work: CasinoWork, number: int) -> None:
     work.deal()
 
 
-def overdue(now: datetime) -> list[tuple[int, str, int]]:
-    """(table, stream, version) of every casino clock past its time: timers lost."""
-    from poker.casino.models import CasinoRound
+def fire(clock: KernelClock) -> bool:
+    """The command of a due casino clock (``kernel.clocks``): whether it acted."""
+    try:
+        clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
+    except ClockEarly as early:
+        raise kernel_clocks.Early(moment(early.expires)) from early
+    except ApiError:
+        return False
+    return True
 
-    out = []
-    for table in CasinoTable.objects.filter(round_running=False, bet_until__lt=now):
-        out.append((table.pk, table.stream, table.round_number + 1))
-    rounds = CasinoRound.objects.filter(ended_at__isnull=True, turn_started_at__isnull=False)
-    for row in rounds.select_related("table"):
-        assert row.turn_started_at is not None
-        if row.turn_started_at + timedelta(seconds=row.table.decision_seconds) < now:
-            out.append((row.table_id, row.stream, row.version))
-    return out
+
+def overdue(now: datetime) -> list[tuple[int, str, int]]:
+    """(table, stream, version) of every casino clock due before ``now``
+    that no drain has fired."""
+    return [(c.args["table"], c.stream, c.version) for c in kernel_clocks.overdue(now, KINDS)]
 
 
 def clock_sweep() -> int:
-    """Fire every overdue casino clock now (beat's sweep); how many acted."""
-    acted = 0
-    late = timezone.now() - timedelta(seconds=SWEEP_GRACE_SECONDS)
-    for table, stream, version in overdue(late):
-        try:
-            clock_expire(table_id=table, stream=stream, version=version)
-        except ApiError:
-            continue
-        acted += 1
-    return acted
+    """Fire every due casino clock now (the drain, of the casino's kinds);
+    how many acted."""
+    return kernel_clocks.drain(kinds=KINDS)
 
 
 __all__ = ["clock_expire", "clock_sweep", "moment", "overdue", "schedule", "set_timer", "timer_id"]

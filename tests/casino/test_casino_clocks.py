@@ -119,12 +119,14 @@ def test_the_worker_deals_at_the_window_and_times_out_idle_boxes(
     assert ledger_audit() == []
 
 
-def test_a_window_whose_timer_was_lost_is_closed_by_the_sweep(make_user, staff, bankroll):
+def test_a_window_is_closed_by_the_drain_once_due(make_user, staff, bankroll, settings):
+    settings.CLOCKS_ENABLED = True  # the bet writes the window's clock; no worker here
     bankroll()
     ann, bob = make_user("ann"), make_user("bob")
     table = casino(staff, [ann, bob], bet_seconds=1)
     services.casino_bet(by=ann, table_id=table, amount=10)
     assert clocks.clock_sweep() == 0  # not due yet
-    time.sleep(1 + clocks.SWEEP_GRACE_SECONDS + 0.1)
+    time.sleep(1.1)
     assert clocks.clock_sweep() == 1
     assert table_now(table).round_number == 1
+    assert clocks.clock_sweep() == 0  # once

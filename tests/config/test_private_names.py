@@ -45,12 +45,9 @@ ALLOWED: dict[tuple[str, str], str] = {
 WIRE_LEVEL = ("pack_commands", "read_response", "make_connection", "send_packed_command")
 """redis-py's connection-level calls: a module using them speaks Redis's
 protocol by hand (a copy of a library's wire format), which no name check sees."""
-WIRE_COPIES = {
-    "config/redis_wire.py": "sends redis-py's packed commands on a kept connection",
-    "config/redis_broker.py": "builds Celery task messages in kombu's envelope",
-}
-"""The modules that still copy a wire format, and what; both go with the
-clocks-as-data change (issue 28), which makes them unused."""
+WIRE_COPIES: dict[str, str] = {}
+"""The modules that still copy a wire format, and what (none: the copied
+group send, receiver and Celery messages are gone)."""
 
 
 def is_private(name: str) -> bool:

@@ -1,5 +1,6 @@
-"""Beat's sweeps log at DEBUG unless they did something: Celery's own lines
-(beat sending a sweep, the worker receiving it, its success), built with
+"""The clock drain and beat's sweep log at DEBUG unless they did something:
+Celery's own lines (beat sending a sweep, the worker receiving a drain,
+its success), built with
 Celery's own formats, go through the console handler's filter."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
 
 from config.logs import QuietSweeps
 
-SWEEP = "poker.tasks.clock_sweep"
+SWEEP = "kernel.tasks.clock_drain"
 
 
 @contextmanager
@@ -44,7 +45,12 @@ def test_the_console_handler_filters_sweeps() -> None:
 def test_an_idle_sweep_is_at_debug_and_not_shown_at_info() -> None:
     quiet = QuietSweeps()
     lines = [
-        record("celery.beat", "Scheduler: Sending due task %s (%s)", "clock-sweep", SWEEP),
+        record(
+            "celery.beat",
+            "Scheduler: Sending due task %s (%s)",
+            "tournament-sweep",
+            "tournaments.tasks.tournament_sweep",
+        ),
         record("celery.worker.strategy", LOG_RECEIVED, {"id": "x", "name": SWEEP}),
         success("tournaments.tasks.tournament_sweep", 0),
     ]
@@ -61,6 +67,6 @@ def test_an_idle_sweep_shows_at_debug_when_the_log_is_at_debug() -> None:
 
 def test_a_sweep_that_fired_clocks_and_other_tasks_stay_at_info() -> None:
     quiet = QuietSweeps()
-    for line in (success(SWEEP, 3), success("poker.tasks.clock_expired", 0)):
+    for line in (success(SWEEP, 3), success("reports.tasks.not_a_sweep", 0)):
         assert quiet.filter(line)
         assert line.levelno == logging.INFO

@@ -17,7 +17,16 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 CONFIGURATION = REPO / "docs" / "configuration.md"
-SOURCES = ["config", "poker", "tournaments", "accounts", "bench", "manage.py", "tests/conftest.py"]
+SOURCES = [
+    "config",
+    "kernel",
+    "poker",
+    "tournaments",
+    "accounts",
+    "bench",
+    "manage.py",
+    "tests/conftest.py",
+]
 """The code whose environment reads are configuration: the service, the
 benchmarks and the test setup every test shares."""
 NOT_CONFIGURATION = {

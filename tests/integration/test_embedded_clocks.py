@@ -1,12 +1,11 @@
 """``make run`` on embedded defaults runs the clocks too: with no
 ``REDIS_URL`` the server process runs a Celery worker and beat of its own on
 the in-memory transport, and a player who lets his clock run out is folded
-and sat out through the very same task code.
+and sat out through the very same drain.
 
-- A timer lives only in the process's in-memory broker: beat's sweep, in
-  that same process, fires a table clock or a tournament's start whose
-  timer was lost with a server that stopped, once a server is back on the
-  same database.
+- A clock lives in the database (``kernel.clocks``), not in the broker: a
+  table clock or a tournament's start set by a server that stopped fires
+  once a server is back on the same database.
 - Nothing the server starts outlives it: after SIGTERM no process of its
   group is left.
 """
@@ -127,23 +126,23 @@ def test_an_idle_player_is_timed_out_by_the_worker_inside_the_server(serve, room
     timed_out(server, seed, sit_both(server, seed))
 
 
-def test_a_clock_whose_timer_was_lost_fires_once_the_server_is_back(serve, room):
+def test_a_clock_set_by_a_server_that_stopped_fires_once_a_server_is_back(serve, room):
     seed = room[1]
-    # The hand is dealt and its clock runs, but no timer is set: as one lost
-    # with the in-memory broker of a server that stopped.
-    first = serve("daphne", CLOCKS_ENABLED="false")
+    # The hand is dealt and its clock set, by a server that runs no worker
+    # and stops before the clock comes due.
+    first = serve("daphne", EMBEDDED_WORKER="false")
     idle = sit_both(first, seed)
     first.stop()
-    timed_out(serve("daphne"), seed, idle)  # beat's sweep, run where the worker gets it
+    timed_out(serve("daphne"), seed, idle)  # the next server's waker and drain
 
 
-def test_a_tournament_whose_start_timer_was_lost_starts_once_the_server_is_back(serve, room):
+def test_a_tournament_whose_start_was_set_by_a_server_that_stopped_starts(serve, room):
     seed = room[1]
-    # Created and entered with no timer set for its start, as one lost with
-    # the in-memory broker of a server that stopped.
-    first = serve("daphne", CLOCKS_ENABLED="false")
+    # Created and entered on a server that runs no worker and stops before
+    # the start comes due.
+    first = serve("daphne", EMBEDDED_WORKER="false")
     # Room for the request to reach the server before the start; entering
-    # needs none: with the clocks off nothing starts it, registration stays
+    # needs none: with no worker nothing starts it, registration stays
     # open.  Stopping this server and starting the next take longer.
     starts = datetime.now(UTC) + timedelta(seconds=START_ROOM_S)
     data = {**TOURNAMENT, "starts_at": starts.isoformat()}

@@ -3,8 +3,8 @@
 A worker is a separate ``celery worker`` process on Redis, consuming a
 queue of the test's own and reaching the test's PostgreSQL database (the
 test commits: ``transaction=True``; ``pg_default`` puts it there when
-``DATABASE_URL`` is not PostgreSQL).  The test process sets its timers on
-the same queue, so only this test's worker ever sees them.
+``DATABASE_URL`` is not PostgreSQL).  The test's commands write their
+clocks there; the worker's waker sends the drain on the test's queue.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from config import timers
 from config.celery import app, use_broker
 from poker import services
 from tests.funds import fund
@@ -94,16 +93,16 @@ class Worker:
 
 @pytest.fixture
 def clock_queue(settings: Any, redis_url: str, pg_default: None) -> Iterator[str]:
-    """Timers on: this test's commands set them on a queue of its own, on
-    Redis; a worker process shares the test's database, so it is on
-    PostgreSQL (``pg_default``)."""
+    """Clocks on: this test's commands write them, and its workers' wakers
+    send their drains on a queue of the test's own, on Redis; a worker
+    process shares the test's database, so it is on PostgreSQL
+    (``pg_default``)."""
     queue = f"clocks-{uuid.uuid4().hex[:10]}"
     settings.CLOCKS_ENABLED = True
     settings.CLOCK_QUEUE = queue
     broker = app.conf.broker_url
     use_broker(redis_url)
     yield queue
-    timers.flush()  # what the test set goes to its own queue, purged here
     with app.connection_for_write() as conn:
         conn.default_channel.queue_purge(queue)
     use_broker(broker)

@@ -1,13 +1,12 @@
 """The table clocks on a real Celery worker (RULES.md 1; clocks in seconds
-here so the tests run quickly): every timer is a task on Redis with an ETA,
-sent by the process's timer dispatcher (``config.timers``) off the
-command's thread, run by a separate worker process on the test's
-PostgreSQL database."""
+here so the tests run quickly): every clock is a row of the kernel's
+clocks written by the command, fired by the kernel's drain, which a
+separate worker process's waker sends on Redis when the clock comes due,
+on the test's PostgreSQL database."""
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 import uuid
 from datetime import datetime, timedelta
@@ -15,15 +14,14 @@ from typing import Any
 
 import pytest
 from celery.signals import before_task_publish
-from django.conf import settings
+from django.db import transaction
 
-from config import timers
 from config.api_errors import ApiError
 from config.celery import app, use_broker
+from kernel.models import Clock
 from poker import clocks, selectors, services
 from poker.errors import ClockEarly, ClockMoved
 from poker.models import Command, Event, Hand, Seat, Table
-from poker.tasks import clock_expired
 from tests.poker.clock_support import timed_table, until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -283,17 +281,19 @@ def test_a_player_stood_pat_by_the_draw_clock_cannot_bet(start_worker, make_user
 
 @pytest.mark.redis
 @pytest.mark.postgres
-def test_a_timer_set_at_an_old_version_does_nothing(start_worker, make_user, staff):
-    worker = start_worker()
+def test_a_clock_set_at_an_old_version_does_nothing(start_worker, make_user, staff):
+    start_worker()
     players = [make_user("ann"), make_user("bob")]
     table = timed_table(staff, players, action_seconds=30)
     hand = Hand.objects.get(table=table, number=1)
     old = hand.version
     act(table, players, "call")
     now = Hand.objects.get(pk=hand.pk).version
-    clock_expired.apply_async((table, hand.stream, old), queue=settings.CLOCK_QUEUE)
-    worker.wait_for("'outcome': 'moved'", 20)
+    with transaction.atomic():  # the hand's clock moved back to the old version, due now
+        clocks.set_timer(table, hand.stream, old, hand.turn_started_at)
+    until(lambda: not Clock.objects.filter(stream=hand.stream).exists(), 20, "the drain")
     assert Hand.objects.get(pk=hand.pk).version == now
+    assert not Command.objects.filter(id=clocks.timer_id(hand.stream, old)).exists()
     with pytest.raises(ClockMoved):
         clocks.clock_expire(table_id=table, stream=hand.stream, version=old)
 
@@ -317,18 +317,17 @@ def test_the_next_hand_is_dealt_by_itself_after_the_pause(start_worker, make_use
 
 @pytest.mark.redis
 @pytest.mark.postgres
-def test_timers_survive_a_worker_killed_with_them_pending(start_worker, make_user, staff):
-    first = start_worker(CELERY_VISIBILITY_TIMEOUT="2", CELERY_RESTORE_SECONDS="1")
-    hands = []  # as they were when their timers were set
+def test_clocks_survive_a_worker_killed_before_they_came_due(start_worker, make_user, staff):
+    first = start_worker()
+    hands = []  # as they were when their clocks were set
     for n in range(3):
         players = [make_user(f"a{n}"), make_user(f"b{n}")]
-        table = timed_table(staff, players, action_seconds=5, bet_seconds=1)
+        table = timed_table(staff, players, action_seconds=2, bet_seconds=1)
         hands.append(Hand.objects.get(table=table, number=1))
-    first.wait_for(" received", 20, count=3)
     first.kill()
-    start_worker(CELERY_VISIBILITY_TIMEOUT="2", CELERY_RESTORE_SECONDS="1")
+    start_worker()
     for hand in hands:
-        done = until(lambda h=hand: ended(h), 30, "a timer given back by the dead worker")
+        done = until(lambda h=hand: ended(h), 30, "a clock the dead worker left")
         folds = [e for e in hand_events(done) if e.type == "hand.folded"]
         assert [f.data["timed_out"] for f in folds] == [True]  # once
         fired = Command.objects.filter(id=clocks.timer_id(hand.stream, hand.version))
@@ -337,41 +336,43 @@ def test_timers_survive_a_worker_killed_with_them_pending(start_worker, make_use
 
 @pytest.mark.redis
 @pytest.mark.postgres
-def test_a_command_hands_its_timer_over_and_the_dispatcher_sends_it(start_worker, make_user, staff):
-    """No broker call on the command's thread: every timer is published by
-    the dispatcher's thread, and still acts once."""
-    published: list[tuple[str, str]] = []
+def test_a_command_writes_its_clock_and_sends_nothing_to_the_broker(start_worker, make_user, staff):
+    """The command's clock is a row at the hand's version; only the drain,
+    sent by the worker's waker once the clock is due, is Celery work."""
+    published: list[str] = []
 
     def seen(sender: str, **_: Any) -> None:
-        published.append((sender, threading.current_thread().name))
+        published.append(sender)
 
     before_task_publish.connect(seen, weak=False)
     try:
-        start_worker()
+        worker = start_worker()
         players = [make_user("ann"), make_user("bob")]
         table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
         hand = Hand.objects.get(table=table, number=1)
+        clock = Clock.objects.get(stream=hand.stream)
+        assert (clock.kind, clock.version) == (clocks.TURN, hand.version)
         done = until(lambda: ended(hand), 20, "the clock to fold the idle player")
     finally:
         before_task_publish.disconnect(seen)
-    assert published == [(clock_expired.name, timers.THREAD_NAME)]
+    assert published == []  # this process sent nothing: the worker's waker sent the drain
+    assert "kernel.tasks.clock_drain" in worker.text()
     assert [e.data["timed_out"] for e in hand_events(done) if e.type == "hand.folded"] == [True]
     assert Command.objects.filter(id=clocks.timer_id(hand.stream, hand.version)).count() == 1
 
 
 @pytest.mark.redis
-def test_a_command_answers_with_the_broker_down_and_the_sweep_fires_its_clock(
+def test_a_command_answers_with_the_broker_down_and_the_drain_fires_its_clock(
     make_user, staff, settings
 ):
-    """The broker's trouble is the dispatcher's, never the command's: the
-    timer it could not send is a lost timer, fired by the sweep."""
+    """A command does not reach the broker at all: its clock is a row, and
+    fires whenever a drain runs."""
     settings.CLOCKS_ENABLED = True
     broker = app.conf.broker_url
     use_broker("redis://127.0.0.1:1/0")  # nothing listens there
     try:
         players = [make_user("ann"), make_user("bob")]
         table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
-        assert timers.flush(30)  # the send failed, and was given up
     finally:
         use_broker(broker)
     hand = Hand.objects.get(table=table, number=1)

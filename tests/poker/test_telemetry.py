@@ -142,9 +142,8 @@ def test_a_worker_serves_its_commands_and_timer_lateness_on_its_metrics_port(
     def seen() -> tuple[float, float]:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as page:
             text = page.read().decode()
-        task = "poker.tasks.clock_expired"
         return (
-            sample(text, "poker_timer_lateness_seconds_count", task=task),
+            sample(text, "poker_timer_lateness_seconds_count", kind="poker.turn"),
             sample(text, "poker_commands_total", kind="clock.expired", outcome="ok"),
         )
 

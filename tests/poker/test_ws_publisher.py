@@ -24,9 +24,9 @@ from django.contrib.auth import get_user_model
 
 from config import layer as frames_out
 from config.layer_format import FORMAT
+from kernel.tasks import clock_drain
 from poker import publish, selectors, services
 from poker.models import Hand, Table
-from poker.tasks import clock_expired
 from tests.funds import fund
 from tests.poker.api_support import random_action, seed_decks
 from tests.poker.clock_support import timed_table
@@ -223,15 +223,15 @@ def test_flush_waits_for_what_was_handed_over_and_a_failed_send_is_dropped():
 def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
     redis_layer, make_user, staff, settings, monkeypatch
 ):
-    """A worker acknowledges a timer once its task returns, and a prefork
+    """A worker acknowledges a drain once its task returns, and a prefork
     pool's child ends with ``os._exit`` (no flush at exit): frames still in
     the publisher's thread then were lost, and every socket of the table
     stayed behind until it moved again.  The publisher is slowed here so
     that the task returning first is certain, not a race."""
-    settings.CLOCKS_ENABLED = True  # its timers go to the in-memory broker: nobody runs them
+    settings.CLOCKS_ENABLED = True  # its clock is a row: no worker here drains it
     players = [make_user("ann"), make_user("bob")]
     table = timed_table(staff, players, action_seconds=1, bet_seconds=1)
-    hand = Hand.objects.get(table=table, number=1)
+    assert Hand.objects.get(table=table, number=1).ended_at is None
     server = Server(redis_layer, [publish.table_group(table)])
     published: list[int] = []
     send_batch = frames_out.Publisher.send_batch
@@ -243,9 +243,9 @@ def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
 
     monkeypatch.setattr(frames_out.Publisher, "send_batch", slow)
     time.sleep(1.1)  # the clock runs out
-    outcome = clock_expired.apply((table, hand.stream, hand.version)).get()
+    acted = clock_drain.apply().get()
 
-    assert outcome == {"outcome": "acted"}
+    assert acted == 1
     assert published  # published already
     frame = server.get()["frame"]
     assert frame["rows"][-1][2] == Table.objects.get(pk=table).position  # the fold's, and after

@@ -1,8 +1,8 @@
-"""The start and the level clock as the timers drive them (fired here by
+"""The start and the level clock as their clocks drive them (fired here by
 hand; tests/tournaments/test_tasks.py runs them on a real worker): the
 start on schedule or the cancellation below the minimum, levels and breaks
 on the clock, pause, resume and added time moving the deadline, timers
-acting only while due, and beat's sweep for lost ones."""
+acting only while due, and the drain that fires them."""
 
 from __future__ import annotations
 
@@ -138,17 +138,19 @@ def test_added_time_moves_the_deadline(director, players, clock, staff):
     assert tick(t, clock).level == 2
 
 
-def test_the_sweep_fires_lost_timers_once_overdue(director, players, clock):
+def test_the_drain_fires_each_clock_once_when_due(director, players, clock, settings):
+    settings.CLOCKS_ENABLED = True  # the commands write their clocks
     field = players(4)
     soon = create(director, name="soon", starts_at=clock.now + timedelta(minutes=2))
     later = create(director, name="later", starts_at=clock.now + timedelta(minutes=5))
     register(soon, *field[:2])
     register(later, *field[2:])
     assert clocks.sweep() == 0
-    clock.at(fresh(soon).starts_at + timedelta(seconds=1))
-    assert clocks.sweep() == 0  # within the grace: its timer may still come
-    clock.later(2)
+    clock.at(fresh(soon).starts_at - timedelta(seconds=1))
+    assert clocks.sweep() == 0  # not due yet
+    clock.at(fresh(soon).starts_at)
     assert clocks.sweep() == 1 and fresh(soon).status == "running"
+    assert clocks.sweep() == 0  # once
     clock.at(fresh(later).starts_at + timedelta(seconds=3))
     assert clocks.sweep() == 1 and fresh(later).status == "running"
     clock.at(fresh(later).level_ends_at + timedelta(seconds=3))

@@ -27,7 +27,6 @@ from tests.tournaments.support import structure
 from tournaments import clocks, selectors, services, tables, timing
 from tournaments.errors import ClockEarly, ClockMoved
 from tournaments.rules import Break, Rebuys
-from tournaments.tasks import tournament_rebuy_due
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
 
@@ -178,18 +177,21 @@ def test_the_rebuy_timer_is_set_after_commit(
     assert set_timers == [(t.pk, str(ann.pk), until)]
 
 
-def test_the_rebuy_task_decides_and_a_lost_one_is_swept(director, players, clock):
+def test_the_rebuy_clock_decides_once_in_the_drain(director, players, clock, settings):
     ann, bob, cy = players(3)
     t = rebuy_event(director)
     register(t, ann, bob, cy)
     start(t, clock)
+    settings.CLOCKS_ENABLED = True
     bust(t, ann, bob)
     until = state(t).entrants[str(ann.pk)].rebuy_until
     assert until is not None
     clock.later(60)
-    assert tournament_rebuy_due(t.pk, str(ann.pk), until)["outcome"] == "acted"
-    assert tournament_rebuy_due(t.pk, str(ann.pk), until) == {"outcome": "moved"}
+    assert clocks.sweep() >= 1  # the drain, of the tournaments' clocks
+    assert state(t).entrants[str(ann.pk)].out
+    with pytest.raises(ClockMoved):
+        clocks.rebuy_due(tournament_id=t.pk, player=str(ann.pk), until=until)
     bust(t, cy, bob)
-    clock.later(120)  # cy's timer was lost
+    clock.later(120)
     clocks.sweep()
     assert state(t).entrants[str(cy.pk)].out and fresh(t).status == "finished"

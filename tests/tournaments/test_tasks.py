@@ -1,7 +1,7 @@
-"""The tournament timers on a real Celery worker (a separate process on
+"""The tournament clocks on a real Celery worker (a separate process on
 Redis and the test's PostgreSQL database, as tests/poker/test_clocks.py):
 the scheduled start, the cancellation below the minimum, levels and
-breaks, pause and resume, added time, stale timers; and beat's entry.
+breaks, pause and resume, added time, stale clocks; and beat's entry.
 
 Levels last a minute at least, so a test that waits for one starts play
 with the service clock (in this process only) set back nearly a minute:
@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
+from kernel.models import Clock
 from poker.models import Command, Event
 from tests.poker.clock_support import until
 from tests.tournaments.conftest import CASH
@@ -23,7 +25,6 @@ from tests.tournaments.service_support import cash, create, fresh, pool, registe
 from tests.tournaments.support import structure
 from tournaments import clocks, services
 from tournaments.rules import Break
-from tournaments.tasks import tournament_clock_due
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -55,7 +56,7 @@ def started_ago(director: Any, users: list[Any], clock: Any, seconds: int, **cha
     return t
 
 
-def test_beat_sweeps_for_lost_tournament_timers():
+def test_beat_sweeps_for_lost_hand_reports():
     entry = settings.CELERY_BEAT_SCHEDULE["tournament-sweep"]
     assert entry == {
         "task": "tournaments.tasks.tournament_sweep",
@@ -110,7 +111,9 @@ def test_a_paused_clock_holds_the_level_until_resumed(start_worker, director, pl
     first = fresh(t).level_ends_at
     services.tournament_pause(by=director, tournament_id=t.pk)
     left = first - of_type(t, "tournament.paused")[0].recorded_at
-    worker.wait_for("'outcome': 'moved'", 20)  # the level's timer found it paused
+    level_clock = Clock.objects.filter(stream=fresh(t).stream, kind=clocks.CLOCK)
+    until(lambda: not level_clock.exists(), 20, "the level's clock, fired and found paused")
+    assert worker.process.poll() is None
     assert fresh(t).level == 1
     services.tournament_resume(by=director, tournament_id=t.pk)
     resumed = of_type(t, "tournament.resumed")[0].recorded_at
@@ -121,30 +124,32 @@ def test_a_paused_clock_holds_the_level_until_resumed(start_worker, director, pl
 
 
 def test_added_time_moves_the_level_change(start_worker, director, players, clock):
-    worker = start_worker()
+    start_worker()
     t = started_ago(director, players(2), clock, 58)
     first = fresh(t).level_ends_at
     services.tournament_add_time(by=director, tournament_id=t.pk, seconds=3)
-    worker.wait_for("'outcome': 'moved'", 20)
+    moved = Clock.objects.get(stream=fresh(t).stream, kind=clocks.CLOCK)
+    assert moved.due == first + timedelta(seconds=3)  # the one clock, moved
+    until(lambda: timezone.now() > first + timedelta(seconds=1), 20, "the level's old end")
     assert fresh(t).level == 1
     until(lambda: fresh(t).level == 2, 20, "level 2")
     assert of_type(t, "tournament.level_changed")[0].recorded_at >= first + timedelta(seconds=3)
 
 
-def test_a_stale_timer_does_nothing(start_worker, director, players, clock):
-    worker = start_worker()
+def test_a_stale_clock_does_nothing(start_worker, director, players, clock):
+    start_worker()
     clock.at(timezone.now())
     t = create(director)
     register(t, *players(2))
     start(t, clock)
     version = fresh(t).version
     due = int(fresh(t).level_ends_at.timestamp())
-    stale = tournament_clock_due.apply_async((t.pk, 3, due), queue=settings.CLOCK_QUEUE)
-    done = f"[{stale.id}] succeeded"  # logged once the task has returned
-    worker.wait_for(done, 20)
-    (line,) = [line for line in worker.text().splitlines() if done in line]
-    assert "'outcome': 'moved'" in line
+    with transaction.atomic():  # a clock of another period, due now
+        clocks.set_clock_timer(t.pk, 3, int(timezone.now().timestamp()))
+    stale = Clock.objects.filter(stream=fresh(t).stream, kind=clocks.CLOCK)
+    until(lambda: not stale.exists(), 20, "the drain")
     assert fresh(t).version == version
+    assert not Command.objects.filter(id=clocks.timer_id(fresh(t).stream, 3, due)).exists()
 
 
 def test_a_table_deals_its_next_hand_when_the_pause_ends(start_worker, director, players, settings):
