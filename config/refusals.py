@@ -10,18 +10,24 @@ for gettext, so the REST refusal and the WebSocket error frame come in the
 request's or the socket's language (``tests/config/test_refusal_messages.py``
 fails on a code without a German message).
 
-An error that names a player (``EngineError.players``, their screen names
-at the boundary) gets the ``NAMING`` message of its code where there is
-one, with ``%(player)s`` for the first player it names.
+A refusal that knows its figures (``EngineError.values`` and
+``TournamentError.values``: a raise's bounds, a seat's number, the field's
+size, ...) and the players it names (``EngineError.players``, their screen
+names at the boundary, ``%(player)s`` for the first) gets the first of its
+code's ``SPECIFIC`` messages whose placeholders those fill, most specific
+first; one that knows none of them gets its code's message.  The German
+of a message has its placeholders, so the choice is the same in every
+language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 ENGINE: dict[str, Any] = {
     "out_of_turn": _("It is not your turn."),
@@ -40,13 +46,60 @@ ENGINE: dict[str, Any] = {
 """The hand's, the cash table's and the casino's refusals, by code
 (``poker.engine.errors.ErrorCode``)."""
 
-NAMING: dict[str, Any] = {
-    "out_of_turn": _("It is %(player)s's turn, not yours."),
-    "illegal_action": _("%(player)s may not do that now."),
-    "bad_amount": _("%(player)s has not that much time in the time bank."),
-    "seat_taken": _("%(player)s already sits at this table."),
+ENGINE_SPECIFIC: dict[str, tuple[Any, ...]] = {
+    "out_of_turn": (_("It is %(player)s's turn, not yours."),),
+    "illegal_action": (_("%(player)s may not do that now."),),
+    "bad_amount": (
+        _("Bet between %(min_bet_to)s and %(max_bet_to)s chips."),
+        _("Raise to between %(min_raise_to)s and %(max_raise_to)s chips."),
+        ngettext_lazy(
+            "The only bet allowed is %(bet_to)s chip.",
+            "The only bet allowed is %(bet_to)s chips.",
+            "bet_to",
+        ),
+        ngettext_lazy(
+            "The only raise allowed is to %(raise_to)s chip.",
+            "The only raise allowed is to %(raise_to)s chips.",
+            "raise_to",
+        ),
+        _("Buy in for %(min_buy_in)s to %(max_buy_in)s chips."),
+        _("Buy in for at least %(min_buy_in)s chips."),
+        ngettext_lazy(
+            "A stack holds at most %(max_stack)s chips: top up by at most %(max_top_up)s chip.",
+            "A stack holds at most %(max_stack)s chips: top up by at most %(max_top_up)s chips.",
+            "max_top_up",
+        ),
+        ngettext_lazy(
+            "%(player)s has %(time_bank)s second left in the time bank.",
+            "%(player)s has %(time_bank)s seconds left in the time bank.",
+            "time_bank",
+        ),
+        _("Bet %(min_bet)s to %(max_bet)s chips."),
+    ),
+    "bad_cards": (
+        ngettext_lazy(
+            "Discard at most %(max_discard)s card.",
+            "Discard at most %(max_discard)s cards.",
+            "max_discard",
+        ),
+        ngettext_lazy(
+            "Exchange exactly %(max_exchange)s card.",
+            "Exchange 1 to %(max_exchange)s cards.",
+            "max_exchange",
+        ),
+    ),
+    "seat_taken": (
+        _("%(player)s already sits at this table."),
+        _("Seat %(seat)s is taken."),
+        _("Box %(box)s is taken."),
+    ),
+    "not_seated": (
+        _("Nobody sits in seat %(seat)s."),
+        _("Nobody sits in box %(box)s."),
+    ),
 }
-"""The engine's refusals that name a player, by code."""
+"""The engine's refusals worded with their figures and the players they
+name, by code, most specific first."""
 
 TOURNAMENT: dict[str, Any] = {
     "invalid_definition": _("The tournament's definition cannot run."),
@@ -69,25 +122,55 @@ TOURNAMENT: dict[str, Any] = {
 """The tournament rules' refusals, by code
 (``tournaments.rules.errors.TournamentErrorCode``)."""
 
+TOURNAMENT_SPECIFIC: dict[str, tuple[Any, ...]] = {
+    "registration_closed": (
+        _("Late registration ran through level %(late_registration_level)s and is over."),
+    ),
+    "tournament_full": (_("The tournament is full: %(max_players)s entries."),),
+    "already_registered": (
+        ngettext_lazy(
+            "You have no re-entry left: the tournament allows %(re_entries)s re-entry.",
+            "You have no re-entry left: the tournament allows %(re_entries)s re-entries.",
+            "re_entries",
+        ),
+    ),
+    "too_few_players": (
+        _("Too few entries to start: %(entries)s, at least %(min_players)s needed."),
+    ),
+    "rebuy_refused": (_("A rebuy needs a stack of at most %(rebuy_threshold)s chips."),),
+    "seat_taken": (_("Seat %(seat)s at table %(table)s is taken."),),
+}
+"""The tournament rules' refusals worded with their figures, by code, most
+specific first."""
 
-def _translated(text: Any, params: dict[str, Any]) -> str:
-    said = str(text)  # a lazy message, in the language active now
-    return said % params if params else said
+
+def _chosen(messages: tuple[Any, ...], params: dict[str, Any]) -> str:
+    """The first of ``messages`` (lazy, read in the language active now)
+    whose placeholders ``params`` fill."""
+    for message in messages[:-1]:
+        try:
+            return str(message % params)
+        except KeyError:  # a placeholder this refusal has no figure for
+            continue
+    return str(messages[-1] % params)
 
 
-_lazy_translated = lazy(_translated, str)
+_lazy_chosen = lazy(_chosen, str)
 
 
-def engine_message(code: str, players: Sequence[str], name: Callable[[str], str]) -> Any:
+def engine_message(
+    code: str, players: Sequence[str], values: Mapping[str, int], name: Callable[[str], str]
+) -> Any:
     """The message a person reads for an engine refusal of ``code`` naming
-    ``players`` (ids), translated when it is shown (lazily: a socket's
-    frame in the socket's language); ``name`` gives a screen name."""
-    naming = NAMING.get(code)
-    if naming is not None and players:
-        return _lazy_translated(naming, {"player": name(players[0])})
-    return _lazy_translated(ENGINE[code], {})
+    ``players`` (ids) with ``values``, translated when it is shown (lazily:
+    a socket's frame in the socket's language); ``name`` gives a screen name."""
+    params: dict[str, Any] = dict(values)
+    if players:
+        params["player"] = name(players[0])
+    return _lazy_chosen((*ENGINE_SPECIFIC.get(code, ()), ENGINE[code]), params)
 
 
-def tournament_message(code: str) -> Any:
-    """The message a person reads for a tournament rules refusal (lazily)."""
-    return _lazy_translated(TOURNAMENT[code], {})
+def tournament_message(code: str, values: Mapping[str, int]) -> Any:
+    """The message a person reads for a tournament rules refusal with
+    ``values`` (lazily)."""
+    return _lazy_chosen((*TOURNAMENT_SPECIFIC.get(code, ()), TOURNAMENT[code]), dict(values))

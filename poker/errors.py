@@ -71,7 +71,7 @@ def refusal(error: EngineError) -> ApiError:
     from poker.selectors import player_name
 
     return ApiError(
-        engine_message(error.code.value, error.players, player_name),
+        engine_message(error.code.value, error.players, error.values, player_name),
         code=error.code.value,
         status=_STATUS.get(error.code, 400),
         extra={"detail": error.named(player_name)},

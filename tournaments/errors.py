@@ -94,5 +94,8 @@ def refusal(error: TournamentError) -> ApiError:
     if isinstance(error, InvalidDefinition):
         extra["fields"] = {error.field: [error.reason]}
     return ApiError(
-        tournament_message(error.code.value), code=error.code.value, status=status, extra=extra
+        tournament_message(error.code.value, error.values),
+        code=error.code.value,
+        status=status,
+        extra=extra,
     )

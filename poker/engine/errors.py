@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum, unique
 
 
@@ -15,15 +15,22 @@ class ErrorCode(StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     """The action is not allowed now (or the hand is over)."""
     BAD_AMOUNT = "bad_amount"
-    """A bet or raise outside the allowed bounds."""
+    """A bet or raise outside the allowed bounds (``values``: ``min_bet_to``
+    and ``max_bet_to``, ``min_raise_to`` and ``max_raise_to``, or ``bet_to``
+    or ``raise_to`` when one amount is allowed; a buy-in's ``min_buy_in``
+    and ``max_buy_in``; a top-up's ``max_stack`` and ``max_top_up``; the
+    ``time_bank`` left; a casino bet's ``min_bet`` and ``max_bet``)."""
     BAD_CARDS = "bad_cards"
-    """A discard naming cards the player does not hold, or too many."""
+    """A discard naming cards the player does not hold, or too many
+    (``values``: ``max_discard``, a casino hand's ``max_exchange``)."""
     MALFORMED = "malformed"
     """The command or hand set-up itself is invalid."""
     SEAT_TAKEN = "seat_taken"
-    """Cash table: the seat is occupied, or the player already sits at the table."""
+    """Cash table: the seat is occupied, or the player already sits at the
+    table (``values``: the ``seat``, a casino table's ``box``)."""
     NOT_SEATED = "not_seated"
-    """Cash table: nobody sits in the seat the command names."""
+    """Cash table: nobody sits in the seat the command names (``values``:
+    the ``seat``, a casino table's ``box``)."""
     TABLE_CLOSED = "table_closed"
     """Cash table: the table is closed and takes no more commands."""
     BET_WINDOW_CLOSED = "bet_window_closed"
@@ -38,13 +45,23 @@ class EngineError(Exception):
     names players says ``{0}``, ``{1}``, ... and gives their ids in
     ``players``: ``message`` has the ids (the engine knows no other name),
     ``named`` the names a service shows people (screen names, not ids).
+    ``values`` are the figures the refusal turns on (a raise's bounds, a
+    seat's number, ...), by the names its code's docstring gives, so a
+    service can word the refusal in another language with them.
     """
 
     code: ErrorCode = ErrorCode.ILLEGAL_ACTION
 
-    def __init__(self, message: str, *, players: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        players: Sequence[str] = (),
+        values: Mapping[str, int] | None = None,
+    ) -> None:
         self.template = message
         self.players = tuple(players)
+        self.values: Mapping[str, int] = dict(values or {})
         self.message = self.named(str)
         super().__init__(self.message)
 

@@ -148,8 +148,12 @@ def _aggression(state: HandState, command: Act, legal: Legal) -> Event:
     if type(to) is not int:
         raise BadAmount(f"{command.action.value} needs a whole number of chips")
     if not low <= to <= high:
+        verb = command.action.value
         bounds = str(low) if low == high else f"{low} to {high}"
-        raise BadAmount(f"{command.action.value} must be to {bounds}, not {to}")
+        values = (
+            {f"{verb}_to": low} if low == high else {f"min_{verb}_to": low, f"max_{verb}_to": high}
+        )
+        raise BadAmount(f"{verb} must be to {bounds}, not {to}", values=values)
     return BetPlaced(command.player, to) if bet else Raised(command.player, to)
 
 
@@ -158,7 +162,10 @@ def _draw(state: HandState, i: int, thrown: tuple[Card, ...], legal: Legal) -> l
     if len(set(thrown)) != len(thrown) or any(c not in hand for c in thrown):
         raise BadCards("discard only cards you hold, each once")
     if legal.max_discard is not None and len(thrown) > legal.max_discard:
-        raise BadCards(f"discard at most {legal.max_discard} cards")
+        raise BadCards(
+            f"discard at most {legal.max_discard} cards",
+            values={"max_discard": legal.max_discard},
+        )
     events: list[Event] = [Discarded(i, thrown)]
     from_stub = state.stub[: len(thrown)]
     if from_stub:

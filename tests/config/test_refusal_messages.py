@@ -15,8 +15,9 @@ from django.utils import translation
 from rest_framework.test import APIClient
 
 from config import refusals
-from poker import services
+from poker import selectors, services
 from poker.engine.errors import ErrorCode
+from poker.models import Table
 from tests.config.test_i18n import _po_entries
 from tests.people import user_maker
 from tournaments.rules.errors import TournamentErrorCode
@@ -47,19 +48,85 @@ def test_every_tournament_rules_code_has_a_message_translated_in_german(
         _german(refusals.TOURNAMENT[code.value])
 
 
-@pytest.mark.parametrize("code", list(refusals.NAMING))
-def test_a_message_naming_a_player_keeps_his_name_in_german(code: str) -> None:
-    assert code in {c.value for c in ErrorCode}
+class _Figures(dict[str, Any]):
+    """Any placeholder a message asks for, filled with ``count`` (which
+    picks a plural form) and noted in ``asked``."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+        self.asked: set[str] = set()
+
+    def __missing__(self, key: str) -> Any:
+        self.asked.add(key)
+        return "Ann" if key == "player" else self.count
+
+
+def _worded(message: Any, language: str, count: int) -> tuple[str, set[str]]:
+    figures = _Figures(count)
+    with translation.override(language):
+        return str(message % figures), figures.asked
+
+
+SPECIFIC = [
+    *((code, m) for code, ms in refusals.ENGINE_SPECIFIC.items() for m in ms),
+    *((code, m) for code, ms in refusals.TOURNAMENT_SPECIFIC.items() for m in ms),
+]
+
+
+@pytest.mark.parametrize(("code", "message"), SPECIFIC)
+@pytest.mark.parametrize("count", [1, 2])
+def test_every_message_with_figures_is_translated_in_german_with_them(
+    code: str, message: Any, count: int
+) -> None:
+    english, asked = _worded(message, "en", count)
+    german, in_german = _worded(message, "de", count)
+    assert asked and in_german == asked, (english, german)
+    assert german != english, f"no German for {english!r}: make messages, then translate it"
+
+
+def test_a_refusal_gets_the_message_its_figures_fill_else_its_codes() -> None:
+    def name(player: str) -> str:
+        return player.title()
+
     with translation.override("en"):
-        german = _german(refusals.NAMING[code])
-    assert "%(player)s" in german
+        assert str(refusals.engine_message("seat_taken", (), {"seat": 3}, name)) == (
+            "Seat 3 is taken."
+        )
+        assert str(refusals.engine_message("seat_taken", ("ann",), {}, name)) == (
+            "Ann already sits at this table."
+        )
+        assert str(refusals.engine_message("bad_cards", (), {"max_discard": 1}, name)) == (
+            "Discard at most 1 card."
+        )
+        assert str(refusals.engine_message("bad_amount", ("ann",), {"time_bank": 5}, name)) == (
+            "Ann has 5 seconds left in the time bank."
+        )
+        assert str(refusals.engine_message("bad_amount", (), {"min_buy_in": 40}, name)) == (
+            "Buy in for at least 40 chips."
+        )
+        assert str(refusals.engine_message("bad_amount", (), {}, name)) == (
+            "That amount is not allowed here."
+        )
+        assert str(refusals.tournament_message("tournament_full", {"max_players": 9})) == (
+            "The tournament is full: 9 entries."
+        )
+        assert str(refusals.tournament_message("already_registered", {})) == str(
+            refusals.TOURNAMENT["already_registered"]
+        )
+    with translation.override("de"):
+        assert str(refusals.tournament_message("already_registered", {"re_entries": 1})) == (
+            "Sie haben keinen Re-Entry mehr: das Turnier erlaubt 1 Re-Entry."
+        )
 
 
-def _post(user: Any, language: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def _post(
+    user: Any, language: str, path: str, body: dict[str, Any], status: int = 409
+) -> dict[str, Any]:
     client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
     client.force_authenticate(user)
     response = client.post(path, body, format="json")
-    assert response.status_code == 409, response.content
+    assert response.status_code == status, response.content
     answer: dict[str, Any] = response.json()
     return answer
 
@@ -80,8 +147,8 @@ def test_a_german_players_engine_refusal_comes_in_german_with_the_same_code() ->
     english = _post(bob, "en", path, {**again, "command_id": str(uuid.uuid4())})
     german = _post(bob, "de", path, {**again, "command_id": str(uuid.uuid4())})
     assert english["code"] == german["code"] == "seat_taken"
-    assert german["message"] == "Dieser Platz ist besetzt, oder Sie sitzen schon an diesem Tisch."
-    assert english["message"] == "That seat is taken, or you sit at this table already."
+    assert german["message"] == "Platz 1 ist besetzt."
+    assert english["message"] == "Seat 1 is taken."
     assert german["detail"] == english["detail"] == "seat 1 is taken"  # the engine's own words
 
 
@@ -101,3 +168,33 @@ def test_a_german_players_tournament_refusal_comes_in_german_with_the_same_code(
     assert english["code"] == german["code"] == "not_registered"
     assert german["message"] == "Sie spielen in diesem Turnier nicht (mehr) mit."
     assert english["message"] == "You are not (or no longer) in this tournament."
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("betting", ["no-limit", "pot-limit", "fixed-limit"])
+def test_a_too_small_raise_is_refused_with_the_allowed_raises_in_each_language(
+    betting: str,
+) -> None:
+    make = user_maker(1000)
+    boss = make(f"boss_{betting}", staff=True)
+    players = [make(f"ann_{betting}"), make(f"bob_{betting}")]
+    game = {"game": "five-card-draw", "betting": betting, "small_blind": 1, "big_blind": 2}
+    table = services.table_create(by=boss, name="Main", **game).pk
+    for seat, user in enumerate(players, start=1):
+        services.seat_sit(by=user, table_id=table, seat=seat, buy_in=100, command_id=uuid.uuid4())
+    views = [(u, selectors.table_view(Table.objects.get(pk=table), u)["hand"]) for u in players]
+    mover, hand = next((u, h) for u, h in views if h.get("legal"))  # the one to act
+    legal = hand["legal"]
+    low, high = legal["min_raise_to"], legal["max_raise_to"]
+    path = f"/api/tables/{table}/actions/"
+    body = {"hand": hand["id"], "version": hand["version"], "action": "raise", "amount": low - 1}
+    english = _post(mover, "en", path, {**body, "command_id": str(uuid.uuid4())}, status=400)
+    german = _post(mover, "de", path, {**body, "command_id": str(uuid.uuid4())}, status=400)
+    assert english["code"] == german["code"] == "bad_amount"
+    if low == high:
+        assert english["message"] == f"The only raise allowed is to {low} chips."
+        assert german["message"] == f"Erlaubt ist nur eine Erhöhung auf {low} Chips."
+    else:
+        assert english["message"] == f"Raise to between {low} and {high} chips."
+        assert german["message"] == f"Erhöhen Sie auf {low} bis {high} Chips."
+    assert german["detail"] == english["detail"]  # the engine's own words

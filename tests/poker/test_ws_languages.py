@@ -92,3 +92,24 @@ async def test_a_refused_socket_says_why_in_its_language_and_closes_with_the_eng
         4404,
         "no such table",
     )
+
+
+async def test_a_too_small_raise_over_a_socket_names_the_allowed_raises_in_its_language():
+    table = await open_table(game="five-card-draw")
+    users = await make_users("ann_raise", "bob_raise")
+    await seat_all(table, users)
+    found = await actor(table, users)
+    assert found is not None
+    mover, view = found
+    legal = view["hand"]["legal"]
+    low, high = legal["min_raise_to"], legal["max_raise_to"]
+    assert low < high
+    said = {
+        "de": f"Erhöhen Sie auf {low} bis {high} Chips.",
+        "en": f"Raise to between {low} and {high} chips.",
+    }
+    for lang, message in said.items():
+        client = await socket(table, mover, lang=lang)
+        reply = await client.request(act_frame(view["hand"], action="raise", amount=low - 1))
+        assert (reply["type"], reply["code"], reply["message"]) == ("error", "bad_amount", message)
+        await client.close()

@@ -131,7 +131,13 @@ def _register(draft: Draft, c: cmd.Register) -> None:
     if _day_two(state):
         raise RegistrationClosed("Day 2 takes no entries: its players come from the flights")
     if not q.registration_open(state):
-        raise RegistrationClosed("registration is closed")
+        late = definition.late_registration_level
+        after = (
+            {}
+            if late is None or state.status is not Status.RUNNING
+            else {"late_registration_level": late}
+        )
+        raise RegistrationClosed("registration is closed", values=after)
     entrant = state.entrant(player)
     if entrant is not None:
         if entrant.disqualified:
@@ -140,9 +146,14 @@ def _register(draft: Draft, c: cmd.Register) -> None:
             raise AlreadyRegistered(f"{player} is already in")
         allowed = definition.re_entries
         if allowed is not None and entrant.entries > allowed:
-            raise AlreadyRegistered(f"{player} has no re-entry left")
+            raise AlreadyRegistered(
+                f"{player} has no re-entry left", values={"re_entries": allowed}
+            )
     if state.entries >= definition.max_players:
-        raise TournamentFull(f"the tournament is full ({definition.max_players} entries)")
+        raise TournamentFull(
+            f"the tournament is full ({definition.max_players} entries)",
+            values={"max_players": definition.max_players},
+        )
     entry = 1 if entrant is None else entrant.entries + 1
     draft.add(ev.Registered(player, entry, definition.entry_price))
     if state.status is Status.RUNNING:
@@ -184,7 +195,10 @@ def _begin(draft: Draft, at: int, rng: Shuffler) -> None:
     definition = draft.state.definition
     players = sorted(draft.state.entrants)
     if len(players) < definition.min_players:
-        raise TooFewPlayers(f"{len(players)} entries, at least {definition.min_players} needed")
+        raise TooFewPlayers(
+            f"{len(players)} entries, at least {definition.min_players} needed",
+            values={"entries": len(players), "min_players": definition.min_players},
+        )
     draft.add(ev.Started(at))
     layout = draw_seating(players, definition.seats_per_table, rng)
     for table, seats in sorted(layout.items()):

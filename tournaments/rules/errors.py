@@ -8,6 +8,7 @@ engine's: ``invalid_definition`` and ``malformed`` are 400, the rest 409.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum, unique
 
 
@@ -20,19 +21,23 @@ class TournamentErrorCode(StrEnum):
     MALFORMED = "malformed"
     """A command or event that makes no sense at all (wrong types, unknown table)."""
     REGISTRATION_CLOSED = "registration_closed"
-    """Registration is not open (not yet, or late registration is over)."""
+    """Registration is not open (not yet, or late registration is over:
+    ``values`` has the ``late_registration_level`` it ran through)."""
     TOURNAMENT_FULL = "tournament_full"
-    """The maximum number of entries is reached."""
+    """The maximum number of entries is reached (``values``: ``max_players``)."""
     ALREADY_REGISTERED = "already_registered"
-    """The player has a live entry (re-entry only after busting)."""
+    """The player has a live entry (re-entry only after busting), or no
+    re-entry left (``values``: ``re_entries``, the number allowed)."""
     NOT_REGISTERED = "not_registered"
     """The player has no entry, or none that is still in."""
     TOO_FEW_PLAYERS = "too_few_players"
-    """Fewer entries than the minimum: the tournament cannot start."""
+    """Fewer entries than the minimum: the tournament cannot start
+    (``values``: ``entries`` and ``min_players``)."""
     REBUY_REFUSED = "rebuy_refused"
-    """No rebuy or add-on now: window closed, stack too big, in a hand, none left."""
+    """No rebuy or add-on now: window closed, stack too big (``values``:
+    ``rebuy_threshold``), in a hand, none left."""
     SEAT_TAKEN = "seat_taken"
-    """A move to an occupied seat."""
+    """A move to an occupied seat (``values``: ``table`` and ``seat``)."""
     ILLEGAL_ACTION = "illegal_action"
     """Not allowed in the tournament's present state (on a break, hand running, ...)."""
     TOURNAMENT_OVER = "tournament_over"
@@ -40,13 +45,19 @@ class TournamentErrorCode(StrEnum):
 
 
 class TournamentError(Exception):
-    """A refused command: ``code`` for machines, ``message`` for people."""
+    """A refused command: ``code`` for machines, ``message`` for people.
+
+    ``values`` are the figures the refusal turns on (the field's size, the
+    re-entries allowed, ...), by the names its code's docstring gives, so a
+    service can word the refusal in another language with them.
+    """
 
     code: TournamentErrorCode = TournamentErrorCode.ILLEGAL_ACTION
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, values: Mapping[str, int] | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.values: Mapping[str, int] = dict(values or {})
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code.value}: {self.message})"

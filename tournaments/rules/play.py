@@ -237,7 +237,10 @@ def verify_rebuy(state: TournamentState, player: object) -> Entrant:
     if q.in_hand(state, entrant.player):
         raise RebuyRefused("no rebuy during a hand you are in")
     if entrant.stack > state.definition.rebuy_threshold:
-        raise RebuyRefused(f"a rebuy needs a stack of at most {state.definition.rebuy_threshold}")
+        most = state.definition.rebuy_threshold
+        raise RebuyRefused(
+            f"a rebuy needs a stack of at most {most}", values={"rebuy_threshold": most}
+        )
     if not may_rebuy(state, entrant.player):
         raise RebuyRefused("no rebuys left")
     return entrant
@@ -332,7 +335,9 @@ def _move_player(draft: Draft, c: cmd.MovePlayer) -> None:
     if q.in_hand(state, entrant.player):
         raise IllegalAction(f"{entrant.player} is in a hand")
     if seat in state.tables[table].seats:
-        raise SeatTaken(f"seat {seat} at table {table} is taken")
+        raise SeatTaken(
+            f"seat {seat} at table {table} is taken", values={"table": table, "seat": seat}
+        )
     assert entrant.table is not None and entrant.seat is not None
     draft.add(ev.PlayerMoved(entrant.player, entrant.table, entrant.seat, table, seat))
 

@@ -194,7 +194,10 @@ def _act(state: CasinoState, command: Act, legal: Legal) -> list[CasinoEvent]:
     most = legal.max_exchange
     assert most is not None
     if not 1 <= len(thrown) <= most:
-        raise BadCards("exchange exactly one card" if most == 1 else f"exchange 1 to {most} cards")
+        raise BadCards(
+            "exchange exactly one card" if most == 1 else f"exchange 1 to {most} cards",
+            values={"max_exchange": most},
+        )
     in_order = tuple(c for c in box.cards if c in thrown)
     reshuffle, drawn = _draw(state, len(in_order))
     return [Exchanged(i, _exchange(state), in_order, legal.stake), *reshuffle, CardsDrawn(i, drawn)]

@@ -404,5 +404,3 @@ def _play_line(least: int | None) -> str:
     if hand is Hand.PAIR:
         return card_line("play_pair", rank=_RANKS[(least >> 4 * RANK_BITS & 0xF) - 2])
     return card_line("play", hand=hand)
-
-

@@ -19,7 +19,7 @@ def occupied(state: TableState, seat: object) -> SeatState:
     """Who sits in ``seat`` (``NotSeated`` if nobody)."""
     number = seat_number(state, seat)
     if number not in state.seats:
-        raise NotSeated(f"nobody sits in seat {number}")
+        raise NotSeated(f"nobody sits in seat {number}", values={"seat": number})
     return state.seats[number]
 
 
@@ -27,7 +27,7 @@ def seat_free(state: TableState, number: int, player: str) -> None:
     """Refuse to seat ``player`` in seat ``number`` when it is taken or he
     sits at this table already (``SeatTaken``)."""
     if number in state.seats:
-        raise SeatTaken(f"seat {number} is taken")
+        raise SeatTaken(f"seat {number} is taken", values={"seat": number})
     if state.seat_of(player) is not None:
         raise SeatTaken("{0} already sits at this table", players=[player])
 

@@ -152,7 +152,11 @@ def _use_time_bank(state: TableState, command: UseTimeBank) -> list[TableEvent]:
     seat = occupied(state, command.seat)
     seconds = command.seconds
     if type(seconds) is not int or not 1 <= seconds <= seat.bank:
-        raise BadAmount(f"{{0}} has {seat.bank} seconds in his time bank", players=[seat.player])
+        raise BadAmount(
+            f"{{0}} has {seat.bank} seconds in his time bank",
+            players=[seat.player],
+            values={"time_bank": seat.bank},
+        )
     return [TimeBankUsed(command.seat, seconds)]
 
 
@@ -166,7 +170,8 @@ def _sit(state: TableState, command: Sit) -> list[TableEvent]:
     buy_in = chips(command.buy_in, "a buy-in")
     high = config.max_buy_in
     if buy_in < config.min_buy_in or (high is not None and buy_in > high):
-        raise BadAmount(f"the buy-in must be {config.buy_in_bounds()}, not {buy_in}")
+        bounds = {"min_buy_in": config.min_buy_in} | ({} if high is None else {"max_buy_in": high})
+        raise BadAmount(f"the buy-in must be {config.buy_in_bounds()}, not {buy_in}", values=bounds)
     return [PlayerSeated(number, command.player, buy_in, command.wait_for_big_blind)]
 
 
@@ -178,7 +183,10 @@ def _top_up(state: TableState, command: TopUp) -> list[TableEvent]:
     high = state.config.max_buy_in
     if high is not None and seat.stack + seat.queued_top_up + amount > high:
         room = max(0, high - seat.stack - seat.queued_top_up)
-        raise BadAmount(f"a stack may hold at most {high}: top up by at most {room}")
+        raise BadAmount(
+            f"a stack may hold at most {high}: top up by at most {room}",
+            values={"max_stack": high, "max_top_up": room},
+        )
     if state.hand_running and seat.in_hand:
         return [TopUpQueued(command.seat, amount)]
     return [ToppedUp(command.seat, amount)]

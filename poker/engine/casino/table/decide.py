@@ -90,7 +90,7 @@ def decide_table(state: CasinoTableState, command: TableCommand) -> list[CasinoT
         return _sit(state, command)
     seat = state.seats.get(command.box)
     if seat is None:
-        raise NotSeated(f"nobody sits in box {command.box + 1}")
+        raise NotSeated(f"nobody sits in box {command.box + 1}", values={"box": command.box + 1})
     in_round = command.box in state.round_boxes
     if isinstance(command, Bet):
         return _bet(state, command, seat)
@@ -117,7 +117,7 @@ def _sit(state: CasinoTableState, command: Sit) -> list[CasinoTableEvent]:
     if type(command.box) is not int or not 0 <= command.box < state.config.boxes:
         raise Malformed(f"the table has boxes 1 to {state.config.boxes}")
     if command.box in state.seats:
-        raise SeatTaken(f"box {command.box + 1} is taken")
+        raise SeatTaken(f"box {command.box + 1} is taken", values={"box": command.box + 1})
     if state.box_of(command.player) is not None:
         raise SeatTaken("you sit at this table already")
     return [PlayerSat(command.box, command.player)]
@@ -135,7 +135,10 @@ def _bet(state: CasinoTableState, command: Bet, seat: CasinoSeat) -> list[Casino
         raise IllegalAction("you have bet on this round already")
     amount = command.amount
     if type(amount) is not int or not config.min_bet <= amount <= config.max_bet:
-        raise BadAmount(f"bet {config.min_bet} to {config.max_bet}")
+        raise BadAmount(
+            f"bet {config.min_bet} to {config.max_bet}",
+            values={"min_bet": config.min_bet, "max_bet": config.max_bet},
+        )
     if type(command.held) is not int or not amount <= command.held <= round_cover(amount):
         raise BadAmount(
             f"the round holds {amount} to {round_cover(amount)} chips for a bet of {amount}"
