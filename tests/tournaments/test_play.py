@@ -381,9 +381,7 @@ def test_a_newcomer_after_a_table_broke_opens_a_new_table_not_the_closed_one(
     assert sorted(state(t).tables) == [1, 2]
     for _ in range(20_000):
         s = state(t)
-        assert s.status is Status.RUNNING and _open_chips(t.pk) == sum(
-            e.stack for e in q.alive(s)
-        )
+        assert s.status is Status.RUNNING and _open_chips(t.pk) == sum(e.stack for e in q.alive(s))
         if len(s.tables) == 1:
             break
         _act_once(t.pk, users, rng)

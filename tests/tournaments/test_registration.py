@@ -217,10 +217,8 @@ def test_a_newcomer_never_reopens_a_broken_tables_number(who: str) -> None:
     broken = _break_a_table(run)
     (left,) = run.state.tables
     assert len(run.state.tables[left].seats) == 3 and broken in (1, 2)
-    if who == "late":
-        newcomer = "late"
-    else:
-        newcomer = next(p for p, e in run.state.entrants.items() if e.out)
+    out = sorted(p for p, e in run.state.entrants.items() if e.out)
+    newcomer = "late" if who == "late" else out[0]
     events = run.do(Register(newcomer, T0 + 60, 9))
     (seated,) = of_type(events, Seated)
     assert seated.player == newcomer and seated.table == 3
