@@ -7,9 +7,8 @@ stopped, is played to the end.
 
 The flights start together, a lead after the event is set up long enough
 for every bot to register (each flight has one level of late
-registration besides, for a slow machine).  Flights played side by side
-have no re-entries: a player is in one flight at a time (the services'
-tests and the rules' play a player through two flights).
+registration besides, for a slow machine); a bot who busts a flight
+before its late registration closes may enter a later flight.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from config.api_errors import ApiError
 from tournaments import flights, services, timing
 from tournaments.models import Tournament
 from tournaments.rules import Status, TournamentState, flight_label
+from tournaments.rules import queries as q
 from tournaments.simulation import (
     Plan,
     Report,
@@ -65,7 +65,7 @@ def simulate_flights(plan: Plan, say: Say = print) -> Report:
     )  # fmt: skip
     rows = list(Tournament.objects.filter(flight_event=event).order_by("flight"))
     day_two, legs = rows[0], rows[1:]
-    bots = _bots(run, field, plan.wallet)
+    bots = _bots(run, field, plan.wallet * 2)  # enough for a second flight
     say(f"{plan.flights} flights of {plan.players} bots ({plan.game.value}), Day 2 {day_two.pk}")
     reports = []
     for k, leg in enumerate(legs):
@@ -74,7 +74,7 @@ def simulate_flights(plan: Plan, say: Say = print) -> Report:
             _enter(bot, leg)
         reports.append(Report(leg, None, dict(bots), director=director))
         say(f"{flight_label(leg.flight or 0)}: tournament {leg.pk}, {len(mine)} registered")
-    _play_flights(reports, rng, plan, say)
+    _play_flights(reports, bots, rng, plan, say)
     flights.flights_sweep()  # as beat would, for a carry a process left undone
     report = Report(Tournament.objects.get(pk=day_two.pk), None, bots, director=director)
     _wait_for_day_two(day_two.pk, plan.time_limit)
@@ -92,11 +92,15 @@ def _enter(bot: Any, leg: Tournament) -> bool:
     return True
 
 
-def _play_flights(reports: list[Report], rng: random.Random, plan: Plan, say: Say) -> None:
-    """Bots act at every flight's tables until each has stopped."""
+def _play_flights(
+    reports: list[Report], bots: dict[str, Any], rng: random.Random, plan: Plan, say: Say
+) -> None:
+    """Bots act at every flight's tables until each has stopped; a busted
+    bot re-enters a later flight still taking entries (half of them)."""
     began = time.perf_counter()
     said = 0.0
     idle: dict[int, tuple[int, int | None]] = {}
+    retried: set[str] = set()
     offered: dict[int, set[str]] = {r.tournament.pk: set() for r in reports}
     while True:
         states = [_state(r.tournament.pk) for r in reports]
@@ -114,6 +118,7 @@ def _play_flights(reports: list[Report], rng: random.Random, plan: Plan, say: Sa
             if state.status is Status.RUNNING:
                 busy += _decide(report, state, rng, offered[report.tournament.pk])
                 busy += _act_at_share(report, 0, 1, rng, idle)
+        busy += _re_enter(reports, states, bots, retried, rng)
         if not busy:
             time.sleep(0.02)
     for report, state in zip(reports, states, strict=True):
@@ -122,6 +127,27 @@ def _play_flights(reports: list[Report], rng: random.Random, plan: Plan, say: Sa
 
 def _label(report: Report) -> str:
     return flight_label(report.tournament.flight or 0) + ":"
+
+
+def _re_enter(
+    reports: list[Report],
+    states: list[TournamentState],
+    bots: dict[str, Any],
+    retried: set[str],
+    rng: random.Random,
+) -> int:
+    """Busted bots try a later flight still taking entries, once each."""
+    entered = 0
+    for k, state in enumerate(states):
+        for entrant in state.entrants.values():
+            if entrant.alive or entrant.player in retried:
+                continue
+            retried.add(entrant.player)
+            later = [r.tournament for r, s in zip(reports[k + 1 :], states[k + 1 :], strict=True)
+                     if q.registration_open(s)]  # fmt: skip
+            if later and rng.random() < 0.5:
+                entered += _enter(bots[entrant.player], later[0])
+    return entered
 
 
 def _wait_for_day_two(pk: int, limit: float) -> None:

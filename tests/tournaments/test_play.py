@@ -361,6 +361,54 @@ def test_late_entries_and_re_entries_sit_down_at_thetournament_tables(
     assert kinds["tournament.player_registered"] == 7 and kinds["tournament.player_seated"] >= 7
 
 
+@pytest.mark.parametrize("who", ["late", "re-entry"])
+def test_a_newcomer_after_a_table_broke_opens_a_new_table_not_the_closed_one(
+    director: Any, players: Any, playing: None, pools_paid: None, clock: Any, who: str
+) -> None:
+    """A table breaks while entries are still taken; newcomers (late
+    registrants or re-entries) fill the table left, then one opens a new
+    table: numbered after every table so far, a new open table (the
+    broken one's table is closed for good), and play goes on with the
+    tables' chips the stacks throughout."""
+    from tests.tournaments.service_support import start
+
+    rng = random.Random(3)
+    people = players(9)
+    users = {str(u.pk): u for u in people}
+    t = create(director, late_registration_level=6, re_entries=2, table_size=3)
+    register(t, *people[:6])
+    start(t, clock)
+    assert sorted(state(t).tables) == [1, 2]
+    for _ in range(20_000):
+        s = state(t)
+        assert s.status is Status.RUNNING and _open_chips(t.pk) == sum(e.stack for e in q.alive(s))
+        if len(s.tables) == 1:
+            break
+        _act_once(t.pk, users, rng)
+    (left,) = state(t).tables
+    closed = {table.pk for table in tournament_tables(t.pk) if table.status == Table.Status.CLOSED}
+    assert len(closed) == 1
+    late = iter(people[6:])
+    while len(state(t).tables) == 1:
+        s = state(t)
+        out = [p for p, e in sorted(s.entrants.items()) if e.out]
+        register(t, users[out[0]] if who == "re-entry" else next(late))
+    s = state(t)
+    assert s.top_table == 3 and sorted(s.tables) == sorted({left, 3})
+    rows = {table.tournament_table: table for table in tournament_tables(t.pk)}
+    assert rows[3].pk not in closed and rows[3].status != Table.Status.CLOSED
+    hands = s.last_hand
+    for _ in range(200):  # play on (at most to one player left: entries are still taken)
+        s = state(t)
+        if len(q.alive(s)) == 1:
+            break
+        assert _open_chips(t.pk) == sum(e.stack for e in q.alive(s))
+        _act_once(t.pk, users, rng)
+    s = state(t)
+    assert s.last_hand > hands
+    assert _open_chips(t.pk) == sum(e.stack for e in q.alive(s))
+
+
 def test_on_the_bubble_the_tables_play_hand_for_hand(
     director: Any, players: Any, playing: None, pools_paid: None, monkeypatch: Any
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tournaments.support import T0, Run, definition, of_type, players, refusal
+from tests.tournaments.support import T0, Run, at, definition, of_type, players, refusal
 from tournaments.rules import (
     Cancel,
     Cancelled,
@@ -21,6 +21,7 @@ from tournaments.rules import (
     TournamentErrorCode,
     Unregister,
     Unregistered,
+    replay,
 )
 
 
@@ -189,3 +190,37 @@ def test_a_re_entry_is_placed_by_its_last_entry_only() -> None:
     run.do(Tick(T0 + 600, 0))
     assert [(s.player, s.place) for s in run.state.standings] == [("c", 1), ("a", 2), ("b", 3)]
     assert run.state.entries == 4 and run.state.pool == 400
+
+
+def _break_a_table(run: Run) -> int:
+    """Busts at the shortest table until one of the two breaks; the
+    number of the table that broke."""
+    numbers = set(run.state.tables)
+    while len(run.state.tables) == len(numbers):
+        table = min(
+            (n for n, t in run.state.tables.items() if len(t.seats) > 1),
+            key=lambda n: len(run.state.tables[n].seats),
+        )
+        loser, winner = at(run, table)[:2]
+        run.bust(loser, winner)
+    (broken,) = numbers - set(run.state.tables)
+    return broken
+
+
+@pytest.mark.parametrize("who", ["late", "re-entry"])
+def test_a_newcomer_never_reopens_a_broken_tables_number(who: str) -> None:
+    """Every table full, a newcomer opens a table numbered after every
+    number used so far: the broken table's table is closed for good."""
+    run = Run(definition(late_registration_level=6, re_entries=1, table_size=3))
+    run.register(players(6)).start()
+    assert sorted(run.state.tables) == [1, 2]
+    broken = _break_a_table(run)
+    (left,) = run.state.tables
+    assert len(run.state.tables[left].seats) == 3 and broken in (1, 2)
+    out = sorted(p for p, e in run.state.entrants.items() if e.out)
+    newcomer = "late" if who == "late" else out[0]
+    events = run.do(Register(newcomer, T0 + 60, 9))
+    (seated,) = of_type(events, Seated)
+    assert seated.player == newcomer and seated.table == 3
+    assert run.state.top_table == 3 and broken not in run.state.tables
+    assert replay(run.events) == run.state  # the stream folds to the same state

@@ -205,7 +205,14 @@ def test_a_newcomer_draws_a_seat_at_a_table_with_the_fewest_players() -> None:
 def test_a_newcomer_opens_a_new_table_when_every_table_is_full() -> None:
     tables = {1: view(full(1, 6)), 3: view(full(3, 6))}
     table, seat = seat_newcomer(tables, 6, random.Random(1))
-    assert table == 2 and 1 <= seat <= 6
+    assert table == 4 and 1 <= seat <= 6  # table 2 broke: its number is not reused
+
+
+def test_a_new_table_is_numbered_after_every_number_used_so_far() -> None:
+    tables = {1: view(full(1, 6)), 2: view(full(2, 6))}
+    for seed in range(10):
+        assert seat_newcomer(tables, 6, random.Random(seed), top_table=5)[0] == 6
+        assert seat_newcomer(tables, 6, random.Random(seed), top_table=2)[0] == 3
 
 
 def test_hand_for_hand_on_the_money_bubble() -> None:

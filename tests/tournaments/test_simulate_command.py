@@ -202,7 +202,8 @@ def test_a_multi_flight_event_plays_to_its_day_two_winner_fast(tmp_path: Path) -
     """Three flights of nine bots of 32 Card Draw (its over blind posted at
     the tables of four or more) on the embedded defaults: each flight stops
     with its bags at a fifth of its field, Day 2 takes every chip and the
-    whole pool (27 entries of 100) and pays it all out; the ledger is sound."""
+    whole pool (every entry, re-entries too, of 100) and pays it all out;
+    the ledger is sound."""
     database = migrated.sqlite(tmp_path / "sim.sqlite3", child_env())
     env = child_env(DATABASE_URL=database)
     del env["CLOCKS_ENABLED"]

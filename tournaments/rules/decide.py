@@ -159,7 +159,11 @@ def _register(draft: Draft, c: cmd.Register) -> None:
     if state.status is Status.RUNNING:
         views = q.table_views(draft.state)
         table, seat = seat_newcomer(
-            views, definition.seats_per_table, rng, definition.over_blind_from
+            views,
+            definition.seats_per_table,
+            rng,
+            definition.over_blind_from,
+            draft.state.top_table,
         )
         draft.add(ev.Seated(player, table, seat, definition.starting_stack))
         settle(draft, rng)

@@ -81,6 +81,7 @@ def _unseat(state: TournamentState, player: str) -> TournamentState:
 def _seat(state: TournamentState, player: str, table: int, seat: int) -> TournamentState:
     seats = dict(state.tables.get(table, TableInfo()).seats)
     seats[seat] = player
+    state = replace(state, top_table=max(state.top_table, table))
     return _with(_table(state, table, seats=seats), player, table=table, seat=seat)
 
 

@@ -417,13 +417,16 @@ def draw_button(seats: Mapping[int, str], stuck: frozenset[str], rng: Shuffler) 
 
 
 def seat_newcomer(
-    tables: Tables, size: int, rng: Shuffler, over_from: int | None = None
+    tables: Tables, size: int, rng: Shuffler, over_from: int | None = None, top_table: int = 0
 ) -> tuple[int, int]:
     """(table, seat) for a late registrant or a re-entry (a fair seat:
-    ``fair_seats``)."""
+    ``fair_seats``).  With every table full he opens a new one, numbered
+    after the highest number used so far (``top_table``, or any table
+    still in play): a broken table's number is never used again, its
+    table being closed for good."""
     open_tables = sorted(n for n, t in tables.items() if len(t.seats) < size)
     if not open_tables:
-        table = next(n for n in range(1, len(tables) + 2) if n not in tables)
+        table = max([top_table, *tables]) + 1
         seats = list(range(1, size + 1))
         rng.shuffle(seats)
         return table, seats[0]

@@ -170,6 +170,9 @@ class TournamentState:
     held: int = 0
     """The house's guarantee money in the pool account (``queries.prize_pool``)."""
     tables: Mapping[int, TableInfo] = field(default_factory=dict)
+    top_table: int = 0
+    """The highest table number used so far (a new table takes the next:
+    a broken table's number, its table closed, never comes back)."""
     hands: Mapping[int, RunningHand] = field(default_factory=dict)
     last_hand: int = 0
     period: int = 0
