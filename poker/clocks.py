@@ -23,6 +23,7 @@ real time:
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -342,15 +343,25 @@ def _fired(work: Work) -> dict[str, Any]:
 # Due clocks
 
 
-def fire(clock: KernelClock) -> bool:
-    """The command of a due table clock (``kernel.clocks``): whether it acted."""
-    try:
-        clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
-    except ClockEarly as early:
-        raise kernel_clocks.Early(moment(early.expires)) from early
-    except ApiError:
-        return False
-    return True
+def firing(expire: Callable[..., Any]) -> Callable[[KernelClock], bool]:
+    """The command of a due clock of a table, cash or casino, whose
+    ``expire`` (``clock_expire``) acts on it (``kernel.clocks``): whether
+    it acted."""
+
+    def fire(clock: KernelClock) -> bool:
+        try:
+            expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
+        except ClockEarly as early:
+            raise kernel_clocks.Early(moment(early.expires)) from early
+        except ApiError:
+            return False
+        return True
+
+    return fire
+
+
+fire = firing(clock_expire)
+"""The command of a due cash-table clock."""
 
 
 def overdue(now: datetime | None = None) -> list[tuple[int, str, int]]:

@@ -23,12 +23,10 @@ from typing import Any
 
 from django.conf import settings
 
-from config.api_errors import ApiError
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
-from kernel.models import Clock as KernelClock
 from poker.casino.work import CasinoWork
-from poker.clocks import moment, stamp
+from poker.clocks import firing, moment, stamp
 from poker.engine.casino import TimeOut
 from poker.errors import ClockEarly, ClockMoved
 
@@ -141,15 +139,8 @@ def _window_closed(work: CasinoWork, number: int) -> None:
     work.deal()
 
 
-def fire(clock: KernelClock) -> bool:
-    """The command of a due casino clock (``kernel.clocks``): whether it acted."""
-    try:
-        clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
-    except ClockEarly as early:
-        raise kernel_clocks.Early(moment(early.expires)) from early
-    except ApiError:
-        return False
-    return True
+fire = firing(clock_expire)
+"""The command of a due casino clock (``kernel.clocks``)."""
 
 
 def overdue(now: datetime) -> list[tuple[int, str, int]]:
