@@ -247,14 +247,15 @@ def redis_url() -> str | None:
 
 
 def forget_keys(url: str, prefix: str) -> None:
-    """Delete the run's keys: its channel layer's and cache's, its timer
-    queue and the queue's binding."""
+    """Delete the run's keys: its cache's, its Celery queue and the queue's
+    binding (pub/sub leaves none; a run may leave none at all)."""
     import redis
 
     client = redis.Redis.from_url(url, socket_timeout=5)
     try:
         keys = [*client.scan_iter(f"{prefix}*"), *client.scan_iter(f"_kombu.binding*.{prefix}")]
-        client.delete(*keys)
+        if keys:
+            client.delete(*keys)
     finally:
         client.close()
 
