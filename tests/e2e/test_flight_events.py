@@ -40,7 +40,7 @@ def test_a_player_enters_a_flight_and_sees_the_event(browser: Any, server: Serve
     base = server.http
     director = register(server, "flightboss", PASSWORD)
     grant(server, ("flightboss", "tournament_director"), ("flightboss", "cashier"))
-    status, me = server.request("GET", "/api/me/", register(server, "hal", PASSWORD))
+    status, me = server.request("GET", "/api/me/", register(server, "flight_hal", PASSWORD))
     assert status == 200, me
     status, paid = server.request(
         "POST", f"/api/wallets/{me['id']}/deposit/", director,
@@ -53,7 +53,7 @@ def test_a_player_enters_a_flight_and_sees_the_event(browser: Any, server: Serve
     try:
         page, boss = (c.new_page() for c in contexts)
         page.on("pageerror", lambda e: errors.append(str(e)))
-        log_in(page, base, "hal")
+        log_in(page, base, "flight_hal")
         page.goto(f"{base}/#/flight-events/{event['id']}")
         flights = page.locator("#flights")
         expect(flights.locator('tr[data-flight="2"]')).to_contain_text("Day 1B", timeout=WAIT_MS)
