@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 
 from config.api_errors import ApiError
-from config.refusals import tournament_message
+from config.refusals import definition_reason, tournament_message
 from tournaments.rules import InvalidDefinition, TournamentError, TournamentErrorCode
 
 _BAD_REQUEST = frozenset({TournamentErrorCode.INVALID_DEFINITION, TournamentErrorCode.MALFORMED})
@@ -88,11 +88,12 @@ def refusal(error: TournamentError) -> ApiError:
     """A rules refusal as an API error with the same code: ``message`` in
     the reader's language (``config.refusals``), ``detail`` the rules' own
     words (English, for logs and scripts); a bad definition also names the
-    culprit under ``fields``, like any invalid input."""
+    culprit under ``fields``, like any invalid input, with what is wrong
+    with it in the reader's language too (``DEFINITION_REASONS``)."""
     status = 400 if error.code in _BAD_REQUEST else 409
     extra: dict[str, object] = {"detail": error.message}
     if isinstance(error, InvalidDefinition):
-        extra["fields"] = {error.field: [error.reason]}
+        extra["fields"] = {error.field: [definition_reason(error.key, error.values, error.reason)]}
     return ApiError(
         tournament_message(error.code.value, error.values),
         code=error.code.value,

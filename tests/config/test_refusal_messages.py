@@ -1,17 +1,20 @@
 """The rules' refusals reach a person in his language: every engine and
 tournament rules code has a message (``config.refusals``) translated in
 ``locale/de``, and a German client's REST refusal comes in German with the
-same code (the socket's error frames: ``tests/poker/test_ws_languages.py``)."""
+same code (the socket's error frames: ``tests/poker/test_ws_languages.py``),
+and a refused tournament definition says why under ``fields`` in it too."""
 
 from __future__ import annotations
 
+import ast
 import uuid
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from config import refusals
@@ -198,3 +201,119 @@ def test_a_too_small_raise_is_refused_with_the_allowed_raises_in_each_language(
         assert english["message"] == f"Raise to between {low} and {high} chips."
         assert german["message"] == f"Erhöhen Sie auf {low} bis {high} Chips."
     assert german["detail"] == english["detail"]  # the engine's own words
+
+
+RULES = Path(settings.BASE_DIR) / "tournaments" / "rules"
+
+
+def _reasons_in_the_rules() -> dict[str, set[str]]:
+    """Every reason key the rules refuse a definition with (each ``require``
+    call's literal ``key``), with the names of the ``values`` it gives."""
+    keys: dict[str, set[str]] = {}
+    for source in sorted(RULES.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "require"
+            ):
+                continue
+            given = {k.arg: k.value for k in node.keywords}
+            key = given.get("key")
+            where = f"{source.name}:{node.lineno}"
+            assert isinstance(key, ast.Constant) and isinstance(key.value, str), where
+            values = given.get("values")
+            names: set[str] = set()
+            if values is not None:
+                assert isinstance(values, ast.Dict), where
+                names = {k.value for k in values.keys if isinstance(k, ast.Constant)}
+            keys.setdefault(key.value, set()).update(names)
+    return keys
+
+
+REASONS = _reasons_in_the_rules()
+
+
+def test_the_rules_refuse_definitions_with_reason_keys() -> None:
+    assert {"whole_number_range", "whole_number_at_least", "blinds_ascending"} <= set(REASONS)
+    assert len(REASONS) >= 40
+
+
+@pytest.mark.parametrize("key", sorted(REASONS))
+def test_every_definition_reason_has_a_message_in_english_and_german(key: str) -> None:
+    assert key in refusals.DEFINITION_REASONS, f"{key!r} has no message in DEFINITION_REASONS"
+    message = refusals.DEFINITION_REASONS[key]
+    english, asked = _worded(message, "en", 3)
+    german, in_german = _worded(message, "de", 3)
+    assert asked == in_german == REASONS[key], (key, english, german)  # the values it is given
+    assert german != english, f"no German for {english!r}: make messages, then translate it"
+
+
+def test_a_definition_reason_without_a_message_keeps_the_rules_words() -> None:
+    with translation.override("de"):
+        assert refusals.definition_reason("no_such_reason", {}, "as the rules say") == (
+            "as the rules say"
+        )
+        worded = refusals.definition_reason("whole_number_range", {"low": 1, "high": 3}, "x")
+        assert str(worded) == "eine ganze Zahl von 1 bis 3"
+
+
+DEFINITION: dict[str, Any] = {
+    "name": "Sunday 32",
+    "game": "32-card-draw",
+    "betting": "pot-limit",
+    "structure": {
+        "levels": [
+            {"small_blind": 10, "big_blind": 20, "minutes": 15},
+            {"small_blind": 20, "big_blind": 40, "minutes": 15},
+            {"small_blind": 40, "big_blind": 80, "minutes": 15},
+        ],
+    },
+    "starting_stack": 3000,
+    "buy_in": 100,
+    "fee": 10,
+    "max_players": 50,
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("change", "field", "english", "german"),
+    [
+        (
+            {"late_registration_level": 9},
+            "late_registration_level",
+            "a whole number from 1 to 3",
+            "eine ganze Zahl von 1 bis 3",
+        ),
+        (
+            {"structure": {"levels": [{"small_blind": 10, "big_blind": 30}]}},
+            "structure.levels[0].big_blind",
+            "the big blind is twice the small blind",
+            "der Big Blind ist doppelt so hoch wie der Small Blind",
+        ),
+        (
+            {"payouts": [{"min_entrants": 2, "shares": [6000, 3000]}]},
+            "payouts.tiers[0].shares",
+            "basis points adding up to 10000",
+            "Basispunkte mit der Summe 10000",
+        ),
+    ],
+)
+def test_a_refused_definitions_field_says_why_in_the_readers_language(
+    change: dict[str, Any], field: str, english: str, german: str
+) -> None:
+    boss = user_maker(0)(f"boss_def_{uuid.uuid4().hex[:8]}", staff=True)
+    boss.is_superuser = True
+    boss.save()
+    starts = (timezone.now() + timedelta(hours=2)).isoformat()
+    body = {**DEFINITION, "starts_at": starts, **change}
+    answers = {
+        language: _post(boss, language, "/api/tournaments/", body, status=400)
+        for language in ("en", "de")
+    }
+    assert answers["en"]["code"] == answers["de"]["code"] == "invalid_definition"
+    assert answers["en"]["fields"] == {field: [english]}
+    assert answers["de"]["fields"] == {field: [german]}
+    assert answers["de"]["detail"] == answers["en"]["detail"]  # the rules' own words
+    assert answers["de"]["detail"].startswith(f"{field}: ")

@@ -49,6 +49,18 @@ def test_table_size_is_bounded_by_the_game() -> None:
     assert refused(game=Game.THIRTY_TWO_CARD_DRAW, table_size=6).field == "table_size"
 
 
+def test_a_refused_definition_names_its_reason_by_key_with_its_figures() -> None:
+    """The key and values word the reason in any language
+    (``config.refusals.DEFINITION_REASONS``); the English stays for logs."""
+    too_big = refused(table_size=7)
+    assert (too_big.key, dict(too_big.values)) == ("whole_number_range", {"low": 2, "high": 6})
+    assert too_big.reason == "a whole number from 2 to 6"
+    nested = too_big.within("template")
+    assert (nested.field, nested.key, nested.values, nested.reason) == (
+        "template.table_size", too_big.key, too_big.values, too_big.reason,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
 def test_every_game_defines_a_tournament_that_survives_its_codec(game: Game) -> None:
     """Every game the engine deals, the two added last (issue 11) among

@@ -49,7 +49,7 @@ def test_a_nonsense_level_is_refused_naming_the_field(
 def test_blinds_never_go_down() -> None:
     with pytest.raises(InvalidDefinition) as refused:
         Structure((BlindLevel(20, 40), BlindLevel(10, 20)))
-    assert refused.value.field == "levels[1].big_blind"
+    assert (refused.value.field, refused.value.key) == ("levels[1].big_blind", "blinds_ascending")
 
 
 def test_a_structure_has_at_least_one_level() -> None:

@@ -67,6 +67,7 @@ class Rebuys:
             self.add_on_chips > 0 or self.add_on_price == 0,
             "add_on_price",
             "an add-on price needs add-on chips",
+            key="add_on_needs_chips",
         )
 
     @property
@@ -80,6 +81,8 @@ def _reference(value: object, field: str) -> None:
         isinstance(value, str) and 0 < len(value) <= MAX_NAME,
         field,
         f"a reference of 1 to {MAX_NAME} characters",
+        key="reference_length",
+        values={"max_length": MAX_NAME},
     )
 
 
@@ -125,6 +128,8 @@ class Satellite:
             and all(isinstance(c, Consolation) for c in self.consolation),
             "consolation",
             f"at most {MAX_CONSOLATIONS} consolation tickets",
+            key="consolation_tickets",
+            values={"max_tickets": MAX_CONSOLATIONS},
         )
 
     def ticket_value(self, target: str) -> int:
@@ -150,7 +155,7 @@ class Bounty:
 
     def __post_init__(self) -> None:
         count(self.amount, "amount", 1)
-        require(type(self.progressive) is bool, "progressive", "true or false")
+        require(type(self.progressive) is bool, "progressive", "true or false", key="true_or_false")
         count(self.paid_now_percent, "paid_now_percent", 0, MAX_PERCENT)
 
 
@@ -219,12 +224,29 @@ class TournamentDefinition:
     """A starting flight or the Day 2 of a multi-flight event (None: neither)."""
 
     def __post_init__(self) -> None:
-        require(isinstance(self.game, Game), "game", "not a game")
-        require(isinstance(self.betting, Betting), "betting", "not a betting structure")
-        require(isinstance(self.structure, Structure), "structure", "not a Structure")
-        require(isinstance(self.ante_by, AnteBy), "ante_by", "all or big-blind")
-        require(isinstance(self.tie_break, TieBreak), "tie_break", "suit or split")
-        require(type(self.sit_and_go) is bool, "sit_and_go", "true or false")
+        require(isinstance(self.game, Game), "game", "not a game", key="not_game")
+        require(
+            isinstance(self.betting, Betting),
+            "betting",
+            "not a betting structure",
+            key="not_betting",
+        )
+        require(
+            isinstance(self.structure, Structure),
+            "structure",
+            "not a Structure",
+            key="not_structure",
+        )
+        require(
+            isinstance(self.ante_by, AnteBy), "ante_by", "all or big-blind", key="ante_by_choice"
+        )
+        require(
+            isinstance(self.tie_break, TieBreak),
+            "tie_break",
+            "suit or split",
+            key="tie_break_choice",
+        )
+        require(type(self.sit_and_go) is bool, "sit_and_go", "true or false", key="true_or_false")
         count(self.starting_stack, "starting_stack", 1)
         count(self.buy_in, "buy_in", 0)
         count(self.fee, "fee", 0)
@@ -239,6 +261,7 @@ class TournamentDefinition:
             not self.re_entry or self.late_registration_level is not None,
             "re_entries",
             "re-entry needs late registration",
+            key="re_entry_needs_late_registration",
         )
         self._check_options(levels)
 
@@ -252,25 +275,41 @@ class TournamentDefinition:
             self.seats_per_table > 2 or self.max_players <= 2,
             "max_players",
             "tables of two seat at most two players",
+            key="heads_up_two_players",
         )
 
     def _check_options(self, levels: int) -> None:
         if self.rebuys is not None:
-            require(isinstance(self.rebuys, Rebuys), "rebuys", "not Rebuys")
+            require(isinstance(self.rebuys, Rebuys), "rebuys", "not Rebuys", key="not_rebuys")
             count(self.rebuys.until_level, "rebuys.until_level", 1, levels)
         if self.satellite is not None:
-            require(isinstance(self.satellite, Satellite), "satellite", "not a Satellite")
-            require(self.payouts is None, "payouts", "a satellite pays seats, not a table")
+            require(
+                isinstance(self.satellite, Satellite),
+                "satellite",
+                "not a Satellite",
+                key="not_satellite",
+            )
+            require(
+                self.payouts is None,
+                "payouts",
+                "a satellite pays seats, not a table",
+                key="satellite_pays_seats",
+            )
         if self.payouts is not None:
-            require(isinstance(self.payouts, PayoutTable), "payouts", "not a PayoutTable")
-        require(isinstance(self.clocks, Clocks), "clocks", "not Clocks")
+            require(
+                isinstance(self.payouts, PayoutTable),
+                "payouts",
+                "not a PayoutTable",
+                key="not_payout_table",
+            )
+        require(isinstance(self.clocks, Clocks), "clocks", "not Clocks", key="not_clocks")
         if self.bounty is not None:
-            require(isinstance(self.bounty, Bounty), "bounty", "not a Bounty")
+            require(isinstance(self.bounty, Bounty), "bounty", "not a Bounty", key="not_bounty")
         if self.flight is not None:
             self._check_flight(self.flight)
 
     def _check_flight(self, flight: Flight) -> None:
-        require(isinstance(flight, Flight), "flight", "not a Flight")
+        require(isinstance(flight, Flight), "flight", "not a Flight", key="not_flight")
         require(
             self.satellite is None
             and self.bounty is None
@@ -278,12 +317,14 @@ class TournamentDefinition:
             and not self.sit_and_go,
             "flight",
             "a multi-flight event has no satellite, bounty, guarantee or sit-and-go",
+            key="flight_plain",
         )
         if flight.day_two:
             require(
                 self.rebuys is None and self.late_registration_level is None,
                 "flight",
                 "Day 2 takes no entries, rebuys or add-ons",
+                key="day_two_no_entries",
             )
 
     @property

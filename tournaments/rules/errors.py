@@ -65,18 +65,34 @@ class TournamentError(Exception):
 
 class InvalidDefinition(TournamentError):
     """A definition that cannot run; ``field`` is the dotted path to the culprit
-    (``structure.levels[2].big_blind``), for the API's ``fields``."""
+    (``structure.levels[2].big_blind``), for the API's ``fields``.
+
+    ``reason`` is what is wrong with the field, in English (for logs and
+    ``detail``); ``key`` names that reason stably (``blinds_ascending``,
+    ``whole_number_range``) and ``values`` carries its figures (``low``,
+    ``high``, ...), so a service can word the reason in another language.
+    """
 
     code = TournamentErrorCode.INVALID_DEFINITION
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    def __init__(
+        self,
+        field: str,
+        message: str,
+        *,
+        key: str,
+        values: Mapping[str, int] | None = None,
+    ) -> None:
+        super().__init__(f"{field}: {message}", values=values)
         self.field = field
         self.reason = message
+        self.key = key
 
     def within(self, parent: str) -> InvalidDefinition:
         """The same error with its field nested under ``parent``."""
-        return InvalidDefinition(f"{parent}.{self.field}", self.reason)
+        return InvalidDefinition(
+            f"{parent}.{self.field}", self.reason, key=self.key, values=self.values
+        )
 
 
 class Malformed(TournamentError):

@@ -77,8 +77,8 @@ class FlightRules:
 
     def __post_init__(self) -> None:
         count(self.advance_percent, "advance_percent", 1, MAX_PERCENT)
-        require(type(self.re_entry) is bool, "re_entry", "true or false")
-        require(isinstance(self.carry, Carry), "carry", "best or latest")
+        require(type(self.re_entry) is bool, "re_entry", "true or false", key="true_or_false")
+        require(isinstance(self.carry, Carry), "carry", "best or latest", key="carry_choice")
 
     def stop_at(self, entries: int) -> int:
         """Players left at which a flight of ``entries`` stops."""
@@ -96,7 +96,12 @@ class Flight:
     number: int = 0
 
     def __post_init__(self) -> None:
-        require(isinstance(self.rules, FlightRules), "flight.rules", "not FlightRules")
+        require(
+            isinstance(self.rules, FlightRules),
+            "flight.rules",
+            "not FlightRules",
+            key="not_flight_rules",
+        )
         count(self.flights, "flight.flights", 2, MAX_FLIGHTS)
         count(self.number, "flight.number", 0, self.flights)
 
@@ -159,7 +164,7 @@ def day_two_draw(
     seat everyone, balanced by stacks (bands of one player a table, largest
     stacks first, each band dealt to the tables in a random order).  ``rng``
     is a decision's random source (``draw.shuffler``)."""
-    require(table_size >= 2, "table_size", "at least two seats")
+    require(table_size >= 2, "table_size", "at least two seats", key="table_two_seats")
     if not stacks:
         return {}
     tables = math.ceil(len(stacks) / table_size)
@@ -183,5 +188,10 @@ def day_two_draw(
 
 def resume_level(stopped_at: Sequence[int]) -> int:
     """Day 2's first level: the highest any flight stopped at."""
-    require(bool(stopped_at) and all(level >= 1 for level in stopped_at), "flights", "none")
+    require(
+        bool(stopped_at) and all(level >= 1 for level in stopped_at),
+        "flights",
+        "none",
+        key="flights_stopped",
+    )
     return max(stopped_at)

@@ -46,18 +46,36 @@ class PayoutTier:
     def __post_init__(self) -> None:
         count(self.min_entrants, "min_entrants", 2)
         shares = self.shares
-        require(isinstance(shares, tuple) and len(shares) >= 1, "shares", "at least one place")
-        require(all(whole(s) and s >= 1 for s in shares), "shares", "positive basis points")
-        require(sum(shares) == BASIS, "shares", f"basis points adding up to {BASIS}")
+        require(
+            isinstance(shares, tuple) and len(shares) >= 1,
+            "shares",
+            "at least one place",
+            key="payout_places",
+        )
+        require(
+            all(whole(s) and s >= 1 for s in shares),
+            "shares",
+            "positive basis points",
+            key="shares_positive",
+        )
+        require(
+            sum(shares) == BASIS,
+            "shares",
+            f"basis points adding up to {BASIS}",
+            key="shares_sum",
+            values={"basis": BASIS},
+        )
         require(
             all(a >= b for a, b in pairwise(shares)),
             "shares",
             "a place never pays more than the one above it",
+            key="shares_descending",
         )
         require(
             len(shares) < self.min_entrants,
             "shares",
             "fewer places paid than players in the smallest field of the tier",
+            key="places_below_field",
         )
 
 
@@ -69,15 +87,31 @@ class PayoutTable:
 
     def __post_init__(self) -> None:
         tiers = self.tiers
-        require(isinstance(tiers, tuple) and len(tiers) >= 1, "tiers", "at least one tier")
+        require(
+            isinstance(tiers, tuple) and len(tiers) >= 1,
+            "tiers",
+            "at least one tier",
+            key="payout_tiers",
+        )
         for i, tier in enumerate(tiers):
-            require(isinstance(tier, PayoutTier), f"tiers[{i}]", "not a PayoutTier")
-        require(tiers[0].min_entrants == 2, "tiers[0].min_entrants", "the first tier starts at 2")
+            require(
+                isinstance(tier, PayoutTier),
+                f"tiers[{i}]",
+                "not a PayoutTier",
+                key="not_payout_tier",
+            )
+        require(
+            tiers[0].min_entrants == 2,
+            "tiers[0].min_entrants",
+            "the first tier starts at 2",
+            key="first_tier_at_two",
+        )
         for i in range(1, len(tiers)):
             require(
                 tiers[i].min_entrants > tiers[i - 1].min_entrants,
                 f"tiers[{i}].min_entrants",
                 "tiers in increasing field size",
+                key="tiers_ascending",
             )
 
     def shares(self, entrants: int) -> tuple[int, ...]:

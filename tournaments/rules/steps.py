@@ -53,6 +53,8 @@ class StepChain:
             isinstance(self.prices, tuple) and 1 <= len(self.prices) <= MAX_STEPS,
             "steps",
             f"from 1 to {MAX_STEPS} steps",
+            key="steps_count",
+            values={"max_steps": MAX_STEPS},
         )
         for n, price in enumerate(self.prices, start=1):
             count(price, f"steps[{n}].price", 1)
@@ -61,9 +63,15 @@ class StepChain:
             isinstance(self.consolation, tuple) and len(self.consolation) <= len(self.prices),
             "consolation",
             "at most one list per step",
+            key="consolation_per_step",
         )
         for n, places in enumerate(self.consolation, start=1):
-            require(isinstance(places, tuple), f"steps[{n}].consolation", "a list of steps")
+            require(
+                isinstance(places, tuple),
+                f"steps[{n}].consolation",
+                "a list of steps",
+                key="consolation_list",
+            )
             for step in places:
                 count(step, f"steps[{n}].consolation", 1, n)
 

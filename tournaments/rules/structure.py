@@ -45,6 +45,7 @@ class BlindLevel:
             self.big_blind == 2 * self.small_blind,
             "big_blind",
             "the big blind is twice the small blind (RULES.md 1)",
+            key="big_blind_twice_small",
         )
         count(self.ante, "ante", 0, self.big_blind)
         count(self.minutes, "minutes", 1, MAX_LEVEL_MINUTES)
@@ -80,20 +81,30 @@ class Structure:
             isinstance(self.levels, tuple) and 1 <= len(self.levels) <= MAX_LEVELS,
             "levels",
             f"a structure has 1 to {MAX_LEVELS} levels",
+            key="levels_count",
+            values={"max_levels": MAX_LEVELS},
         )
         for i, level in enumerate(self.levels):
-            require(isinstance(level, BlindLevel), f"levels[{i}]", "not a BlindLevel")
+            require(
+                isinstance(level, BlindLevel),
+                f"levels[{i}]",
+                "not a BlindLevel",
+                key="not_blind_level",
+            )
             if i and level.big_blind < self.levels[i - 1].big_blind:
-                require(False, f"levels[{i}].big_blind", "blinds never go down")
-        require(isinstance(self.breaks, tuple), "breaks", "a tuple of breaks")
+                require(
+                    False, f"levels[{i}].big_blind", "blinds never go down", key="blinds_ascending"
+                )
+        require(isinstance(self.breaks, tuple), "breaks", "a tuple of breaks", key="breaks_list")
         last = 0
         for i, pause in enumerate(self.breaks):
-            require(isinstance(pause, Break), f"breaks[{i}]", "not a Break")
+            require(isinstance(pause, Break), f"breaks[{i}]", "not a Break", key="not_break")
             require(
                 last < pause.after_level < len(self.levels),
                 f"breaks[{i}].after_level",
                 "breaks follow levels in increasing order, at most one after each "
                 "level and none after the last",
+                key="breaks_order",
             )
             last = pause.after_level
         count(self.minute_seconds, "minute_seconds", 1, MINUTE)
