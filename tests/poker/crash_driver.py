@@ -45,10 +45,10 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db.models import Q  # noqa: E402
 from django.forms.models import model_to_dict  # noqa: E402
 
-from config.api_errors import ApiError  # noqa: E402
 from poker import projections, selectors, services  # noqa: E402
 from poker.models import Command, Event, Hand, Seat, Table  # noqa: E402
 from tests.funds import fund  # noqa: E402
+from tests.poker.line_protocol import serve  # noqa: E402
 
 PASSIVE = ("check", "call", "stand", "decline", "show", "muck")
 
@@ -179,16 +179,5 @@ def rebuilt(table: int) -> bool:
 OPS = {f.__name__: f for f in (setup, look, act, hang, finish, rebuilt)}
 
 
-def main() -> None:
-    for line in sys.stdin:
-        request = json.loads(line)
-        op = OPS[request.pop("op")]
-        try:
-            reply = {"ok": op(**request)}
-        except ApiError as error:
-            reply = {"refused": error.code}
-        print(json.dumps(reply, default=str), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    serve(OPS)

@@ -4,16 +4,19 @@ and a child process driven line by line (``crash_driver.py``)."""
 from __future__ import annotations
 
 import json
+import os
 import select
 import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 
 from tests import migrated, run
 from tests.integration import cluster
@@ -21,6 +24,13 @@ from tests.integration import cluster
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).with_name("crash_driver.py")
 REPLY_TIMEOUT_S = 30
+DEFAULT_TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test"
+
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", marks=pytest.mark.postgres, id="postgres"),
+]
+"""The crash tests' ``shared`` fixture's params: each runs on both."""
 
 
 def child_env(database_url: str) -> dict[str, str]:
@@ -145,3 +155,30 @@ class Child:
         if self.process.poll() is None:
             self.process.wait(10)
         self.stderr.close()
+
+
+def shared_database(
+    vendor: str, tmp_path_factory: pytest.TempPathFactory, name: str
+) -> Iterator[SharedDatabase]:
+    """A crash test's shared database on ``vendor``, dropped at the end
+    (the server's: ``TEST_DATABASE_URL``)."""
+    server = os.environ.get("TEST_DATABASE_URL") or DEFAULT_TEST_DATABASE_URL
+    database = SharedDatabase(vendor, server, tmp_path_factory.mktemp(name))
+    yield database
+    database.drop()
+
+
+def children(shared: SharedDatabase, driver: Path = DRIVER) -> Iterator[Callable[[], Child]]:
+    """Start child processes of ``driver`` on the shared database (all
+    gone at the end)."""
+    started: list[Child] = []
+
+    def make() -> Child:
+        started.append(Child(shared, driver))
+        return started[-1]
+
+    yield make
+    for child in started:
+        if child.process.poll() is None:
+            child.process.kill()
+            child.close()

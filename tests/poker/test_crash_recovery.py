@@ -9,7 +9,6 @@ between two commands or inside one, then goes on in a fresh process.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -23,40 +22,20 @@ from poker.engine.evolve import evolve
 from poker.engine.table import evolve_table
 from poker.models import Hand
 from tests.funds import fund
-from tests.poker.processes import Child, SharedDatabase
-
-DEFAULT_TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test"
-
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", marks=pytest.mark.postgres, id="postgres"),
-]
+from tests.poker.processes import BACKENDS, Child, SharedDatabase, children, shared_database
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def shared(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SharedDatabase]:
-    server = os.environ.get("TEST_DATABASE_URL") or DEFAULT_TEST_DATABASE_URL
-    database = SharedDatabase(request.param, server, tmp_path_factory.mktemp("crash"))
-    yield database
-    database.drop()
+    yield from shared_database(request.param, tmp_path_factory, "crash")
 
 
 @pytest.fixture
 def start(shared: SharedDatabase) -> Iterator[Callable[[], Child]]:
     """Start player processes on the shared database (all gone at the end)."""
-    started: list[Child] = []
-
-    def make() -> Child:
-        started.append(Child(shared))
-        return started[-1]
-
-    yield make
-    for child in started:
-        if child.process.poll() is None:
-            child.process.kill()
-            child.close()
+    yield from children(shared)
 
 
 def move(play: dict[str, Any]) -> dict[str, Any]:

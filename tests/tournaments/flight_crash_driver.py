@@ -47,9 +47,9 @@ from accounts import ledger  # noqa: E402
 from accounts.audit import ledger_audit  # noqa: E402
 from accounts.selectors import account_balance  # noqa: E402
 from accounts.services import role_grant  # noqa: E402
-from config.api_errors import ApiError  # noqa: E402
 from poker.models import Event  # noqa: E402
 from tests.funds import fund  # noqa: E402
+from tests.poker.line_protocol import serve  # noqa: E402
 from tests.tournaments.support import definition  # noqa: E402
 from tournaments import clocks, flights, payments, projections, services, tables, timing  # noqa: E402
 from tournaments.models import Tournament  # noqa: E402
@@ -138,16 +138,5 @@ def rebuilt() -> bool:
 OPS = {f.__name__: f for f in (setup, stop, sweep, look, rebuilt)}
 
 
-def main() -> None:
-    for line in sys.stdin:
-        request = json.loads(line)
-        op = OPS[request.pop("op")]
-        try:
-            reply = {"ok": op(**request)}
-        except ApiError as error:
-            reply = {"refused": error.code}
-        print(json.dumps(reply, default=str), flush=True)
-
-
 if __name__ == "__main__":
-    main()
+    serve(OPS)

@@ -18,40 +18,21 @@ from pathlib import Path
 
 import pytest
 
-from tests.poker.processes import Child, SharedDatabase
+from tests.poker.processes import BACKENDS, Child, SharedDatabase, children, shared_database
 
 DRIVER = Path(__file__).with_name("flight_crash_driver.py")
-DEFAULT_TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/test"
-
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", marks=pytest.mark.postgres, id="postgres"),
-]
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def shared(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SharedDatabase]:
-    server = os.environ.get("TEST_DATABASE_URL") or DEFAULT_TEST_DATABASE_URL
-    database = SharedDatabase(request.param, server, tmp_path_factory.mktemp("flights"))
-    yield database
-    database.drop()
+    yield from shared_database(request.param, tmp_path_factory, "flights")
 
 
 @pytest.fixture
 def start(shared: SharedDatabase) -> Iterator[Callable[[], Child]]:
-    started: list[Child] = []
-
-    def make() -> Child:
-        started.append(Child(shared, DRIVER))
-        return started[-1]
-
-    yield make
-    for child in started:
-        if child.process.poll() is None:
-            child.process.kill()
-            child.close()
+    yield from children(shared, DRIVER)
 
 
 def test_a_carry_killed_inside_its_transaction_is_done_once_by_the_sweep(start):
