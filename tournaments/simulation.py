@@ -589,8 +589,10 @@ def _act(report: Report, table: Table, rng: random.Random) -> int | None:
     """One bot action at ``table`` if its hand waits on a bot (1; 0 when it
     was refused), None when nobody is to act there.  A pass acts once at
     each table, so every table and every decision between hands gets its
-    turn while a level lasts."""
-    move = bot_move(table, rng)
+    turn while a level lasts.  While a deal is due the bots play passively
+    (``_waiting_on_deal``): the hands dealt once the field is down to the
+    deal cannot end the tournament before it is offered."""
+    move = bot_move(table, PASSIVE if _waiting_on_deal(report) else rng)
     if move is None:
         return None
     player, act = move
@@ -601,6 +603,28 @@ def _act(report: Report, table: Table, rng: random.Random) -> int | None:
         return 0
     report.count("actions")
     return 1
+
+
+class Passive(random.Random):
+    """An rng that makes ``choose`` passive: the bot never bets, raises,
+    folds or draws; it calls and checks, so nobody goes out but on his own
+    blind, and a first action never ends the hand."""
+
+    def random(self) -> float:
+        return 1.0
+
+
+PASSIVE = Passive()
+
+
+def _waiting_on_deal(report: Report) -> bool:
+    """The field is down to the deal and none is made yet.  Read after the
+    table and its hand (``_open_tables``): the hand a bot is asked to act
+    in started after the tournament state read here."""
+    if report.deal_at is None:
+        return False
+    state = _state(report.tournament.pk)
+    return state.deal is None and q.players_left(state) <= report.deal_at
 
 
 def bot_move(table: Table, rng: random.Random) -> tuple[str, dict[str, Any]] | None:

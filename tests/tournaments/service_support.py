@@ -191,14 +191,6 @@ def projected_rows() -> dict[str, Any]:
     }
 
 
-class Passive(random.Random):
-    """Bots that never bet, raise, fold or draw: they call and check, so a
-    first action never ends the hand."""
-
-    def random(self) -> float:
-        return 1.0
-
-
 def tournament_tables(t: Tournament | int) -> list[Table]:
     """The tournament's poker tables, oldest first."""
     return list(Table.objects.filter(tournament=getattr(t, "pk", t)).order_by("pk"))

@@ -19,7 +19,6 @@ from poker.engine.rules import Game
 from poker.engine.table import TableConfig
 from poker.models import Hand, Table
 from tests.tournaments.service_support import (
-    Passive,
     bot_act,
     create,
     register,
@@ -28,6 +27,7 @@ from tests.tournaments.service_support import (
 )
 from tournaments import play
 from tournaments.rules import queries as q
+from tournaments.simulation import Passive
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -20,7 +20,6 @@ from poker.eventstore import load
 from poker.models import Hand, Seat, Table
 from tests.poker.api_support import seed_decks
 from tests.tournaments.service_support import (
-    Passive,
     bot_act,
     cash,
     create,
@@ -32,6 +31,7 @@ from tests.tournaments.service_support import (
 )
 from tournaments.rules import Status
 from tournaments.rules import queries as q
+from tournaments.simulation import Passive
 
 pytestmark = pytest.mark.django_db(transaction=False)
 

@@ -22,7 +22,6 @@ from poker.engine.table import TableState
 from poker.models import Hand, Table
 from poker.work import Work
 from tests.tournaments.service_support import (
-    Passive,
     bot_act,
     create,
     fresh,
@@ -34,6 +33,7 @@ from tests.tournaments.service_support import (
 from tests.tournaments.support import structure
 from tournaments import clocks, play, services
 from tournaments.rules import BlindLevel, Status, Structure
+from tournaments.simulation import Passive
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
