@@ -12,7 +12,10 @@ his confirmed device:
 - on every API request: a staff account's token that was not issued after
   a code (one from before he was made staff, or before the setting), or an
   unverified session, is refused with 401 ``second_factor_required``
-  (``config.auth``): he logs in again with a code.
+  (``config.auth``): he logs in again with a code;
+- on every socket: such a token or session opens it as nobody, and an open
+  socket whose credential stops passing ends as a revoked one does
+  (``config.ws_auth.credential_user``).
 
 Players are never asked.  A device is enrolled with ``manage.py
 otp_enrol <username>`` (or in the admin's TOTP devices).
@@ -20,10 +23,11 @@ otp_enrol <username>`` (or in the admin's TOTP devices).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django_otp import devices_for_user, match_token
+from django_otp import DEVICE_ID_SESSION_KEY, devices_for_user, match_token
 from django_otp.models import Device
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from knox.models import AuthToken
@@ -68,6 +72,18 @@ def session_passes(user: Any) -> bool:
     """Whether a request made with ``user``'s session may go on (django-otp's
     middleware says whether the session was verified)."""
     return not required(user) or bool(getattr(user, "is_verified", lambda: False)())
+
+
+def stored_session_passes(user: Any, session: Mapping[str, Any]) -> bool:
+    """Whether a socket opened with ``user``'s stored ``session`` may go
+    on: as ``session_passes``, read from the session itself (a socket has no
+    django-otp middleware): the device django-otp's login verified it with
+    is still a confirmed device of his."""
+    if not required(user):
+        return True
+    persistent_id = session.get(DEVICE_ID_SESSION_KEY)
+    device = Device.from_persistent_id(persistent_id) if persistent_id else None
+    return device is not None and device.user_id == user.pk and device.confirmed
 
 
 def enrol(user: Any, name: str = "authenticator") -> TOTPDevice:

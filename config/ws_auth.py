@@ -46,6 +46,7 @@ from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext_lazy as _
 
+from accounts import second_factor
 from config import outage
 from config.dbthreads import database
 from config.languages import socket_language
@@ -130,7 +131,8 @@ def query_ticket(scope: dict[str, Any]) -> str | None:
 def credential_user(credential: Credential) -> Any:
     """The active user ``credential`` still proves, else anonymous: a live
     API token of his (not revoked, not expired), or a session still his
-    (not logged out, its password hash current)."""
+    (not logged out, its password hash current); a staff member's only with
+    his second factor, as the API asks (``accounts.second_factor``)."""
     from django.contrib.auth.models import AnonymousUser
     from knox.models import AuthToken
 
@@ -141,7 +143,9 @@ def credential_user(credential: Credential) -> Any:
             .first()
         )
         live = row is not None and (row.expiry is None or row.expiry > timezone.now())
-        return row.user if live and row.user.is_active else AnonymousUser()
+        if not live or not row.user.is_active or not second_factor.token_passes(row.user, row):
+            return AnonymousUser()
+        return row.user
     if credential.kind == SESSION:
         return _session_user(credential) or AnonymousUser()
     return AnonymousUser()
@@ -162,7 +166,7 @@ def _session_user(credential: Credential) -> Any:
         session.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()
     ):
         return None
-    return user
+    return user if second_factor.stored_session_passes(user, session) else None
 
 
 @database
@@ -176,12 +180,19 @@ def _redeem(ticket: str) -> tuple[Any, Credential | None]:
     return (user, credential) if user.is_authenticated else (user, None)
 
 
-def _session_credential(scope: dict[str, Any]) -> Credential | None:
-    """The session of a socket the cookie logged in, as a credential."""
+@database
+def _session_login(scope: dict[str, Any]) -> tuple[Any, Credential | None]:
+    """The user the session cookie logged the socket in as and the session
+    as his credential (anonymous and None: no session login, or a staff
+    member's without his second factor)."""
+    from django.contrib.auth.models import AnonymousUser
+
     user, session = scope.get("user"), scope.get("session")
     if user is None or not user.is_authenticated or session is None or not session.session_key:
-        return None
-    return Credential(int(user.pk), SESSION, session.session_key)
+        return user or AnonymousUser(), None
+    if not second_factor.stored_session_passes(user, session):
+        return AnonymousUser(), None
+    return user, Credential(int(user.pk), SESSION, session.session_key)
 
 
 class TicketAuthMiddleware(BaseMiddleware):  # type: ignore[misc]
@@ -196,7 +207,8 @@ class TicketAuthMiddleware(BaseMiddleware):  # type: ignore[misc]
             user, credential = await _redeem(ticket)
             scope = {**scope, "user": user, "credential": credential}
         else:
-            scope = {**scope, "credential": _session_credential(scope)}
+            user, credential = await _session_login(scope)
+            scope = {**scope, "user": user, "credential": credential}
         return await super().__call__(scope, receive, send)
 
 

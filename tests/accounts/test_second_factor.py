@@ -10,28 +10,15 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from rest_framework.test import APIClient
 
 from accounts import second_factor
+from tests.accounts.otp_support import admin_login, code_of
 from tests.poker.api_support import ok, post, refused
 from tests.throttling import set_rates
 
 pytestmark = pytest.mark.django_db
-
-ADMIN_LOGIN = "/admin/login/"
-
-
-def code_of(device: TOTPDevice) -> str:
-    """The code the authenticator app shows now."""
-    return str(
-        TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift).token()
-    ).zfill(device.digits)
-
-
-def admin_login(client: Client, username: str, password: str, **more: str) -> object:
-    return client.post(ADMIN_LOGIN, {"username": username, "password": password, **more})
 
 
 def api_login(username: str, **more: str) -> object:

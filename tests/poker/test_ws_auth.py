@@ -115,6 +115,42 @@ async def test_a_session_cookie_logs_the_socket_in():
     await mine.close()
 
 
+@database_sync_to_async
+def staff_sessions(name: str) -> tuple[Any, tuple[bytes, bytes], tuple[bytes, bytes]]:
+    """A cashier with a TOTP device and the Cookie headers of two browsers
+    he logged in with: one by password alone (as the API's session login
+    did before the setting), one at the admin's login with a code."""
+    from accounts import second_factor
+    from accounts.services import role_grant
+    from tests.accounts.otp_support import admin_login, code_of
+
+    user = get_user_model().objects.create_user(name, password="pw")
+    role_grant(user=user, role="cashier")
+    device = second_factor.enrol(user)
+    plain, verified = DjangoClient(), DjangoClient()
+    plain.force_login(user)
+    reply = admin_login(
+        verified, name, "pw", otp_device=device.persistent_id, otp_token=code_of(device)
+    )
+    assert reply.status_code == 302  # in, with the code
+    cookies = (f"sessionid={c.cookies['sessionid'].value}".encode() for c in (plain, verified))
+    return user, (b"cookie", next(cookies)), (b"cookie", next(cookies))
+
+
+async def test_a_staff_session_without_his_second_factor_opens_sockets_as_nobody(settings):
+    settings.STAFF_REQUIRE_OTP = True
+    cy, plain, verified = await staff_sessions("cy")
+    code, _, frame = await Client("/ws/me/", headers=[ORIGIN, HOST, plain]).refusal()
+    assert (code, frame["code"]) == (4401, "not_authenticated")
+    for cookie in (verified, plain):
+        if cookie is plain:
+            settings.STAFF_REQUIRE_OTP = False  # no code asked: the same session is his
+        mine = Client("/ws/me/", user=cy, headers=[ORIGIN, HOST, cookie])
+        assert (await mine.open())[0]
+        assert (await mine.next())["wallet"]["user"] == cy.pk
+        await mine.close()
+
+
 async def test_a_wrong_ticket_is_anonymous():
     tid = await open_table()
     ann, bob = await make_users("ann", "bob")
