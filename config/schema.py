@@ -29,6 +29,15 @@ class ErrorOut(serializers.Serializer[dict[str, object]]):
         required=False, help_text="invalid: what is wrong with each field (by field name)."
     )
     details = serializers.JSONField(required=False, help_text="More about the refusal.")
+    detail = serializers.CharField(
+        required=False,
+        help_text="A rule's refusal: the engine's or the rules' own words, in English.",
+    )
+    values = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="A rule's refusal: the figures its message names (a bound, a seat, ...).",
+    )
     retry_after = serializers.IntegerField(
         required=False, help_text="throttled: whole seconds before asking again."
     )

@@ -66,15 +66,19 @@ _STATUS = {
 def refusal(error: EngineError) -> ApiError:
     """An engine refusal as an API error with the same code: ``message`` in
     the reader's language (``config.refusals``), ``detail`` the engine's
-    own words (English, for logs and scripts); the players either names
+    own words (English, for logs and scripts), ``values`` the figures the
+    message names (for a client's own wording); the players either names
     are shown by their screen names (the engine knows only their ids)."""
     from poker.selectors import player_name
 
+    extra: dict[str, object] = {"detail": error.named(player_name)}
+    if error.values:
+        extra["values"] = dict(error.values)
     return ApiError(
         engine_message(error.code.value, error.players, error.values, player_name),
         code=error.code.value,
         status=_STATUS.get(error.code, 400),
-        extra={"detail": error.named(player_name)},
+        extra=extra,
     )
 
 

@@ -87,11 +87,14 @@ class ClockEarly(ApiError):
 def refusal(error: TournamentError) -> ApiError:
     """A rules refusal as an API error with the same code: ``message`` in
     the reader's language (``config.refusals``), ``detail`` the rules' own
-    words (English, for logs and scripts); a bad definition also names the
+    words (English, for logs and scripts), ``values`` the figures the
+    message names (for a client's own wording); a bad definition also names the
     culprit under ``fields``, like any invalid input, with what is wrong
     with it in the reader's language too (``DEFINITION_REASONS``)."""
     status = 400 if error.code in _BAD_REQUEST else 409
     extra: dict[str, object] = {"detail": error.message}
+    if error.values:
+        extra["values"] = dict(error.values)
     if isinstance(error, InvalidDefinition):
         extra["fields"] = {error.field: [definition_reason(error.key, error.values, error.reason)]}
     return ApiError(

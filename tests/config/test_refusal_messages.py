@@ -153,6 +153,7 @@ def test_a_german_players_engine_refusal_comes_in_german_with_the_same_code() ->
     assert german["message"] == "Platz 1 ist besetzt."
     assert english["message"] == "Seat 1 is taken."
     assert german["detail"] == english["detail"] == "seat 1 is taken"  # the engine's own words
+    assert german["values"] == english["values"] == {"seat": 1}  # for a client's own words
 
 
 @pytest.mark.django_db
@@ -171,6 +172,7 @@ def test_a_german_players_tournament_refusal_comes_in_german_with_the_same_code(
     assert english["code"] == german["code"] == "not_registered"
     assert german["message"] == "Sie spielen in diesem Turnier nicht (mehr) mit."
     assert english["message"] == "You are not (or no longer) in this tournament."
+    assert "values" not in english  # no figure in it
 
 
 @pytest.mark.django_db
@@ -201,6 +203,7 @@ def test_a_too_small_raise_is_refused_with_the_allowed_raises_in_each_language(
         assert english["message"] == f"Raise to between {low} and {high} chips."
         assert german["message"] == f"Erhöhen Sie auf {low} bis {high} Chips."
     assert german["detail"] == english["detail"]  # the engine's own words
+    assert set(english["values"].values()) == {low, high}  # min and max, or the one raise_to
 
 
 RULES = Path(settings.BASE_DIR) / "tournaments" / "rules"
