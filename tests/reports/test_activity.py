@@ -13,7 +13,6 @@ from reports import sources
 from reports.sources import Source
 from tests.reports.support import dealt, entries, pots_awarded, raked, report
 from tests.tournaments.service_support import (
-    Passive,
     bot_act,
     create,
     register,
@@ -21,6 +20,7 @@ from tests.tournaments.service_support import (
 )
 from tournaments import play
 from tournaments.models import Entrant
+from tournaments.simulation import Passive
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

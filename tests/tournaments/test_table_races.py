@@ -25,7 +25,6 @@ from tests.poker.concurrency import (
     start,
 )
 from tests.tournaments.service_support import (
-    Passive,
     bot_act,
     create,
     register,
@@ -35,6 +34,7 @@ from tests.tournaments.service_support import (
 from tournaments import services
 from tournaments.rules import Rebuys, Status
 from tournaments.rules import queries as q
+from tournaments.simulation import Passive
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
