@@ -255,7 +255,7 @@ def simulate(plan: Plan, say: Say = print) -> Report:
     if plan.steps is not None:
         return simulate_steps(plan, say)
     if plan.flights is not None:
-        from tournaments.simulate_flights import simulate_flights
+        from tournaments.management.simulate_flights import simulate_flights
 
         return simulate_flights(plan, say)
     rng = random.Random(plan.seed)
