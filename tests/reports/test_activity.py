@@ -13,13 +13,13 @@ from reports import sources
 from reports.sources import Source
 from tests.reports.support import dealt, entries, pots_awarded, raked, report
 from tests.tournaments.service_support import (
-    Passive,
     bot_act,
     create,
     register,
     tournament_tables,
 )
 from tournaments import play
+from tournaments.management.simulation import Passive
 from tournaments.models import Entrant
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]

@@ -25,7 +25,6 @@ from tests.poker.concurrency import (
     start,
 )
 from tests.tournaments.service_support import (
-    Passive,
     bot_act,
     create,
     register,
@@ -33,6 +32,7 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tournaments import services
+from tournaments.management.simulation import Passive
 from tournaments.rules import Rebuys, Status
 from tournaments.rules import queries as q
 
