@@ -81,6 +81,7 @@ def _column_name(field: Field[Any, Any]) -> str:
 
 
 def _column(field: Field[Any, Any]) -> str:
+    """The column of ``field``, quoted."""
     return _quote(_column_name(field))
 
 
