@@ -44,15 +44,18 @@ test: venv
 screenshots: venv
 	E2E_README_IMAGES=1 $(BIN)/pytest -q -p no:cacheprovider tests/e2e
 
-# mypy runs only once the engine has code, so a tree without it still lints.
+# TEMPORARY (issue 27): a file being rewritten on another branch, whose
+# own error its rewrite fixes, is left out of mypy; imported by the checked
+# files, it is still read for its types but its errors are not reported.
+# Remove once that branch is merged.
+MYPY_PENDING = --follow-imports=silent --exclude '^tournaments/work\.py$$'
+
+# mypy: every app, strict, with Django's and DRF's stubs (the files and
+# settings are pyproject's [tool.mypy]).
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	@if [ -n "$$(find poker/engine -name '*.py' 2>/dev/null)" ]; then \
-		echo "$(BIN)/mypy --strict poker/engine tournaments/rules"; \
-		$(BIN)/mypy --strict poker/engine tournaments/rules; \
-	else echo "poker/engine has no Python files yet: mypy skipped"; fi
-	$(BIN)/mypy accounts reports
+	$(BIN)/mypy $(MYPY_PENDING)
 
 bench: venv
 	$(BIN)/python -m bench

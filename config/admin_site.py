@@ -17,12 +17,14 @@ from config.throttles import login_wait
 
 
 class RoomAdminSite(admin.AdminSite):
-    @property  # type: ignore[override]
-    def login_form(self) -> Any:
+    # AdminSite's attributes, here read from the setting at each use (a
+    # read-only property where the stubs declare a writable attribute).
+    @property
+    def login_form(self) -> Any:  # type: ignore[override]
         return OTPAdminAuthenticationForm if settings.STAFF_REQUIRE_OTP else None
 
-    @property  # type: ignore[override]
-    def login_template(self) -> str | None:
+    @property
+    def login_template(self) -> str | None:  # type: ignore[override]
         return OTPAdminSite.login_template if settings.STAFF_REQUIRE_OTP else None
 
     def has_permission(self, request: HttpRequest) -> bool:

@@ -3,8 +3,9 @@ view of one command on the resource a URL names."""
 
 from __future__ import annotations
 
+import re
 from enum import Enum
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema
@@ -12,6 +13,10 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+AnyField: TypeAlias = "serializers.Field[Any, Any, Any, Any]"
+"""A DRF field of any kind (its value, data, representation and instance
+types not named): what a serializer's ``get_fields`` gives."""
 
 MAX_CHIPS = 10**12
 """The most chips one amount may name (a buy-in, a blind, a bet): far above
@@ -27,7 +32,7 @@ class StrictInteger(serializers.IntegerField):
         return int(super().to_internal_value(data))
 
 
-class _StringsOnly(serializers.Field):
+class _StringsOnly(serializers.Field[Any, str, Any, Any]):
     """JSON strings only: DRF's text fields take a number and turn it into
     text, which the schema (``type: string``) says is refused."""
 
@@ -85,7 +90,8 @@ class ClientUUID(StrictUUID):
 
     def to_internal_value(self, data: Any) -> Any:
         value = super().to_internal_value(data)
-        if not self.pattern.regex.search(data):
+        # Compiled by RegexValidator's __init__ (its stubs allow a str).
+        if not cast(re.Pattern[str], self.pattern.regex).search(data):
             self.fail("reserved", version=self.reserved_version)
         return value
 
@@ -104,7 +110,8 @@ class Query(serializers.Serializer[dict[str, object]]):
     other bad value, where DRF's form handling would take it as left out."""
 
     def to_internal_value(self, data: Any) -> Any:
-        blank = [name for name in self.fields if data.get(name) == ""]
+        # By items: DRF's stubs have a serializer's fields iterate as fields, not names.
+        blank = [name for name, _ in self.fields.items() if data.get(name) == ""]
         if blank:
             raise serializers.ValidationError({name: ["May not be empty."] for name in blank})
         return super().to_internal_value(data)

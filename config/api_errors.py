@@ -83,8 +83,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         return Response(exc.as_dict(), status=exc.status)
     if isinstance(exc, outage.OUTAGE_ERRORS):
         set_rollback()
-        headers = {"Retry-After": str(outage.RETRY_AFTER_S)}
-        return Response(outage.body(), status=outage.STATUS, headers=headers)
+        retry = {"Retry-After": str(outage.RETRY_AFTER_S)}
+        return Response(outage.body(), status=outage.STATUS, headers=retry)
 
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
@@ -125,8 +125,10 @@ def api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
         body["details"] = _plain(exc.detail)
     else:
         body["message"] = str(exc.detail)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        body["retry_after"] = math.ceil(exc.wait)
+    # Throttled's ``wait`` (seconds or None), which DRF's stubs leave out.
+    wait: float | None = getattr(exc, "wait", None)
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        body["retry_after"] = math.ceil(wait)
     return body
 
 

@@ -14,9 +14,9 @@ from rest_framework import authentication
 from rest_framework.request import Request
 
 
-class TokenAuthentication(knox_auth.TokenAuthentication):
+class TokenAuthentication(knox_auth.TokenAuthentication):  # type: ignore[misc]  # untyped base (knox)
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
-        found = super().authenticate(request)
+        found: tuple[Any, Any] | None = super().authenticate(request)
         if found is not None:
             _refuse_unless(found[0], token=found[1])
         return found

@@ -22,7 +22,7 @@ from typing import Any
 from kombu.transport import redis, virtual
 
 
-class QoS(redis.QoS):  # type: ignore[misc]
+class QoS(redis.QoS):
     def collected(self) -> bool:
         """Whether Celery collected this channel's connection (lost Redis)."""
         return getattr(self.channel.connection, "client", None) is None
@@ -54,9 +54,9 @@ class QoS(redis.QoS):  # type: ignore[misc]
         super().reject(delivery_tag, requeue)
 
 
-class Channel(redis.Channel):  # type: ignore[misc]
+class Channel(redis.Channel):
     QoS = QoS
 
 
-class Transport(redis.Transport):  # type: ignore[misc]
+class Transport(redis.Transport):
     Channel = Channel

@@ -44,7 +44,9 @@ def keep_connections(**kwargs: Any) -> None:
         connection = connections[alias]
         connection.settings_dict["CONN_MAX_AGE"] = settings.WORKER_CONN_MAX_AGE
         connection.settings_dict["CONN_HEALTH_CHECKS"] = True
-        connection.health_check_enabled = True
+        # What connect() reads from CONN_HEALTH_CHECKS, for a connection
+        # already open (the attribute is missing from Django's stubs).
+        connection.health_check_enabled = True  # type: ignore[attr-defined]
 
 
 @task_prerun.connect
@@ -66,7 +68,10 @@ def use_broker(url: str) -> None:
     that run a worker on Redis); its pools are made again on next use."""
     import kombu.pools
 
-    app.conf.broker_url = url
+    app.conf["broker_url"] = url  # the setting (``conf.broker_url`` reads it)
     kombu.pools.reset()
-    app._pool = None
-    app.amqp._producer_pool = None
+    # The app's connection pools, made on first use from the broker URL:
+    # Celery has no public way to drop them but ``close``, which also
+    # deregisters the app.
+    app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]

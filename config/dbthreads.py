@@ -48,7 +48,10 @@ def database(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` made awaitable: run on one of the database threads,
     old connections closed around it (Channels' ``database_sync_to_async``
     on a pool of threads rather than one)."""
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=pool())
+    awaitable: Callable[..., Any] = DatabaseSyncToAsync(
+        function, thread_sensitive=False, executor=pool()
+    )
+    return awaitable
 
 
 def close_connections(timeout: float = 10.0) -> None:

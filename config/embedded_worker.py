@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 
@@ -56,7 +56,11 @@ def start() -> bool:
     _stops.append(lambda: worker.stop(in_sighandler=False))
     waker.start_in_worker()  # a worker run in place sends no worker_ready
     _stops.append(waker.stop_in_worker)
-    beat = EmbeddedService(app, thread=True, scheduler_cls=app.conf.beat_scheduler)
+    # thread=True makes a thread (Celery's stubs name either kind).
+    beat = cast(
+        threading.Thread,
+        EmbeddedService(app, thread=True, scheduler_cls=app.conf.beat_scheduler),
+    )
     beat.start()  # a daemon thread: it dies with the process
     _stops.append(lambda: _stop_beat(beat))
     log.info("embedded Celery worker and beat started on %s", settings.CELERY_BROKER_URL)

@@ -55,7 +55,7 @@ def _declared_too_large(request: HttpRequest) -> bool:
     return limit is not None and length.isdigit() and int(length) > limit
 
 
-class StaticFiles(WhiteNoiseMiddleware):
+class StaticFiles(WhiteNoiseMiddleware):  # type: ignore[misc]  # untyped base (whitenoise)
     """WhiteNoise, with its index of the static files made once a process.
 
     Django builds a middleware chain for every request handler, and every

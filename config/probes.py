@@ -20,6 +20,7 @@ session, CSRF or throttle work is spent on it.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import time
@@ -91,7 +92,7 @@ def _checks() -> list[tuple[str, Check]]:
     layer = settings.CHANNEL_LAYERS["default"]
     if layer["BACKEND"] in REDIS_LAYERS:
         for host in layer["CONFIG"]["hosts"]:
-            checks.append(("channel_layer", lambda url=host["address"]: _redis(url)))
+            checks.append(("channel_layer", functools.partial(_redis, host["address"])))
     else:
         checks.append(("channel_layer", lambda: {"backend": "in-memory"}))
     broker = settings.CELERY_BROKER_URL

@@ -25,7 +25,9 @@ class ErrorOut(serializers.Serializer[dict[str, object]]):
 
     code = serializers.CharField(help_text="Stable, machine-readable: invalid, not_found, ...")
     message = serializers.CharField()
-    fields = serializers.DictField(
+    # A declared field, which DRF's metaclass takes out of the class: it
+    # does not replace the serializer's own ``fields`` (as the stubs think).
+    fields = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="invalid: what is wrong with each field (by field name)."
     )
     details = serializers.JSONField(required=False, help_text="More about the refusal.")

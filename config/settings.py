@@ -10,6 +10,7 @@ on PostgreSQL and Redis, with separate worker and beat processes.
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import environ
@@ -158,7 +159,7 @@ if REDIS_URL:
     # the default prefix names the database, so that deployments (or test
     # runs) on separate databases of one server never hear each other's frames.
     _redis_db = urlsplit(REDIS_URL).path.strip("/") or "0"
-    CHANNEL_LAYERS = {
+    CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
             # Redis pub/sub (config.layer): a group message is one PUBLISH,
             # each server process subscribed once per group and handing it to

@@ -7,7 +7,7 @@ from __future__ import annotations
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 
-class HashedStaticFiles(CompressedManifestStaticFilesStorage):
+class HashedStaticFiles(CompressedManifestStaticFilesStorage):  # type: ignore[misc]  # untyped base (whitenoise)
     """WhiteNoise's hashed and compressed copies (``collectstatic`` makes
     them and their manifest), with the client's ES module imports
     (``import { api } from "./api.js"``) rewritten to the hashed names too:

@@ -80,6 +80,11 @@ class Throttle(SimpleRateThrottle):
     """A sliding window per key of ``scope``, its rate read from the settings."""
 
     cache_format = "throttle:%(scope)s:%(ident)s"
+    scope: str  # named by each throttle class
+    # The rate's count and seconds, set by DRF's ``__init__`` (read only
+    # when there is a rate); DRF's stubs do not declare them.
+    num_requests: int
+    duration: int
 
     @property
     def cache(self) -> BaseCache:  # type: ignore[override]

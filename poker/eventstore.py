@@ -228,8 +228,8 @@ def _load_sql(using: str) -> str:
     """``load``'s statement for the database of alias ``using``."""
     meta = Event._meta
     quote = connections[using].ops.quote_name
-    stream, version = (quote(meta.get_field(name).column) for name in ("stream", "version"))
-    columns = ", ".join(quote(meta.get_field(name).column) for name in LOADED)
+    stream, version = (quote(statements.column(Event, name)) for name in ("stream", "version"))
+    columns = ", ".join(quote(statements.column(Event, name)) for name in LOADED)
     return (
         f"SELECT {columns} FROM {quote(meta.db_table)}"
         f" WHERE {stream} = %s AND {version} > %s ORDER BY {version}"

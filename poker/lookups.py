@@ -8,7 +8,7 @@ from django.db.models import Lookup
 from django.db.models.fields.json import DataContains
 
 
-class ArrayHas(Lookup):  # type: ignore[type-arg]
+class ArrayHas(Lookup):
     """``field__has=value``: the JSON array in ``field`` has ``value`` among
     its elements (a scalar: a number or a string).
 
@@ -21,7 +21,9 @@ class ArrayHas(Lookup):  # type: ignore[type-arg]
     lookup_name = "has"
     prepare_rhs = False
 
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+    # Parameters as a list, as Django 5.2's own lookups give them (the
+    # stubs say a tuple, as Django 6 does).
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:  # type: ignore[override]
         sql, params = compiler.compile(DataContains(self.lhs, [self.rhs]))
         return sql, list(params)
 

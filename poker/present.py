@@ -47,7 +47,9 @@ def _who(player: str, name: Callable[[str], str]) -> dict[str, Any]:
     return {"player": int(player) if player.isdecimal() else player, "screen_name": name(player)}
 
 
-def event_by_seat(event: dict[str, Any], seats: Sequence[int], name: Callable[[str], str]) -> Any:
+def event_by_seat(
+    event: dict[str, Any], seats: Sequence[int], name: Callable[[str], str]
+) -> dict[str, Any]:
     """One event's JSON (``to_json`` or ``redact``), by seat: ``player``
     becomes ``seat``; the deal, the showdown order, the shares of a pot and
     the players of ``hand.started`` are listed by seat."""

@@ -35,7 +35,7 @@ from poker.models import Hand, Table
 from poker.present import event_by_seat, hand_by_seat
 
 if TYPE_CHECKING:
-    from poker.services import Work
+    from poker.work import Work
 
 
 def table_list() -> QuerySet[Table]:

@@ -32,8 +32,9 @@ from functools import cache
 from typing import Any, TypeVar
 
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
-from django.db.models import Field, Model
+from django.db.models import Field, ForeignKey, Model
 
 Statement = tuple[str, Sequence[Any]]
 M = TypeVar("M", bound=Model)
@@ -57,18 +58,44 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _field(model: type[Model], name: str) -> Field[Any, Any]:
+    """``model``'s field ``name`` (or its attname), one with a column of
+    the model's table: not a relation's reverse side."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{model.__name__}.{name} is not a field of its table")
+    return field
+
+
+def column(model: type[Model], name: str) -> str:
+    """The column of ``model``'s field ``name``."""
+    return _column_name(_field(model, name))
+
+
+def _column_name(field: Field[Any, Any]) -> str:
+    """The column of ``field`` (None only for a field with no column of
+    its own, such as a many-to-many)."""
+    if field.column is None:
+        raise TypeError(f"{field} has no column")
+    return field.column
+
+
+def _column(field: Field[Any, Any]) -> str:
+    """The column of ``field``, quoted."""
+    return _quote(_column_name(field))
+
+
 @cache
 def _insert_sql(model: type[Model], rows: int) -> str:
-    columns = ", ".join(_quote(f.column) for f in _written(model))
+    columns = ", ".join(_column(f) for f in _written(model))
     values = ", ".join(["(" + ", ".join(["%s"] * len(_written(model))) + ")"] * rows)
     return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES {values}"
 
 
 @cache
 def _update_sql(model: type[Model], names: tuple[str, ...], keys: tuple[str, ...]) -> str:
-    meta = model._meta
-    sets = ", ".join(f"{_quote(meta.get_field(n).column)} = %s" for n in names)
-    return f"UPDATE {_quote(meta.db_table)} SET {sets} WHERE {_where(model, keys)}"
+    sets = ", ".join(f"{_column(_field(model, n))} = %s" for n in names)
+    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {_where(model, keys)}"
 
 
 @cache
@@ -77,7 +104,7 @@ def _delete_sql(model: type[Model], keys: tuple[str, ...]) -> str:
 
 
 def _where(model: type[Model], keys: tuple[str, ...]) -> str:
-    return " AND ".join(f"{_quote(model._meta.get_field(k).column)} = %s" for k in keys)
+    return " AND ".join(f"{_column(_field(model, k))} = %s" for k in keys)
 
 
 def insert(model: type[Model], objects: Sequence[Model], using: str = "default") -> Statement:
@@ -112,8 +139,7 @@ def update_where(
     """``model.objects.filter(**where).update(**values)`` (``where``: equal
     values by field name) as a statement, not run."""
     connection = connections[using]
-    meta = model._meta
-    params = [meta.get_field(n).get_db_prep_save(v, connection) for n, v in values.items()]
+    params = [_field(model, n).get_db_prep_save(v, connection) for n, v in values.items()]
     params += _keys(model, where, connection)
     return _update_sql(model, tuple(values), tuple(where)), params
 
@@ -124,11 +150,13 @@ def delete_where(model: type[Model], where: Mapping[str, Any], using: str = "def
     return _delete_sql(model, tuple(where)), _keys(model, where, connections[using])
 
 
-def _keys(model: type[Model], where: Mapping[str, Any], connection: Any) -> list[Any]:
-    return [model._meta.get_field(k).get_db_prep_value(v, connection) for k, v in where.items()]
+def _keys(
+    model: type[Model], where: Mapping[str, Any], connection: BaseDatabaseWrapper
+) -> list[Any]:
+    return [_field(model, k).get_db_prep_value(v, connection) for k, v in where.items()]
 
 
-def _cursor(connection: Any) -> CursorWrapper:
+def _cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
     """A cursor of ``connection`` as ``connection.cursor()`` gives (its
     errors Django's, logged the same way: ``CaptureQueriesContext`` counts
     its statements), but on PostgreSQL psycopg's server-binding cursor
@@ -165,7 +193,9 @@ class _LoggedWithValues(CursorDebugWrapper):
     rows a statement touched, DEBUG's SQL log) wants the values.  Composed
     only when queries are logged."""
 
-    def execute(self, sql: str, params: Any = None) -> Any:
+    # Only this module's statements reach it, as text (Django's cursors
+    # also take psycopg's composed SQL objects).
+    def execute(self, sql: str, params: Any = None) -> Any:  # type: ignore[override]
         with self.debug_sql(self.db.ops.compose_sql(sql, params)):
             return CursorWrapper.execute(self, sql, params)
 
@@ -192,21 +222,25 @@ def execute(statements: Sequence[Statement], using: str = "default") -> None:
 
 def _columns(model: type[Model], alias: str) -> str:
     """The select list of a row of ``model`` under ``alias``."""
-    return ", ".join(f"{alias}.{_quote(f.column)}" for f in _fields(model))
+    return ", ".join(f"{alias}.{_column(f)}" for f in _fields(model))
+
+
+def _read(model: type[M], using: str, values: Sequence[Any]) -> M:
+    """A ``model`` instance from the values of its ``_columns``, as a
+    queryset would make it."""
+    names, convert = _reader(model, using)
+    return model.from_db(using, names, convert(values))
 
 
 @cache
-def _reader(model: type[Model], using: str) -> Callable[[Sequence[Any]], Model]:
-    """A function making a ``model`` instance from the values of its
-    ``_columns``, as a queryset would."""
+def _reader(
+    model: type[Model], using: str
+) -> tuple[list[str], Callable[[Sequence[Any]], list[Any]]]:
+    """The attribute names and the row converter ``_read`` makes a
+    ``model`` instance with."""
     fields = _fields(model)
     names = [f.attname for f in fields]
-    convert = row_converter(model, tuple(f.name for f in fields), using)
-
-    def read(values: Sequence[Any]) -> Model:
-        return model.from_db(using, names, convert(values))
-
-    return read
+    return names, row_converter(model, tuple(f.name for f in fields), using)
 
 
 @cache
@@ -218,7 +252,7 @@ def row_converter(
     field's converters (``from_db_value``) and the database's."""
     connection = connections[using]
     table = model._meta.db_table
-    columns = [model._meta.get_field(name).get_col(table) for name in names]
+    columns = [_field(model, name).get_col(table) for name in names]
     converters = [
         (k, connection.ops.get_db_converters(col) + col.get_db_converters(connection), col)
         for k, col in enumerate(columns)
@@ -249,22 +283,29 @@ def lock_pair(model: type[M], pk: Any, relation: str, using: str = "default") ->
         row = cursor.fetchone()
     if row is None:
         return None
-    field = model._meta.get_field(relation)
-    related = field.related_model
+    field = _foreign_key(model, relation)
     n = len(_fields(model))
-    first = _reader(model, using)(row[:n])
-    field.set_cached_value(first, _reader(related, using)(row[n:]))
+    first = _read(model, using, row[:n])
+    field.set_cached_value(first, _read(field.related_model, using, row[n:]))
     return first
+
+
+def _foreign_key(model: type[Model], name: str) -> ForeignKey[Any, Any]:
+    """``model``'s foreign key ``name``."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, ForeignKey):
+        raise TypeError(f"{model.__name__}.{name} is not a foreign key")
+    return field
 
 
 @cache
 def _lock_pair_sql(model: type[Model], relation: str) -> str:
-    field = model._meta.get_field(relation)
-    related: type[Model] = field.related_model
+    field = _foreign_key(model, relation)
+    related = field.related_model
     return (
         f"SELECT {_columns(model, 'a')}, {_columns(related, 'b')}"
         f" FROM {_quote(model._meta.db_table)} a"
         f" JOIN {_quote(related._meta.db_table)} b"
-        f" ON b.{_quote(related._meta.pk.column)} = a.{_quote(field.column)}"
-        f" WHERE a.{_quote(model._meta.pk.column)} = %s FOR UPDATE OF a, b"
+        f" ON b.{_column(related._meta.pk)} = a.{_quote(field.column)}"
+        f" WHERE a.{_column(model._meta.pk)} = %s FOR UPDATE OF a, b"
     )

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Sum
 
@@ -171,12 +171,21 @@ def _entry(p: Posting) -> tuple[AccountRef, ...]:
     return (ledger.pool(p.tournament), *((ledger.house(),) if fee else ()))
 
 
+class _Amounts(TypedDict):
+    """The player, tournament and amounts a ledger posting of an entry names."""
+
+    user_id: int
+    tournament: int
+    buy_in: int
+    fee: int
+
+
 def _registered(p: Posting, e: Registered) -> list[Planned]:
     d, user, t = p.state.definition, int(e.player), p.tournament
     held = tickets_held(user, p.tickets_into)
     if p.ticket and not held:
         raise NoTicket()
-    fields = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
+    fields: _Amounts = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
     entry = _entry(p)
     if held and p.ticket is not False:
         spend = partial(
@@ -203,7 +212,7 @@ def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
     d, user, t = p.state.definition, int(player), p.tournament
     entrant = p.state.entrants[player]
     by_ticket = min(tickets_spent(user, t, p.tickets_into), entrant.entries)
-    base = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
+    base: _Amounts = {"user_id": user, "tournament": t, "buy_in": d.pool_share, "fee": d.fee}
     entry = _entry(p)
     unregister = partial(
         money.tournament_unregister, ticket=True, tickets_into=p.tickets_into, **base
@@ -218,7 +227,7 @@ def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
     fees = (entrant.entries - by_ticket) * d.fee
     rest = amount - by_ticket * d.entry_price - fees
     if fees or rest:
-        back = {**base, "buy_in": rest, "fee": fees}
+        back: _Amounts = {**base, "buy_in": rest, "fee": fees}
         refund = partial(money.tournament_unregister, transfer_id=p.transfer_id(), **back)
         out.append(Planned((ledger.cash(user), *entry), refund))
     return out

@@ -38,9 +38,10 @@ from __future__ import annotations
 import contextlib
 import copy
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -127,7 +128,7 @@ def carry_out(outcome: Outcome, unit: Unit | None = None) -> None:
 
 
 def _standalone(
-    tournament: int, unit: Tables, first: Callable[[], None], start: TournamentState
+    tournament: int, unit: Tables, first: Callable[[], object], start: TournamentState
 ) -> None:
     """Table work of a tournament command of its own (the tournament row
     locked already): ``first``, then play on, appended here, and the
@@ -408,7 +409,9 @@ def _report_ended(tournament: int, unit: Tables) -> bool:
         if state.status is not Status.RUNNING:
             return reported
         number = work.table_state.config.tournament_table
-        table = state.tables.get(number) if number is not None else None
+        if number is None:
+            continue
+        table = state.tables.get(number)
         if table is None or table.hand is None or work.table_state.hand_running:
             continue
         at_table = {s.player: s.stack for s in work.table_state.seats.values()}
@@ -456,11 +459,12 @@ def pot_results(hand: HandState) -> tuple[PotResult, ...]:
 
 
 def _open_numbers(tournament: int) -> list[int]:
-    return list(
+    numbers = (
         Table.objects.filter(tournament=tournament)
         .exclude(status=Table.Status.CLOSED)
         .values_list("tournament_table", flat=True)
     )
+    return [n for n in numbers if n is not None]  # a tournament's tables are numbered
 
 
 def _work(unit: Unit, tournament: int, number: int, state: TournamentState) -> Work:
@@ -509,7 +513,8 @@ def _clocked(config: TableConfig, clocks: dict[str, int]) -> TableConfig:
     if not clocks:
         return config
     action = clocks.get("action_seconds", config.action_seconds)
-    return replace(config, **clocks, bet_seconds=min(config.bet_seconds, action))
+    by_name: Mapping[str, Any] = clocks  # the fields ``clocks`` names, each an int
+    return replace(config, **by_name, bet_seconds=min(config.bet_seconds, action))
 
 
 def _named(config: TableConfig, state: TournamentState, number: int) -> TableConfig:

@@ -60,7 +60,7 @@ def tournament_fields(state: TournamentState, definition: bool = True) -> dict[s
     all but the definition's JSON, for a row that has it already)."""
     d = state.definition
     running = state.status is Status.RUNNING
-    fields = {
+    fields: dict[str, Any] = {
         "name": state.name,
         "status": state.status.value,
         "game": d.game.value,

@@ -130,9 +130,9 @@ def tournament_detail(
 
 def flight_event_of(row: Tournament) -> dict[str, Any] | None:
     """The multi-flight event a flight or Day 2 belongs to (None: none)."""
-    if row.flight_event_id is None:
+    event = row.flight_event  # None without a query when the key is null
+    if event is None:
         return None
-    event = row.flight_event
     return {"id": event.pk, "name": event.name, "flight": row.flight}
 
 
@@ -160,7 +160,8 @@ def table_clocks(definition: TournamentDefinition) -> dict[str, int]:
 def _table_ids(row: Tournament) -> dict[int, int]:
     """The poker table of each of the tournament's table numbers in play."""
     tables = Table.objects.filter(tournament=row.pk).exclude(status=Table.Status.CLOSED)
-    return dict(tables.values_list("tournament_table", "pk"))
+    numbered = tables.values_list("tournament_table", "pk")
+    return {number: pk for number, pk in numbered if number is not None}
 
 
 def tables_in_play(state: TournamentState, table_ids: dict[int, int]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from accounts import ledger, money
@@ -118,7 +119,7 @@ def step_definition(
     return made, row
 
 
-def _invalid(field: str, message: str) -> ApiError:
+def _invalid(field: str, message: str | Promise) -> ApiError:
     return ApiError(message, code="invalid", extra={"fields": {field: [message]}})
 
 
@@ -229,7 +230,7 @@ def step_chain_close(chain_id: int, *, by: Any) -> dict[str, Any]:
         rules = chain_rules(row)
         prices = {step_ticket(row.pk, n): rules.price(n) for n in range(1, rules.steps + 1)}
         held = Account.objects.filter(kind=Account.Kind.TICKET, ref__in=prices, balance__gt=0)
-        holders = [(a.ref, a.user_id) for a in held.order_by("ref", "user_id")]
+        holders = [(a.ref, _holder(a)) for a in held.order_by("ref", "user_id")]
         locked = ledger.accounts_lock(
             {ref for into, user in holders for ref in _cash_out_accounts(into, user)}
         )
@@ -245,9 +246,14 @@ def step_chain_close(chain_id: int, *, by: Any) -> dict[str, Any]:
     return chain_detail(row.pk, by=by)
 
 
-def _cash_out_accounts(into: str, user: int | None) -> tuple[ledger.AccountRef, ...]:
+def _holder(account: Account) -> int:
+    """The player who holds a ticket account."""
+    assert account.user_id is not None  # a ticket account is a player's
+    return account.user_id
+
+
+def _cash_out_accounts(into: str, user: int) -> tuple[ledger.AccountRef, ...]:
     """The accounts a step ticket's cash-out (``money.ticket_refund``) moves."""
-    assert user is not None  # a ticket account is a player's
     return (
         ledger.ticket(user, into),
         ledger.tickets_issued(into),

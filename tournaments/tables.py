@@ -46,7 +46,7 @@ def tournament_hand_finish(
     *,
     tournament_id: int,
     table: int,
-    stacks: Mapping[int | str, int],
+    stacks: Mapping[int, int] | Mapping[str, int],
     pots: tuple[PotResult, ...] = (),
     command_id: uuid.UUID | None = None,
     unit: Unit | None = None,

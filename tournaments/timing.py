@@ -11,7 +11,7 @@ move it).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from django.utils import timezone
 
@@ -24,6 +24,10 @@ def now() -> datetime:
     return timezone.now()
 
 
+@overload
+def moment(seconds: int) -> datetime: ...
+@overload
+def moment(seconds: int | None) -> datetime | None: ...
 def moment(seconds: int | None) -> datetime | None:
     """Unix seconds as an aware datetime (None stays None)."""
     return None if seconds is None else datetime.fromtimestamp(seconds, tz=UTC)

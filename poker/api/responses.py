@@ -21,7 +21,7 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from config.api import choice
+from config.api import AnyField, choice
 from poker.engine.cards import CARD_PATTERN, Card
 from poker.engine.commands import Action
 from poker.engine.evaluate import Category
@@ -63,14 +63,14 @@ def ints(**options: Any) -> serializers.ListField:
 # Hand events, from their dataclasses
 
 
-SIMPLE: dict[Any, type[serializers.Field]] = {
+SIMPLE: dict[Any, type[AnyField]] = {
     int: serializers.IntegerField,
     bool: serializers.BooleanField,
     str: serializers.CharField,
 }
 
 
-def _field(hint: Any, **options: Any) -> serializers.Field:
+def _field(hint: Any, **options: Any) -> AnyField:
     """The output field of an event field's type hint."""
     args = typing.get_args(hint)
     if typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
@@ -82,12 +82,12 @@ def _field(hint: Any, **options: Any) -> serializers.Field:
         return serializers.ListField(child=_field(args[0]), **options)
     if isinstance(hint, type) and issubclass(hint, Enum):
         return choice(hint, **options)
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return record_out(hint)(**options)
     return SIMPLE[hint](**options)
 
 
-def _fields_of(cls: type[Any]) -> dict[str, serializers.Field]:
+def _fields_of(cls: type[Any]) -> dict[str, AnyField]:
     hints = typing.get_type_hints(cls)
     return {f.name: _field(hints[f.name]) for f in dataclasses.fields(cls)}
 
@@ -180,7 +180,7 @@ def events_out() -> PolymorphicProxySerializer:
 # Tables
 
 
-def setting_out(setting: Setting) -> serializers.Field:
+def setting_out(setting: Setting) -> AnyField:
     """The output field of a table setting (its value as stored and sent)."""
     options: dict[str, Any] = {"allow_null": setting.nullable}
     if setting.is_enum:
@@ -202,7 +202,7 @@ class TableOut(serializers.Serializer[dict[str, object]]):
         help_text="The finished hands' average pot, rounded down (null: none yet).",
     )
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         fields = super().get_fields()
         return {**fields, **{s.name: setting_out(s) for s in SETTINGS}}
 
@@ -395,7 +395,9 @@ class HandSummaryOut(serializers.Serializer[dict[str, object]]):
 class HandDetailOut(HandSummaryOut):
     """A hand's history as the viewer may see it: every event, redacted."""
 
-    pot = None  # the summary's running pot: the events tell it here
+    # The summary's running pot, left out: the events tell it here (None
+    # drops an inherited DRF field).
+    pot = None  # type: ignore[assignment]
     table = serializers.IntegerField()
     table_name = serializers.CharField(help_text="The table's name, for a title.")
     version = serializers.IntegerField()

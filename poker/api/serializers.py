@@ -8,7 +8,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from config.api import ClientUUID, Pattern, StrictBoolean, StrictInteger, Text, chips, choice
+from config.api import (
+    AnyField,
+    ClientUUID,
+    Pattern,
+    StrictBoolean,
+    StrictInteger,
+    Text,
+    chips,
+    choice,
+)
 from config.system_ids import SYSTEM_VERSION
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.commands import Action
@@ -18,7 +27,7 @@ from poker.engine.state import HAND_SIZE
 from poker.engine.table.config import MAX_SEATS, SETTINGS
 
 
-def setting_field(setting: Setting, *, required: bool = False) -> serializers.Field:
+def setting_field(setting: Setting, *, required: bool = False) -> AnyField:
     """The input field of a table setting, built from its declaration
     (``poker.engine.settings``) so the API takes what the engine does: a
     fixed default is the field's default; none (or a derived one, such as
@@ -33,7 +42,7 @@ def setting_field(setting: Setting, *, required: bool = False) -> serializers.Fi
     return _typed_field(setting, options)
 
 
-def _typed_field(setting: Setting, options: dict[str, Any]) -> serializers.Field:
+def _typed_field(setting: Setting, options: dict[str, Any]) -> AnyField:
     low, high = setting.bounds.low, setting.bounds.high
     if setting.is_enum:
         return choice(setting.kind, **options)
@@ -44,9 +53,7 @@ def _typed_field(setting: Setting, options: dict[str, Any]) -> serializers.Field
     return StrictInteger(min_value=low, max_value=high, **options)
 
 
-def settings_fields(
-    *, exclude: tuple[str, ...], required: tuple[str, ...]
-) -> dict[str, serializers.Field]:
+def settings_fields(*, exclude: tuple[str, ...], required: tuple[str, ...]) -> dict[str, AnyField]:
     """The input fields of every table setting but ``exclude``, in declaration order."""
     return {
         s.name: setting_field(s, required=s.name in required)
@@ -67,7 +74,7 @@ class TableIn(serializers.Serializer[dict[str, object]]):
     none unless set: by its three settings, or by ``rake_preset``, which
     gives all three at the table's big blind (never both)."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         fields = settings_fields(exclude=("tournament", "tournament_table"), required=("name",))
         fields["rake_preset"] = choice(RakePreset, required=False)
         return fields

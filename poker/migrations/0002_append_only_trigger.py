@@ -6,6 +6,8 @@ teardown.  SQLite gets no trigger: its test teardown deletes rows.
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 CREATE = """
 CREATE OR REPLACE FUNCTION poker_event_append_only() RETURNS trigger AS $$
@@ -25,12 +27,12 @@ DROP FUNCTION IF EXISTS poker_event_append_only();
 """
 
 
-def create(apps, schema_editor):
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(CREATE)
 
 
-def drop(apps, schema_editor):
+def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(DROP)
 

@@ -19,6 +19,7 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tournaments import play
+from tournaments.management.simulation import Passive
 from tournaments.models import Entrant
 from tournaments.simulation import Passive
 

@@ -20,10 +20,10 @@ from poker.models import Event, Table
 from tests.funds import cash_of
 from tests.tournaments.support import definition
 from tournaments import clocks, services, tables, timing
+from tournaments.management.simulation import bot_move
 from tournaments.models import Entrant, Tournament
 from tournaments.rules import TournamentState, can_start_hand
 from tournaments.selectors import state_of
-from tournaments.simulation import bot_move
 
 HOUR = timedelta(hours=1)
 

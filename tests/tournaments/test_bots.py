@@ -8,7 +8,7 @@ import time
 from poker.engine.betting import Legal
 from poker.engine.commands import Action
 from poker.engine.table.clock import Clock, ClockKind
-from tournaments.simulation import _in_window
+from tournaments.management.simulation import _in_window
 
 LEGAL = Legal(0, (Action.FOLD, Action.CALL, Action.RAISE), call=2, min_raise_to=8, max_raise_to=8)
 

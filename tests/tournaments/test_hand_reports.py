@@ -26,8 +26,8 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tournaments import play
+from tournaments.management.simulation import Passive
 from tournaments.rules import queries as q
-from tournaments.simulation import Passive
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

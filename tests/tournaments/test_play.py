@@ -29,9 +29,9 @@ from tests.tournaments.service_support import (
     state,
     tournament_tables,
 )
+from tournaments.management.simulation import Passive
 from tournaments.rules import Status
 from tournaments.rules import queries as q
-from tournaments.simulation import Passive
 
 pytestmark = pytest.mark.django_db(transaction=False)
 

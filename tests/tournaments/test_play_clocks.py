@@ -32,8 +32,8 @@ from tests.tournaments.service_support import (
 )
 from tests.tournaments.support import structure
 from tournaments import clocks, play, services
+from tournaments.management.simulation import Passive
 from tournaments.rules import BlindLevel, Status, Structure
-from tournaments.simulation import Passive
 
 pytestmark = pytest.mark.django_db(transaction=False)
 

@@ -20,7 +20,7 @@ from poker.engine.rules import Betting
 from tests import migrated
 from tests.integration.cluster import ROOT, child_env
 from tournaments.management.commands.simulate_tournament import Command
-from tournaments.simulation import Plan, simulate
+from tournaments.management.simulation import Plan, simulate
 
 PROGRESS = re.compile(
     r"^ *(?P<seconds>[\d.]+)s level (?P<level>\d+) \(\d+/\d+\): (?P<left>\d+) left on \d+ "

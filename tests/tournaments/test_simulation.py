@@ -1,5 +1,5 @@
 """A 40-player 32 Card Draw satellite with rebuys and the add-on, played to
-the end by bots (``tournaments.simulation``) through the services, with a
+the end by bots (``tournaments.management.simulation``) through the services, with a
 real Celery worker running its clocks (levels of two seconds): chips
 conserved at every hand (at the tables and in the tournament), the ledger
 balanced, and seats and cash paid exactly as the structure says."""
@@ -23,6 +23,7 @@ from poker.models import Table
 from poker.streams import decode_table
 from tests.tournaments.support import T0, Run, definition, players, structure
 from tournaments import payments
+from tournaments.management.simulation import Plan, simulate, time_on_breaks
 from tournaments.models import Entrant, Tournament
 from tournaments.projections import decode, rebuild
 from tournaments.rules import (
@@ -37,7 +38,6 @@ from tournaments.rules import (
     replay,
 )
 from tournaments.rules import queries as q
-from tournaments.simulation import Plan, simulate, time_on_breaks
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

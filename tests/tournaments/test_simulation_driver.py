@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from poker.models import Table
 from tests.tournaments.service_support import create, register, start, tournament_tables
-from tournaments.simulation import Idle, Report, _act_at_share
+from tournaments.management.simulation import Idle, Report, _act_at_share
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("pools_paid")]
 

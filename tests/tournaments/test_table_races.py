@@ -32,6 +32,7 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tournaments import services
+from tournaments.management.simulation import Passive
 from tournaments.rules import Rebuys, Status
 from tournaments.rules import queries as q
 from tournaments.simulation import Passive

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from poker.api.responses import choice, record_out
+from config.api import AnyField, choice
+from poker.api.responses import record_out
 from poker.engine.rules import Betting, Game
 from tournaments.models import Entrant, Schedule, Tournament
 from tournaments.rules.definition import Bounty, Rebuys, Satellite
@@ -110,7 +111,7 @@ class OwnEntryOut(serializers.Serializer[dict[str, object]]):
     may_add_on = serializers.BooleanField()
     rebuy_until = serializers.DateTimeField(allow_null=True)
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         return {**super().get_fields(), "in": still_in()}
 
 
@@ -193,7 +194,7 @@ class StandingOut(serializers.Serializer[dict[str, object]]):
     bounty = serializers.IntegerField(help_text="The head on the player (0: no bounties).")
     bounty_won = serializers.IntegerField(help_text="Bounty money won so far.")
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         return {**super().get_fields(), "in": still_in()}
 
 
@@ -304,7 +305,9 @@ class FlightOut(serializers.Serializer[dict[str, object]]):
 
     id = serializers.IntegerField(help_text="The flight's tournament.")
     flight = serializers.IntegerField(help_text="1 for Day 1A, 2 for Day 1B, ...")
-    label = serializers.CharField()
+    # A declared field: DRF's metaclass takes it out of the class, so it is
+    # not the Field's own ``label`` the stubs see it replace.
+    label = serializers.CharField()  # type: ignore[assignment]
     name = serializers.CharField()
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     starts_at = serializers.DateTimeField(allow_null=True)
@@ -340,7 +343,7 @@ class DayTwoOut(serializers.Serializer[dict[str, object]]):
 
 class BagOut(serializers.Serializer[dict[str, object]]):
     flight = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # declared (see FlightOut)
     stack = serializers.IntegerField()
     goes_through = serializers.BooleanField(help_text="This is the bag you carry into Day 2.")
 

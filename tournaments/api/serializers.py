@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from config.api import Query, StrictBoolean, StrictInteger, Text, choice
+from config.api import AnyField, Query, StrictBoolean, StrictInteger, Text, choice
 from config.api import chips as amount
 from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
@@ -68,8 +68,10 @@ class StructureIn(serializers.Serializer[dict[str, object]]):
     """A preset's level length."""
     minute_seconds = StrictInteger(min_value=1, max_value=MINUTE, default=MINUTE)
     """Seconds in a minute of the clock (fewer: a scaled-down simulation)."""
-    levels = LevelIn(many=True, required=False, max_length=MAX_LEVELS)
-    breaks = BreakIn(many=True, required=False, max_length=MAX_LEVELS - 1)
+    # A list's bounds (min_length, max_length) go to its ListSerializer
+    # (DRF's ``many_init``); DRF's stubs do not declare them.
+    levels = LevelIn(many=True, required=False, max_length=MAX_LEVELS)  # type: ignore[call-arg]
+    breaks = BreakIn(many=True, required=False, max_length=MAX_LEVELS - 1)  # type: ignore[call-arg]
     """At most one after each level but the last."""
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -120,7 +122,8 @@ class StepChainIn(serializers.Serializer[dict[str, object]]):
     name = Text(max_length=80)
     target = count(min_value=1)
     expires_at = serializers.DateTimeField()
-    steps = StepChainStepIn(many=True, min_length=1, max_length=10)
+    # The list's bounds, which DRF's stubs do not declare (see StructureIn).
+    steps = StepChainStepIn(many=True, min_length=1, max_length=10)  # type: ignore[call-arg]
 
 
 class BountyIn(serializers.Serializer[dict[str, object]]):
@@ -137,7 +140,7 @@ class ClocksIn(serializers.Serializer[dict[str, object]]):
     """The clocks of the tournament's tables, in seconds (each left out or
     null: the table default; bounds as for a table's own settings)."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         return {name: _clock(name) for name in CLOCK_SETTINGS}
 
 
@@ -196,7 +199,9 @@ class TournamentIn(serializers.Serializer[dict[str, object]]):
     """Null: no bounties."""
     guarantee = amount(min_value=0, default=0)
     """The least prize pool, held from the house (0: none)."""
-    payouts = PayoutTierIn(many=True, required=False, allow_null=True, default=None, min_length=1)
+    payouts = PayoutTierIn(  # type: ignore[call-arg]  # min_length: see StructureIn
+        many=True, required=False, allow_null=True, default=None, min_length=1
+    )
     sit_and_go = StrictBoolean(default=False)
     ante_by = choice(AnteBy, default="all")
     tie_break = choice(TieBreak, default="suit")

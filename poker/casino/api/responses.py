@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.api import choice
+from config.api import AnyField, choice
 from poker.api.responses import OpeningOut, cards_out, roots_out
 from poker.casino.models import CasinoTable
 from poker.engine.casino import PAY_TABLE_SETTINGS, Action, Hand, Phase, Result
@@ -23,7 +23,7 @@ games' fields of the same names hold other values."""
 class PayTableOut(serializers.Serializer[dict[str, object]]):
     """ "N to 1" on BET by hand."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         return {s.name.replace("_", "-"): serializers.IntegerField() for s in PAY_TABLE_SETTINGS}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from accounts.api.serializers import MEMO_MAX_LENGTH, transfer_id
-from config.api import Pattern, Query, StrictInteger, Text, chips
+from config.api import AnyField, Pattern, Query, StrictInteger, Text, chips
 from poker.api.serializers import command_id
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.casino import PAY_TABLE_SETTINGS
@@ -24,7 +24,7 @@ def _bounds(name: str) -> tuple[int | None, int | None]:
 class PayTableIn(serializers.Serializer[dict[str, object]]):
     """ "N to 1" on BET by hand; a line left out keeps the default (RULES.md 5)."""
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, AnyField]:
         return {
             s.name.replace("_", "-"): StrictInteger(
                 min_value=s.bounds.low, max_value=s.bounds.high, required=False

@@ -157,7 +157,9 @@ class CasinoRoundsView(APIView):
     def get(self, request: Request) -> Response:
         validated(s.RoundPageQuery, request.query_params)
         pages = RoundPages()
-        page = pages.paginate_queryset(history.rounds_of(request.user.pk), request, view=self)
+        player = request.user.pk
+        assert player is not None  # signed in (the default IsAuthenticated)
+        page = pages.paginate_queryset(history.rounds_of(player), request, view=self)
         assert page is not None
         return pages.get_paginated_response([history.round_summary(r, request.user) for r in page])
 

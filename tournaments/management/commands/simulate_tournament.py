@@ -1,6 +1,6 @@
 """``manage.py simulate_tournament --players N --game 32-card-draw ...``: bots
 play a whole tournament through the real services and clocks, a progress
-line per level and at least every few seconds (``tournaments.simulation``);
+line per level and at least every few seconds (``tournaments.management.simulation``);
 ``--fast`` runs every clock at its shortest."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from config.api_errors import ApiError
 from poker.engine.rules import Betting, Game
+from tournaments.management.simulation import Plan, simulate
 from tournaments.rules import TournamentError
-from tournaments.simulation import Plan, simulate
 
 DEFAULT = "(default: %(default)s)"
 

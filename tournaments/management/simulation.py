@@ -28,6 +28,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from accounts import money
+from accounts.models import User
 from accounts.names import skeleton
 from accounts.services import role_grant
 from config.api_errors import ApiError
@@ -202,7 +203,7 @@ class Report:
 
     tournament: Tournament
     target: Tournament | None
-    bots: dict[str, object]
+    bots: dict[str, User]
     started: float = field(default_factory=time.perf_counter)
     ended: float | None = None
     actions: int = 0
@@ -210,7 +211,7 @@ class Report:
     rebuys: int = 0
     add_ons: int = 0
     peak_tables: int = 0
-    director: object | None = None
+    director: User | None = None
     deal_at: int | None = None
     """Offer a deal with this many left (``Plan.deal_at``)."""
     break_seconds: float = 0.0
@@ -255,15 +256,16 @@ def simulate(plan: Plan, say: Say = print) -> Report:
     if plan.steps is not None:
         return simulate_steps(plan, say)
     if plan.flights is not None:
-        from tournaments.simulate_flights import simulate_flights
+        from tournaments.management.simulate_flights import simulate_flights
 
         return simulate_flights(plan, say)
     rng = random.Random(plan.seed)
     run = uuid.uuid4().hex[:8]
     director = _director(run)
     bots = _bots(run, plan.players, plan.wallet)
-    target = _target(plan, director, run) if plan.seat_value is not None else None
-    if target is not None:
+    target = None
+    if plan.seat_value is not None:
+        target = _target(plan, director, run)
         for bot in list(bots.values())[: plan.registered_in_target]:
             money.wallet_deposit(transfer_id=uuid.uuid4(), user_id=bot.pk, amount=plan.seat_value)
             services.tournament_register(by=bot, tournament_id=target.pk)
@@ -571,7 +573,7 @@ def _deal(report: Report, state: TournamentState) -> int:
     return 1
 
 
-def _ask(report: Report, command: Callable[..., object], bot: object, tournament: int) -> int:
+def _ask(report: Report, command: Callable[..., object], bot: User | None, tournament: int) -> int:
     """A bot's tournament command: 1 if it was accepted, 0 if refused."""
     try:
         command(by=bot, tournament_id=tournament)
@@ -694,14 +696,14 @@ def choose(
 # People and money
 
 
-def _director(run: str) -> object:
+def _director(run: str) -> User:
     """A tournament director for this run."""
     user = get_user_model().objects.create(username=f"sim-{run}-director")
     role_grant(user=user, role="tournament_director")
     return user
 
 
-def _bots(run: str, count: int, cash: int) -> dict[str, object]:
+def _bots(run: str, count: int, cash: int) -> dict[str, User]:
     """``count`` players with ``cash`` each, paid in at the cashier."""
     model = get_user_model()
     # bulk_create skips User.save, which names a user who chose no name.
@@ -714,7 +716,7 @@ def _bots(run: str, count: int, cash: int) -> dict[str, object]:
     return {str(user.pk): user for user in made}
 
 
-def _target(plan: Plan, director: object, run: str) -> Tournament:
+def _target(plan: Plan, director: User, run: str) -> Tournament:
     """The tournament the satellite's seats are into: a month away, a buy-in
     and fee worth ``seat_value``."""
     assert plan.seat_value is not None

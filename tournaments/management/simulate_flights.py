@@ -22,10 +22,7 @@ from typing import Any
 
 from config.api_errors import ApiError
 from tournaments import flights, services, timing
-from tournaments.models import Tournament
-from tournaments.rules import Status, TournamentState, flight_label
-from tournaments.rules import queries as q
-from tournaments.simulation import (
+from tournaments.management.simulation import (
     Plan,
     Report,
     Say,
@@ -36,6 +33,9 @@ from tournaments.simulation import (
     _state,
     play,
 )
+from tournaments.models import Tournament
+from tournaments.rules import Status, TournamentState, flight_label
+from tournaments.rules import queries as q
 
 ADVANCE_PERCENT = 20
 """A simulated flight plays down to a fifth of its field."""
