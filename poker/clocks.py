@@ -262,6 +262,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     dealt.  Raises ``ClockMoved`` when there is nothing to do and
     ``ClockEarly`` when it fired before its time."""
     from poker.commands import run
+    from poker.work import TABLE
 
     if _hand_moved_on(stream, version):
         raise ClockMoved()
@@ -273,6 +274,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
             _deal_after_pause(work, version)
 
     return run(
+        TABLE,
         table_id,
         by=None,
         command_id=timer_id(stream, version),

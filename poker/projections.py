@@ -31,7 +31,7 @@ from poker.eventstore import streams as stream_names
 from poker.models import Event, Hand, Seat, Table, hand_id, hand_stream
 
 if TYPE_CHECKING:
-    from poker.services import Work
+    from poker.work import Work
 
 
 def config_fields(config: TableConfig) -> dict[str, Any]:
@@ -199,13 +199,13 @@ def _write_seats(table: Table, state: TableState) -> None:
             row.delete()
     for number, seat in state.seats.items():
         values = _seat_values(seat)
-        row = rows.get(number)
-        if row is None:
+        held = rows.get(number)
+        if held is None:
             Seat.objects.create(table=table, number=number, **values)
-        elif any(getattr(row, k) != v for k, v in values.items()):
+        elif any(getattr(held, k) != v for k, v in values.items()):
             for key, value in values.items():
-                setattr(row, key, value)
-            row.save()
+                setattr(held, key, value)
+            held.save()
 
 
 def seat_changes(

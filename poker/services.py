@@ -1,9 +1,10 @@
 """The write side of the cash tables: one function per command.
 
-Each runs as one transaction through ``work.run`` (lock the table, fold its
-streams, decide, append, project) and answers with the table as the caller
-may see it.  Services take keyword arguments and raise ``ApiError``
-subclasses; engine refusals keep their code.
+Each runs as one transaction through ``poker.commands.run`` (the table:
+``work.TABLE``: lock the table, fold its streams, decide, append, project)
+and answers with the table as the caller may see it.  Services take
+keyword arguments and raise ``ApiError`` subclasses; engine refusals keep
+their code.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from poker.eventstore import Batch, Feed, append
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
 from poker.selectors import work_view
-from poker.work import Work
+from poker.work import TABLE, Work
 
 # --------------------------------------------------------------------------
 # Tables
@@ -78,6 +79,7 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
     if not getattr(by, "is_staff", False):
         raise Forbidden(_("Only staff close tables."))
     return run(
+        TABLE,
         table_id,
         by=by,
         command_id=command_id,
@@ -118,6 +120,7 @@ def seat_sit(
     player = _player_id(by)
     play_check(by)
     return run(
+        TABLE,
         table_id,
         by=by,
         command_id=command_id,
@@ -134,6 +137,7 @@ def seat_leave(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -
     and he leaves with what he has when the hand ends."""
 
     return run(
+        TABLE,
         table_id,
         by=by,
         command_id=command_id,
@@ -187,7 +191,15 @@ def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
                 work.table_do(SitOut(seat))
 
         try:  # a command id of its own, so the table's log says who did it
-            run(table_id, by=by, command_id=uuid.uuid4(), do=do, answer=_answer, kind="seat.remove")
+            run(
+                TABLE,
+                table_id,
+                by=by,
+                command_id=uuid.uuid4(),
+                do=do,
+                answer=_answer,
+                kind="seat.remove",
+            )
         except ApiError as error:  # nothing to do, or the table refused: say so
             done.append(f"table {table_id}: left as it was ({error.code}: {error.message})")
         else:
@@ -200,6 +212,7 @@ def seat_top_up(
 ) -> dict[str, Any]:
     """Add chips (queued until the end of a hand he is in)."""
     return run(
+        TABLE,
         table_id,
         by=by,
         command_id=command_id,
@@ -213,6 +226,7 @@ def seat_top_up(
 def seat_sit_out(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
     """Sit out from the next hand on."""
     return run(
+        TABLE,
         table_id,
         by=by,
         command_id=command_id,
@@ -231,6 +245,7 @@ def seat_sit_in(
 ) -> dict[str, Any]:
     """Come back: post what is owed, or wait for the big blind."""
     return run(
+        TABLE,
         table_id,
         by=by,
         command_id=command_id,
@@ -283,6 +298,7 @@ def hand_act(
 
     body = {"hand": hand, "version": version, "action": action, "amount": amount}
     return run(
+        TABLE,
         table_id,
         by=by,
         command_id=command_id,

@@ -27,6 +27,7 @@ from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from poker.casino.work import CasinoWork
 from poker.clocks import firing, moment, stamp
+from poker.commands import run
 from poker.engine.casino import TimeOut
 from poker.errors import ClockEarly, ClockMoved
 
@@ -97,7 +98,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     """Act for a clock that ran out if its stream is still at ``version``:
     the box to act times out, or the window closes and the round is dealt.
     ``ClockMoved`` when there is nothing to do, ``ClockEarly`` when early."""
-    from poker.casino.commands import run
+    from poker.casino.commands import CASINO
 
     def do(work: CasinoWork) -> None:
         if stream.startswith("casino-round-"):
@@ -106,6 +107,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
             _window_closed(work, version)
 
     return run(
+        CASINO,
         table_id,
         by=None,
         command_id=timer_id(stream, version),

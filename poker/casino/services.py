@@ -1,9 +1,9 @@
 """The write side of the casino tables: one function per command.
 
-Each runs as one transaction through ``commands.run`` and answers with the
-table as the caller may see it (``selectors.casino_work_view``).  Services
-take keyword arguments and raise ``ApiError`` subclasses; engine refusals
-keep their code.
+Each runs as one transaction through ``poker.commands.run`` (the table:
+``commands.CASINO``) and answers with the table as the caller may see it
+(``selectors.casino_work_view``).  Services take keyword arguments and
+raise ``ApiError`` subclasses; engine refusals keep their code.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from accounts.limits import play_check
 from accounts.selectors import account_balance
 from config.api_errors import ApiError
 from poker.casino import projections, publish, streams
-from poker.casino.commands import run
+from poker.casino.commands import CASINO
 from poker.casino.edge import edge_guard
 from poker.casino.house import exposure_open
 from poker.casino.models import CasinoBox, CasinoTable, casino_feed
 from poker.casino.selectors import casino_work_view
 from poker.casino.work import CasinoWork
-from poker.commands import user_of
+from poker.commands import run, user_of
 from poker.engine.cards import card
 from poker.engine.casino import Act, Action, CasinoRules, PayTable
 from poker.engine.casino.table import (
@@ -95,6 +95,7 @@ def casino_table_close(
     if not getattr(by, "is_staff", False):
         raise Forbidden(_("Only staff close tables."))
     return run(
+        CASINO,
         table_id,
         by=by,
         command_id=command_id,
@@ -142,6 +143,7 @@ def _box_of(work: CasinoWork, by: Any) -> int:
 def _seat_command(kind: str, make: Callable[[int], Any], doc: str) -> Callable[..., dict[str, Any]]:
     def service(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
         return run(
+            CASINO,
             table_id,
             by=by,
             command_id=command_id,
@@ -163,6 +165,7 @@ def casino_sit(
     player = _player_id(by)
     play_check(by)
     return run(
+        CASINO,
         table_id,
         by=by,
         command_id=command_id,
@@ -195,6 +198,7 @@ def casino_bet(
         work.table_do(Bet(box, amount, min(wallet, round_cover(amount))))
 
     return run(
+        CASINO,
         table_id,
         by=by,
         command_id=command_id,
@@ -235,6 +239,7 @@ def casino_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
             work.table_do(Leave(box))
 
         run(
+            CASINO,
             table_id,
             by=by,
             command_id=uuid.uuid4(),
@@ -284,6 +289,7 @@ def casino_act(
 
     body = {"round": round, "version": version, "action": action, "cards": list(cards)}
     return run(
+        CASINO,
         table_id,
         by=by,
         command_id=command_id,
