@@ -1,7 +1,7 @@
 """What a command leaves for the operators: its log context and metrics.
 
-``command`` wraps each command in ``poker.commands.run`` (the one command
-runner: tables, casino tables, tournaments): while one runs,
+``command`` wraps each command in ``poker.commands.Aggregate.run`` (the
+one command runner: tables, casino tables, tournaments): while one runs,
 every log line (of any module) carries its ``command_id``, ``table_id``
 (or ``tournament_id``) and ``kind`` (structlog's context variables,
 ``config/logs.py``); when it ends it counts in ``poker_commands_total`` and

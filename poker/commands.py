@@ -2,8 +2,8 @@
 
 Every stream's commands (cash tables: ``poker.work.TABLE``; casino tables:
 ``poker.casino.commands.CASINO``; tournaments: ``tournaments.work``) go
-through ``run``, which owns what they share: one transaction; the command
-id with the digest of what it asks (a retry gets its first answer, the
+through ``Aggregate.run``, which owns what they share: one transaction; the
+command id with the digest of what it asks (a retry gets its first answer, the
 same id with other content is refused); refusals as ``ApiError``s; a lost
 race as the aggregate's ``busy``; the append of its events with its id and
 receipt (``eventstore.appending``); the log context and metrics
@@ -12,8 +12,9 @@ it locks and folds its streams, what follows a command by itself and the
 money it moves, its appends, its read models, clocks and frames, and its
 answers.
 
-It needs nothing but the event store and the command rows, so it can
-move to the ``kernel`` with them.
+It needs nothing but the event store (with its statements and command
+rows) and the command-id refusals of ``poker.errors``, so it can move to
+the ``kernel`` with them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
 
@@ -54,7 +55,7 @@ class Record:
 
 @dataclass(frozen=True)
 class Aggregate(Generic[W, R]):
-    """What one kind of stream brings to ``run``: only what is its own."""
+    """A kind of stream, with only what is its own; ``run`` is the rest."""
 
     log: logging.Logger
     """Its commands' log lines (``config.telemetry``)."""
@@ -64,8 +65,8 @@ class Aggregate(Generic[W, R]):
     """Lock the target's rows and fold its streams as of the versions read."""
     follow: Callable[[W, Any], Sequence[Statement]]
     """After the command acted (``work``, ``by``): what follows by itself
-    and the money it moves; the ledger's writes it leaves to run with the
-    append, in one statement (refusals propagate)."""
+    and the money it moves; the ledger's writes it leaves to go with the
+    append, in its statement (refusals propagate)."""
     record: Callable[[W], Record]
     write: Callable[[W, Appending], None]
     """Run the append (``Appending``) with its read models' writes, set its
@@ -80,97 +81,88 @@ class Aggregate(Generic[W, R]):
     committed: Callable[[W], None] | None = None
     """Told of the work once the command committed."""
 
+    def run(
+        self,
+        target: int,
+        *,
+        by: Any,
+        command_id: uuid.UUID | None,
+        do: Callable[[W], None],
+        answer: Callable[[W], R],
+        kind: str,
+        body: Mapping[str, Any] | None = None,
+        joined: bool = False,
+    ) -> R:
+        """Carry out one command on ``target``: ``do`` acts on its work, and
+        ``answer`` tells the caller how it left it.
 
-def run(
-    aggregate: Aggregate[W, R],
-    target: int,
-    *,
-    by: Any,
-    command_id: uuid.UUID | None,
-    do: Callable[[W], None],
-    answer: Callable[[W], R],
-    kind: str,
-    body: Mapping[str, Any] | None = None,
-    joined: bool = False,
-) -> R:
-    """Carry out one command on ``target``: ``do`` acts on its work, and
-    ``answer`` tells the caller how it left it.
+        A command id seen before gets its first answer, at no cost to the
+        commands that are new: a retry that the state now refuses looks its
+        id up before refusing, and one that would succeed again collides
+        with its first run's Command row and rolls back.  The id is stored
+        with the digest of the command's ``kind``, target and ``body`` (what
+        it asks, without the id): the same id with other content is another
+        command, refused (``command_id_reused``) rather than answered.
+        ``joined``: the caller's transaction holds the target's lock
+        already, so no savepoint of its own (a failure fails the caller's
+        command whole).
+        """
+        with telemetry.command(kind, command_id, self.log, **{self.target: target}):
+            content = None if command_id is None else digest(kind, target, body or {})
+            reply, work = self._attempt(target, by, command_id, content, do, answer, joined)
+            if work is not None and self.committed is not None:
+                self.committed(work)
+            return reply
 
-    A command id seen before gets its first answer, at no cost to the
-    commands that are new: a retry that the state now refuses looks its id
-    up before refusing, and one that would succeed again collides with its
-    first run's Command row and rolls back.  The id is stored with the
-    digest of the command's ``kind``, target and ``body`` (what it asks,
-    without the id): the same id with other content is another command,
-    refused (``command_id_reused``) rather than answered.  ``joined``: the
-    caller's transaction holds the target's lock already, so no savepoint
-    of its own (a failure fails the caller's command whole).
-    """
-    ids = {aggregate.target: target}
-    with telemetry.command(kind, command_id, aggregate.log, **ids):
-        content = None if command_id is None else digest(kind, target, body or {})
-        done = _attempt(aggregate, target, by, command_id, content, do, answer, joined)
-        if done.work is not None and aggregate.committed is not None:
-            aggregate.committed(done.work)
-        return done.reply
-
-
-def _attempt(
-    aggregate: Aggregate[W, R],
-    target: int,
-    by: Any,
-    command_id: uuid.UUID | None,
-    content: str | None,
-    do: Callable[[W], None],
-    answer: Callable[[W], R],
-    joined: bool,
-) -> _Done[W, R]:
-    """The command's transaction: its answer, and its work if it wrote."""
-    try:
-        with transaction.atomic(savepoint=not joined):
-            work = aggregate.load(target)
-            try:
+    def _attempt(
+        self,
+        target: int,
+        by: Any,
+        command_id: uuid.UUID | None,
+        content: str | None,
+        do: Callable[[W], None],
+        answer: Callable[[W], R],
+        joined: bool,
+    ) -> tuple[R, W | None]:
+        """The command's transaction: its answer, and its work if it wrote."""
+        try:
+            with transaction.atomic(savepoint=not joined):
+                work = self.load(target)
                 try:
-                    do(work)
-                    joins = aggregate.follow(work, by)
-                except aggregate.refused as error:
-                    raise aggregate.refusal(error) from error
-            except ApiError:
+                    try:
+                        do(work)
+                        joins = self.follow(work, by)
+                    except self.refused as error:
+                        raise self.refusal(error) from error
+                except ApiError:
+                    done = command_done(command_id, by, content)
+                    if done is None:
+                        raise
+                    return self.first_answer(done, by), None
+                record = self.record(work)
+                ready = appending(
+                    record.batches,
+                    command_id=command_id,
+                    answer=record.receipt,
+                    content=content,
+                    by=user_of(by),
+                    feed=record.feed,
+                    at=record.at,
+                )
+                if joins:  # the ledger's writes go in the append's statement
+                    ready = replace(ready, writes=[*ready.writes, *joins])
+                self.write(work, ready)
+                # After the read models are written: the answer shows the
+                # rows as a retry, reading them back, will.
+                reply = answer(work)
+        except IntegrityError as error:
+            # Joined, the caller's transaction can read nothing more: busy.
+            if not joined and isinstance(classify(error, command_id), AlreadyDone):
                 done = command_done(command_id, by, content)
-                if done is None:
-                    raise
-                return _Done(aggregate.first_answer(done, by), None)
-            record = aggregate.record(work)
-            ready = appending(
-                record.batches,
-                command_id=command_id,
-                answer=record.receipt,
-                content=content,
-                by=user_of(by),
-                feed=record.feed,
-                at=record.at,
-            )
-            if joins:  # the ledger's writes go in the append's statement
-                ready = replace(ready, writes=[*ready.writes, *joins])
-            aggregate.write(work, ready)
-            # After the read models are written: the answer shows the rows
-            # as a retry, reading them back, will.
-            reply = answer(work)
-    except IntegrityError as error:
-        # Joined, the caller's transaction can read nothing more: busy.
-        if not joined and isinstance(classify(error, command_id), AlreadyDone):
-            done = command_done(command_id, by, content)
-            assert done is not None
-            return _Done(aggregate.first_answer(done, by), None)
-        raise aggregate.busy() from error
-    return _Done(reply, work)
-
-
-class _Done(NamedTuple, Generic[W, R]):
-    """A command's answer, and its work if it wrote (None: a retry)."""
-
-    reply: R
-    work: W | None
+                assert done is not None
+                return self.first_answer(done, by), None
+            raise self.busy() from error
+        return reply, work
 
 
 def command_done(

@@ -1,10 +1,10 @@
 """The write side of the cash tables: one function per command.
 
-Each runs as one transaction through ``poker.commands.run`` (the table:
-``work.TABLE``: lock the table, fold its streams, decide, append, project)
-and answers with the table as the caller may see it.  Services take
-keyword arguments and raise ``ApiError`` subclasses; engine refusals keep
-their code.
+Each runs as one transaction through the one command runner
+(``work.TABLE.run``: lock the table, fold its streams, decide, append,
+project) and answers with the table as the caller may see it.  Services
+take keyword arguments and raise ``ApiError`` subclasses; engine refusals
+keep their code.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.limits import play_check
 from config.api_errors import ApiError
 from poker import clocks, projections, streams
-from poker.commands import run, user_of
+from poker.commands import user_of
 from poker.engine.cards import card
 from poker.engine.commands import Act, Action, Forfeit
 from poker.engine.errors import EngineError
@@ -78,8 +78,7 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
     between hands, or when the running hand ends."""
     if not getattr(by, "is_staff", False):
         raise Forbidden(_("Only staff close tables."))
-    return run(
-        TABLE,
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -119,8 +118,7 @@ def seat_sit(
     blind.  Refused to a locked or self-excluded player (``accounts.limits``)."""
     player = _player_id(by)
     play_check(by)
-    return run(
-        TABLE,
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -136,8 +134,7 @@ def seat_leave(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -
     once (an all-in hand, or one at Parole or showdown, plays on by itself)
     and he leaves with what he has when the hand ends."""
 
-    return run(
-        TABLE,
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -191,8 +188,7 @@ def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
                 work.table_do(SitOut(seat))
 
         try:  # a command id of its own, so the table's log says who did it
-            run(
-                TABLE,
+            TABLE.run(
                 table_id,
                 by=by,
                 command_id=uuid.uuid4(),
@@ -211,8 +207,7 @@ def seat_top_up(
     *, by: Any, table_id: int, amount: int, command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Add chips (queued until the end of a hand he is in)."""
-    return run(
-        TABLE,
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -225,8 +220,7 @@ def seat_top_up(
 
 def seat_sit_out(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
     """Sit out from the next hand on."""
-    return run(
-        TABLE,
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -244,8 +238,7 @@ def seat_sit_in(
     command_id: uuid.UUID | None = None,
 ) -> dict[str, Any]:
     """Come back: post what is owed, or wait for the big blind."""
-    return run(
-        TABLE,
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -297,8 +290,7 @@ def hand_act(
         work.hand_do(Act(seats.index(seat), verb, amount=amount, cards=thrown))
 
     body = {"hand": hand, "version": version, "action": action, "amount": amount}
-    return run(
-        TABLE,
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,

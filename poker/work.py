@@ -9,8 +9,8 @@ models' rewrites (``projections``) in one statement, sets the next clock
 (``clocks``) and queues the frames (``publish``).  A ``Unit`` holds several
 tables' work in one transaction (a tournament's).
 
-``TABLE`` is the table as an aggregate of the one command runner
-(``poker.commands.run(TABLE, table_id, ...)``): these steps, a cash
+``TABLE`` is the table to the one command runner
+(``poker.commands.Aggregate``; ``TABLE.run(table_id, ...)``): these steps, a cash
 table's chips on the ledger (``accounts.tables``), its receipt and first
 answers, and, once a command committed, whoever listens for the hands it
 finished (``on_hand_finished``: a tournament), told in a transaction of
@@ -418,4 +418,4 @@ TABLE: Aggregate[Work, dict[str, Any]] = Aggregate(
     busy=Busy,
     committed=_committed,
 )
-"""A table (cash or a tournament's) to ``poker.commands.run``."""
+"""A table (cash or a tournament's) to ``poker.commands.Aggregate.run``."""

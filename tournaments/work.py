@@ -2,7 +2,7 @@
 project, and publish after commit.
 
 ``run`` carries a tournament command out through the one command runner
-(``poker.commands.run``), as ``poker.work.TABLE`` does a table's: the
+(``poker.commands.Aggregate``), as ``poker.work.TABLE`` does a table's: the
 tournament brings its own parts (``_tournament``): lock the ``Tournament``
 row (``select_for_update``) and fold the stream as of the version it read
 (a per-process cache keeps the latest folds), let the rules decide (with
@@ -115,7 +115,7 @@ def run(
     ticket: bool | None = None,
     unit: Unit | None = None,
 ) -> Outcome | None:
-    """Carry out one command (``poker.commands.run``): all of it, once, or
+    """Carry out one command (``Aggregate.run``): all of it, once, or
     nothing.  None when the command id was carried out before (the caller
     shows the tournament as it stands); ``follow_up`` runs in the
     transaction once the rows are written.  ``kind`` and ``body``: what the
@@ -134,8 +134,7 @@ def run(
         outcome.state, outcome.events = _decide(outcome.before, command)
 
     def carry_out() -> Outcome | None:
-        return commands.run(
-            aggregate,
+        return aggregate.run(
             tournament_id,
             by=by,
             command_id=command_id,
@@ -223,10 +222,11 @@ def _tournament(
 
 
 def _record(outcome: Outcome) -> commands.Record:
-    events, row = outcome.events, outcome.row
-    batches = [Batch(row.stream, outcome.before.version, projections.encode(events))]
+    """Its events after the version read (none: no append), and its receipt."""
+    row, events = outcome.row, outcome.events
+    batch = Batch(row.stream, outcome.before.version, projections.encode(events))
     receipt = {"tournament": row.pk, "version": outcome.state.version}
-    return commands.Record(batches if events else [], receipt, outcome.now)
+    return commands.Record([batch] if events else [], receipt, outcome.now)
 
 
 def follow_up(outcome: Outcome, unit: Unit | None = None) -> None:

@@ -27,7 +27,6 @@ from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from poker.casino.work import CasinoWork
 from poker.clocks import firing, moment, stamp
-from poker.commands import run
 from poker.engine.casino import TimeOut
 from poker.errors import ClockEarly, ClockMoved
 
@@ -106,8 +105,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
         else:
             _window_closed(work, version)
 
-    return run(
-        CASINO,
+    return CASINO.run(
         table_id,
         by=None,
         command_id=timer_id(stream, version),

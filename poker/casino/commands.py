@@ -1,5 +1,5 @@
-"""A casino table as an aggregate of the one command runner
-(``poker.commands.run(CASINO, table_id, ...)``).
+"""A casino table to the one command runner (``poker.commands.Aggregate``;
+``CASINO.run(table_id, ...)``).
 
 What is the casino's own: lock the table and fold its streams
 (``work.load``), settle what follows by itself, move the chips on the
@@ -67,4 +67,4 @@ CASINO: Aggregate[CasinoWork, dict[str, Any]] = Aggregate(
     refusal=refusal,
     busy=Busy,
 )
-"""A casino table to ``poker.commands.run``."""
+"""A casino table to ``poker.commands.Aggregate.run``."""

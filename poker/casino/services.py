@@ -1,8 +1,8 @@
 """The write side of the casino tables: one function per command.
 
-Each runs as one transaction through ``poker.commands.run`` (the table:
-``commands.CASINO``) and answers with the table as the caller may see it
-(``selectors.casino_work_view``).  Services take keyword arguments and
+Each runs as one transaction through the one command runner
+(``commands.CASINO.run``) and answers with the table as the caller may see
+it (``selectors.casino_work_view``).  Services take keyword arguments and
 raise ``ApiError`` subclasses; engine refusals keep their code.
 """
 
@@ -27,7 +27,7 @@ from poker.casino.house import exposure_open
 from poker.casino.models import CasinoBox, CasinoTable, casino_feed
 from poker.casino.selectors import casino_work_view
 from poker.casino.work import CasinoWork
-from poker.commands import run, user_of
+from poker.commands import user_of
 from poker.engine.cards import card
 from poker.engine.casino import Act, Action, CasinoRules, PayTable
 from poker.engine.casino.table import (
@@ -94,8 +94,7 @@ def casino_table_close(
     else when the running round ends."""
     if not getattr(by, "is_staff", False):
         raise Forbidden(_("Only staff close tables."))
-    return run(
-        CASINO,
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -142,8 +141,7 @@ def _box_of(work: CasinoWork, by: Any) -> int:
 
 def _seat_command(kind: str, make: Callable[[int], Any], doc: str) -> Callable[..., dict[str, Any]]:
     def service(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
-        return run(
-            CASINO,
+        return CASINO.run(
             table_id,
             by=by,
             command_id=command_id,
@@ -164,8 +162,7 @@ def casino_sit(
     player, as a seat at a pot table is."""
     player = _player_id(by)
     play_check(by)
-    return run(
-        CASINO,
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -197,8 +194,7 @@ def casino_bet(
             )
         work.table_do(Bet(box, amount, min(wallet, round_cover(amount))))
 
-    return run(
-        CASINO,
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -238,8 +234,7 @@ def casino_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
                 raise ApiError(_("Not seated here."), code="not_seated", status=409)
             work.table_do(Leave(box))
 
-        run(
-            CASINO,
+        CASINO.run(
             table_id,
             by=by,
             command_id=uuid.uuid4(),
@@ -288,8 +283,7 @@ def casino_act(
         work.round_do(Act(position, verb, thrown))
 
     body = {"round": round, "version": version, "action": action, "cards": list(cards)}
-    return run(
-        CASINO,
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,
