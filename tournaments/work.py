@@ -127,36 +127,21 @@ def run(
     savepoint of its own, as a failure fails that whole command (the retry
     of a report it made cannot come under the lock it holds)."""
     held = unit if isinstance(unit, Tables) and unit.pk == tournament_id else None
-    aggregate = _tournament(held, ticket, unit)
 
     def do(outcome: Outcome) -> None:
         command = decide(outcome.before, int(outcome.now.timestamp()))
         outcome.state, outcome.events = _decide(outcome.before, command)
 
-    def carry_out() -> Outcome | None:
-        return aggregate.run(
-            tournament_id,
-            by=by,
-            command_id=command_id,
-            do=do,
-            answer=lambda outcome: outcome,
-            kind=kind,
-            body=body,
-            joined=held is not None,
-        )
-
-    if held is None:
-        return carry_out()
-    try:
-        outcome = carry_out()
-    except BaseException:
-        held.row = None  # its columns may be those of a write rolled back
-        raise
-    if outcome is None:
-        held.row = None  # a retry: a write rolled back, or none
-    else:
-        held.row, held.state = outcome.row, outcome.state
-    return outcome
+    return _tournament(held, ticket, unit).run(
+        tournament_id,
+        by=by,
+        command_id=command_id,
+        do=do,
+        answer=lambda outcome: outcome,
+        kind=kind,
+        body=body,
+        joined=held is not None,
+    )
 
 
 def _tournament(
@@ -171,6 +156,7 @@ def _tournament(
     def load(tournament_id: int) -> Outcome:
         if held is not None and held.row is not None:
             row, state = held.row, held.state
+            held.row = None  # until written: a failure or a retry may leave it behind
         else:
             row = _lock(tournament_id)
             state = folds.state(row.stream, row.version)
@@ -206,6 +192,8 @@ def _tournament(
         follow_up(outcome, unit)
         if held is None:
             payments.settle(outcome.pending)
+        else:  # the next report's row and state
+            held.row, held.state = row, new
 
     return commands.Aggregate(
         log=log,
