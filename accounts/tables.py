@@ -76,16 +76,16 @@ def table_chips_moved(
     events: Sequence[TableEventType],
     by: Any = None,
     using: str = "default",
-    defer: list[postings.Statement] | None = None,
-) -> list[Transfer]:
-    """Post the money the table ``events`` move, in the caller's transaction.
+) -> list[postings.Statement]:
+    """Post the money the table ``events`` move, in the caller's
+    transaction; the writes the last transfer leaves to the caller, who
+    runs them in a statement of its own (with its append) before anything
+    reads those accounts again (``ledger.transfer_post``'s ``defer``: none
+    after it reads its accounts' balances).
 
     ``before`` is the table as the command found it (its ``version`` is the
     stream's version before ``events``).  Raises ``InsufficientFunds`` (the
     caller's transaction must roll back whole) or ``UnknownAccount``.
-    With ``defer`` the last transfer may leave its writes there for the
-    caller's own statement (``ledger.transfer_post``): no transfer after it
-    reads its accounts' balances.
     """
     plans = table_money_plan(table_id=table_id, before=before, events=events)
     if not plans:
@@ -94,19 +94,17 @@ def table_chips_moved(
         ledger.accounts_lock(
             {ref for p in plans for m in p.moves for ref in (m.source, m.target)}, using=using
         )
-    posted = []
+    left: list[postings.Statement] = []
     for plan in plans:
-        transfer = ledger.named_transfer_post(
+        ledger.named_transfer_post(
             plan.name(table_id),
             kind=plan.kind,
             moves=plan.moves,
             by=by,
             using=using,
-            defer=defer if plan is plans[-1] else None,
+            defer=left if plan is plans[-1] else None,
         )
-        if transfer is not None:
-            posted.append(transfer)
-    return posted
+    return left
 
 
 def table_chips(state: TableState) -> int:

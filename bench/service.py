@@ -801,14 +801,14 @@ TRANSPARENT = "transparent"
 """A frame that only carries the command on: the step is below it."""
 STEPS: list[tuple[str, frozenset[str] | None, str]] = [
     ("poker.services", None, TRANSPARENT),
-    ("poker.commands", frozenset({"receipt"}), "answer (view, receipt)"),
     ("poker.commands", None, TRANSPARENT),
     ("config.telemetry", None, TRANSPARENT),  # wraps run: its own few µs are glue
-    ("poker.work", frozenset({"written", "<lambda>"}), TRANSPARENT),
+    ("poker.work", frozenset({"receipt"}), "answer (view, receipt)"),
+    ("poker.work", frozenset({"written", "<lambda>", "_follow", "_committed"}), TRANSPARENT),
     ("django.db.transaction", None, TRANSPARENT),
     ("poker.work", frozenset({"load", "_lock_table", "_fold"}), "lock and fold"),
     ("poker.streams", None, "lock and fold"),
-    ("poker.work", frozenset({"batches"}), "append"),
+    ("poker.work", frozenset({"batches", "_record"}), "append"),
     ("poker.eventstore", None, "append"),
     ("poker.work", None, "decide (engine)"),
     ("poker.engine", None, "decide (engine)"),

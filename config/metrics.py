@@ -5,9 +5,9 @@ What is measured, and where:
 - ``poker_commands_total{kind,outcome}``: commands carried out
   (``rate()`` of ``kind="hand.act"`` is the actions per second), counted
   with ``poker_command_seconds{kind}``, the time each took, by
-  ``config.telemetry.command`` around ``poker.commands.run``,
-  ``poker.casino.commands.run`` (kinds ``casino.*``) and
-  ``tournaments.work.run`` (kinds ``tournament.*``).
+  ``config.telemetry.command`` in ``poker.commands.Aggregate.run``, the
+  one command runner (casino tables' kinds ``casino.*``, tournaments'
+  ``tournament.*``).
 - ``poker_open_sockets``: WebSockets accepted and not yet closed
   (``open_sockets``, around the ASGI WebSocket application).
 - ``poker_timer_lateness_seconds{kind}``: how long after its due time a

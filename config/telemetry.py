@@ -1,7 +1,7 @@
 """What a command leaves for the operators: its log context and metrics.
 
-``command`` wraps ``poker.commands.run``, ``poker.casino.commands.run`` and
-``tournaments.work.run`` (``observed``, their decorator): while one runs,
+``command`` wraps each command in ``poker.commands.Aggregate.run`` (the
+one command runner: tables, casino tables, tournaments): while one runs,
 every log line (of any module) carries its ``command_id``, ``table_id``
 (or ``tournament_id``) and ``kind`` (structlog's context variables,
 ``config/logs.py``); when it ends it counts in ``poker_commands_total`` and
@@ -15,20 +15,16 @@ holds it under 50).
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 import uuid
-from collections.abc import Callable
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
 from structlog.contextvars import bind_contextvars, reset_contextvars
 
 from config.api_errors import ApiError
 from config.metrics import COMMAND_SECONDS, COMMANDS
-
-Run = TypeVar("Run", bound=Callable[..., Any])
 
 _counts: dict[tuple[str, str], Any] = {}
 _times: dict[str, Any] = {}
@@ -72,21 +68,3 @@ class command:  # used as a function: ``with command(...):``
                 self._log.debug("command %s in %.2f ms", outcome, seconds * 1000)
         finally:
             reset_contextvars(**self._tokens)
-
-
-def observed(name: str) -> Callable[[Run], Run]:
-    """A command's ``run(id, *, command_id, kind, ...)`` inside ``command``,
-    from its own arguments; ``name`` is what its first argument is
-    (``table_id``), and its module's logger writes the line."""
-
-    def decorate(run: Run) -> Run:
-        log = logging.getLogger(run.__module__)
-
-        @functools.wraps(run)
-        def observed_run(target: int, *, command_id: Any, kind: str, **rest: Any) -> Any:
-            with command(kind, command_id, log, **{name: target}):
-                return run(target, command_id=command_id, kind=kind, **rest)
-
-        return observed_run  # type: ignore[return-value]
-
-    return decorate

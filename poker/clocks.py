@@ -261,7 +261,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     the player to act times out (after his time bank), or the next hand is
     dealt.  Raises ``ClockMoved`` when there is nothing to do and
     ``ClockEarly`` when it fired before its time."""
-    from poker.commands import run
+    from poker.work import TABLE
 
     if _hand_moved_on(stream, version):
         raise ClockMoved()
@@ -272,7 +272,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
         else:
             _deal_after_pause(work, version)
 
-    return run(
+    return TABLE.run(
         table_id,
         by=None,
         command_id=timer_id(stream, version),

@@ -1,173 +1,168 @@
-"""Carrying out one command at a table: all of it, once, or nothing.
+"""The one command runner: a command carried out once, all of it or nothing.
 
-``run`` is the table's write path from end to end: in one transaction it
-loads the table (``work.load``: lock, fold), lets the command act on the
-``Work``, settles what follows, moves a cash table's chips on the ledger
-(``accounts.tables``), appends the events with the command id and its
-answer (``eventstore.appending``) and writes what follows from them
-(``work.written``: read models in the same statement, the next clock,
-frames on commit).  Engine
-refusals become ``ApiError``s with the engine's code.  Once it has
-committed, whoever listens for hands that end (``on_hand_finished``: a
-tournament) hears of each hand it finished, in a transaction of its own.
+Every stream's commands (cash tables: ``poker.work.TABLE``; casino tables:
+``poker.casino.commands.CASINO``; tournaments: ``tournaments.work``) go
+through ``Aggregate.run``, which owns what they share: one transaction; the
+command id with the digest of what it asks (a retry gets its first answer, the
+same id with other content is refused); refusals as ``ApiError``s; a lost
+race as the aggregate's ``busy``; the append of its events with its id and
+receipt (``eventstore.appending``); the log context and metrics
+(``config.telemetry``).  An ``Aggregate`` brings only what is its own: how
+it locks and folds its streams, what follows a command by itself and the
+money it moves, its appends, its read models, clocks and frames, and its
+answers.
+
+It needs nothing but the event store (with its statements and command
+rows) and the command-id refusals of ``poker.errors``, so it can move to
+the ``kernel`` with them.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from datetime import datetime
+from typing import Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
 
-from accounts.tables import table_chips_moved
 from config import telemetry
 from config.api_errors import ApiError
-from kernel import clocks as kernel_clocks
-from poker import clocks
-from poker.engine.errors import EngineError
-from poker.engine.table import TableConfig
-from poker.errors import Busy, CommandIdReused, CommandIdTaken, refusal
-from poker.eventstore import AlreadyDone, Feed, appending, classify, digest
+from poker.errors import CommandIdReused, CommandIdTaken
+from poker.eventstore import AlreadyDone, Appending, Batch, Feed, appending, classify, digest
 from poker.models import Command as CommandRow
-from poker.selectors import view_at
 from poker.statements import Statement
-from poker.work import Work, load, written
 
-log = logging.getLogger(__name__)
-
-HandFinished = Callable[[int, TableConfig], None]
-"""Told, after a table command committed, that a hand at that table (by
-id, with its configuration) finished in it."""
-
-_hand_listeners: list[HandFinished] = []
-
-
-def on_hand_finished(listener: HandFinished) -> None:
-    """Have ``listener`` told of every hand a table command finishes (a
-    higher app registers in its ``ready``: the tables never call up into
-    it, nor wait for it inside their transaction)."""
-    if listener not in _hand_listeners:
-        _hand_listeners.append(listener)
+W = TypeVar("W")
+"""An aggregate's unit of work: what one command read and will write."""
+R = TypeVar("R")
+"""What a command answers."""
 
 
 @dataclass(frozen=True)
-class Key:
-    """A command's id and the digest of its content, stored together."""
+class Record:
+    """What a command appends: its batches (versions as read), the receipt
+    stored under its id (enough to show its answer again), when it is
+    recorded, and the feed its events take positions in (if any)."""
 
-    id: uuid.UUID | None
-    content: str | None
-
-
-@telemetry.observed("table_id")  # its log context (command id, table) and metrics
-def run(
-    table_id: int,
-    *,
-    by: Any,
-    command_id: uuid.UUID | None,
-    do: Callable[[Work], None],
-    answer: Callable[[Work], dict[str, Any]],
-    kind: str,
-    body: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Carry out one command on a table: all of it, once, or nothing.
-
-    A command id seen before gets its first answer, at no cost to the
-    commands that are new: a retry that the state now refuses (the hand has
-    moved on) looks its id up before refusing, and one that would succeed
-    again collides with its first run's Command row and rolls back.  Both
-    happen under the table lock, after the first run committed.  The id is
-    stored with the digest of the command's ``kind``, table and ``body``
-    (what it asks, without the id): the same id with other content is
-    another command, refused (``command_id_reused``) rather than answered.
-    """
-    key = Key(command_id, None if command_id is None else digest(kind, table_id, body or {}))
-    reply, work = _attempt(table_id, by, key, do, answer)
-    if work is not None and work.finished:
-        if kernel_clocks.in_drain():  # committed with the drain's transaction
-            transaction.on_commit(lambda: _hand_finished(work))
-        else:
-            _hand_finished(work)
-    return reply
+    batches: Sequence[Batch]
+    receipt: dict[str, Any]
+    at: datetime
+    feed: Feed | None = None
 
 
-def _attempt(
-    table_id: int,
-    by: Any,
-    key: Key,
-    do: Callable[[Work], None],
-    answer: Callable[[Work], dict[str, Any]],
-) -> tuple[dict[str, Any], Work | None]:
-    """The command's transaction: its answer, and its work if it wrote."""
-    try:
-        with transaction.atomic():
-            work = load(table_id)
-            ledger_writes: list[Statement] = []  # a transfer's, run with the append
-            try:
-                try:
-                    do(work)
-                    work.settle()
-                    if not work.table_state.config.is_tournament:  # its chips are the tournament's
-                        table_chips_moved(
-                            table_id=work.table.pk,
-                            before=work.table_start,
-                            events=work.table_events,
-                            by=user_of(by),
-                            defer=ledger_writes,
-                        )
-                except EngineError as error:
-                    raise refusal(error) from error
-            except ApiError:
-                done = command_done(key.id, by, key.content)
-                if done is None:
-                    raise
-                return _first_answer(done, by), None
-            ready = appending(
-                work.batches(),
-                command_id=key.id,
-                answer=receipt(work),
-                content=key.content,
-                by=user_of(by),
-                feed=Feed(work.table.pk, work.table.position),
-                at=work.now,
-            )
-            ready = replace(ready, writes=[*ready.writes, *ledger_writes])
-            written(work, ready)  # the append, the ledger's and the read models: one statement
-            # After the read models are written: the answer shows the rows
-            # as a retry, reading them back, will (the lobby's running totals too).
-            reply = answer(work)
-    except IntegrityError as error:
-        if isinstance(classify(error, key.id), AlreadyDone):
-            done = command_done(key.id, by, key.content)
-            assert done is not None
-            return _first_answer(done, by), None
-        raise Busy() from error
-    return reply, work
+@dataclass(frozen=True)
+class Aggregate(Generic[W, R]):
+    """A kind of stream, with only what is its own; ``run`` is the rest."""
 
+    log: logging.Logger
+    """Its commands' log lines (``config.telemetry``)."""
+    target: str
+    """What its target id is called in the log context (``table_id``)."""
+    load: Callable[[int], W]
+    """Lock the target's rows and fold its streams as of the versions read."""
+    follow: Callable[[W, Any], Sequence[Statement]]
+    """After the command acted (``work``, ``by``): what follows by itself
+    and the money it moves; the ledger's writes it leaves to go with the
+    append, in its statement (refusals propagate)."""
+    record: Callable[[W], Record]
+    write: Callable[[W, Appending], None]
+    """Run the append (``Appending``) with its read models' writes, set its
+    clocks and queue its frames for the commit."""
+    first_answer: Callable[[CommandRow, Any], R]
+    """The answer to a retry of a command carried out before (``by`` its sender)."""
+    refused: type[Exception]
+    """Its rules' refusal, turned into an ``ApiError`` by ``refusal``."""
+    refusal: Callable[[Any], ApiError]
+    busy: type[ApiError]
+    """Raised when another command wrote the same stream first."""
+    committed: Callable[[W], None] | None = None
+    """Told of the work once the command committed."""
 
-def _hand_finished(work: Work) -> None:
-    """Tell the listeners of the hand ``work`` finished.  The command has
-    committed and its answer stands whatever they do: a listener that
-    fails is logged, and what it missed is caught up by its own sweep."""
-    for listener in _hand_listeners:
+    def run(
+        self,
+        target: int,
+        *,
+        by: Any,
+        command_id: uuid.UUID | None,
+        do: Callable[[W], None],
+        answer: Callable[[W], R],
+        kind: str,
+        body: Mapping[str, Any] | None = None,
+        joined: bool = False,
+    ) -> R:
+        """Carry out one command on ``target``: ``do`` acts on its work, and
+        ``answer`` tells the caller how it left it.
+
+        A command id seen before gets its first answer, at no cost to the
+        commands that are new: a retry that the state now refuses looks its
+        id up before refusing, and one that would succeed again collides
+        with its first run's Command row and rolls back.  The id is stored
+        with the digest of the command's ``kind``, target and ``body`` (what
+        it asks, without the id): the same id with other content is another
+        command, refused (``command_id_reused``) rather than answered.
+        ``joined``: the caller's transaction holds the target's lock
+        already, so no savepoint of its own (a failure fails the caller's
+        command whole).
+        """
+        with telemetry.command(kind, command_id, self.log, **{self.target: target}):
+            content = None if command_id is None else digest(kind, target, body or {})
+            reply, work = self._attempt(target, by, command_id, content, do, answer, joined)
+            if work is not None and self.committed is not None:
+                self.committed(work)
+            return reply
+
+    def _attempt(
+        self,
+        target: int,
+        by: Any,
+        command_id: uuid.UUID | None,
+        content: str | None,
+        do: Callable[[W], None],
+        answer: Callable[[W], R],
+        joined: bool,
+    ) -> tuple[R, W | None]:
+        """The command's transaction: its answer, and its work if it wrote."""
         try:
-            listener(work.table.pk, work.table_state.config)
-        except Exception:
-            log.exception("hand-finished listener %r failed at table %s", listener, work.table.pk)
-
-
-def receipt(work: Work) -> dict[str, Any]:
-    """What a command's answer showed, as versions: enough to show it again."""
-    hand = work.shown_hand()
-    return {
-        "table": work.table.pk,
-        "table_version": work.table_state.version,
-        "hand": None if hand is None else hand[0].pk,
-        "hand_version": None if hand is None else hand[2],
-        "clock": clocks.work_clock_json(work),
-    }
+            with transaction.atomic(savepoint=not joined):
+                work = self.load(target)
+                try:
+                    try:
+                        do(work)
+                        joins = self.follow(work, by)
+                    except self.refused as error:
+                        raise self.refusal(error) from error
+                except ApiError:
+                    done = command_done(command_id, by, content)
+                    if done is None:
+                        raise
+                    return self.first_answer(done, by), None
+                record = self.record(work)
+                ready = appending(
+                    record.batches,
+                    command_id=command_id,
+                    answer=record.receipt,
+                    content=content,
+                    by=user_of(by),
+                    feed=record.feed,
+                    at=record.at,
+                )
+                if joins:  # the ledger's writes go in the append's statement
+                    ready = replace(ready, writes=[*ready.writes, *joins])
+                self.write(work, ready)
+                # After the read models are written: the answer shows the
+                # rows as a retry, reading them back, will.
+                reply = answer(work)
+        except IntegrityError as error:
+            # Joined, the caller's transaction can read nothing more: busy.
+            if not joined and isinstance(classify(error, command_id), AlreadyDone):
+                done = command_done(command_id, by, content)
+                assert done is not None
+                return self.first_answer(done, by), None
+            raise self.busy() from error
+        return reply, work
 
 
 def command_done(
@@ -187,15 +182,6 @@ def command_done(
     if done is not None and None not in (done.digest, content) and done.digest != content:
         raise CommandIdReused()
     return done
-
-
-def _first_answer(done: CommandRow, by: Any) -> dict[str, Any]:
-    """The answer of a command carried out before (to its own sender:
-    ``command_done`` checked).  An id a tournament command took, stored
-    before digests were, has no table view to show: another command."""
-    if "table" not in done.answer:
-        raise CommandIdReused()
-    return view_at(done.answer, user_of(by), done.recorded_at)
 
 
 def user_of(by: Any) -> Any:

@@ -199,13 +199,13 @@ def _write_seats(table: Table, state: TableState) -> None:
             row.delete()
     for number, seat in state.seats.items():
         values = _seat_values(seat)
-        kept = rows.get(number)
-        if kept is None:
+        held = rows.get(number)
+        if held is None:
             Seat.objects.create(table=table, number=number, **values)
-        elif any(getattr(kept, k) != v for k, v in values.items()):
+        elif any(getattr(held, k) != v for k, v in values.items()):
             for key, value in values.items():
-                setattr(kept, key, value)
-            kept.save()
+                setattr(held, key, value)
+            held.save()
 
 
 def seat_changes(

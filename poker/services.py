@@ -1,9 +1,10 @@
 """The write side of the cash tables: one function per command.
 
-Each runs as one transaction through ``work.run`` (lock the table, fold its
-streams, decide, append, project) and answers with the table as the caller
-may see it.  Services take keyword arguments and raise ``ApiError``
-subclasses; engine refusals keep their code.
+Each runs as one transaction through the one command runner
+(``work.TABLE.run``: lock the table, fold its streams, decide, append,
+project) and answers with the table as the caller may see it.  Services
+take keyword arguments and raise ``ApiError`` subclasses; engine refusals
+keep their code.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.limits import play_check
 from config.api_errors import ApiError
 from poker import clocks, projections, streams
-from poker.commands import run, user_of
+from poker.commands import user_of
 from poker.engine.cards import card
 from poker.engine.commands import Act, Action, Forfeit
 from poker.engine.errors import EngineError
@@ -39,7 +40,7 @@ from poker.eventstore import Batch, Feed, append
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
 from poker.selectors import work_view
-from poker.work import Work
+from poker.work import TABLE, Work
 
 # --------------------------------------------------------------------------
 # Tables
@@ -77,7 +78,7 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
     between hands, or when the running hand ends."""
     if not getattr(by, "is_staff", False):
         raise Forbidden(_("Only staff close tables."))
-    return run(
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -117,7 +118,7 @@ def seat_sit(
     blind.  Refused to a locked or self-excluded player (``accounts.limits``)."""
     player = _player_id(by)
     play_check(by)
-    return run(
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -133,7 +134,7 @@ def seat_leave(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -
     once (an all-in hand, or one at Parole or showdown, plays on by itself)
     and he leaves with what he has when the hand ends."""
 
-    return run(
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -187,7 +188,14 @@ def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
                 work.table_do(SitOut(seat))
 
         try:  # a command id of its own, so the table's log says who did it
-            run(table_id, by=by, command_id=uuid.uuid4(), do=do, answer=_answer, kind="seat.remove")
+            TABLE.run(
+                table_id,
+                by=by,
+                command_id=uuid.uuid4(),
+                do=do,
+                answer=_answer,
+                kind="seat.remove",
+            )
         except ApiError as error:  # nothing to do, or the table refused: say so
             done.append(f"table {table_id}: left as it was ({error.code}: {error.message})")
         else:
@@ -199,7 +207,7 @@ def seat_top_up(
     *, by: Any, table_id: int, amount: int, command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Add chips (queued until the end of a hand he is in)."""
-    return run(
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -212,7 +220,7 @@ def seat_top_up(
 
 def seat_sit_out(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
     """Sit out from the next hand on."""
-    return run(
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -230,7 +238,7 @@ def seat_sit_in(
     command_id: uuid.UUID | None = None,
 ) -> dict[str, Any]:
     """Come back: post what is owed, or wait for the big blind."""
-    return run(
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -282,7 +290,7 @@ def hand_act(
         work.hand_do(Act(seats.index(seat), verb, amount=amount, cards=thrown))
 
     body = {"hand": hand, "version": version, "action": action, "amount": amount}
-    return run(
+    return TABLE.run(
         table_id,
         by=by,
         command_id=command_id,

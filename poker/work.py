@@ -9,13 +9,18 @@ models' rewrites (``projections``) in one statement, sets the next clock
 (``clocks``) and queues the frames (``publish``).  A ``Unit`` holds several
 tables' work in one transaction (a tournament's).
 
-Carrying a command out once, all or nothing, with its answer, is
-``poker.commands.run``'s.
+``TABLE`` is the table to the one command runner
+(``poker.commands.Aggregate``; ``TABLE.run(table_id, ...)``): these steps, a cash
+table's chips on the ledger (``accounts.tables``), its receipt and first
+answers, and, once a command committed, whoever listens for the hands it
+finished (``on_hand_finished``: a tournament), told in a transaction of
+its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,10 +29,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.tables import table_chips_moved
+from kernel import clocks as kernel_clocks
 from poker import clocks, projections, statements, streams
+from poker.commands import Aggregate, Record, user_of
 from poker.engine.betting import legal_actions
 from poker.engine.cards import secret_seed, shuffled
 from poker.engine.commands import Act, Action, Command
+from poker.engine.errors import EngineError
 from poker.engine.events import Event as HandEvent
 from poker.engine.hand import begin, play
 from poker.engine.rules import Rules
@@ -35,6 +44,7 @@ from poker.engine.state import HandState
 from poker.engine.table import (
     StartHand,
     TableCommand,
+    TableConfig,
     TableState,
     hand_result,
     plan_hand,
@@ -43,11 +53,14 @@ from poker.engine.table import (
 )
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
-from poker.errors import NotFound
+from poker.errors import Busy, CommandIdReused, NotFound, refusal
 from poker.eventstore import Appending, Batch, Feed, appending
+from poker.models import Command as CommandRow
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
-from poker.selectors import table_summary
+from poker.selectors import table_summary, view_at
+
+log = logging.getLogger(__name__)
 
 # --------------------------------------------------------------------------
 # One command's unit of work
@@ -271,7 +284,11 @@ def written(work: Work, ready: Appending) -> None:
     clock = clocks.work_clock_json(work)
     table = work.table.pk
     summary = table_summary(work.table) if work.table_events else None  # the row as written
-    transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock, seats, summary))
+    transaction.on_commit(
+        lambda: publish(
+            table, recorded, hands, seated=seated, clock=clock, seats=seats, summary=summary
+        )
+    )
 
 
 def load(table_id: int) -> Work:
@@ -308,3 +325,97 @@ def _fold(table: Table, current: Hand | None) -> Work:
         state = streams.hands.state(row.stream, row.version)
         hand = HandWork(row, row.version, state, turn_read=turn(state))
     return Work(table, table_state, hand)
+
+
+# --------------------------------------------------------------------------
+# The table as an aggregate of the command runner
+
+HandFinished = Callable[[int, TableConfig], None]
+"""Told, after a table command committed, that a hand at that table (by
+id, with its configuration) finished in it."""
+
+_hand_listeners: list[HandFinished] = []
+
+
+def on_hand_finished(listener: HandFinished) -> None:
+    """Have ``listener`` told of every hand a table command finishes (a
+    higher app registers in its ``ready``: the tables never call up into
+    it, nor wait for it inside their transaction)."""
+    if listener not in _hand_listeners:
+        _hand_listeners.append(listener)
+
+
+def _follow(work: Work, by: Any) -> list[statements.Statement]:
+    """What follows the command by itself, and a cash table's chips on the
+    ledger: the writes of its last transfer, left to go with the append."""
+    work.settle()
+    if work.table_state.config.is_tournament:  # its chips are the tournament's
+        return []
+    return table_chips_moved(
+        table_id=work.table.pk,
+        before=work.table_start,
+        events=work.table_events,
+        by=user_of(by),
+    )
+
+
+def _record(work: Work) -> Record:
+    return Record(work.batches(), receipt(work), work.now, Feed(work.table.pk, work.table.position))
+
+
+def receipt(work: Work) -> dict[str, Any]:
+    """What a command's answer showed, as versions: enough to show it again."""
+    hand = work.shown_hand()
+    return {
+        "table": work.table.pk,
+        "table_version": work.table_state.version,
+        "hand": None if hand is None else hand[0].pk,
+        "hand_version": None if hand is None else hand[2],
+        "clock": clocks.work_clock_json(work),
+    }
+
+
+def _first_answer(done: CommandRow, by: Any) -> dict[str, Any]:
+    """The answer of a command carried out before (to its own sender:
+    ``command_done`` checked).  An id a tournament command took, stored
+    before digests were, has no table view to show: another command."""
+    if "table" not in done.answer:
+        raise CommandIdReused()
+    return view_at(done.answer, user_of(by), done.recorded_at)
+
+
+def _committed(work: Work) -> None:
+    """Once the command committed: the hand it finished, told."""
+    if not work.finished:
+        return
+    if kernel_clocks.in_drain():  # committed with the drain's transaction
+        transaction.on_commit(lambda: _hand_finished(work))
+    else:
+        _hand_finished(work)
+
+
+def _hand_finished(work: Work) -> None:
+    """Tell the listeners of the hand ``work`` finished.  The command has
+    committed and its answer stands whatever they do: a listener that
+    fails is logged, and what it missed is caught up by its own sweep."""
+    for listener in _hand_listeners:
+        try:
+            listener(work.table.pk, work.table_state.config)
+        except Exception:
+            log.exception("hand-finished listener %r failed at table %s", listener, work.table.pk)
+
+
+TABLE: Aggregate[Work, dict[str, Any]] = Aggregate(
+    log=log,
+    target="table_id",
+    load=load,
+    follow=_follow,
+    record=_record,
+    write=written,
+    first_answer=_first_answer,
+    refused=EngineError,
+    refusal=refusal,
+    busy=Busy,
+    committed=_committed,
+)
+"""A table (cash or a tournament's) to ``poker.commands.Aggregate.run``."""

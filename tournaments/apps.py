@@ -12,7 +12,7 @@ class TournamentsConfig(AppConfig):
         from accounts.references import namer_register
         from config.projections import projection_register
         from kernel.clocks import register as clock_register
-        from poker.commands import on_hand_finished
+        from poker.work import on_hand_finished
         from tournaments import clocks
         from tournaments.play import hand_over
         from tournaments.selectors import tournament_names

@@ -1,36 +1,33 @@
 """One tournament command's unit of work: lock, fold, decide, pay, append,
 project, and publish after commit.
 
-``run`` is to a tournament what ``poker.work.run`` is to a table: one
-transaction that locks the ``Tournament`` row (``select_for_update``),
-folds the stream as of the version it read (a per-process cache keeps the
-latest folds), lets the rules decide, follows up what the service must do
-by itself (paying a finished tournament's prizes), posts the ledger
-transfers of the money events, appends the events under the command id,
-and rewrites the read models and its clocks (``kernel.clocks``).  Only once
-it commits are the cache warmed and the frames sent.
+``run`` carries a tournament command out through the one command runner
+(``poker.commands.Aggregate``), as ``poker.work.TABLE`` does a table's: the
+tournament brings its own parts (``_tournament``): lock the ``Tournament``
+row (``select_for_update``) and fold the stream as of the version it read
+(a per-process cache keeps the latest folds), let the rules decide (with
+what follows by itself: paying a finished tournament's prizes), plan the
+ledger transfers of the money events, and rewrite the read models and its
+clocks (``kernel.clocks``).  Only once it commits are the cache warmed and
+the frames sent.
 
-A command id seen before gets the tournament as it stands now, to its own
-sender only, and writes nothing: a retry that the state now refuses looks
-its id up before refusing, and one that would succeed again collides with
-the first run's ``Command`` row and rolls back.  The id is stored with the
-digest of what the command asks (``eventstore.digest``): the same id with
-other content is refused (``command_id_reused``), not taken for a retry.
+A command id seen before gets the tournament as it stands now (``run``
+answers None), to its own sender only, and writes nothing.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 
-from config import telemetry
-from config.api_errors import ApiError
-from poker.commands import command_done, user_of
-from poker.eventstore import AlreadyDone, Batch, Recorded, appending, classify, digest
+from poker import commands
+from poker.eventstore import Appending, Batch, Recorded
+from poker.statements import Statement
 from poker.streams import Folds
 from poker.work import Unit
 from tournaments import payments, projections, selectors, timing
@@ -46,6 +43,8 @@ from tournaments.rules import (
     evolve,
     play,
 )
+
+log = logging.getLogger(__name__)
 
 folds: Folds[TournamentState] = Folds(projections.decode, evolve)
 """The latest fold of every tournament stream this process touched."""
@@ -105,7 +104,6 @@ Decide = Callable[[TournamentState, int], TournamentCommand]
 (raising an ``ApiError`` refuses it before the rules are asked)."""
 
 
-@telemetry.observed("tournament_id")  # its log context (command id, tournament), metrics
 def run(
     tournament_id: int,
     *,
@@ -117,78 +115,106 @@ def run(
     ticket: bool | None = None,
     unit: Unit | None = None,
 ) -> Outcome | None:
-    """Carry out one command: all of it, once, or nothing.  None when the
-    command id was carried out before (the caller shows the tournament as
-    it stands); ``follow_up`` runs in the transaction once the rows are
-    written.  ``kind`` and ``body``: what the command asks, whose digest is
-    stored with its id.  ``unit``: the tables' work of the table command
-    this one reports to (a hand dealt or over), which carries out its
-    decisions; a ``Tables`` holding this tournament's row gives the row
-    and the state (not read again) and gets the state after."""
-    content = None if command_id is None else digest(kind, tournament_id, body or {})
+    """Carry out one command (``Aggregate.run``): all of it, once, or
+    nothing.  None when the command id was carried out before (the caller
+    shows the tournament as it stands); ``follow_up`` runs in the
+    transaction once the rows are written.  ``kind`` and ``body``: what the
+    command asks, whose digest is stored with its id.  ``unit``: the
+    tables' work of the table command this one reports to (a hand dealt or
+    over), which carries out its decisions; a ``Tables`` holding this
+    tournament's row gives the row and the state (not read again) and gets
+    the state after, in the transaction of the command that holds it: no
+    savepoint of its own, as a failure fails that whole command (the retry
+    of a report it made cannot come under the lock it holds)."""
     held = unit if isinstance(unit, Tables) and unit.pk == tournament_id else None
-    if held is None:
-        return _run(tournament_id, by, command_id, content, decide, ticket, unit, None)
-    try:
-        outcome = _run(tournament_id, by, command_id, content, decide, ticket, unit, held)
-    except BaseException:
-        held.row = None  # its columns may be those of a write rolled back
-        raise
-    if outcome is None:
-        held.row = None  # a retry: a write rolled back, or none
-    else:
-        held.row, held.state = outcome.row, outcome.state
-    return outcome
+
+    def do(outcome: Outcome) -> None:
+        command = decide(outcome.before, int(outcome.now.timestamp()))
+        outcome.state, outcome.events = _decide(outcome.before, command)
+
+    return _tournament(held, ticket, unit).run(
+        tournament_id,
+        by=by,
+        command_id=command_id,
+        do=do,
+        answer=lambda outcome: outcome,
+        kind=kind,
+        body=body,
+        joined=held is not None,
+    )
 
 
-def _run(
-    tournament_id: int,
-    by: Any,
-    command_id: uuid.UUID | None,
-    content: str | None,
-    decide: Decide,
-    ticket: bool | None,
-    unit: Unit | None,
-    held: Tables | None,
-) -> Outcome | None:
-    """``run``'s work; ``held``: the tables' work holding the tournament
-    row locked already, with its state (neither read again), in the
-    transaction of the command that holds it: no savepoint of its own, as
-    a failure fails that whole command (the retry of a report it made
-    cannot come under the lock it holds)."""
-    try:
-        with transaction.atomic(savepoint=held is None):
-            if held is not None and held.row is not None:
-                row, state = held.row, held.state
-            else:
-                row = _lock(tournament_id)
-                state = folds.state(row.stream, row.version)
-            now = timing.now()
-            try:
-                try:
-                    new, events = _decide(state, decide(state, int(now.timestamp())))
-                except TournamentError as error:
-                    raise refusal(error) from error
-            except ApiError:
-                if command_done(command_id, by, content):
-                    return None
-                raise
-            line = selectors.tournament_summary(row)
-            key = (command_id, content)
-            pending = [] if held is None else held.pending
-            outcome = _write(row, state, new, events, key, by, ticket, now, pending)
-            outcome.line_before = line
-            follow_up(outcome, unit)
-            if held is None:  # the transaction's (unless its tables' work posted them)
-                payments.settle(pending)
-    except IntegrityError as error:
-        if held is not None:
-            raise Busy() from error  # no savepoint: the transaction can read nothing more
-        retried = isinstance(classify(error, command_id), AlreadyDone)
-        if retried and command_done(command_id, by, content):
-            return None
-        raise Busy() from error
-    return outcome
+def _tournament(
+    held: Tables | None, ticket: bool | None, unit: Unit | None
+) -> commands.Aggregate[Outcome, Outcome | None]:
+    """A tournament to the command runner, its work an ``Outcome`` (the
+    state before and after, its events); ``held``: the tables' work holding
+    its row locked already, with its state, and the transaction's transfers
+    still to post (posted by that work, not here); ``ticket``: whether an
+    entry is paid with a ticket."""
+
+    def load(tournament_id: int) -> Outcome:
+        if held is not None and held.row is not None:
+            row, state = held.row, held.state
+            held.row = None  # until written: a failure or a retry may leave it behind
+        else:
+            row = _lock(tournament_id)
+            state = folds.state(row.stream, row.version)
+        pending = [] if held is None else held.pending
+        return Outcome(row, state, state, [], [], timing.now(), pending=pending)
+
+    def pay(outcome: Outcome, by: Any) -> list[Statement]:
+        """Plan the transfers of its money events (added to ``pending``)."""
+        if outcome.events:
+            row = outcome.row
+            payments.post(
+                tournament=row.pk,
+                stream=row.stream,
+                state=outcome.before,
+                events=outcome.events,
+                ticket=ticket,
+                tickets_into=row.tickets_into,
+                pending=outcome.pending,
+            )
+        return []
+
+    def write(outcome: Outcome, ready: Appending) -> None:
+        """Append and project in one statement (with events: else nothing),
+        then ``follow_up``, then post the transaction's transfers (unless
+        its tables' work posts them)."""
+        row, new = outcome.row, outcome.state
+        outcome.line_before = selectors.tournament_summary(row)
+        if outcome.events:
+            projections.write_tournament(row, new, before=outcome.before, writes=ready.writes)
+            outcome.recorded = ready.recorded
+            stream, version = row.stream, new.version
+            transaction.on_commit(lambda: folds.remember(stream, version, new))
+        follow_up(outcome, unit)
+        if held is None:
+            payments.settle(outcome.pending)
+        else:  # the next report's row and state
+            held.row, held.state = row, new
+
+    return commands.Aggregate(
+        log=log,
+        target="tournament_id",
+        load=load,
+        follow=pay,
+        record=_record,
+        write=write,
+        first_answer=lambda done, by: None,
+        refused=TournamentError,
+        refusal=refusal,
+        busy=Busy,
+    )
+
+
+def _record(outcome: Outcome) -> commands.Record:
+    """Its events after the version read (none: no append), and its receipt."""
+    row, events = outcome.row, outcome.events
+    batch = Batch(row.stream, outcome.before.version, projections.encode(events))
+    receipt = {"tournament": row.pk, "version": outcome.state.version}
+    return commands.Record([batch] if events else [], receipt, outcome.now)
 
 
 def follow_up(outcome: Outcome, unit: Unit | None = None) -> None:
@@ -225,49 +251,11 @@ def in_target(state: TournamentState) -> frozenset[str]:
     satellite = state.definition.satellite
     if satellite is None or not satellite.target.isdigit():
         return frozenset()
-    players = [s.player for s in state.standings]
+    players = [int(s.player) for s in state.standings]
     entered = Entrant.objects.filter(
         tournament_id=int(satellite.target), player_id__in=players, status=Entrant.Status.IN
     ).values_list("player_id", flat=True)
     return frozenset(str(p) for p in entered)
-
-
-def _write(
-    row: Tournament,
-    state: TournamentState,
-    new: TournamentState,
-    events: list[TournamentEvent],
-    key: tuple[uuid.UUID | None, str | None],
-    by: Any,
-    ticket: bool | None,
-    now: Any,
-    pending: list[payments.Planned],
-) -> Outcome:
-    """Plan the payments (added to ``pending``), append, project (nothing
-    to write: an empty outcome); ``key``: the command id and its content's
-    digest."""
-    recorded: list[Recorded] = []
-    if events:
-        payments.post(
-            tournament=row.pk,
-            stream=row.stream,
-            state=state,
-            events=events,
-            ticket=ticket,
-            tickets_into=row.tickets_into,
-            pending=pending,
-        )
-        batch = Batch(row.stream, state.version, projections.encode(events))
-        receipt = {"tournament": row.pk, "version": new.version}
-        command_id, content = key
-        ready = appending(
-            [batch], command_id=command_id, answer=receipt, content=content, by=user_of(by), at=now
-        )
-        projections.write_tournament(row, new, before=state, writes=ready.writes)  # one statement
-        recorded = ready.recorded
-        stream, version = row.stream, new.version
-        transaction.on_commit(lambda: folds.remember(stream, version, new))
-    return Outcome(row, state, new, events, recorded, now, pending=pending)
 
 
 def _lock(tournament_id: int) -> Tournament:

@@ -1,7 +1,7 @@
 """Casino tables: Casino Draw Poker against the house (RULES.md 5), on the
 pot tables' event store, command path and ledger.
 
-Write side: ``services`` (one function per command) through ``commands.run``
+Write side: ``services`` (one function per command) through ``commands.CASINO.run``
 (lock, fold, decide, money, append, project, clock) on a ``work.CasinoWork``;
 ``clocks`` for the betting window and the decision clock (kernel clocks,
 fired by the kernel's drain).  Read side: ``selectors`` (the list of tables, a table as

@@ -97,7 +97,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     """Act for a clock that ran out if its stream is still at ``version``:
     the box to act times out, or the window closes and the round is dealt.
     ``ClockMoved`` when there is nothing to do, ``ClockEarly`` when early."""
-    from poker.casino.commands import run
+    from poker.casino.commands import CASINO
 
     def do(work: CasinoWork) -> None:
         if stream.startswith("casino-round-"):
@@ -105,7 +105,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
         else:
             _window_closed(work, version)
 
-    return run(
+    return CASINO.run(
         table_id,
         by=None,
         command_id=timer_id(stream, version),

@@ -1,9 +1,9 @@
 """The write side of the casino tables: one function per command.
 
-Each runs as one transaction through ``commands.run`` and answers with the
-table as the caller may see it (``selectors.casino_work_view``).  Services
-take keyword arguments and raise ``ApiError`` subclasses; engine refusals
-keep their code.
+Each runs as one transaction through the one command runner
+(``commands.CASINO.run``) and answers with the table as the caller may see
+it (``selectors.casino_work_view``).  Services take keyword arguments and
+raise ``ApiError`` subclasses; engine refusals keep their code.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from accounts.limits import play_check
 from accounts.selectors import account_balance
 from config.api_errors import ApiError
 from poker.casino import projections, publish, streams
-from poker.casino.commands import run
+from poker.casino.commands import CASINO
 from poker.casino.edge import edge_guard
 from poker.casino.house import exposure_open
 from poker.casino.models import CasinoBox, CasinoTable, casino_feed
@@ -94,7 +94,7 @@ def casino_table_close(
     else when the running round ends."""
     if not getattr(by, "is_staff", False):
         raise Forbidden(_("Only staff close tables."))
-    return run(
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -141,7 +141,7 @@ def _box_of(work: CasinoWork, by: Any) -> int:
 
 def _seat_command(kind: str, make: Callable[[int], Any], doc: str) -> Callable[..., dict[str, Any]]:
     def service(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
-        return run(
+        return CASINO.run(
             table_id,
             by=by,
             command_id=command_id,
@@ -162,7 +162,7 @@ def casino_sit(
     player, as a seat at a pot table is."""
     player = _player_id(by)
     play_check(by)
-    return run(
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -194,7 +194,7 @@ def casino_bet(
             )
         work.table_do(Bet(box, amount, min(wallet, round_cover(amount))))
 
-    return run(
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,
@@ -234,7 +234,7 @@ def casino_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
                 raise ApiError(_("Not seated here."), code="not_seated", status=409)
             work.table_do(Leave(box))
 
-        run(
+        CASINO.run(
             table_id,
             by=by,
             command_id=uuid.uuid4(),
@@ -283,7 +283,7 @@ def casino_act(
         work.round_do(Act(position, verb, thrown))
 
     body = {"round": round, "version": version, "action": action, "cards": list(cards)}
-    return run(
+    return CASINO.run(
         table_id,
         by=by,
         command_id=command_id,

@@ -21,7 +21,6 @@ from tests.tournaments.service_support import (
 from tournaments import play
 from tournaments.management.simulation import Passive
 from tournaments.models import Entrant
-from tournaments.simulation import Passive
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

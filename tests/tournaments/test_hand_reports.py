@@ -1,6 +1,6 @@
 """A hand's end at a tournament table reaches the tournament after the
 table's command has committed, in a command of the tournament's own
-(``poker.commands.on_hand_finished``, ``tournaments.play.hand_over``):
+(``poker.work.on_hand_finished``, ``tournaments.play.hand_over``):
 the table never calls into the tournament inside its transaction.  A
 report lost between the two commits (the process died, the report
 failed) is made by the deal sweep, and the player's answer stands."""
@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from poker import commands, streams
+from poker import streams, work
 from poker.engine.rules import Game
 from poker.engine.table import TableConfig
 from poker.models import Hand, Table
@@ -76,7 +76,7 @@ def test_the_tournament_hears_of_a_hand_once_the_table_has_committed(
         heard.append((table_id, connection.in_atomic_block))
         hand_over(table_id, config)
 
-    monkeypatch.setattr(commands, "_hand_listeners", [listener])
+    monkeypatch.setattr(work, "_hand_listeners", [listener])
     before = state(t).tables[1].hand
     assert before is not None
     _play_to_the_end(table, users)
@@ -94,7 +94,7 @@ def test_a_lost_report_is_made_by_the_sweep_and_the_answer_stands(
     def dies(table_id: int, config: TableConfig) -> None:
         raise RuntimeError("the process died before the tournament heard")
 
-    monkeypatch.setattr(commands, "_hand_listeners", [dies])
+    monkeypatch.setattr(work, "_hand_listeners", [dies])
     running = state(t).tables[1].hand
     answers = _play_to_the_end(table, users)
     assert answers and all(isinstance(a, dict) for a in answers)  # no error reached the player

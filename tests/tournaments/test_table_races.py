@@ -35,7 +35,6 @@ from tournaments import services
 from tournaments.management.simulation import Passive
 from tournaments.rules import Rebuys, Status
 from tournaments.rules import queries as q
-from tournaments.simulation import Passive
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
