@@ -44,18 +44,12 @@ test: venv
 screenshots: venv
 	E2E_README_IMAGES=1 $(BIN)/pytest -q -p no:cacheprovider tests/e2e
 
-# TEMPORARY (issue 27): a file being rewritten on another branch, whose
-# own error its rewrite fixes, is left out of mypy; imported by the checked
-# files, it is still read for its types but its errors are not reported.
-# Remove once that branch is merged.
-MYPY_PENDING = --follow-imports=silent --exclude '^tournaments/work\.py$$'
-
 # mypy: every app, strict, with Django's and DRF's stubs (the files and
 # settings are pyproject's [tool.mypy]).
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy $(MYPY_PENDING)
+	$(BIN)/mypy
 
 bench: venv
 	$(BIN)/python -m bench
