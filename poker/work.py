@@ -271,7 +271,17 @@ def written(work: Work, ready: Appending) -> None:
     clock = clocks.work_clock_json(work)
     table = work.table.pk
     summary = table_summary(work.table) if work.table_events else None  # the row as written
-    transaction.on_commit(lambda: publish(table, recorded, hands, seated, clock, seats, summary))
+    transaction.on_commit(
+        lambda: publish(
+            table=table,
+            rows=recorded,
+            hands=hands,
+            seated=seated,
+            clock=clock,
+            seats=seats,
+            summary=summary,
+        )
+    )
 
 
 def load(table_id: int) -> Work:

@@ -22,10 +22,10 @@ order they fix.  The deck order, the seed and every other card stay here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from poker import feed
 from poker.casino import streams
 from poker.casino.models import CasinoRound, casino_round_stream
 from poker.engine import casino
@@ -41,9 +41,7 @@ from poker.engine.casino.table import (
 )
 from poker.eventstore import Recorded, load
 
-Frame = dict[str, Any]
-Cut = tuple[Frame, list[tuple[int, Frame]]]
-"""One event's public frame and each private frame by its owner (a user id)."""
+Frame = feed.Frame
 
 
 @dataclass
@@ -96,7 +94,7 @@ class Cutter:
     state: CasinoTableState | None
     rounds: dict[str, RoundSeen] = field(default_factory=dict)
 
-    def cut(self, row: Recorded, clock: dict[str, Any] | None = None) -> Cut:
+    def cut(self, row: Recorded, clock: dict[str, Any] | None = None) -> feed.Cut:
         head = {
             "table": self.table,
             "position": row.position,
@@ -116,7 +114,7 @@ class Cutter:
         self.state = evolve_table(self.state, event)
         return _cut(public, private)
 
-    def _round(self, row: Recorded, head: dict[str, Any]) -> Cut:
+    def _round(self, row: Recorded, head: dict[str, Any]) -> feed.Cut:
         seen = self.rounds.get(row.stream)
         if seen is None or len(seen.events) < row.version:
             pk = row.stream.removeprefix("casino-round-")
@@ -136,12 +134,8 @@ class Cutter:
         return _cut(public, private)
 
 
-def _cut(public: Frame, private: dict[str, Frame]) -> Cut:
-    if private:
-        # Who gets a private frame is no secret (who sat, who was dealt);
-        # clients wait for theirs after the public one.
-        public["private_for"] = [int(p) for p in private]
-    return public, [(int(p), f) for p, f in private.items()]
+def _cut(public: Frame, private: dict[str, Frame]) -> feed.Cut:
+    return feed.cut(public, ((int(p), f) for p, f in private.items()))
 
 
 def _with(frame: Frame, opened: list[Any]) -> Frame:
@@ -187,16 +181,6 @@ def _table_event(
     if isinstance(data.get("boxes"), list):
         data["boxes"] = [b + 1 for b in data["boxes"]]
     return data
-
-
-def frames_for(cuts: Iterable[Cut], viewer: int | None) -> list[Frame]:
-    """What ``viewer`` (a user id, or None) sees of ``cuts``: each public
-    frame, and his private frame right after it."""
-    out: list[Frame] = []
-    for public, private in cuts:
-        out.append(public)
-        out += [frame for owner, frame in private if owner == viewer]
-    return out
 
 
 def round_events(row: CasinoRound, viewer: str | None) -> tuple[list[dict[str, Any]], list[Any]]:
