@@ -8,7 +8,7 @@ it once and hands it to each of its sockets in the group.  Nothing is
 stored in Redis: a server that is not listening at that moment (Redis
 restarted, a connection lost) misses the message, and its sockets fetch
 what they missed from the event store, by position, with the next message
-(``poker.consumers.TableConsumer``).
+(``poker.consumers.FeedConsumer``).
 
 A command publishes from synchronous code.  ``async_to_sync`` there, with
 no event loop running in the thread (a bench, a Celery task, a command run

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -269,11 +269,14 @@ class FeedConsumer(JsonFrames):
     what was skipped from the store, where it is committed; each frame is
     sent once, in feed order.
 
-    A stream supplies which feed (``url_key``, ``missing``, ``exists``,
-    ``group``) and, run on a database thread, its ``snapshot`` and its
-    ``frames_after`` a position; ``place`` and ``first`` say where a frame
-    goes.  The cut per viewer is the publisher's (``poker.feed.Cut``)."""
+    A stream supplies which feed (``model``, ``url_key``, ``missing``,
+    ``group``) and, run on a database thread, its ``view`` and ``replay``
+    (or its own ``snapshot`` and ``frames_after``); ``place`` and ``first``
+    say where a frame goes.  The cut per viewer is the publisher's
+    (``poker.feed``): a socket only picks its viewer's frames."""
 
+    model: ClassVar[type[Any]]
+    """The stream's row (its ``position``: how far its feed goes)."""
     url_key = "table_id"
     """The route's keyword naming the stream's row."""
     missing: Refusal
@@ -307,7 +310,7 @@ class FeedConsumer(JsonFrames):
         raise NotImplementedError
 
     def exists(self) -> bool:
-        raise NotImplementedError
+        return bool(self.model.objects.filter(pk=self.feed_id).exists())
 
     def view(self) -> tuple[int, dict[str, Any]]:
         """The stream as the viewer sees it, and the position it is at."""
@@ -315,7 +318,7 @@ class FeedConsumer(JsonFrames):
 
     def position(self) -> int:
         """How far the stream's feed goes."""
-        raise NotImplementedError
+        return int(self.model.objects.values_list("position", flat=True).get(pk=self.feed_id))
 
     def replay(self, after: int) -> list[Frame]:
         """The viewer's frames after position ``after``, at most ``feed.REPLAY_LIMIT``."""
@@ -343,14 +346,20 @@ class FeedConsumer(JsonFrames):
         return self.place(frame)
 
     async def _catch_up(self, after: int | None) -> None:
+        """On connect, every frame after ``after`` (a tournament's update
+        even with no event in it: the tournament as it now stands), or a
+        snapshot."""
         frames = None if after is None else await database(self.frames_after)(after)
-        if frames is None:
-            frames = await database(self.snapshot)()
-        else:
-            assert after is not None
-            self.last, self.expected = (after, 1), (after + 1, 0)
+        if after is None or frames is None:
+            await self._start_over()
+            return
+        self.last, self.expected = (after, 1), (after + 1, 0)
         for frame in frames:
-            await self._send_frame(frame)
+            await self._send(frame)
+
+    async def _start_over(self) -> None:
+        for frame in await database(self.snapshot)():
+            await self._send(frame)
 
     async def frame(self, message: LayerMessage) -> None:
         """A command's message to the stream's group: the frames this viewer
@@ -374,17 +383,19 @@ class FeedConsumer(JsonFrames):
         when too many)."""
         frames = await database(self.frames_after)(self.expected[0] - 1)
         if frames is None:
-            frames = await database(self.snapshot)()
+            await self._start_over()
+            return
         for frame in frames:
             await self._send_frame(frame)
 
     async def _send_frame(self, frame: Frame, text: str | None = None) -> None:
-        """Each frame once, in feed order; a snapshot starts the feed over.
-        ``text``: the frame already encoded (a live frame)."""
-        place = self.place(frame)
-        if place <= self.last and frame["type"] != "snapshot":
-            return
-        self.last = place
+        """Each frame once, in feed order: one at or before the last one
+        sent is dropped.  ``text``: the frame already encoded (a live frame)."""
+        if self.place(frame) > self.last:
+            await self._send(frame, text)
+
+    async def _send(self, frame: Frame, text: str | None = None) -> None:
+        place = self.last = self.place(frame)
         owed = frame["type"] == "event" and self.viewer in frame.get("private_for", ())
         self.expected = (place[0], 1) if owed else (place[0] + 1, 0)
         if text is None:
@@ -402,14 +413,12 @@ class FeedConsumer(JsonFrames):
 class TableConsumer(FeedConsumer):
     """One cash table's feed; a player's actions in, as over REST."""
 
+    model = Table
     missing = NO_TABLE
 
     @property
     def group(self) -> str:
         return publish.table_group(self.feed_id)
-
-    def exists(self) -> bool:
-        return Table.objects.filter(pk=self.feed_id).exists()
 
     def view(self) -> tuple[int, dict[str, Any]]:
         """Read under the table lock, so no command commits in between."""
@@ -417,9 +426,6 @@ class TableConsumer(FeedConsumer):
             row = Table.objects.select_for_update().get(pk=self.feed_id)
             view = selectors.table_view(row, self.user)
             return self.position(), view  # as of the view, whatever it read
-
-    def position(self) -> int:
-        return int(Table.objects.values_list("position", flat=True).get(pk=self.feed_id))
 
     def replay(self, after: int) -> list[Frame]:
         return publish.replay(self.feed_id, after, self.viewer)

@@ -25,11 +25,14 @@ from __future__ import annotations
 import json
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable
-from typing import Any, Literal, NamedTuple, NotRequired, TypedDict
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, TypeVar
 
-Frame = dict[str, Any]
-"""A socket frame: a JSON object with a ``type``."""
+from poker.eventstore import Recorded
+
+Frame = Mapping[str, Any]
+"""A socket frame as a stream passes it on: a JSON object with a ``type``
+(a table's ``EventFrame``, a tournament's update, a snapshot)."""
 
 REPLAY_LIMIT = 500
 """Frames a stream replays from the store on a reconnect or after a gap;
@@ -80,12 +83,34 @@ class EventFrame(TypedDict):
     round: NotRequired[int]
 
 
-def cut(public: Frame, private: Iterable[tuple[int, Frame]] = ()) -> Cut:
+def event_frame(
+    kind: Literal["event", "private"],
+    table: int,
+    row: Recorded,
+    clock: dict[str, Any] | None,
+    event: dict[str, Any],
+) -> EventFrame:
+    """The frame of a table's event ``row`` (cash or casino): ``event`` as
+    its viewer sees it, and ``clock``, the clock running once its command
+    was done."""
+    assert row.position is not None
+    return {
+        "type": kind,
+        "table": table,
+        "position": row.position,
+        "stream": row.stream,
+        "version": row.version,
+        "clock": clock,
+        "event": event,
+    }
+
+
+def cut(public: Frame, private: Iterable[tuple[int, EventFrame]] = ()) -> Cut:
     """An event's frames; a public frame with private ones names their
     owners (``private_for``): clients and sockets wait for theirs."""
     owned = [Private(owner, frame) for owner, frame in private]
     if owned:
-        public["private_for"] = [p.owner for p in owned]
+        public = {**public, "private_for": [p.owner for p in owned]}
     return {"public": public, "private": owned}
 
 
@@ -97,11 +122,7 @@ def message(group: str, cuts: list[Cut]) -> FeedMessage:
 def visible(cuts: Iterable[Cut], viewer: int | None) -> list[Frame]:
     """What ``viewer`` (a user id, or None) sees of ``cuts``: each public
     frame, and his private frame right after it."""
-    out: list[Frame] = []
-    for c in cuts:
-        out.append(c["public"])
-        out += [frame for owner, frame in c["private"] if owner == viewer]
-    return out
+    return _seen(((c["public"], c["private"]) for c in cuts), viewer)
 
 
 class Shared(NamedTuple):
@@ -111,17 +132,10 @@ class Shared(NamedTuple):
     text: str
 
 
-class Encoded(NamedTuple):
-    """A cut with its frames encoded."""
-
-    public: Shared
-    private: dict[int, Shared]
-
-
 KEPT = 256
 """Messages whose encoded frames a process keeps."""
 
-_encoded: OrderedDict[str, list[Encoded]] = OrderedDict()
+_encoded: OrderedDict[str, list[tuple[Shared, list[tuple[int, Shared]]]]] = OrderedDict()
 
 
 def frames_for(message: FeedMessage, viewer: int | None) -> list[Shared]:
@@ -130,16 +144,22 @@ def frames_for(message: FeedMessage, viewer: int | None) -> list[Shared]:
     encoded = _encoded.get(message["id"])
     if encoded is None:
         encoded = _encoded[message["id"]] = [
-            Encoded(_shared(c["public"]), {owner: _shared(f) for owner, f in c["private"]})
+            (_shared(c["public"]), [(owner, _shared(f)) for owner, f in c["private"]])
             for c in message["cuts"]
         ]
         while len(_encoded) > KEPT:
             _encoded.popitem(last=False)
-    out: list[Shared] = []
-    for public, private in encoded:
+    return _seen(encoded, viewer)
+
+
+T = TypeVar("T")
+
+
+def _seen(cuts: Iterable[tuple[T, Iterable[tuple[int, T]]]], viewer: int | None) -> list[T]:
+    out: list[T] = []
+    for public, private in cuts:
         out.append(public)
-        if viewer in private:
-            out.append(private[viewer])
+        out += [frame for owner, frame in private if owner == viewer]
     return out
 
 

@@ -168,35 +168,27 @@ def cut_rows(
     """
     out: list[feed.Cut] = []
     for row in rows:
-        assert row.position is not None
-        head = {
-            "table": table,
-            "position": row.position,
-            "stream": row.stream,
-            "version": row.version,
-            "clock": clock,
-        }
         if row.stream.startswith("table-"):
-            out.append(feed.cut({"type": "event", **head, "event": {"type": row.type, **row.data}}))
+            event = {"type": row.type, **row.data}
+            out.append(feed.cut(feed.event_frame("event", table, row, clock, event)))
             continue
-        event = from_json({"type": row.type, **row.data, **UNDEALT})
-        if isinstance(event, HandStarted):
-            names[row.stream] = [e.name for e in event.players]
-        positions = _owners(event)
+        hand = from_json({"type": row.type, **row.data, **UNDEALT})
+        if isinstance(hand, HandStarted):
+            names[row.stream] = [e.name for e in hand.players]
         by_seat = seats[row.stream]
-        public = {"type": "event", **head, "event": _seen(event, None, by_seat)}
-        _attach(public, opened.get((row.position, None)))
+        public = feed.event_frame("event", table, row, clock, _seen(hand, None, by_seat))
+        _attach(public, opened.get((public["position"], None)))
         private = []
-        for position in positions:
+        for position in _owners(hand):
             owner = int(names[row.stream][position])
-            frame = {"type": "private", **head, "event": _seen(event, position, by_seat)}
-            _attach(frame, opened.get((row.position, owner)))
+            frame = feed.event_frame("private", table, row, clock, _seen(hand, position, by_seat))
+            _attach(frame, opened.get((frame["position"], owner)))
             private.append((owner, frame))
         out.append(feed.cut(public, private))
     return out
 
 
-def _attach(frame: Frame, opened: list[dict[str, Any]] | None) -> None:
+def _attach(frame: feed.EventFrame, opened: list[dict[str, Any]] | None) -> None:
     """Give ``frame`` the openings of the cards it names, if any."""
     if opened:
         frame["openings"] = opened

@@ -43,6 +43,7 @@ class TournamentConsumer(FeedConsumer):
     frame brings the tournament as it stands, so a gap brings one update
     with every event missed (or a snapshot), not each frame again."""
 
+    model = Tournament
     url_key = "tournament_id"
     missing = NO_TOURNAMENT
     place_key = "version"
@@ -50,9 +51,6 @@ class TournamentConsumer(FeedConsumer):
     @property
     def group(self) -> str:
         return tournament_group(self.feed_id)
-
-    def exists(self) -> bool:
-        return Tournament.objects.filter(pk=self.feed_id).exists()
 
     def snapshot(self) -> list[Frame]:
         return [snapshot(self.feed_id, self.user)]

@@ -28,23 +28,18 @@ NO_TABLE = Refusal(4404, "not_found", _("no such casino table"))
 class CasinoTableConsumer(FeedConsumer):
     """One casino table's feed."""
 
+    model = CasinoTable
     missing = NO_TABLE
 
     @property
     def group(self) -> str:
         return publish.table_group(self.feed_id)
 
-    def exists(self) -> bool:
-        return CasinoTable.objects.filter(pk=self.feed_id).exists()
-
     def view(self) -> tuple[int, dict[str, Any]]:
         """Read under the table's lock, so no command commits in between."""
         with transaction.atomic():
             row = CasinoTable.objects.select_for_update().get(pk=self.feed_id)
             return row.position, casino_table_view(row, self.user)
-
-    def position(self) -> int:
-        return int(CasinoTable.objects.values_list("position", flat=True).get(pk=self.feed_id))
 
     def replay(self, after: int) -> list[Frame]:
         return publish.replay(self.feed_id, after, self.viewer)

@@ -23,7 +23,7 @@ order they fix.  The deck order, the seed and every other card stay here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from poker import feed
 from poker.casino import streams
@@ -95,50 +95,49 @@ class Cutter:
     rounds: dict[str, RoundSeen] = field(default_factory=dict)
 
     def cut(self, row: Recorded, clock: dict[str, Any] | None = None) -> feed.Cut:
-        head = {
-            "table": self.table,
-            "position": row.position,
-            "stream": row.stream,
-            "version": row.version,
-            "clock": clock,
-        }
         if row.stream.startswith("casino-round-"):
-            return self._round(row, head)
+            return self._round(row, clock)
         event = streams.decode_table(row)
         owners = _owners(self.state, event)
-        public = {"type": "event", **head, "event": _table_event(row, event, None, owners)}
-        private = {
-            owner: {"type": "private", **head, "event": _table_event(row, event, owner, owners)}
+        seen = _table_event(row, event, None, owners)
+        public = feed.event_frame("event", self.table, row, clock, seen)
+        private = [
+            (int(owner), feed.event_frame("private", self.table, row, clock, own))
             for owner in sorted(set(owners.values()), key=int)
-        }
+            for own in [_table_event(row, event, owner, owners)]
+        ]
         self.state = evolve_table(self.state, event)
-        return _cut(public, private)
+        return feed.cut(public, private)
 
-    def _round(self, row: Recorded, head: dict[str, Any]) -> feed.Cut:
+    def _round(self, row: Recorded, clock: dict[str, Any] | None) -> feed.Cut:
         seen = self.rounds.get(row.stream)
         if seen is None or len(seen.events) < row.version:
             pk = row.stream.removeprefix("casino-round-")
             boxes = list(CasinoRound.objects.values_list("boxes", flat=True).get(pk=pk))
             seen = self.rounds[row.stream] = RoundSeen.load(row.stream, boxes)
         data, opened = seen.event(row.version, None)
-        public = _with(
-            {"type": "event", **head, "round": _number(row.stream), "event": data}, opened
-        )
-        private = {}
+        public = _round_frame("event", self.table, row, clock, data, opened)
+        private = []
         for position, player in enumerate(seen.players):
             theirs, own = seen.event(row.version, position)
             if theirs != data or own != opened:
-                frame = {**public, "type": "private", "event": theirs}
-                frame.pop("openings", None)
-                private[player] = _with(frame, own)
-        return _cut(public, private)
+                frame = _round_frame("private", self.table, row, clock, theirs, own)
+                private.append((int(player), frame))
+        return feed.cut(public, private)
 
 
-def _cut(public: Frame, private: dict[str, Frame]) -> feed.Cut:
-    return feed.cut(public, ((int(p), f) for p, f in private.items()))
-
-
-def _with(frame: Frame, opened: list[Any]) -> Frame:
+def _round_frame(
+    kind: Literal["event", "private"],
+    table: int,
+    row: Recorded,
+    clock: dict[str, Any] | None,
+    event: dict[str, Any],
+    opened: list[Any],
+) -> feed.EventFrame:
+    """A round event's frame: its round's number, and the openings of the
+    cards it shows its viewer."""
+    frame = feed.event_frame(kind, table, row, clock, event)
+    frame["round"] = _number(row.stream)
     if opened:
         frame["openings"] = opened
     return frame
