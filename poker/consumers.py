@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Protocol, cast
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -256,6 +256,14 @@ version), then 0 for a public event frame, 1 for what comes after it (the
 viewer's private frame; a snapshot or an update: all of that position)."""
 
 
+class TableFrames(Protocol):
+    """What a table's stream publishes (``poker.publish``, ``casino.publish``)."""
+
+    def table_group(self, table: int) -> str: ...
+
+    def replay(self, table: int, after: int, viewer: int | None) -> list[Frame]: ...
+
+
 class FeedConsumer(JsonFrames):
     """A stream's feed, live, with catch-up from a position: what every
     live stream (a cash table, a casino table, a tournament) shares.
@@ -269,14 +277,16 @@ class FeedConsumer(JsonFrames):
     what was skipped from the store, where it is committed; each frame is
     sent once, in feed order.
 
-    A stream supplies which feed (``model``, ``url_key``, ``missing``,
-    ``group``) and, run on a database thread, its ``view`` and ``replay``
+    A stream supplies which feed (``model``, ``url_key``, ``missing``, and
+    ``frames`` or its own ``group``) and, run on a database thread, its ``view`` and ``replay``
     (or its own ``snapshot`` and ``frames_after``); ``place`` and ``first``
     say where a frame goes.  The cut per viewer is the publisher's
     (``poker.feed``): a socket only picks its viewer's frames."""
 
     model: ClassVar[type[Any]]
     """The stream's row (its ``position``: how far its feed goes)."""
+    frames: TableFrames
+    """A table stream's group and replay (a module: ``poker.publish``)."""
     url_key = "table_id"
     """The route's keyword naming the stream's row."""
     missing: Refusal
@@ -307,7 +317,7 @@ class FeedConsumer(JsonFrames):
 
     @property
     def group(self) -> str:
-        raise NotImplementedError
+        return self.frames.table_group(self.feed_id)
 
     def exists(self) -> bool:
         return bool(self.model.objects.filter(pk=self.feed_id).exists())
@@ -322,7 +332,7 @@ class FeedConsumer(JsonFrames):
 
     def replay(self, after: int) -> list[Frame]:
         """The viewer's frames after position ``after``, at most ``feed.REPLAY_LIMIT``."""
-        raise NotImplementedError
+        return self.frames.replay(self.feed_id, after, self.viewer)
 
     def snapshot(self) -> list[Frame]:
         """The stream as the viewer sees it now (a ``snapshot`` frame), then
@@ -414,11 +424,8 @@ class TableConsumer(FeedConsumer):
     """One cash table's feed; a player's actions in, as over REST."""
 
     model = Table
+    frames = publish
     missing = NO_TABLE
-
-    @property
-    def group(self) -> str:
-        return publish.table_group(self.feed_id)
 
     def view(self) -> tuple[int, dict[str, Any]]:
         """Read under the table lock, so no command commits in between."""
@@ -426,9 +433,6 @@ class TableConsumer(FeedConsumer):
             row = Table.objects.select_for_update().get(pk=self.feed_id)
             view = selectors.table_view(row, self.user)
             return self.position(), view  # as of the view, whatever it read
-
-    def replay(self, after: int) -> list[Frame]:
-        return publish.replay(self.feed_id, after, self.viewer)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")

@@ -20,7 +20,6 @@ from poker.casino import publish
 from poker.casino.models import CasinoTable
 from poker.casino.selectors import casino_table_view
 from poker.consumers import FeedConsumer
-from poker.feed import Frame
 
 NO_TABLE = Refusal(4404, "not_found", _("no such casino table"))
 
@@ -29,17 +28,11 @@ class CasinoTableConsumer(FeedConsumer):
     """One casino table's feed."""
 
     model = CasinoTable
+    frames = publish
     missing = NO_TABLE
-
-    @property
-    def group(self) -> str:
-        return publish.table_group(self.feed_id)
 
     def view(self) -> tuple[int, dict[str, Any]]:
         """Read under the table's lock, so no command commits in between."""
         with transaction.atomic():
             row = CasinoTable.objects.select_for_update().get(pk=self.feed_id)
             return row.position, casino_table_view(row, self.user)
-
-    def replay(self, after: int) -> list[Frame]:
-        return publish.replay(self.feed_id, after, self.viewer)
