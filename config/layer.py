@@ -8,7 +8,7 @@ it once and hands it to each of its sockets in the group.  Nothing is
 stored in Redis: a server that is not listening at that moment (Redis
 restarted, a connection lost) misses the message, and its sockets fetch
 what they missed from the event store, by position, with the next message
-(``poker.consumers.TableConsumer``).
+(``poker.consumers.FeedConsumer``).
 
 A command publishes from synchronous code.  ``async_to_sync`` there, with
 no event loop running in the thread (a bench, a Celery task, a command run
@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -52,12 +53,22 @@ from config.sender import Sender
 
 log = logging.getLogger(__name__)
 
-Messages = list[tuple[str, dict[str, Any]]]
+Messages = list[tuple[str, Mapping[str, Any]]]
+"""(group, frame) pairs: what a command sends, in order."""
+Outgoing = Sequence[tuple[str, Mapping[str, Any]]]
+
+
+class LayerMessage(TypedDict):
+    """A frame as the consumers' ``frame`` handler receives it."""
+
+    type: Literal["frame"]
+    frame: Mapping[str, Any]
+
 
 THREAD_NAME = "frame-publisher"
 
 
-def send_all(messages: Messages) -> None:
+def send_all(messages: Outgoing) -> None:
     """Send (group, frame) pairs through the channel layer, in order: on
     Redis from the process's publisher (returns at once), in memory here."""
     layer = get_channel_layer()
@@ -69,18 +80,17 @@ def send_all(messages: Messages) -> None:
         publisher.send(layer, messages)
 
 
-async def _send_all(layer: Any, messages: Messages) -> None:
+async def _send_all(layer: Any, messages: Outgoing) -> None:
     """A command's frames, sent in order: one ``group_send`` each."""
     for group, frame in messages:
         await layer.group_send(group, _message(frame))
 
 
-def _message(frame: dict[str, Any]) -> dict[str, Any]:
-    """A frame as the consumers' ``frame`` handler receives it."""
+def _message(frame: Mapping[str, Any]) -> LayerMessage:
     return {"type": "frame", "frame": frame}
 
 
-class Publisher(Sender[tuple[Any, Messages]]):
+class Publisher(Sender[tuple[Any, Outgoing]]):
     """This process's frames on their way to a channel layer that any
     event loop may use (Redis): see the module."""
 
@@ -90,19 +100,19 @@ class Publisher(Sender[tuple[Any, Messages]]):
         super()._reset()
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def send(self, layer: Any, messages: Messages) -> None:
+    def send(self, layer: Any, messages: Outgoing) -> None:
         """Have ``messages`` sent through ``layer`` after everything handed
         over before them; returns at once."""
         self.put((layer, messages))
 
-    def send_batch(self, items: list[tuple[Any, Messages]]) -> None:
+    def send_batch(self, items: list[tuple[Any, Outgoing]]) -> None:
         """Each hand-over in turn, in the thread's one event loop."""
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
         self._loop.run_until_complete(_send_batch(items))
 
 
-async def _send_batch(items: list[tuple[Any, Messages]]) -> None:
+async def _send_batch(items: list[tuple[Any, Outgoing]]) -> None:
     for layer, messages in items:
         try:
             await _send_all(layer, messages)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import Any, ClassVar, Protocol, cast
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -39,6 +39,7 @@ from config import layer_watch, outage
 from config.api_errors import ApiError
 from config.dbthreads import database
 from config.languages import socket_language
+from config.layer import LayerMessage
 from config.throttles import command_wait
 from config.ws_auth import (
     ACCOUNT_LOCKED,
@@ -49,9 +50,10 @@ from config.ws_auth import (
     refuse,
     still_valid,
 )
-from poker import publish, selectors, services
+from poker import feed, publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.casino.selectors import casino_lobby
+from poker.feed import Frame
 from poker.models import Table
 
 MAX_FRAME = 16 * 1024
@@ -248,106 +250,194 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await _error(self, "read_only", _("This stream only sends; ping is all it answers."))
 
 
-class TableConsumer(JsonFrames):
-    """One table's feed, live, with catch-up from a position."""
+Place = tuple[int, int]
+"""Where a frame goes in its feed: its position (a tournament: its
+version), then 0 for a public event frame, 1 for what comes after it (the
+viewer's private frame; a snapshot or an update: all of that position)."""
+
+
+class TableFrames(Protocol):
+    """What a table's stream publishes (``poker.publish``, ``casino.publish``)."""
+
+    def table_group(self, table: int) -> str: ...
+
+    def replay(self, table: int, after: int, viewer: int | None) -> list[Frame]: ...
+
+
+class FeedConsumer(JsonFrames):
+    """A stream's feed, live, with catch-up from a position: what every
+    live stream (a cash table, a casino table, a tournament) shares.
+
+    On connect: the frames after the client's ``after`` from the store, or,
+    with none given, one beyond the feed or too far behind, a snapshot (the
+    stream as the viewer sees it at a position) and the frames after it.
+    Then each command's message (``poker.feed``), the viewer's frames of it.
+    Servers publish after their own commits, so messages can arrive out of
+    order or not at all: a frame that is not the next one first fetches
+    what was skipped from the store, where it is committed; each frame is
+    sent once, in feed order.
+
+    A stream supplies which feed (``model``, ``url_key``, ``missing``, and
+    ``frames`` or its own ``group``) and, run on a database thread, its ``view`` and ``replay``
+    (or its own ``snapshot`` and ``frames_after``); ``place`` and ``first``
+    say where a frame goes.  The cut per viewer is the publisher's
+    (``poker.feed``): a socket only picks its viewer's frames."""
+
+    model: ClassVar[type[Any]]
+    """The stream's row (its ``position``: how far its feed goes)."""
+    frames: TableFrames
+    """A table stream's group and replay (a module: ``poker.publish``)."""
+    url_key = "table_id"
+    """The route's keyword naming the stream's row."""
+    missing: Refusal
+    """The close of a socket whose stream does not exist."""
+    place_key = "position"
+    """The key of a frame's place (and of the ``pong`` that tells it)."""
 
     async def connect(self) -> None:
-        self.table = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.viewer = scope_user(self.scope)
-        self.last = (0, 1)
-        self.owed = False
-        """The last public frame has a private one for this viewer, not yet sent."""
-        if not await database(Table.objects.filter(pk=self.table).exists)():
-            await refuse(self, NO_TABLE)
+        self.feed_id = int(self.scope["url_route"]["kwargs"][self.url_key])
+        self.user = scope_user(self.scope)
+        self.viewer: int | None = None if self.user is None else int(self.user.pk)
+        self.last: Place = (0, 1)
+        """The place of the last frame sent."""
+        self.expected: Place = (1, 0)
+        """The place of the next frame: after a public frame with a private
+        one for this viewer, that; else the next position's public one."""
+        if not await database(self.exists)():
+            await refuse(self, self.missing)
             return
         await self.accept()
-        await self.join(publish.table_group(self.table))
-        await self.session_join(self.viewer)
+        await self.join(self.group)
+        await self.session_join(self.user)  # a lock of his account ends the socket
         await self._catch_up(query_after(self.scope))
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(publish.table_group(self.table), self.channel_name)
-        await self.session_leave(getattr(self, "viewer", None))
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.session_leave(getattr(self, "user", None))
+
+    @property
+    def group(self) -> str:
+        return self.frames.table_group(self.feed_id)
+
+    def exists(self) -> bool:
+        return bool(self.model.objects.filter(pk=self.feed_id).exists())
+
+    def view(self) -> tuple[int, dict[str, Any]]:
+        """The stream as the viewer sees it, and the position it is at."""
+        raise NotImplementedError
+
+    def position(self) -> int:
+        """How far the stream's feed goes."""
+        return int(self.model.objects.values_list("position", flat=True).get(pk=self.feed_id))
+
+    def replay(self, after: int) -> list[Frame]:
+        """The viewer's frames after position ``after``, at most ``feed.REPLAY_LIMIT``."""
+        return self.frames.replay(self.feed_id, after, self.viewer)
+
+    def snapshot(self) -> list[Frame]:
+        """The stream as the viewer sees it now (a ``snapshot`` frame), then
+        the frames after it."""
+        position, view = self.view()
+        return [{"type": "snapshot", "position": position, "view": view}, *self.replay(position)]
+
+    def frames_after(self, after: int) -> list[Frame] | None:
+        """The viewer's frames after position ``after``; None when that is
+        not a position of the feed or too far behind (a snapshot then)."""
+        if after > self.position():
+            return None
+        frames = self.replay(after)
+        return frames if len(frames) < feed.REPLAY_LIMIT else None
+
+    def place(self, frame: Frame) -> Place:
+        return frame[self.place_key], 0 if frame["type"] == "event" else 1
+
+    def first(self, frame: Frame) -> Place:
+        """The place of the first event ``frame`` brings."""
+        return self.place(frame)
 
     async def _catch_up(self, after: int | None) -> None:
-        """Frames after ``after`` from the store; with none given, one beyond
-        the feed, or too far behind, the current view first (a snapshot at
-        its position), then the frames after it."""
-        viewer = self.viewer.pk if self.viewer is not None else None
-        if after is not None and after <= await database(_position)(self.table):
-            self.last = (after, 1)
-            frames = await database(publish.replay)(self.table, after, viewer)
-            if len(frames) < publish.REPLAY_LIMIT:
-                for frame in frames:
-                    await self._send_frame(frame)
-                return
-        snapshot = await database(_snapshot)(self.table, self.viewer)
-        self.last = (snapshot["position"], 1)
-        await self.send_json(snapshot)
-        after = snapshot["position"]
-        for frame in await database(publish.replay)(self.table, after, viewer):
-            await self._send_frame(frame)
-
-    async def frame(self, message: dict[str, Any]) -> None:
-        """A command's message to the table's group: the frames this viewer
-        sees of it, cut once per process for all its sockets (``publish.cut``)."""
-        rows = message["frame"]
-        if rows["type"] != publish.ROWS or rows["table"] != self.table:
+        """On connect, every frame after ``after`` (a tournament's update
+        even with no event in it: the tournament as it now stands), or a
+        snapshot."""
+        frames = None if after is None else await database(self.frames_after)(after)
+        if after is None or frames is None:
+            await self._start_over()
             return
-        me = self.viewer.pk if self.viewer is not None else None
-        for frame, text in publish.cut(rows, me):
-            await self._live(frame, text)
+        self.last, self.expected = (after, 1), (after + 1, 0)
+        for frame in frames:
+            await self._send(frame)
 
-    async def _live(self, frame: dict[str, Any], text: str) -> None:
-        """A frame cut from a live message.
+    async def _start_over(self) -> None:
+        for frame in await database(self.snapshot)():
+            await self._send(frame)
 
-        Servers publish after their own commits, so messages can arrive out
-        of order or not at all: a frame that is not the next one first
-        fetches what it skipped from the store, where it is committed.
-        """
-        if _key(frame) <= self.last:
+    async def frame(self, message: LayerMessage) -> None:
+        """A command's message to the stream's group: the frames this viewer
+        sees of it, encoded once per process for all its sockets."""
+        body = message["frame"]
+        if body.get("type") != feed.FEED or body.get("group") != self.group:
             return
-        if not self._is_next(frame):
-            await self._send_missed(before=_key(frame))
-        await self._send_frame(frame, text)
+        for shared in feed.frames_for(cast(feed.FeedMessage, body), self.viewer):
+            if self.place(shared.frame) <= self.last:
+                continue
+            if self.first(shared.frame) != self.expected:
+                await self._send_missed()
+            await self._send_frame(shared.frame, shared.text)
 
     async def layer_resumed(self, message: dict[str, Any]) -> None:
         """Frames published while the layer was away are in the store."""
         await self._send_missed()
 
-    async def _send_missed(self, before: tuple[int, int] | None = None) -> None:
-        """The frames after the last one sent (and before ``before``), from the store."""
-        after = self.last[0] - 1 if self.owed else self.last[0]
-        viewer = self.viewer.pk if self.viewer is not None else None
-        for missed in await database(publish.replay)(self.table, after, viewer):
-            if before is None or _key(missed) < before:
-                await self._send_frame(missed)
-
-    def _is_next(self, frame: dict[str, Any]) -> bool:
-        if frame["type"] == "private":
-            return self.owed and frame["position"] == self.last[0]
-        return not self.owed and frame["position"] == self.last[0] + 1
-
-    async def _send_frame(self, frame: dict[str, Any], text: str | None = None) -> None:
-        """Each frame once, in feed order: a private frame shares its event's
-        position and comes right after the public one; replayed frames and
-        the same frames arriving live are not sent twice.  ``text``: the
-        frame already encoded (a live frame, encoded once per process)."""
-        key = _key(frame)
-        if key <= self.last:
+    async def _send_missed(self) -> None:
+        """The frames after the last one sent, from the store (a snapshot
+        when too many)."""
+        frames = await database(self.frames_after)(self.expected[0] - 1)
+        if frames is None:
+            await self._start_over()
             return
-        self.last = key
-        me = self.viewer.pk if self.viewer is not None else None
-        self.owed = frame["type"] == "event" and me in frame.get("private_for", ())
+        for frame in frames:
+            await self._send_frame(frame)
+
+    async def _send_frame(self, frame: Frame, text: str | None = None) -> None:
+        """Each frame once, in feed order: one at or before the last one
+        sent is dropped.  ``text``: the frame already encoded (a live frame)."""
+        if self.place(frame) > self.last:
+            await self._send(frame, text)
+
+    async def _send(self, frame: Frame, text: str | None = None) -> None:
+        place = self.last = self.place(frame)
+        owed = frame["type"] == "event" and self.viewer in frame.get("private_for", ())
+        self.expected = (place[0], 1) if owed else (place[0] + 1, 0)
         if text is None:
             await self.send_json(frame)
         else:
             await self.send(text_data=text)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        if content.get("type") == "ping":
+            await self.send_json({"type": "pong", self.place_key: self.last[0]})
+        else:
+            await super().receive_json(content, **kwargs)
+
+
+class TableConsumer(FeedConsumer):
+    """One cash table's feed; a player's actions in, as over REST."""
+
+    model = Table
+    frames = publish
+    missing = NO_TABLE
+
+    def view(self) -> tuple[int, dict[str, Any]]:
+        """Read under the table lock, so no command commits in between."""
+        with transaction.atomic():
+            row = Table.objects.select_for_update().get(pk=self.feed_id)
+            view = selectors.table_view(row, self.user)
+            return self.position(), view  # as of the view, whatever it read
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")
         if kind == "ping":
-            await self.send_json({"type": "pong", "position": self.last[0]})
+            await super().receive_json(content)
         elif kind == "act":
             await self._act(content)
         else:
@@ -359,7 +449,7 @@ class TableConsumer(JsonFrames):
 
     async def _act(self, content: dict[str, Any]) -> None:
         command_id = content.get("command_id")
-        if self.viewer is None:
+        if self.user is None:
             await _error(self, "not_authenticated", _("Log in to play."), command_id)
             return
         if await self._throttled(command_id):
@@ -370,7 +460,7 @@ class TableConsumer(JsonFrames):
             return
         try:
             answer = await database(services.hand_act)(
-                by=self.viewer, table_id=self.table, **body.validated_data
+                by=self.user, table_id=self.feed_id, **body.validated_data
             )
         except ApiError as error:
             await self.send_error({"command_id": command_id, **error.as_dict()})
@@ -384,7 +474,7 @@ class TableConsumer(JsonFrames):
         # On the socket's loop (one Redis round trip): never on the one
         # thread the ORM runs in, where it queued every command behind
         # another's count, nor through a hop to a thread of its own.
-        wait = await command_wait(self.viewer)
+        wait = await command_wait(self.user)
         if wait is None:
             return False
         await self.send_error(
@@ -475,23 +565,3 @@ def query_after(scope: dict[str, Any]) -> int | None:
 
 def _lobby() -> list[dict[str, Any]]:
     return [selectors.table_summary(t) for t in selectors.table_list()]
-
-
-def _key(frame: dict[str, Any]) -> tuple[int, int]:
-    """A frame's place: its position, then public before private."""
-    return frame["position"], 0 if frame["type"] == "event" else 1
-
-
-def _position(table: int) -> int:
-    """How far the table's feed goes."""
-    return int(Table.objects.values_list("position", flat=True).get(pk=table))
-
-
-def _snapshot(table: int, viewer: Any) -> dict[str, Any]:
-    """The table as ``viewer`` sees it, at exactly its feed position: read
-    under the table lock, so no command commits in between."""
-    with transaction.atomic():
-        row = Table.objects.select_for_update().get(pk=table)
-        view = selectors.table_view(row, viewer)
-        position = _position(table)  # as of the view, whatever it read
-    return {"type": "snapshot", "position": position, "view": view}

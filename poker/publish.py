@@ -1,27 +1,20 @@
 """Frames for WebSocket clients, and their publication after each commit.
 
-After a command commits, one message goes to its table's group: the
-command's recorded rows, packed as they are (``pack``), with the hands'
-players by position and the clock.  Each socket of the table cuts its own
-frames from it (``cut``, done once per message in each process and shared
-by its sockets): every event becomes one public frame, with every hidden
-card left out (``engine.view.redact`` for a spectator), and an event that
-hides cards from all but their owner (the deal, a discard, a draw) also a
-private frame for that owner alone.  The message holds the hidden cards,
-so it travels only between servers (the channel layer); what reaches a
-client is only what was cut for it.
+After a command commits, one message goes to its table's group with the
+frames of its events, cut here, once (``poker.feed``): every event becomes
+one public frame, with every hidden card left out (``engine.view.redact``
+for a spectator), and an event that hides cards from all but their owner
+(the deal, a discard, a draw) also a private frame for that owner alone.
+Each socket takes its viewer's frames from it.  The message holds the
+private frames, so it travels only between servers (the channel layer).
 
 The frames of a deal or a draw carry the openings of the owner's new
 cards, and the public frame of a shown hand those of its cards
-(docs/fair-deal.md).  Only the command has the hands' full states to open
-them from, so ``pack`` puts the openings in the message, each for the
-frame it goes with, and ``cut`` attaches them.  Frames carry the feed position, so a
-client sees every position once and in order, and after a reconnect asks
-for what came after the last one it saw (``replay``).
-
-Frames name players by seat, as every view does (``poker.present``): the
-message carries each hand's seats by position, and the screen names of the
-players of a hand it starts, so that cutting reads nothing.
+(docs/fair-deal.md), opened from the hands' full states the command has.
+Frames carry the feed position, so a client sees every position once and
+in order, and after a reconnect asks for what came after the last one it
+saw (``replay``).  Frames name players by seat, as every view does
+(``poker.present``).
 
 A player's own stream (``ws/me/``) gets his private frames of a command in
 one message to his own group (deals and draws only), and his seat frames;
@@ -33,15 +26,12 @@ committed events are published (``transaction.on_commit``).
 
 from __future__ import annotations
 
-import json
-import uuid
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NamedTuple, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from accounts.frames import player_group
-from config.layer import send_all
-from poker import clocks, streams
+from config.layer import Messages, send_all
+from poker import clocks, feed, streams
 from poker.engine.codec import name_of
 from poker.engine.events import EVENT_TYPES as HAND_EVENT_TYPES
 from poker.engine.events import (
@@ -78,28 +68,14 @@ from poker.upcast import TABLES
 HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
 HAND_BEGAN = name_of(TABLE_EVENT_TYPES, HandBegan)
 
-REPLAY_LIMIT = 500
-"""Frames sent on a reconnect; further behind, the client starts over from
-the table's current view (its snapshot) and the frames after it."""
-
-ROWS = "rows"
-"""The ``type`` of a table's message: a command's rows, to cut frames from."""
-
-HIDING = frozenset(name_of(HAND_EVENT_TYPES, kind) for kind in (CardsDealt, CardsDrawn, Discarded))
-"""Stored names of the events that may have a private frame."""
-
-HAND_STARTED = name_of(HAND_EVENT_TYPES, HandStarted)
-
 OPENED = frozenset(name_of(HAND_EVENT_TYPES, kind) for kind in (CardsDealt, CardsDrawn, HandShown))
 """Stored names of the events whose frames may carry openings."""
 
 UNDEALT = {"deck": [], "seed": 0}
-"""The deck and seed a message leaves out of a hand's first event (they
-stay in the command's process; no frame shows them), put back as nothing
-so that the event decodes."""
+"""A hand's deck and seed as its first event is cut: nothing (no frame
+shows them)."""
 
-Frame = dict[str, Any]
-T = TypeVar("T")
+Frame = feed.Frame
 
 Openings = dict[tuple[int, int | None], list[dict[str, Any]]]
 """The openings of each frame that has some, keyed by the event's feed
@@ -109,52 +85,6 @@ position and the frame's owner (a user id; None: the public frame)."""
 def table_group(table: int) -> str:
     """The group of everyone watching a table."""
     return f"table.{table}"
-
-
-class Row(NamedTuple):
-    """A recorded event as a table's message carries it: what frames need."""
-
-    stream: str
-    version: int
-    position: int
-    type: str
-    data: dict[str, Any]
-
-
-def pack(
-    table: int,
-    rows: Sequence[Recorded],
-    hands: dict[str, HandState],
-    clock: dict[str, Any] | None = None,
-    seats: dict[str, list[int]] | None = None,
-    opened: Openings | None = None,
-) -> dict[str, Any]:
-    """A command's rows as its table's one message: each row as it is, the
-    hands' player ids and seats by position (from ``hands``, the states the
-    command left its hands in, and ``seats``), the openings of its frames
-    (``openings``, unless given), the screen names of the players of a hand
-    started here, and the clock once they are in.  No frame is built here:
-    the command only packs, the receivers cut.  ``id`` tells one message
-    from another, so that a process cuts each once."""
-
-    streams_here = {r.stream for r in rows if r.stream.startswith("hand-")}
-    seats = hand_seats_of(table, rows, seats or {})
-    started = [r for r in rows if r.type == HAND_STARTED]
-    names = player_ids(hands)
-    opened = openings(rows, hands) if opened is None else opened
-    return {
-        "type": ROWS,
-        "id": uuid.uuid4().hex,
-        "table": table,
-        "rows": [(r.stream, r.version, r.position, r.type, _shown(r)) for r in rows],
-        "names": {stream: names[stream] for stream in streams_here if stream in names},
-        "seats": {stream: seats[stream] for stream in streams_here},
-        "openings": [(position, owner, o) for (position, owner), o in opened.items()],
-        "screen_names": {
-            p["name"]: player_name(p["name"]) for r in started for p in r.data["players"]
-        },
-        "clock": clock,
-    }
 
 
 def player_ids(hands: dict[str, HandState]) -> dict[str, list[str]]:
@@ -209,21 +139,6 @@ def hand_seats(stream: str) -> list[int]:
     return list(Hand.objects.values_list("seats", flat=True).get(pk=stream.removeprefix("hand-")))
 
 
-def _shown(row: Recorded) -> dict[str, Any]:
-    """A row's data but a hand's deck and seed (``UNDEALT``)."""
-    if row.type != HAND_STARTED:
-        return row.data
-    return {k: v for k, v in row.data.items() if k not in UNDEALT}
-
-
-class Cut(NamedTuple):
-    """One event's frames: the public one, and the private one of each
-    owner (by user id) of a hidden card in it."""
-
-    public: Frame
-    private: dict[int, Frame]
-
-
 def _owners(event: HandEvent) -> Sequence[int]:
     """Positions that see more of ``event`` than a spectator."""
     if isinstance(event, CardsDealt):
@@ -235,170 +150,72 @@ def _owners(event: HandEvent) -> Sequence[int]:
 
 def cut_rows(
     table: int,
-    rows: Iterable[Row],
+    rows: Iterable[Recorded],
     names: dict[str, list[str]],
     clock: dict[str, Any] | None,
     seats: dict[str, list[int]],
-    screen_name: Callable[[str], str],
-    opened: Openings | None = None,
-) -> list[Cut]:
+    opened: Openings,
+) -> list[feed.Cut]:
     """The frames of each event, in feed order.
 
     ``names`` gives each hand stream's player ids by position (as dealt),
     to address private frames; a hand started among ``rows`` adds its own.
-    ``seats`` gives each hand stream's seats by position and
-    ``screen_name(player id)`` a player's screen name: frames name players
-    by seat (``present.event_by_seat``).  ``clock`` is the clock running
-    once these events are in (its deadlines let clients draw a countdown).
-    ``opened`` gives the openings each frame carries (``openings``).
+    ``seats`` gives each hand stream's seats by position: frames name
+    players by seat (``present.event_by_seat``).  ``clock`` is the clock
+    running once these events are in (its deadlines let clients draw a
+    countdown).  ``opened`` gives the openings each frame carries
+    (``openings``).  A hand's deck and seed never reach a frame.
     """
-    opened = opened or {}
-    out: list[Cut] = []
+    out: list[feed.Cut] = []
     for row in rows:
-        head = {
-            "table": table,
-            "position": row.position,
-            "stream": row.stream,
-            "version": row.version,
-            "clock": clock,
-        }
         if row.stream.startswith("table-"):
-            out.append(Cut({"type": "event", **head, "event": {"type": row.type, **row.data}}, {}))
+            event = {"type": row.type, **row.data}
+            out.append(feed.cut(feed.event_frame("event", table, row, clock, event)))
             continue
-        event = from_json({"type": row.type, **UNDEALT, **row.data})
-        if isinstance(event, HandStarted):
-            names[row.stream] = [e.name for e in event.players]
-        positions = _owners(event)
-        owners = [int(names[row.stream][position]) for position in positions]
+        hand = from_json({"type": row.type, **row.data, **UNDEALT})
+        if isinstance(hand, HandStarted):
+            names[row.stream] = [e.name for e in hand.players]
         by_seat = seats[row.stream]
-        public = {"type": "event", **head, "event": _seen(event, None, by_seat, screen_name)}
-        if owners:
-            # Who gets a private frame for this event is no secret (who was
-            # dealt, who drew); clients and consumers use it to wait for it.
-            public["private_for"] = owners
-        private = {
-            owner: {
-                "type": "private",
-                **head,
-                "event": _seen(event, position, by_seat, screen_name),
-            }
-            for position, owner in zip(positions, owners, strict=True)
-        }
-        _attach(public, opened.get((row.position, None)))
-        for owner, frame in private.items():
-            _attach(frame, opened.get((row.position, owner)))
-        out.append(Cut(public, private))
+        public = feed.event_frame("event", table, row, clock, _seen(hand, None, by_seat))
+        _attach(public, opened.get((public["position"], None)))
+        private = []
+        for position in _owners(hand):
+            owner = int(names[row.stream][position])
+            frame = feed.event_frame("private", table, row, clock, _seen(hand, position, by_seat))
+            _attach(frame, opened.get((frame["position"], owner)))
+            private.append((owner, frame))
+        out.append(feed.cut(public, private))
     return out
 
 
-def _attach(frame: Frame, opened: list[dict[str, Any]] | None) -> None:
+def _attach(frame: feed.EventFrame, opened: list[dict[str, Any]] | None) -> None:
     """Give ``frame`` the openings of the cards it names, if any."""
     if opened:
         frame["openings"] = opened
 
 
-def _seen(
-    event: HandEvent, viewer: int | None, seats: list[int], screen_name: Callable[[str], str]
-) -> dict[str, Any]:
+def _seen(event: HandEvent, viewer: int | None, seats: list[int]) -> dict[str, Any]:
     """``event`` as the player in position ``viewer`` (None: a spectator)
     may see it, its players by seat."""
-    return event_by_seat(redact(event, viewer), seats, screen_name)
-
-
-def frames_for(cuts: Iterable[tuple[T, dict[int, T]]], viewer: int | None) -> list[T]:
-    """What ``viewer`` (a user id, or None) sees of ``cuts``: each public
-    frame, and his private frame right after it."""
-    out: list[T] = []
-    for public, private in cuts:
-        out.append(public)
-        if viewer in private:
-            out.append(private[viewer])
-    return out
-
-
-class Shared(NamedTuple):
-    """A frame and its JSON text, encoded once for every socket sending it."""
-
-    frame: Frame
-    text: str
-
-
-CUTS_KEPT = 256
-"""Messages whose cuts a process keeps: its sockets of a table receive
-the same message within moments of each other."""
-
-_cuts: OrderedDict[str, list[tuple[Shared, dict[int, Shared]]]] = OrderedDict()
-
-
-def cut(message: dict[str, Any], viewer: int | None) -> list[Shared]:
-    """The frames ``viewer`` sees of a table's message (``pack``), in order.
-
-    The events are decoded and the frames cut and encoded once per message
-    in a process, whichever of its sockets gets the message first; the
-    others take theirs from what it left (consumers run in one event loop).
-    """
-    key = message["id"]
-    shared = _cuts.get(key)
-    if shared is None:
-        rows = [Row(*row) for row in message["rows"]]
-        names, screen_names = dict(message["names"]), message["screen_names"]
-        opened = {(position, owner): o for position, owner, o in message["openings"]}
-        cuts = cut_rows(
-            message["table"],
-            rows,
-            names,
-            message["clock"],
-            message["seats"],
-            lambda player: str(screen_names.get(player, "")),
-            opened,
-        )
-        shared = [
-            (_shared(public), {owner: _shared(f) for owner, f in private.items()})
-            for public, private in cuts
-        ]
-        _cuts[key] = shared
-        while len(_cuts) > CUTS_KEPT:
-            _cuts.popitem(last=False)
-    return frames_for(shared, viewer)
-
-
-def _shared(frame: Frame) -> Shared:
-    return Shared(frame, json.dumps(frame))
+    seen: dict[str, Any] = event_by_seat(redact(event, viewer), seats, player_name)
+    return seen
 
 
 PRIVATES = "privates"
 """The ``type`` of a player's message of his private frames of a command."""
 
 
-def private_frames(
-    table: int,
-    rows: Iterable[Recorded],
-    names: dict[str, list[str]],
-    clock: dict[str, Any] | None,
-    seats: dict[str, list[int]],
-    opened: Openings,
-) -> list[tuple[str, Frame]]:
+def private_frames(cuts: Iterable[feed.Cut]) -> Messages:
     """One message to each owner's own group (his ``ws/me/``) with his
-    private frames of the command, in feed order, with their openings: cut
-    only from the rows that may hide cards (a deal, a draw), so that a
-    command without them spends nothing here."""
-    hiding = [_row(r) for r in rows if r.type in HIDING]
-    if not hiding:
-        return []
-
+    private frames of the command, in feed order, with their openings."""
     mine: dict[int, list[Frame]] = {}
-    for _, private in cut_rows(table, hiding, names, clock, seats, player_name, opened):
-        for owner, frame in private.items():
+    for c in cuts:
+        for owner, frame in c["private"]:
             mine.setdefault(owner, []).append(frame)
     return [
         (player_group(owner), {"type": PRIVATES, "frames": frames})
         for owner, frames in mine.items()
     ]
-
-
-def _row(row: Recorded) -> Row:
-    assert row.position is not None
-    return Row(row.stream, row.version, row.position, row.type, row.data)
 
 
 def hand_states(rows: Iterable[Recorded]) -> dict[str, HandState]:
@@ -440,6 +257,7 @@ def seat_frames(
 
 
 def publish(
+    *,
     table: int,
     rows: Sequence[Recorded],
     hands: dict[str, HandState],
@@ -448,17 +266,24 @@ def publish(
     seats: dict[str, list[int]] | None = None,
     summary: dict[str, Any] | None = None,
 ) -> None:
-    """Send committed events: the table's one message to its group (every
-    frame of its sockets is cut from it there), each owner's private frames
-    and the seat frames to the players' own streams, and the table's new
-    lobby line when it changed.  A player's action inside a hand sends the
-    table's message alone (a draw adds one to the drawer's own stream).
-    ``hands``: the states the command left its hands in; ``summary``: the
-    table's lobby summary as the command wrote it (else it is read)."""
+    """Send a command's committed events ``rows`` at ``table``: the table's
+    one message of their frames, cut here (``poker.feed``), each owner's
+    private frames and the seat frames to the players' own streams, and
+    the table's new lobby line when it changed.  A player's action inside
+    a hand sends the table's message alone (a draw adds one to the
+    drawer's own stream).
+
+    ``hands``: the states the command left its hands in; ``seated``: seats
+    to players before and after the events; ``clock``: the clock running
+    once they are in; ``seats``: hand streams' seats by position, where the
+    command has them (else read); ``summary``: the table's lobby summary as
+    the command wrote it (else read)."""
     seats = hand_seats_of(table, rows, seats or {})
     opened = openings(rows, hands)
-    messages = [(table_group(table), pack(table, rows, hands, clock, seats, opened))]
-    messages += private_frames(table, rows, player_ids(hands), clock, seats, opened)
+    cuts = cut_rows(table, rows, player_ids(hands), clock, seats, opened)
+    group = table_group(table)
+    messages: Messages = [(group, feed.message(group, cuts))]
+    messages += private_frames(cuts)
     messages += seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
         line = lobby_line(table) if summary is None else {"type": "lobby", "table": summary}
@@ -478,7 +303,7 @@ def replay(table: int, after: int, viewer: int | None) -> list[Frame]:
     """The frames of a table's feed after position ``after`` as ``viewer``
     (a user id or None) sees them on the table stream: public frames, plus
     his private ones, each with the clock running now."""
-    rows = load_feed(table, after=after, limit=REPLAY_LIMIT)
+    rows = load_feed(table, after=after, limit=feed.REPLAY_LIMIT)
 
     hands = hand_states(rows)
     names = player_ids(hands)
@@ -488,11 +313,9 @@ def replay(table: int, after: int, viewer: int | None) -> list[Frame]:
     cuts = [
         c
         for row in rows
-        for c in cut_rows(
-            table, [_row(row)], names, frame_clocks[row.position], seats, player_name, opened
-        )
+        for c in cut_rows(table, [row], names, frame_clocks[row.position], seats, opened)
     ]
-    return frames_for(cuts, viewer)
+    return feed.visible(cuts, viewer)
 
 
 def feed_clocks(table: int, rows: Sequence[Recorded]) -> dict[int | None, dict[str, Any] | None]:

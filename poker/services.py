@@ -69,7 +69,7 @@ def table_create(*, by: Any, **settings: Any) -> Table:
         table.position = len(recorded)
         at = recorded[-1].recorded_at
         projections.write_table(table, replay_table(events), at, opened=at)
-        transaction.on_commit(lambda: publish(table.pk, recorded, {}))
+        transaction.on_commit(lambda: publish(table=table.pk, rows=recorded, hands={}))
     return table
 
 

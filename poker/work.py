@@ -286,7 +286,13 @@ def written(work: Work, ready: Appending) -> None:
     summary = table_summary(work.table) if work.table_events else None  # the row as written
     transaction.on_commit(
         lambda: publish(
-            table, recorded, hands, seated=seated, clock=clock, seats=seats, summary=summary
+            table=table,
+            rows=recorded,
+            hands=hands,
+            seated=seated,
+            clock=clock,
+            seats=seats,
+            summary=summary,
         )
     )
 

@@ -24,9 +24,10 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from config.dbthreads import database
-from config.ws_auth import Refusal, refuse
-from poker.consumers import JsonFrames, query_after, scope_user
+from config.ws_auth import Refusal
+from poker.consumers import FeedConsumer, JsonFrames, Place
 from poker.eventstore import load
+from poker.feed import Frame
 from poker.publish import LOBBY_GROUP
 from tournaments import selectors, timing
 from tournaments.models import Tournament
@@ -37,70 +38,31 @@ from tournaments.work import lock
 NO_TOURNAMENT = Refusal(4404, "not_found", _("no such tournament"))
 
 
-class TournamentConsumer(JsonFrames):
-    """One tournament's clock, players, stacks and standings, live."""
+class TournamentConsumer(FeedConsumer):
+    """One tournament's clock, players, stacks and standings, live: every
+    frame brings the tournament as it stands, so a gap brings one update
+    with every event missed (or a snapshot), not each frame again."""
 
-    async def connect(self) -> None:
-        self.tournament = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        self.viewer = scope_user(self.scope)
-        self.version = 0
-        exists = Tournament.objects.filter(pk=self.tournament).exists
-        if not await database(exists)():
-            await refuse(self, NO_TOURNAMENT)
-            return
-        await self.accept()
-        await self.join(tournament_group(self.tournament))
-        await self.session_join(self.viewer)  # his entry's view ends with his login
-        after = query_after(self.scope)
-        if after is None:
-            await self._snapshot()
-        else:
-            await self._catch_up(after)
+    model = Tournament
+    url_key = "tournament_id"
+    missing = NO_TOURNAMENT
+    place_key = "version"
 
-    async def disconnect(self, code: int) -> None:
-        group = tournament_group(self.tournament)
-        await self.channel_layer.group_discard(group, self.channel_name)
-        await self.session_leave(getattr(self, "viewer", None))
+    @property
+    def group(self) -> str:
+        return tournament_group(self.feed_id)
 
-    async def _snapshot(self) -> None:
-        frame = await database(snapshot)(self.tournament, self.viewer)
-        self.version = frame["version"]
-        await self.send_json(frame)
+    def snapshot(self) -> list[Frame]:
+        return [snapshot(self.feed_id, self.user)]
 
-    async def _catch_up(self, after: int) -> None:
-        """The events after version ``after`` in one update, or a snapshot."""
-        frame = await database(catch_up)(self.tournament, after)
-        if frame is None:
-            await self._snapshot()
-            return
-        self.version = frame["version"]
-        await self.send_json(frame)
+    def frames_after(self, after: int) -> list[Frame] | None:
+        frame = catch_up(self.feed_id, after)
+        return None if frame is None else [frame]
 
-    async def layer_resumed(self, message: dict[str, Any]) -> None:
-        """Updates published while the layer was away: the events since."""
-        if await database(_version)(self.tournament) > self.version:
-            await self._catch_up(self.version)
-
-    async def frame(self, message: dict[str, Any]) -> None:
-        """An update published after a commit: the next one is sent, an
-        old one dropped, one after a gap replaced by a fresh snapshot."""
-        frame = message["frame"]
-        if frame.get("type") != "update" or frame.get("tournament") != self.tournament:
-            return
-        if frame["version"] <= self.version:
-            return
-        first = frame["events"][0]["version"] if frame["events"] else frame["version"]
-        if first != self.version + 1:
-            await self._catch_up(self.version)
-            return
-        self.version = frame["version"]
-        await self.send_json(frame)
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        if content.get("type") == "ping":
-            await self.send_json({"type": "pong", "version": self.version})
-        else:
-            await super().receive_json(content, **kwargs)
+    def first(self, frame: Frame) -> Place:
+        """An update's first event: its version follows the last one sent."""
+        events = frame.get("events") or [frame]
+        return events[0]["version"], 0
 
 
 class TournamentLobbyConsumer(JsonFrames):
@@ -159,10 +121,6 @@ def catch_up(tournament: int, after: int) -> dict[str, Any] | None:
             return None
         rows = load(row.stream, after=after)
         return events_frame(tournament, rows, selectors.state_of(row), timing.now())
-
-
-def _version(tournament: int) -> int:
-    return int(Tournament.objects.values_list("version", flat=True).get(pk=tournament))
 
 
 def _lobby() -> list[dict[str, Any]]:

@@ -503,7 +503,7 @@ def open_tournament_table(tournament: int, number: int, state: TournamentState) 
     at = recorded[-1].recorded_at
     table_projections.write_table(table, replay_table(events), at, opened=at)
     table_id = table.pk
-    transaction.on_commit(lambda: publish(table_id, recorded, {}))
+    transaction.on_commit(lambda: publish(table=table_id, rows=recorded, hands={}))
     return table_id
 
 

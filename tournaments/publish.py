@@ -1,6 +1,7 @@
 """Frames for the tournament streams, sent only after each commit.
 
-- ``tournament.<id>``: one ``update`` frame per command, with the events
+- ``tournament.<id>``: one ``update`` frame per command (in the message
+  every live stream sends, ``poker.feed``), with the events
   it appended (each with its version) and the tournament as it then
   stands: the clock, players left, the average stack, the standings.
   Versions let a client see every event once, in order, and know when it
@@ -23,15 +24,14 @@ from typing import Any
 
 from django.db import transaction
 
-from config.layer import send_all
+from config.layer import Messages, send_all
+from poker import feed
 from poker.eventstore import Recorded
 from poker.publish import LOBBY_GROUP
 from tournaments import selectors
 from tournaments.rules import TournamentState
 from tournaments.timing import seconds
 from tournaments.work import Outcome
-
-Message = tuple[str, dict[str, Any]]
 
 
 def tournament_group(tournament: int) -> str:
@@ -68,11 +68,13 @@ def on_commit(outcome: Outcome) -> None:
         return
     pk, rows, state, at = outcome.row.pk, outcome.recorded, outcome.state, outcome.now
     line = selectors.tournament_summary(outcome.row)
-    lobby: list[Message] = []
+    lobby: Messages = []
     if line != outcome.line_before:
         lobby.append((LOBBY_GROUP, lobby_frame(line)))
 
     def send() -> None:
-        send_all([(tournament_group(pk), events_frame(pk, rows, state, at)), *lobby])
+        group = tournament_group(pk)
+        update = feed.cut(events_frame(pk, rows, state, at))
+        send_all([(group, feed.message(group, [update])), *lobby])
 
     transaction.on_commit(send)

@@ -22,10 +22,10 @@ order they fix.  The deck order, the seed and every other card stay here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from poker import feed
 from poker.casino import streams
 from poker.casino.models import CasinoRound, casino_round_stream
 from poker.engine import casino
@@ -41,9 +41,7 @@ from poker.engine.casino.table import (
 )
 from poker.eventstore import Recorded, load
 
-Frame = dict[str, Any]
-Cut = tuple[Frame, list[tuple[int, Frame]]]
-"""One event's public frame and each private frame by its owner (a user id)."""
+Frame = feed.Frame
 
 
 @dataclass
@@ -96,55 +94,50 @@ class Cutter:
     state: CasinoTableState | None
     rounds: dict[str, RoundSeen] = field(default_factory=dict)
 
-    def cut(self, row: Recorded, clock: dict[str, Any] | None = None) -> Cut:
-        head = {
-            "table": self.table,
-            "position": row.position,
-            "stream": row.stream,
-            "version": row.version,
-            "clock": clock,
-        }
+    def cut(self, row: Recorded, clock: dict[str, Any] | None = None) -> feed.Cut:
         if row.stream.startswith("casino-round-"):
-            return self._round(row, head)
+            return self._round(row, clock)
         event = streams.decode_table(row)
         owners = _owners(self.state, event)
-        public = {"type": "event", **head, "event": _table_event(row, event, None, owners)}
-        private = {
-            owner: {"type": "private", **head, "event": _table_event(row, event, owner, owners)}
+        seen = _table_event(row, event, None, owners)
+        public = feed.event_frame("event", self.table, row, clock, seen)
+        private = [
+            (int(owner), feed.event_frame("private", self.table, row, clock, own))
             for owner in sorted(set(owners.values()), key=int)
-        }
+            for own in [_table_event(row, event, owner, owners)]
+        ]
         self.state = evolve_table(self.state, event)
-        return _cut(public, private)
+        return feed.cut(public, private)
 
-    def _round(self, row: Recorded, head: dict[str, Any]) -> Cut:
+    def _round(self, row: Recorded, clock: dict[str, Any] | None) -> feed.Cut:
         seen = self.rounds.get(row.stream)
         if seen is None or len(seen.events) < row.version:
             pk = row.stream.removeprefix("casino-round-")
             boxes = list(CasinoRound.objects.values_list("boxes", flat=True).get(pk=pk))
             seen = self.rounds[row.stream] = RoundSeen.load(row.stream, boxes)
         data, opened = seen.event(row.version, None)
-        public = _with(
-            {"type": "event", **head, "round": _number(row.stream), "event": data}, opened
-        )
-        private = {}
+        public = _round_frame("event", self.table, row, clock, data, opened)
+        private = []
         for position, player in enumerate(seen.players):
             theirs, own = seen.event(row.version, position)
             if theirs != data or own != opened:
-                frame = {**public, "type": "private", "event": theirs}
-                frame.pop("openings", None)
-                private[player] = _with(frame, own)
-        return _cut(public, private)
+                frame = _round_frame("private", self.table, row, clock, theirs, own)
+                private.append((int(player), frame))
+        return feed.cut(public, private)
 
 
-def _cut(public: Frame, private: dict[str, Frame]) -> Cut:
-    if private:
-        # Who gets a private frame is no secret (who sat, who was dealt);
-        # clients wait for theirs after the public one.
-        public["private_for"] = [int(p) for p in private]
-    return public, [(int(p), f) for p, f in private.items()]
-
-
-def _with(frame: Frame, opened: list[Any]) -> Frame:
+def _round_frame(
+    kind: Literal["event", "private"],
+    table: int,
+    row: Recorded,
+    clock: dict[str, Any] | None,
+    event: dict[str, Any],
+    opened: list[Any],
+) -> feed.EventFrame:
+    """A round event's frame: its round's number, and the openings of the
+    cards it shows its viewer."""
+    frame = feed.event_frame(kind, table, row, clock, event)
+    frame["round"] = _number(row.stream)
     if opened:
         frame["openings"] = opened
     return frame
@@ -187,16 +180,6 @@ def _table_event(
     if isinstance(data.get("boxes"), list):
         data["boxes"] = [b + 1 for b in data["boxes"]]
     return data
-
-
-def frames_for(cuts: Iterable[Cut], viewer: int | None) -> list[Frame]:
-    """What ``viewer`` (a user id, or None) sees of ``cuts``: each public
-    frame, and his private frame right after it."""
-    out: list[Frame] = []
-    for public, private in cuts:
-        out.append(public)
-        out += [frame for owner, frame in private if owner == viewer]
-    return out
 
 
 def round_events(row: CasinoRound, viewer: str | None) -> tuple[list[dict[str, Any]], list[Any]]:

@@ -1,14 +1,12 @@
 """A casino table's live stream: one message per command, after its commit.
 
 After a command at a casino table commits, one message goes to the
-table's group (``table_group``): every event it recorded, already cut
+table's group (``table_group``): every event it recorded, cut
 (``frames.Cutter``) into its public frame and the private frame of each
-player who sees more of it.  The message holds those private frames, so it
-travels only between servers (the channel layer); each socket takes from
-it the public frames and its own viewer's private ones (``frames_for``),
-and nothing else reaches a client.  A command that seats a player, frees a
-box, deals, or opens or closes the table also sends the table's new lobby
-line to the lobby (``poker.publish.LOBBY_GROUP``).
+player who sees more of it (``poker.feed``, the one message of every live
+stream).  A command that seats a player, frees a box, deals, or opens or
+closes the table also sends the table's new lobby line to the lobby
+(``poker.publish.LOBBY_GROUP``).
 
 Frames carry the table's feed position (``casino_feed``): a client that
 reconnects asks for what came after the last position it saw (``replay``,
@@ -22,15 +20,15 @@ committed events are published (``transaction.on_commit``).
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
 
-from config.layer import send_all
+from config.layer import Messages, send_all
+from poker import feed
 from poker.casino import streams
-from poker.casino.frames import Cutter, Frame, frames_for
+from poker.casino.frames import Cutter, Frame
 from poker.casino.models import CasinoTable, casino_feed, casino_table_stream
 from poker.casino.selectors import casino_table_summary, casino_work_clock
 from poker.casino.work import CasinoWork
@@ -49,15 +47,8 @@ from poker.engine.codec import name_of
 from poker.eventstore import Recorded, load_feed
 from poker.publish import LOBBY_GROUP
 
-ROWS = "casino_rows"
-"""The ``type`` of a casino table's message: its command's frames, cut."""
-
 LOBBY = "casino_lobby"
 """The ``type`` of a lobby frame about a casino table."""
-
-REPLAY_LIMIT = 500
-"""Frames sent on a reconnect; further behind, the client starts over from
-the table's current view (its snapshot) and the frames after it."""
 
 LOBBY_EVENTS = frozenset(
     name_of(CASINO_TABLE_EVENT_TYPES, kind)
@@ -104,9 +95,8 @@ def publish(
     """Send a command's committed events: the table's one message, and its
     lobby line when it changed.  ``before``: the table's state before them."""
     cutter = Cutter(table, before)
-    cuts = [cutter.cut(row, clock) for row in rows]
-    message = {"type": ROWS, "id": uuid.uuid4().hex, "table": table, "cuts": cuts}
-    messages = [(table_group(table), message)]
+    group = table_group(table)
+    messages: Messages = [(group, feed.message(group, [cutter.cut(row, clock) for row in rows]))]
     if any(r.type in LOBBY_EVENTS for r in rows if r.stream == casino_table_stream(table)):
         messages += _lobby(table)
     send_all(messages)
@@ -124,19 +114,12 @@ def lobby_line(table: CasinoTable) -> dict[str, Any]:
     return {"type": LOBBY, "table": casino_table_summary(table)}
 
 
-def cut(message: dict[str, Any], viewer: int | None) -> list[Frame]:
-    """The frames ``viewer`` (a user id, or None) sees of a table's message."""
-    return frames_for(
-        ((public, [tuple(p) for p in private]) for public, private in message["cuts"]), viewer
-    )
-
-
 def replay(table: int, after: int, viewer: int | None) -> list[Frame]:
     """The frames of a casino table's feed after position ``after`` as
-    ``viewer`` (a user id, or None) sees them, at most ``REPLAY_LIMIT``."""
-    rows = load_feed(casino_feed(table), after=after, limit=REPLAY_LIMIT)
+    ``viewer`` (a user id, or None) sees them, at most ``feed.REPLAY_LIMIT``."""
+    rows = load_feed(casino_feed(table), after=after, limit=feed.REPLAY_LIMIT)
     stream = casino_table_stream(table)
     first = next((r.version for r in rows if r.stream == stream), 1)
     before = streams.tables.state(stream, first - 1) if first > 1 else None
     cutter = Cutter(table, before)
-    return frames_for([cutter.cut(row) for row in rows], viewer)
+    return feed.visible([cutter.cut(row) for row in rows], viewer)

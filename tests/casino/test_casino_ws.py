@@ -145,3 +145,32 @@ async def test_a_lock_ends_the_players_casino_socket_and_no_one_elses():
     await other.send_json_to({"type": "ping"})
     assert (await other.receive_json_from(timeout=WAIT))["type"] == "pong"
     await other.disconnect()
+
+
+async def test_live_frames_reach_each_viewer_cut_for_him_alone():
+    """The feed's live path: one message per command, from which each
+    socket takes the public frame and only its own viewer's private one."""
+    table, ann, bob = await a_table()
+    await database_sync_to_async(services.casino_sit)(by=ann, table_id=table, box=1)
+    await database_sync_to_async(services.casino_sit)(by=bob, table_id=table, box=2)
+    sockets = {}
+    for who in (ann, bob, None):
+        ticket = "" if who is None else f"&ticket={await ticket_for(who)}"
+        socket = connect(f"/ws/casino/tables/{table}/?after=3{ticket}")
+        assert (await socket.connect())[0]
+        assert await socket.receive_nothing(timeout=0.2)  # nothing after position 3
+        sockets[None if who is None else who.pk] = socket
+    await database_sync_to_async(services.casino_bet)(by=ann, table_id=table, amount=10)
+    got = {}
+    for viewer, socket in sockets.items():
+        got[viewer] = [await socket.receive_json_from(timeout=WAIT)]
+        if viewer == ann.pk:
+            got[viewer].append(await socket.receive_json_from(timeout=WAIT))
+        assert await socket.receive_nothing(timeout=0.2)
+        await socket.disconnect()
+    public = got[None][0]
+    assert (public["type"], public["position"], public["private_for"]) == ("event", 4, [ann.pk])
+    assert public["event"]["held"] is None
+    assert got[bob.pk] == [public]
+    assert got[ann.pk][0] == public
+    assert (got[ann.pk][1]["type"], got[ann.pk][1]["event"]["held"]) == ("private", 90)

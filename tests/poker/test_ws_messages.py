@@ -1,7 +1,8 @@
 """What a command puts on the channel layer: one message for its table,
-whatever the number of viewers; each socket cuts its own frames from it,
-once per process; the message carries no deck or seed and packs for Redis
-(msgpack), and no client ever receives it as such."""
+whatever the number of viewers, its frames cut once by the command; each
+socket takes its own from it, encoded once per process; the message
+carries no deck or seed and packs for Redis (msgpack), and no client ever
+receives it as such."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from accounts.frames import player_group
-from poker import publish, services
+from poker import feed, publish, services
 from tests.poker.api_support import random_action, seed_decks
 from tests.poker.ws_support import (
     Store,
@@ -82,12 +83,12 @@ async def test_an_action_inside_a_hand_sends_one_message_whatever_the_viewers(mo
         # Always exactly one message for the table, first, whatever happened.
         assert [g for g, _ in sent].count(publish.table_group(tid)) == 1
         group, message = sent[0]
-        assert group == publish.table_group(tid) and message["frame"]["type"] == publish.ROWS
-        rows = message["frame"]["rows"]
-        if any(not stream.startswith("hand-") for stream, *_ in rows):
+        assert group == publish.table_group(tid) and message["frame"]["type"] == feed.FEED
+        cuts = message["frame"]["cuts"]
+        if any(not cut["public"]["stream"].startswith("hand-") for cut in cuts):
             ends += 1  # the hand ended: seats, the lobby and a new deal may follow
             continue
-        drawn = [data for _, _, _, kind, data in rows if kind in publish.HIDING and data["cards"]]
+        drawn = [cut for cut in cuts if cut["private"]]
         if not drawn:
             assert len(sent) == 1, sent  # a bet, a call, a fold, standing pat...
             single += 1
@@ -104,26 +105,31 @@ async def test_an_action_inside_a_hand_sends_one_message_whatever_the_viewers(mo
     for socket in sockets:
         await socket.quiet()
         assert leaks(store, socket) == [], socket.path
-        assert not any(f["type"] == publish.ROWS for f in socket.frames)
+        assert not any(f["type"] == feed.FEED for f in socket.frames)
         await socket.close()
 
 
-async def test_a_process_cuts_each_message_once_for_all_its_sockets(monkeypatch):
+async def test_the_command_cuts_and_each_process_encodes_a_message_once(monkeypatch):
     seed_decks(monkeypatch, 13)
     rng = random.Random(13)
     tid = await open_table()
     users = await make_users("ann", "bob")
     sockets = [await table_client(tid) for _ in range(6)] + [await table_client(tid, users[0])]
-    cut_rows = publish.cut_rows
-    cuts: list[int] = []
+    cut_rows, shared = publish.cut_rows, feed._shared
+    cuts_by_sockets: list[Any] = []
+    encoded: list[int] = []
 
-    def counting(table: int, rows: Any, *args: Any) -> list[publish.Cut]:
-        rows = list(rows)
+    def cutting(*args: Any) -> list[feed.Cut]:
         if threading.current_thread() is threading.main_thread():
-            cuts.append(rows[0].position)  # by the sockets (the command runs in a worker)
-        return cut_rows(table, rows, *args)
+            cuts_by_sockets.append(args)  # the command runs in a database thread
+        return cut_rows(*args)
 
-    monkeypatch.setattr(publish, "cut_rows", counting)
+    def encoding(frame: feed.Frame) -> feed.Shared:
+        encoded.append(frame["position"])
+        return shared(frame)
+
+    monkeypatch.setattr(publish, "cut_rows", cutting)
+    monkeypatch.setattr(feed, "_shared", encoding)
     sent = record_sends(monkeypatch)
     await seat_all(tid, users)
     for _ in range(20):
@@ -136,10 +142,13 @@ async def test_a_process_cuts_each_message_once_for_all_its_sockets(monkeypatch)
     for socket in sockets:
         await socket.until_position(end)
         await socket.quiet(0.05)
-    tables = [m for g, m in sent if g == publish.table_group(tid)]
+    tables = [m["frame"] for g, m in sent if g == publish.table_group(tid)]
     assert len(tables) >= 20
-    # Once per message, not once per socket.
-    assert cuts == [m["frame"]["rows"][0][2] for m in tables]
+    assert cuts_by_sockets == []
+    # Each frame of each message encoded once, not once per socket.
+    frames = [c["public"] for m in tables for c in m["cuts"]]
+    frames += [f for m in tables for c in m["cuts"] for _, f in c["private"]]
+    assert sorted(encoded) == sorted(f["position"] for f in frames)
     assert all(s.feed() == sockets[0].feed() for s in sockets[:6])
     for socket in sockets:
         await socket.close()
@@ -153,14 +162,14 @@ async def test_the_table_message_packs_for_redis_without_deck_or_seed(monkeypatc
     [deal] = [
         m["frame"]
         for g, m in sent
-        if g == publish.table_group(tid)
-        and any(r[3] == publish.HAND_STARTED for r in m["frame"]["rows"])
+        if g == publish.table_group(tid) and any(c["private"] for c in m["frame"]["cuts"])
     ]
     # What the Redis layer does with it: msgpack (a 128-bit seed would not pack).
     packed = msgpack.unpackb(msgpack.packb(deal))
-    assert packed["rows"] == [list(r) for r in deal["rows"]]
-    [started] = [data for _, _, _, kind, data in packed["rows"] if kind == publish.HAND_STARTED]
-    assert [p["name"] for p in started["players"]] == [str(u.pk) for u in users]
+    assert packed["group"] == publish.table_group(tid)
+    [dealt] = [c for c in packed["cuts"] if c["private"]]
+    assert sorted(owner for owner, _ in dealt["private"]) == sorted(u.pk for u in users)
+    assert dealt["public"]["private_for"] == [owner for owner, _ in dealt["private"]]
     assert not keys_in(packed) & {"deck", "seed"}
 
 

@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from config import layer as frames_out
 from config.layer_format import FORMAT
 from kernel.tasks import clock_drain
-from poker import publish, selectors, services
+from poker import feed, publish, selectors, services
 from poker.models import Hand, Table
 from tests.funds import fund
 from tests.poker.api_support import random_action, seed_decks
@@ -178,8 +178,8 @@ def test_a_command_hands_its_frames_over_without_making_an_event_loop(redis_laye
     while not positions or positions[-1] < end:
         message = server.get()
         frame = message["frame"]
-        assert message["type"] == "frame" and frame["type"] == publish.ROWS
-        positions += [row[2] for row in frame["rows"]]
+        assert message["type"] == "frame" and frame["type"] == feed.FEED
+        positions += [cut["public"]["position"] for cut in frame["cuts"]]
     server.close()
     # Every command's rows, in the order the commands committed.
     assert positions == list(range(start + 1, end + 1))
@@ -248,7 +248,8 @@ def test_a_timer_tasks_frames_are_on_the_layer_before_it_returns(
     assert acted == 1
     assert published  # published already
     frame = server.get()["frame"]
-    assert frame["rows"][-1][2] == Table.objects.get(pk=table).position  # the fold's, and after
+    last = frame["cuts"][-1]["public"]["position"]
+    assert last == Table.objects.get(pk=table).position  # the fold's, and after
     server.close()
 
 

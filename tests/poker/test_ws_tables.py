@@ -16,7 +16,7 @@ from django.db import transaction
 from rest_framework.test import APIClient
 
 from config.api_errors import ApiError
-from poker import projections, publish, services
+from poker import feed, projections, publish, services
 from tests.poker.api_support import random_action, seed_decks
 from tests.poker.ws_support import (
     Client,
@@ -149,7 +149,7 @@ async def test_many_hands_played_over_sockets_nobody_gets_a_card_he_may_not_see(
 
 
 async def replayed(monkeypatch, table: int, after: int, viewer: int | None) -> list[Any]:
-    monkeypatch.setattr(publish, "REPLAY_LIMIT", 100_000)
+    monkeypatch.setattr(feed, "REPLAY_LIMIT", 100_000)
     return await database_sync_to_async(publish.replay)(table, after, viewer)
 
 
@@ -220,7 +220,7 @@ async def test_a_reconnect_at_the_current_position_gets_nothing_until_the_next_e
 async def test_a_client_too_far_behind_gets_a_snapshot_at_the_current_position_then_later_frames(
     monkeypatch,
 ):
-    monkeypatch.setattr(publish, "REPLAY_LIMIT", 8)
+    monkeypatch.setattr(feed, "REPLAY_LIMIT", 8)
     rng = random.Random(5)
     tid = await open_table()
     users = await make_users("ann", "bob", "cy")
@@ -300,8 +300,8 @@ async def test_frames_the_channel_layer_lost_are_recovered_from_the_store(monkey
     for client in watchers:
         await client.quiet()
     # Among the lost messages were some with hidden cards (a deal, a draw).
-    lost = [m["frame"] for m in dropped if m["frame"]["type"] == publish.ROWS]
-    assert any(row[3] in publish.HIDING for message in lost for row in message["rows"])
+    lost = [m["frame"] for m in dropped if m["frame"]["type"] == feed.FEED]
+    assert any(cut["private"] for message in lost for cut in message["cuts"])
 
     for client in watchers:
         start = client.frames[0]["position"]
@@ -544,8 +544,8 @@ async def test_every_frame_is_sent_after_its_event_is_visible_to_other_connectio
 
     async def checking(group: str, message: dict[str, Any]) -> None:
         frame = message["frame"]
-        if frame["type"] == publish.ROWS:
-            positions = [row[2] for row in frame["rows"]]
+        if frame["type"] == feed.FEED:
+            positions = [cut["public"]["position"] for cut in frame["cuts"]]
         else:
             positions = [frame["position"]] if "position" in frame else []
         for position in positions:

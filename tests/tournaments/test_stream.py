@@ -134,7 +134,8 @@ async def test_a_client_back_after_a_version_gets_what_it_missed(director, playe
     await sync(support.register)(t, cy)
     assert (await socket.next())["events"][0]["version"] == 5  # then live
     await socket.close()
-    for after, kind in (("4", "update"), ("0", "snapshot"), ("99", "snapshot")):
+    # At the last version: an update with no event, the tournament as it stands.
+    for after, kind in (("4", "update"), ("5", "update"), ("0", "snapshot"), ("99", "snapshot")):
         socket = Socket(f"/ws/tournaments/{t.pk}/?after={after}")
         assert (await socket.open())[0]
         first = await socket.next()
