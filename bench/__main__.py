@@ -1,4 +1,5 @@
-"""Run every benchmark module listed in BENCHMARKS: ``bench.<name>.main()``."""
+"""Run the benchmark modules named on the command line (``python -m bench
+service clocks``), or every one listed in BENCHMARKS: ``bench.<name>.main()``."""
 
 import importlib
 import platform
@@ -16,15 +17,17 @@ BENCHMARKS: list[str] = [
 ]
 
 
-def main() -> int:
+def main(names: list[str]) -> int:
+    unknown = sorted(set(names) - set(BENCHMARKS))
+    if unknown:
+        print(f"no such benchmark: {', '.join(unknown)} (one of: {', '.join(BENCHMARKS)})")
+        return 2
     print(f"pokerroom benchmarks — Python {platform.python_version()} on {platform.machine()}")
-    if not BENCHMARKS:
-        print("no benchmarks registered (add module names to bench.__main__.BENCHMARKS)")
-    for name in BENCHMARKS:
+    for name in names or BENCHMARKS:
         print(f"\n== {name} ==", flush=True)
         importlib.import_module(f"bench.{name}").main()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
