@@ -353,7 +353,8 @@ def _warmed_up() -> bool:
         time.sleep(0.1)
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {TABLE}")
-        return cursor.rowcount > 0
+        warmed: bool = cursor.rowcount > 0
+    return warmed
 
 
 def _set_ticks() -> None:
@@ -441,10 +442,12 @@ def _report_cost(sent: float, written: float) -> None:
 
 
 def _purge(queue: str) -> None:
+    from kombu import Queue
+
     from config.celery import app
 
     with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(queue)
+        Queue(queue).bind(conn.default_channel).purge()
 
 
 def _drop(url: str) -> None:

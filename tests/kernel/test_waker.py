@@ -53,7 +53,9 @@ def announced(listener: psycopg.Connection[Any]) -> int:
 
 
 @pytest.mark.postgres
-def test_a_clock_is_announced_only_when_it_comes_due_before_every_other(listening):
+def test_a_clock_is_announced_only_when_it_comes_due_before_every_other(
+    listening: psycopg.Connection[Any],
+) -> None:
     now = timezone.now()
     set_clock("s-1", now + timedelta(minutes=10))
     assert announced(listening) == 1  # the only one
@@ -100,7 +102,9 @@ def fires_once_when_set_soon(stream: str) -> None:
 
 @pytest.mark.redis
 @pytest.mark.postgres
-def test_a_clock_due_in_50_ms_is_fired_once_woken_by_its_notification(listening_worker):
+def test_a_clock_due_in_50_ms_is_fired_once_woken_by_its_notification(
+    listening_worker: Worker,
+) -> None:
     fires_once_when_set_soon("s-1")
     fires_once_when_set_soon("s-2")  # the waker, woken for s-1, sleeps for the hour again
     assert times_fired("s-1") == 1
@@ -108,7 +112,7 @@ def test_a_clock_due_in_50_ms_is_fired_once_woken_by_its_notification(listening_
 
 @pytest.mark.redis
 @pytest.mark.postgres
-def test_the_waker_listens_again_once_its_connection_is_killed(listening_worker):
+def test_the_waker_listens_again_once_its_connection_is_killed(listening_worker: Worker) -> None:
     [killed] = listeners_of(listening_worker)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(%s)", [killed])
@@ -122,7 +126,7 @@ def test_the_waker_listens_again_once_its_connection_is_killed(listening_worker)
     listening_worker.wait_for("listening connection failed, opening another", 5)
 
 
-def test_the_waker_connects_with_the_database_settings():
+def test_the_waker_connects_with_the_database_settings() -> None:
     params = waker.connect_params(
         {
             "NAME": "room",

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from kombu import Queue
 
 from config.celery import app, use_broker
 from poker import services
@@ -106,7 +107,7 @@ def clock_queue(settings: Any, redis_url: str, pg_default: None) -> Iterator[str
     use_broker(redis_url)
     yield queue
     with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(queue)
+        Queue(queue).bind(conn.default_channel).purge()
     use_broker(broker)
 
 
