@@ -334,7 +334,7 @@ def _scale() -> None:
     deadline = time.monotonic() + 60
     while _ticks_fired()[1] < SCALE and time.monotonic() < deadline:
         time.sleep(0.5)
-    _report_scale(set_in, *_ticks_fired())
+    _report_scale(set_in, *_ticks_fired(), _ticks_pending())
 
 
 def _warmed_up() -> bool:
@@ -392,13 +392,23 @@ def _ticks_fired() -> tuple[list[float], int, int]:
     return late, fired, len(rows) - fired
 
 
-def _report_scale(set_in: float, late: list[float], fired: int, twice: int) -> None:
+def _ticks_pending() -> int:
+    """Clocks of the scale still waiting for a drain (set, not yet fired)."""
+    from bench.clock_kind import KIND
+    from kernel.models import Clock
+
+    return Clock.objects.filter(kind=KIND).count()
+
+
+def _report_scale(set_in: float, late: list[float], fired: int, twice: int, pending: int) -> None:
     print(
         f"{SCALE} clocks set over {set_in:.0f} s (goal {SCALE_SECONDS} s), each due "
         f"{SCALE_LEADS_S[0]:g}-{SCALE_LEADS_S[-1]:g} s after it was set, one worker "
         f"(prefork, {os.cpu_count()} processes), a command that records its time"
     )
-    print(f"  fired                {fired} of {SCALE}   (lost {SCALE - fired})")
+    print(f"  fired                {fired} of {SCALE}   (60 s after the last was set)")
+    print(f"  not fired yet        {pending}   (still set, waiting for a drain)")
+    print(f"  lost                 {SCALE - fired - pending}   (neither fired nor set)")
     if late:
         cuts = statistics.quantiles(late, n=100, method="inclusive")
         print(f"  late p50             {statistics.median(late):8.1f} ms")
