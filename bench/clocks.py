@@ -25,6 +25,15 @@ hand (the version check and the timer's command id make it impossible; it
 is counted, not assumed).  Goal: p99 lateness under ``GOAL_P99_MS``, zero
 fired twice.
 
+Then the scale: ``SCALE`` clocks a minute (``BENCH_CLOCKS_SCALE``, 10,000;
+0 skips it), each set by this process in a transaction of its own at a
+steady pace over ``SCALE_SECONDS``, due ``SCALE_LEADS_S`` after it is set
+(0 to 1.9 s: short clocks, the ones a waker's sleep can make late), of the
+benchmark's own kind (``bench.clock_kind``: its command only records when
+it ran), on a fresh database and worker.  Reported: lateness (when the
+command ran minus when the clock was due), fired twice, and lost (set but
+never fired).
+
 Also measured: what setting a clock costs the command, per clock
 (``COST_TIMERS`` of them): a Celery send with an ETA (``apply_async``, a
 broker round trip, on a queue nobody reads), as one message per action
@@ -57,31 +66,40 @@ DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 TABLES = int(os.environ.get("BENCH_CLOCKS_TABLES", "200"))
 PLAYERS = 5
 DRAW_SECONDS = 12
-SLOT = DRAW_SECONDS / TABLES
+SLOT = DRAW_SECONDS / max(1, TABLES)
 """Seconds between two tables' draws: the clocks fall evenly on the minute."""
 GOAL_P99_MS = 250.0
 WORKER_STOP_SECONDS = 30.0
 """How long the worker may take to stop before it is killed."""
 COST_TIMERS = 1000
+SCALE = int(os.environ.get("BENCH_CLOCKS_SCALE", "10000"))
+SCALE_SECONDS = 60
+SCALE_LEADS_S = [n / 10 for n in range(20)]
+"""How long after it is set each clock of the scale comes due, in turn."""
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
     url = os.environ.get("BENCH_CLOCKS_DATABASE_URL", DEFAULT_URL)
-    with worker_on_fresh_database(url, "clockbench") as ready:
-        if not ready:
-            return
-        tables = _setup()
-        began = time.monotonic()
-        _start_draws(tables)
-        _wait_for_timeouts(len(tables) * PLAYERS, DRAW_SECONDS * PLAYERS + 30)
-        spread = time.monotonic() - began
-        _report(*_lateness(), spread)
-        _report_cost(*_in_command_cost())
+    if TABLES > 0:
+        with worker_on_fresh_database(url, "clockbench") as ready:
+            if not ready:
+                return
+            tables = _setup()
+            began = time.monotonic()
+            _start_draws(tables)
+            _wait_for_timeouts(len(tables) * PLAYERS, DRAW_SECONDS * PLAYERS + 30)
+            spread = time.monotonic() - began
+            _report(*_lateness(), spread)
+            _report_cost(*_in_command_cost())
+    if SCALE > 0:
+        with worker_on_fresh_database(url, "clockscale", include="bench.clock_kind") as ready:
+            if ready:
+                _scale()
 
 
 @contextmanager
-def worker_on_fresh_database(url: str, name: str) -> Iterator[bool]:
+def worker_on_fresh_database(url: str, name: str, include: str = "") -> Iterator[bool]:
     """A fresh PostgreSQL database at ``url`` with Django on it, and one
     Celery worker (as deployed) on Redis consuming a queue of its own, whose
     waker sends the drains of the clocks this process sets; yields False,
@@ -96,7 +114,7 @@ def worker_on_fresh_database(url: str, name: str) -> Iterator[bool]:
         return
     queue = f"{name}-{uuid.uuid4().hex[:8]}"
     _configure(url, redis_url, queue)
-    worker = _start_worker(url, redis_url, queue)
+    worker = _start_worker(url, redis_url, queue, include)
     try:
         yield True
     finally:
@@ -135,7 +153,7 @@ def _configure(url: str, redis_url: str, queue: str) -> None:
     use_broker(redis_url)
 
 
-def _start_worker(url: str, redis_url: str, queue: str) -> subprocess.Popen[bytes]:
+def _start_worker(url: str, redis_url: str, queue: str, include: str) -> subprocess.Popen[bytes]:
     env = child_env(
         DATABASE_URL=url,
         REDIS_URL=redis_url,
@@ -145,6 +163,8 @@ def _start_worker(url: str, redis_url: str, queue: str) -> subprocess.Popen[byte
     )
     log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the worker
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue]
+    if include:  # modules the worker imports once Django is set up
+        command += ["--include", include]
     worker = subprocess.Popen(
         [*command, "-l", "warning"],
         cwd=ROOT,
@@ -297,6 +317,106 @@ def _report(late: list[float], fired: int, twice: int, spread: float) -> None:
     )
 
 
+def _scale() -> None:
+    """Set ``SCALE`` clocks over ``SCALE_SECONDS``, wait for them, report."""
+    from django.db import connection
+
+    from bench import clock_kind
+
+    with connection.cursor() as cursor:
+        cursor.execute(clock_kind.CREATE)
+    if not _warmed_up():
+        print("skipped: the worker fired no clock within 60 s")
+        return
+    began = time.monotonic()
+    _set_ticks()
+    set_in = time.monotonic() - began
+    deadline = time.monotonic() + 60
+    while _ticks_fired()[1] < SCALE and time.monotonic() < deadline:
+        time.sleep(0.5)
+    _report_scale(set_in, *_ticks_fired(), _ticks_pending())
+
+
+def _warmed_up() -> bool:
+    """Whether a clock due now fired within a minute (the worker is up:
+    its pool started, its waker reading): that tick is then forgotten."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from bench.clock_kind import KIND, TABLE
+    from kernel import clocks
+
+    with transaction.atomic():
+        clocks.clock_set(stream="warm-up", kind=KIND, version=0, due=timezone.now())
+    deadline = time.monotonic() + 60
+    while _ticks_fired()[1] < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    with connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {TABLE}")
+        warmed: bool = cursor.rowcount > 0
+    return warmed
+
+
+def _set_ticks() -> None:
+    """One clock every ``SCALE_SECONDS / SCALE`` seconds, each in a
+    transaction of its own (as a command sets it), due its lead after."""
+    from datetime import timedelta
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from bench.clock_kind import KIND
+    from kernel import clocks
+
+    start = time.monotonic()
+    for n in range(SCALE):
+        pause = start + n * SCALE_SECONDS / SCALE - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
+        lead = timedelta(seconds=SCALE_LEADS_S[n % len(SCALE_LEADS_S)])
+        with transaction.atomic():
+            clocks.clock_set(stream=f"tick-{n}", kind=KIND, version=n, due=timezone.now() + lead)
+
+
+def _ticks_fired() -> tuple[list[float], int, int]:
+    """(lateness of each recorded tick in ms, clocks fired, fired twice)."""
+    from django.db import connection
+
+    from bench.clock_kind import TABLE
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT stream, EXTRACT(EPOCH FROM fired - due) * 1000 FROM {TABLE}")
+        rows = cursor.fetchall()
+    late = [float(ms) for _, ms in rows]
+    fired = len({stream for stream, _ in rows})
+    return late, fired, len(rows) - fired
+
+
+def _ticks_pending() -> int:
+    """Clocks of the scale still waiting for a drain (set, not yet fired)."""
+    from bench.clock_kind import KIND
+    from kernel.models import Clock
+
+    return Clock.objects.filter(kind=KIND).count()
+
+
+def _report_scale(set_in: float, late: list[float], fired: int, twice: int, pending: int) -> None:
+    print(
+        f"{SCALE} clocks set over {set_in:.0f} s (goal {SCALE_SECONDS} s), each due "
+        f"{SCALE_LEADS_S[0]:g}-{SCALE_LEADS_S[-1]:g} s after it was set, one worker "
+        f"(prefork, {os.cpu_count()} processes), a command that records its time"
+    )
+    print(f"  fired                {fired} of {SCALE}   (60 s after the last was set)")
+    print(f"  not fired yet        {pending}   (still set, waiting for a drain)")
+    print(f"  lost                 {SCALE - fired - pending}   (neither fired nor set)")
+    if late:
+        cuts = statistics.quantiles(late, n=100, method="inclusive")
+        print(f"  late p50             {statistics.median(late):8.1f} ms")
+        print(f"  late p99             {cuts[98]:8.1f} ms")
+        print(f"  late max             {max(late):8.1f} ms   (early min {min(late):.1f} ms)")
+    print(f"  fired twice          {twice}")
+
+
 def _in_command_cost() -> tuple[float, float]:
     """Microseconds per clock set: (a Celery send with an ETA, as a message
     per action would cost; the clock's row upserted in a transaction)."""
@@ -332,10 +452,12 @@ def _report_cost(sent: float, written: float) -> None:
 
 
 def _purge(queue: str) -> None:
+    from kombu import Queue
+
     from config.celery import app
 
     with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(queue)
+        Queue(queue).bind(conn.default_channel).purge()
 
 
 def _drop(url: str) -> None:

@@ -238,6 +238,10 @@ CLOCKS_ENABLED = env.bool("CLOCKS_ENABLED", default=True)
 """Whether commands write their clocks (off in the tests' settings, where tests that
 run a worker turn it on)."""
 CLOCK_SWEEP_SECONDS = env.int("CLOCK_SWEEP_SECONDS", default=5)
+CLOCK_SAFETY_POLL_SECONDS = env.float("CLOCK_SAFETY_POLL_SECONDS", default=5.0)
+"""On PostgreSQL, the longest a clock waker sleeps without reading the clocks'
+index: it wakes for the nearest clock or a notification (``kernel.waker``),
+and this covers one a lost connection missed."""
 SCHEDULE_SECONDS = env.int("SCHEDULE_SECONDS", default=60)
 """How often beat has the tournament schedules create what their horizons
 cover (``tournaments.schedules``)."""

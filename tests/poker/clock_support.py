@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from kombu import Queue
 
 from config.celery import app, use_broker
 from poker import services
@@ -42,7 +43,7 @@ def database_url() -> str:
 class Worker:
     """One ``celery worker`` process (solo pool) on the test's queue."""
 
-    def __init__(self, queue: str, redis_url: str, **env: str) -> None:
+    def __init__(self, queue: str, redis_url: str, include: str = "", **env: str) -> None:
         self.log = tempfile.NamedTemporaryFile(suffix=".log", delete=False)  # noqa: SIM115
         child = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DJANGO_"))}
         child.update(
@@ -57,6 +58,8 @@ class Worker:
         command = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue]
         command += ["-P", "solo", "-c", "1", "-l", "info", "-n", f"{queue}-{uuid.uuid4().hex[:6]}"]
         command += ["--without-heartbeat", "--without-mingle", "--without-gossip"]
+        if include:  # modules it imports once Django is set up (a test's clock kind)
+            command += ["--include", include]
         self.process = subprocess.Popen(
             command,
             cwd=ROOT,
@@ -104,7 +107,7 @@ def clock_queue(settings: Any, redis_url: str, pg_default: None) -> Iterator[str
     use_broker(redis_url)
     yield queue
     with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(queue)
+        Queue(queue).bind(conn.default_channel).purge()
     use_broker(broker)
 
 
@@ -113,8 +116,8 @@ def start_worker(clock_queue: str, redis_url: str) -> Iterator[Callable[..., Wor
     """Start workers on the test's queue (all stopped at the end)."""
     started: list[Worker] = []
 
-    def start(**env: str) -> Worker:
-        started.append(Worker(clock_queue, redis_url, **env))
+    def start(include: str = "", **env: str) -> Worker:
+        started.append(Worker(clock_queue, redis_url, include, **env))
         return started[-1]
 
     yield start
