@@ -17,7 +17,6 @@ from poker.casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed
 from poker.casino.work import CasinoWork
 from poker.engine import casino
 from poker.engine.casino.table import (
-    BetPlaced,
     CasinoTableConfig,
     CasinoTableState,
     RoundDealt,
@@ -165,14 +164,10 @@ def _rebuild_table(table_pk: int, using: str) -> int:
     dealt: dict[int, tuple[list[int], datetime]] = {}
     for row in rows:
         event = streams.decode_table(row)
-        before = state
-        state = evolve_table(state, event)
+        before, state = state, evolve_table(state, event)
         if isinstance(event, RoundDealt):
             dealt[event.number] = (list(event.boxes), row.recorded_at)
-        if isinstance(event, BetPlaced) and before is not None and not before.bets:
-            until = row.recorded_at + timedelta(seconds=state.config.bet_seconds)
-        if not state.bets:
-            until = None
+        until = bet_until(before or state, state, row.recorded_at, until)
     assert state is not None
     tables = CasinoTable.objects.using(using)
     table = tables.filter(pk=table_pk).first()
