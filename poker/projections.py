@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import Count, Max, Sum
 
-from poker import statements, streams
+from poker import readmodels, statements, streams
 from poker.engine.state import HandState
 from poker.engine.table import (
     HandBegan,
@@ -78,7 +78,8 @@ def write(
         ended = at if ends else None
         pots = _finished_pots(work, ends)
         updates += table_changes(work.table, work.table_state, position, ended, pots)
-        gone, seats = seat_changes(work.table.pk, work.table_start, work.table_state)
+        before = seat_rows(work.table.pk, work.table_start)
+        gone, seats = readmodels.changes(SEATS, before, seat_rows(work.table.pk, work.table_state))
         updates += seats
         _remember_on_commit(
             streams.tables, work.table.stream, work.table_state.version, work.table_state
@@ -118,11 +119,12 @@ def write_table(
 ) -> None:
     """The table row and its seat rows as ``state`` says; ``finished`` is
     when the last hand ended, if that is news.  (Saved through the ORM and
-    the seat rows read first: a new table, a rebuild.  A command writes
-    what its events changed: ``table_changes``, ``seat_changes``.)"""
-    _set_table(table, state, opened, finished)
+    the seat rows compared with those stored: a new table, a rebuild.  A
+    command writes what its events changed: ``write``.)"""
+    for name, value in table_values(table.pk, state, opened, finished).items():
+        setattr(table, name, value)
     table.save()
-    _write_seats(table, state)
+    readmodels.rewrite(SEATS, seat_rows(table.pk, state), table_id=table.pk)
 
 
 def table_changes(
@@ -136,37 +138,32 @@ def table_changes(
     its feed at ``position`` and the ``pots`` of the hands just finished
     added to its running totals, made to the row and returned as one
     UPDATE of the columns that changed (none: nothing)."""
-    before = {f.attname: getattr(table, f.attname) for f in _TABLE_COLUMNS}
-    table.position = position
-    table.hands_ended += len(pots)
-    table.pots_total += sum(pots)
-    _set_table(table, state, None, finished)
-    changed = {
-        f.attname: value
-        for f in _TABLE_COLUMNS
-        if (value := getattr(table, f.attname)) != before[f.attname]
+    values = table_values(table.pk, state, None, finished)
+    values["position"] = position
+    values["hands_ended"] = table.hands_ended + len(pots)
+    values["pots_total"] = table.pots_total + sum(pots)
+    return readmodels.update(table, values)
+
+
+def table_values(
+    table: int, state: TableState, opened: datetime | None, finished: datetime | None
+) -> dict[str, Any]:
+    """The table row's columns that follow from ``state`` (``opened``,
+    ``finished``: when the table opened, its last hand ended, if news)."""
+    values: dict[str, Any] = {
+        **config_fields(state.config),
+        "status": _status(state),
+        "version": state.version,
+        "button": state.button,
+        "hand_number": state.hand_number,
+        "current_hand_id": hand_id(table, state.hand_number) if state.hand_number else None,
+        "players_seated": len(state.seats),
     }
-    return [statements.update(Table, table.pk, **changed)] if changed else []
-
-
-_TABLE_COLUMNS = [f for f in Table._meta.concrete_fields if not f.primary_key]
-
-
-def _set_table(
-    table: Table, state: TableState, opened: datetime | None, finished: datetime | None
-) -> None:
-    for name, value in config_fields(state.config).items():
-        setattr(table, name, value)
-    table.status = _status(state)
-    table.version = state.version
-    table.button = state.button
-    table.hand_number = state.hand_number
-    table.current_hand_id = hand_id(table.pk, state.hand_number) if state.hand_number else None
-    table.players_seated = len(state.seats)
     if opened is not None:
-        table.created_at = opened
+        values["created_at"] = opened
     if finished is not None:
-        table.next_hand_at = finished + timedelta(seconds=state.config.pause_seconds)
+        values["next_hand_at"] = finished + timedelta(seconds=state.config.pause_seconds)
+    return values
 
 
 def _status(state: TableState) -> str:
@@ -190,49 +187,14 @@ def _seat_values(seat: SeatState) -> dict[str, Any]:
     }
 
 
-def _write_seats(table: Table, state: TableState) -> None:
-    rows = {row.number: row for row in Seat.objects.filter(table=table)}
-    for number, row in list(rows.items()):  # gone, or someone else (a tournament's moves)
-        seat = state.seats.get(number)
-        if seat is None or int(seat.player) != row.player_id:
-            del rows[number]
-            row.delete()
-    for number, seat in state.seats.items():
-        values = _seat_values(seat)
-        held = rows.get(number)
-        if held is None:
-            Seat.objects.create(table=table, number=number, **values)
-        elif any(getattr(held, k) != v for k, v in values.items()):
-            for key, value in values.items():
-                setattr(held, key, value)
-            held.save()
+SEATS = readmodels.Kind(Seat, ("table_id", "number"), identity=("player_id",))
+"""A table's seat rows; a seat taken by another player (a tournament's
+moves) is another row."""
 
 
-def seat_changes(
-    table: int, before: TableState, after: TableState
-) -> tuple[list[statements.Statement], list[statements.Statement]]:
-    """The seat rows of ``table`` from ``before`` (what they show: every
-    command wrote them so) to ``after``, without reading them: the rows to
-    delete (a player gone, or another in his seat: a tournament's moves),
-    then the rows to insert and update.  The deletes run first, apart, so
-    that a seat's new row never meets its old one."""
-    gone, writes = [], []
-    for number, seat in before.seats.items():
-        now = after.seats.get(number)
-        if now is None or now.player != seat.player:
-            gone.append(statements.delete_where(Seat, {"table": table, "number": number}))
-    new = []
-    for number, seat in after.seats.items():
-        values = _seat_values(seat)
-        old = before.seats.get(number)
-        if old is None or old.player != seat.player:
-            new.append(Seat(table_id=table, number=number, **values))
-        elif _seat_values(old) != values:
-            where = {"table": table, "number": number}
-            writes.append(statements.update_where(Seat, where, **values))
-    if new:
-        writes.append(statements.insert(Seat, new))
-    return gone, writes
+def seat_rows(table: int, state: TableState) -> readmodels.Rows:
+    """The seat rows of ``table`` as ``state`` says."""
+    return {(table, number): _seat_values(seat) for number, seat in state.seats.items()}
 
 
 def write_hand(
@@ -263,12 +225,10 @@ def write_hand(
     if state.complete:
         changes["ended_at"] = at
         changes["result"] = hand_result(state, row.seats)
+    if started is not None:
+        return readmodels.saved(row, changes)
     for name, value in changes.items():
         setattr(row, name, value)
-    if started is not None:
-        insert = statements.insert(Hand, [row])
-        row._state.adding, row._state.db = False, "default"  # as if saved
-        return insert
     return statements.update(Hand, row.pk, **changes)
 
 
@@ -302,7 +262,6 @@ def rebuild(using: str = "default") -> int:
     with transaction.atomic(using=using):
         Table.objects.using(using).update(current_hand=None)
         Hand.objects.using(using).all().delete()
-        Seat.objects.using(using).all().delete()
         for stream in stream_names("table-", using=using):
             count += 1 + _rebuild_table(int(stream.removeprefix("table-")), using)
     streams.hands.forget()

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
-from poker import statements
+from poker import readmodels, statements
 from poker.eventstore import NewEvent, Recorded, load
 from poker.eventstore import streams as stream_names
 from tournaments.models import Entrant, Tournament, tournament_stream
@@ -113,16 +113,30 @@ def write_tournament(
         if created_at is not None:
             row.created_at = created_at
         row.save(using=using)
-        _write_entrants(row, state, using)
+        readmodels.rewrite(ENTRANTS, entrant_rows(row.pk, state), using, tournament_id=row.pk)
         return
     fields = tournament_fields(state, definition=before.definition is not state.definition)
-    changed = [name for name, value in fields.items() if getattr(row, name) != value]
-    for name in changed:
-        setattr(row, name, fields[name])
-    values = {name: fields[name] for name in changed}
-    updates = [statements.update(Tournament, row.pk, using, **values)] if changed else []
-    updates += _write_changed_entrants(row, before, state, using)
-    statements.execute([*writes, *updates], using)
+    touched = _touched(before, state)
+    gone, entrants = readmodels.changes(
+        ENTRANTS,
+        entrant_rows(row.pk, before, touched),
+        entrant_rows(row.pk, state, touched),
+        using,
+    )
+    statements.execute(gone, using)  # rare: an entry withdrawn
+    statements.execute([*writes, *readmodels.update(row, fields, using), *entrants], using)
+
+
+ENTRANTS = readmodels.Kind(Entrant, ("tournament_id", "player_id"))
+"""A tournament's entrant rows."""
+
+
+def entrant_rows(
+    tournament: int, state: TournamentState, players: set[str] | None = None
+) -> readmodels.Rows:
+    """The entrant rows of ``tournament`` (of ``players`` only, if given)
+    as ``state`` says."""
+    return {(tournament, int(p)): v for p, v in entrant_fields(state, players).items()}
 
 
 def entrant_fields(
@@ -164,43 +178,6 @@ def entrant_fields(
 def _some(entrants: Mapping[str, Entry], players: set[str]) -> list[tuple[str, Entry]]:
     """These players' entries (those that exist), by player id."""
     return [(p, entrants[p]) for p in sorted(players) if p in entrants]
-
-
-def _write_entrants(row: Tournament, state: TournamentState, using: str) -> None:
-    rows = {str(r.player_id): r for r in Entrant.objects.using(using).filter(tournament=row)}
-    wanted = entrant_fields(state)
-    gone = [r.pk for player, r in rows.items() if player not in wanted]
-    if gone:
-        Entrant.objects.using(using).filter(pk__in=gone).delete()
-    for player, values in wanted.items():
-        existing = rows.get(player)
-        if existing is None:
-            Entrant.objects.using(using).create(tournament=row, player_id=int(player), **values)
-        elif any(getattr(existing, k) != v for k, v in values.items()):
-            for key, value in values.items():
-                setattr(existing, key, value)
-            existing.save(using=using)
-
-
-def _write_changed_entrants(
-    row: Tournament, before: TournamentState, state: TournamentState, using: str
-) -> list[statements.Statement]:
-    """Delete and insert the entrant rows that went or came (rare), and
-    the updates of those that changed, to run (``statements.execute``)."""
-    touched = _touched(before, state)
-    old, wanted = entrant_fields(before, touched), entrant_fields(state, touched)
-    rows = Entrant.objects.using(using).filter(tournament=row)
-    gone = [int(player) for player in old if player not in wanted]
-    if gone:
-        rows.filter(player_id__in=gone).delete()
-    updates = []
-    for player, values in wanted.items():
-        if player not in old:
-            Entrant.objects.using(using).create(tournament=row, player_id=int(player), **values)
-        elif old[player] != values:
-            where = {"tournament": row.pk, "player": int(player)}
-            updates.append(statements.update_where(Entrant, where, using, **values))
-    return updates
 
 
 def _touched(before: TournamentState, state: TournamentState) -> set[str]:

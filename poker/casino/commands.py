@@ -39,10 +39,10 @@ def _record(work: CasinoWork) -> Record:
 
 
 def _write(work: CasinoWork, ready: Appending) -> None:
-    """The append, then the read models, the clock and (on commit) the frames."""
-    statements.execute(ready.writes, ready.using)
+    """The append with the read models' writes, then the clock and (on
+    commit) the frames."""
     work.recorded = ready.recorded
-    projections.write(work)
+    projections.write(work, ready.writes, ready.using)
     clocks.schedule(work)
     publish.after_commit(work)
 

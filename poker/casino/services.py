@@ -81,8 +81,7 @@ def casino_table_open(
         table = CasinoTable.objects.create(**projections.config_fields(config))
         batch = Batch(table.stream, 0, streams.encode_table(events))
         recorded = append([batch], by=user_of(by), feed=Feed(casino_feed(table.pk), 0))
-        table.position = len(recorded)
-        projections.write_table(table, replay_table(events), None)
+        projections.write_table(table, replay_table(events), None, len(recorded))
         publish.lobby_after_commit(table.pk)
     return table
 
