@@ -4,14 +4,12 @@ psycopg: every upgrade of one of them would mean checking such a use
 again.  The modules are read with ``ast`` (nothing is imported):
 
 - an import of a private module or name of one of them
-  (``from django.db.backends.postgresql.base import ServerBindingCursor``
-  is public by name; ``from channels_redis.utils import _consistent_hash``
-  is not);
+  (``from django.db import connection`` is public;
+  ``from channels_redis.utils import _consistent_hash`` is not);
 - an attribute read through a name imported from one of them
   (``connection._cursor``);
-- a private attribute of any other object (``cache._cache``,
-  ``layer._serializer``) that the product does not define itself and
-  that one of those libraries does.
+- a private attribute of any other object (``layer._serializer``) that
+  the product does not define itself and that one of those libraries does.
 
 What remains is ``ALLOWED``, each with its reason, and Django's documented
 ``Model._meta`` API."""
@@ -23,6 +21,8 @@ import importlib
 import re
 from functools import cache
 from pathlib import Path
+
+from redis.connection import AbstractConnection
 
 REPO = Path(__file__).resolve().parents[2]
 LIBRARIES = ("django", "channels", "channels_redis", "celery", "kombu", "redis", "psycopg")
@@ -42,9 +42,14 @@ ALLOWED: dict[tuple[str, str], str] = {
 }
 """(module, private name) still used, and why."""
 
-WIRE_LEVEL = ("pack_commands", "read_response", "make_connection", "send_packed_command")
-"""redis-py's connection-level calls: a module using them speaks Redis's
-protocol by hand (a copy of a library's wire format), which no name check sees."""
+WIRE_LEVEL = (
+    *(n for n in dir(AbstractConnection) if n.split("_")[0] in ("pack", "send", "read")),
+    "make_connection",
+)
+"""redis-py's connection-level calls (its connection's methods that pack,
+send or read commands, and its pool's ``make_connection``), as redis-py
+names them: a module using them speaks Redis's protocol by hand (a copy of
+a library's wire format), which no name check sees."""
 WIRE_COPIES: dict[str, str] = {}
 """The modules that still copy a wire format, and what (none: the copied
 group send, receiver and Celery messages are gone)."""
@@ -186,7 +191,7 @@ def test_the_scan_finds_each_kind_of_private_use(tmp_path):
         "from django.db import connection\n"
         "from django.core.cache import cache\n"
         "connection._cursor()\n"
-        "cache._cache.get('k')\n"
+        "cache._expire_info.get('k')\n"
         "def f(layer):\n"
         "    return layer._serializer, layer._meta, layer.__class__\n",
         encoding="utf-8",
@@ -196,7 +201,7 @@ def test_the_scan_finds_each_kind_of_private_use(tmp_path):
         "from channels_redis.utils import _consistent_hash",
         "import django.db.backends._x",
         "connection..._cursor",
-        "cache..._cache",
+        "cache..._expire_info",
         "layer..._serializer",
     }
 
