@@ -177,12 +177,6 @@ def classify(
     return StreamConflict(str(error))
 
 
-def answer_of(command_id: uuid.UUID, using: str = "default") -> dict[str, Any] | None:
-    """The stored answer of a command already carried out, if any."""
-    done = Command.objects.using(using).filter(id=command_id).first()
-    return None if done is None else done.answer
-
-
 FIELDS = ("stream", "version", "type", "data", "schema", "recorded_at", "position")
 """The columns a read needs."""
 
