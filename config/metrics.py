@@ -16,6 +16,9 @@ What is measured, and where:
 - ``poker_queue_depth{queue,state}``: timers waiting in the broker
   (``ready``) and held by workers until their time (``unacked``), read from
   Redis when ``/metrics`` is scraped.
+- ``poker_gc_pause_seconds``, ``poker_loop_lag_seconds``,
+  ``poker_frame_stage_seconds``: what can stall a frame (``config.stalls``);
+  each server loop with a socket runs a lag monitor.
 
 A server's are at its ``/metrics`` (``config.probes``); a Celery worker's
 on a port of its own (``WORKER_METRICS_PORT``).
@@ -36,12 +39,14 @@ from __future__ import annotations
 
 import atexit
 import glob
+import json
 import os
 import socket
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
-from celery.signals import worker_init
+from celery.signals import task_postrun, worker_init
 from django.conf import settings
 from django.dispatch import receiver
 from prometheus_client import (
@@ -57,6 +62,7 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from config import stalls
 from kernel.signals import clock_fired
 
 MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
@@ -122,7 +128,9 @@ Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 def open_sockets(app: Asgi) -> Asgi:
     """``app`` with its accepted WebSockets counted in ``poker_open_sockets``
-    until the application is done with each."""
+    until the application is done with each; the loop's lag measured from
+    its first (``config.stalls``); with ``LIVE_TRACE``, each act frame's
+    arrival a trace line."""
 
     async def counted(scope: dict[str, Any], receive: Any, send: Any) -> None:
         accepted = False
@@ -132,15 +140,31 @@ def open_sockets(app: Asgi) -> Asgi:
             if not accepted and message["type"] == "websocket.accept":
                 accepted = True
                 OPEN_SOCKETS.inc()
+                stalls.monitor_loop()
             await send(message)
 
+        async def receive_traced() -> dict[str, Any]:
+            got: dict[str, Any] = await receive()
+            text = got.get("text")
+            if text and '"act"' in text and stalls.tracing():
+                _trace_arrival(text)
+            return got
+
         try:
-            await app(scope, receive, send_counted)
+            await app(scope, receive_traced, send_counted)
         finally:
             if accepted:
                 OPEN_SOCKETS.dec()
 
     return counted
+
+
+def _trace_arrival(text: str) -> None:
+    try:
+        command_id = json.loads(text).get("command_id")
+    except (ValueError, AttributeError, RecursionError):
+        return
+    stalls.trace("arrive", cmd=str(command_id), t=time.time())
 
 
 # --- Timers --------------------------------------------------------------------
@@ -200,7 +224,9 @@ if not MULTIPROCESS_DIR:
 
 def registry() -> CollectorRegistry:
     """What a scrape reads: this process's metrics, or every process's in
-    the multiprocess directory; and the queue depth."""
+    the multiprocess directory; and the queue depth.  This process's
+    collector pauses are observed first (``config.stalls``)."""
+    stalls.drain()
     if not MULTIPROCESS_DIR:
         return REGISTRY
     scraped = CollectorRegistry()
@@ -222,3 +248,10 @@ def _serve_worker_metrics(**kwargs: Any) -> None:
     if port:
         address = os.environ.get("WORKER_METRICS_ADDRESS", "127.0.0.1")
         start_http_server(port, addr=address, registry=registry())
+
+
+@task_postrun.connect
+def _drain_after_task(**kwargs: Any) -> None:
+    """A worker's collector pauses observed after each task (it has no loop
+    whose lag monitor would)."""
+    stalls.drain()

@@ -460,6 +460,13 @@ LOGGING = {
             for name in ("uvicorn", "uvicorn.error", "daphne", "celery")
         },
         "uvicorn.access": {"handlers": [], "propagate": False},
+        # What held a frame up, a line per stage (config.stalls): for the
+        # live benchmark and a diagnosis, never left on.
+        "config.trace": {
+            "handlers": ["console"],
+            "level": "DEBUG" if env.bool("LIVE_TRACE", default=False) else "WARNING",
+            "propagate": False,
+        },
     },
 }
 # A Celery worker keeps this configuration instead of its own.
