@@ -71,6 +71,7 @@ import asyncio
 import gc
 import itertools
 import json
+import math
 import os
 import random
 import re
@@ -121,6 +122,9 @@ TRACE = os.environ.get("WSBENCH_TRACE", "1") != "0"
 report shows where the slowest actions' time went (0: off)."""
 SLOWEST = 1.0
 """The percentage of slowest actions whose time is broken down."""
+DUMP = os.environ.get("WSBENCH_DUMP", "")
+"""A path prefix: each scale's actions, stages and pauses as JSON to
+``<prefix>-<tables>.json``, to study them further."""
 SERVER_ROOT = Path(os.environ.get("WSBENCH_SERVER_ROOT") or Path(__file__).resolve().parents[1])
 """The tree (with its ``.venv``) the servers, the migration and the seeding
 run from: another worktree (an older main) measures its servers with this
@@ -575,7 +579,10 @@ class TableBot:
                 await asyncio.sleep(next_at - now)
             if time.perf_counter() >= t_end:
                 return
-            next_at = max(next_at + PACE, time.perf_counter())
+            # The table's own phase, a slot skipped when late: a slow action
+            # never lines tables up (all their players' commands at one
+            # server at once, every second after).
+            next_at += PACE * max(1, math.ceil((time.perf_counter() - next_at) / PACE))
             try:
                 await self.one_action()
             except Exception as error:
@@ -802,6 +809,10 @@ class Bench:
         ):
             await asyncio.sleep(0.05)
         result.connect_s = time.perf_counter() - started
+        # What the clients built (sockets, snapshots) out of the collector's
+        # way: a full collection of this process delays every frame read.
+        gc.collect()
+        gc.freeze()
         result.connect_errors = len(errors)
         if errors:
             result.failures.append(f"connect: {errors[0]}")
@@ -1279,6 +1290,16 @@ def breakdown(r: Result) -> str:
         + "  gc pauses / loop lags overlapping (process:ms)",
     ]
     typical = [x for x in (stages(a, tr) for a, _ in ranked) if x is not None]
+    if DUMP:
+        rows = [
+            {"at": a.wall - t0, "worst": worst[id(a)], "answer": answer, "action": a.action,
+             "ended": a.ended, "server": a.server, "stages": stages(a, tr)}
+            for a, answer in ranked
+        ]  # fmt: skip
+        events = {"gc": {k: v for k, v in pauses.items()}, "gen2": gen2, "lag": lags}
+        Path(f"{DUMP}-{r.tables}.json").write_text(
+            json.dumps({"t0": t0, "rows": rows, "events": events})
+        )
     for act, answer in slow:
         parts = stages(act, tr)
         end = act.wall + worst[id(act)]

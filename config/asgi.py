@@ -40,3 +40,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# What start-up built stays for the process's life: out of the collector's
+# way (config.stalls).
+from config import stalls  # noqa: E402
+
+stalls.settle()

@@ -96,8 +96,10 @@ async def _send_all(layer: Any, messages: Outgoing) -> None:
 async def _publish(layer: Any, messages: Outgoing, command_id: str | None, handed: float) -> None:
     """A command's frames from the publisher, in order, each stamped with
     its way so far; the hand-over timed (``config.stalls``)."""
+    first = 0.0
     for group, frame in messages:
         published = time.time()
+        first = first or published
         message: LayerMessage = {
             "type": "frame",
             "frame": frame,
@@ -107,7 +109,7 @@ async def _publish(layer: Any, messages: Outgoing, command_id: str | None, hande
     done = time.time()
     stalls.HANDOVER.observe(max(0.0, done - handed))
     if stalls.tracing():
-        stalls.trace("publish", cmd=command_id, t0=handed, t1=published, t2=done)
+        stalls.trace("publish", cmd=command_id, t0=handed, t1=first, t2=done, n=len(messages))
 
 
 Handed = tuple[Any, Outgoing, str | None, float]

@@ -101,6 +101,17 @@ def watch_gc() -> None:
         gc.callbacks.append(_on_gc)
 
 
+def settle() -> None:
+    """Once the process has imported and built what it serves with: collect,
+    then move every object left into the collector's permanent generation
+    (``gc.freeze``), which no later collection walks.  A full collection
+    of a server otherwise walks every module, class and function of Django
+    and the apps, hundreds of thousands of objects, and stops every socket
+    of the process meanwhile."""
+    gc.collect()
+    gc.freeze()
+
+
 def drain() -> None:
     """Observe the pauses noted since the last call."""
     traced = tracing()

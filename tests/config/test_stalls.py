@@ -123,4 +123,5 @@ def test_frames_on_redis_are_timed_from_hand_over_to_decoding(
     assert registered("poker_frame_stage_seconds_count", stage="delivery") == delivery + 1
     stages = {line["s"]: line for line in traced.lines if line.get("cmd") == "c-7"}
     assert stages["publish"]["t0"] == handed and stages["publish"]["t1"] == published
+    assert stages["publish"]["n"] == 1
     assert stages["receive"]["t"] >= published
