@@ -436,6 +436,7 @@ LOGGING = {
     "formatters": {
         "json": {"()": "config.logs.json_formatter"},
         "plain": {"()": "config.logs.plain_formatter"},
+        "bare": {"format": "%(message)s"},
     },
     "filters": {
         "quiet_sweeps": {"()": "config.logs.QuietSweeps"},
@@ -448,6 +449,9 @@ LOGGING = {
             "formatter": LOG_FORMAT,
             "filters": ["redact", "quiet_sweeps"],
         },
+        # Trace lines as they are (config.stalls): no context to merge, and
+        # a formatter's work on each would weigh on what they measure.
+        "trace": {"class": "logging.StreamHandler", "formatter": "bare"},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # The servers' own loggers set handlers of their own before Django
@@ -463,7 +467,7 @@ LOGGING = {
         # What held a frame up, a line per stage (config.stalls): for the
         # live benchmark and a diagnosis, never left on.
         "config.trace": {
-            "handlers": ["console"],
+            "handlers": ["trace"],
             "level": "DEBUG" if env.bool("LIVE_TRACE", default=False) else "WARNING",
             "propagate": False,
         },
