@@ -57,6 +57,20 @@ the whole live path (the command, the channel layer's receive, cutting and
 sending the frames).  ``WSBENCH_PROFILE=200`` samples the first server with
 py-spy at that scale, if installed (``pip install py-spy``).
 
+Where a slow action's time went (``WSBENCH_TRACE``, on by default): the
+servers run with ``LIVE_TRACE`` (``config/stalls.py``) and write a line per
+stage with wall-clock times and the command id (the act frame read, the
+command's start and end on a database thread, its frames' PUBLISH, each
+server's decoding of them), each collector pause and each loop lag; the
+clients note when each socket got the frame, this process's own collector
+pauses (``gc.callbacks``) and loop lags.  For the slowest ``SLOWEST`` % of
+actions (by the last of their six sockets) the report prints each stage,
+what paused meanwhile in which process, whether the action ended its hand,
+the same stages' medians over every action, and when the stalls fell.
+Every process is on one host, so their wall clocks agree.  Tables keep
+their own phase (a late action skips its slot rather than moving the next),
+and this process freezes what it built before play (``gc.freeze``).
+
 Channel layer: a ``RedisPubSubChannelLayer`` of its own (the servers'
 Redis, channels under a prefix of its own) with a group of 5 channels,
 group_send at a steady ``LAYER_RATES`` for ``LAYER_SECONDS`` each,

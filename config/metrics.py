@@ -62,7 +62,6 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from config import stalls
 from kernel.signals import clock_fired
 
 MULTIPROCESS_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
@@ -113,6 +112,24 @@ COMMAND_SECONDS = Histogram(
 OPEN_SOCKETS = Gauge(
     "poker_open_sockets", "WebSockets open on the servers.", multiprocess_mode="livesum"
 )
+GC_PAUSE = Histogram(
+    "poker_gc_pause_seconds",
+    "Pauses of Python's cyclic garbage collector, by generation collected.",
+    ["generation"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+LOOP_LAG = Histogram(
+    "poker_loop_lag_seconds",
+    "How late a server's event loop ran a timer.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+FRAME_STAGE = Histogram(
+    "poker_frame_stage_seconds",
+    "A command's frames on their way: handover (commit to PUBLISH returned), "
+    "delivery (PUBLISH to decoded in a server process).",
+    ["stage"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
 TIMER_LATENESS = Histogram(
     "poker_timer_lateness_seconds",
     "How long after its due time a clock's command started in the drain.",
@@ -133,6 +150,8 @@ def open_sockets(app: Asgi) -> Asgi:
     arrival a trace line."""
 
     async def counted(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        from config import stalls  # it reads the metrics above
+
         accepted = False
 
         async def send_counted(message: dict[str, Any]) -> None:
@@ -147,7 +166,7 @@ def open_sockets(app: Asgi) -> Asgi:
             got: dict[str, Any] = await receive()
             text = got.get("text")
             if text and '"act"' in text and stalls.tracing():
-                _trace_arrival(text)
+                _trace_arrival(stalls, text)
             return got
 
         try:
@@ -159,7 +178,7 @@ def open_sockets(app: Asgi) -> Asgi:
     return counted
 
 
-def _trace_arrival(text: str) -> None:
+def _trace_arrival(stalls: Any, text: str) -> None:
     try:
         command_id = json.loads(text).get("command_id")
     except (ValueError, AttributeError, RecursionError):
@@ -226,6 +245,8 @@ def registry() -> CollectorRegistry:
     """What a scrape reads: this process's metrics, or every process's in
     the multiprocess directory; and the queue depth.  This process's
     collector pauses are observed first (``config.stalls``)."""
+    from config import stalls
+
     stalls.drain()
     if not MULTIPROCESS_DIR:
         return REGISTRY
@@ -254,4 +275,6 @@ def _serve_worker_metrics(**kwargs: Any) -> None:
 def _drain_after_task(**kwargs: Any) -> None:
     """A worker's collector pauses observed after each task (it has no loop
     whose lag monitor would)."""
+    from config import stalls
+
     stalls.drain()

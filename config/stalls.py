@@ -38,26 +38,8 @@ import time
 from collections import deque
 from typing import Any
 
-from prometheus_client import Histogram
+from config.metrics import FRAME_STAGE, GC_PAUSE, LOOP_LAG
 
-GC_PAUSE = Histogram(
-    "poker_gc_pause_seconds",
-    "Pauses of Python's cyclic garbage collector, by generation collected.",
-    ["generation"],
-    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
-)
-LOOP_LAG = Histogram(
-    "poker_loop_lag_seconds",
-    "How late a server's event loop ran a timer.",
-    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
-)
-FRAME_STAGE = Histogram(
-    "poker_frame_stage_seconds",
-    "A command's frames on their way: handover (commit to PUBLISH returned), "
-    "delivery (PUBLISH to decoded in a server process).",
-    ["stage"],
-    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
-)
 HANDOVER = FRAME_STAGE.labels("handover")
 DELIVERY = FRAME_STAGE.labels("delivery")
 
