@@ -58,7 +58,7 @@ sending the frames).  ``WSBENCH_PROFILE=200`` samples the first server with
 py-spy at that scale, if installed (``pip install py-spy``).
 
 Where a slow action's time went (``WSBENCH_TRACE``, on by default): the
-servers run with ``LIVE_TRACE`` (``config/stalls.py``) and write a line per
+servers run with ``LIVE_TRACE`` (``kernel/stalls.py``) and write a line per
 stage with wall-clock times and the command id (the act frame read, the
 command's start and end on a database thread, its frames' PUBLISH, each
 server's decoding of them), each collector pause and each loop lag; the
@@ -132,7 +132,7 @@ SERVER_ARGS = tuple(os.environ.get("WSBENCH_SERVER_ARGS", "").split())
 settings such as ``--ws wsproto`` or ``--ws-per-message-deflate false``."""
 SEED = 20_240_611
 TRACE = os.environ.get("WSBENCH_TRACE", "1") != "0"
-"""Servers write trace lines (``LIVE_TRACE``, ``config.stalls``) and the
+"""Servers write trace lines (``LIVE_TRACE``, ``kernel.stalls``) and the
 report shows where the slowest actions' time went (0: off)."""
 SLOWEST = 1.0
 """The percentage of slowest actions whose time is broken down."""
@@ -1186,7 +1186,7 @@ TRACE_LINE = re.compile(r"trace (\{.*?\})")
 
 @dataclass
 class Traces:
-    """The servers' trace lines (``config.stalls``), by server index."""
+    """The servers' trace lines (``kernel.stalls``), by server index."""
 
     arrive: dict[str, float] = field(default_factory=dict)
     command: dict[str, tuple[float, float]] = field(default_factory=dict)

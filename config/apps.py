@@ -1,6 +1,6 @@
 """The admin app with the room's own site (``config.admin_site``); once
 ready, the channel layer's message format is registered (``config.layer_format``)
-and the collector's pauses are watched (``config.stalls``)."""
+and the collector's pauses are watched (``kernel.stalls``)."""
 
 from django.contrib.admin.apps import AdminConfig
 
@@ -10,7 +10,8 @@ class RoomAdminConfig(AdminConfig):
 
     def ready(self) -> None:
         super().ready()
-        from config import layer_format, stalls
+        from config import layer_format
+        from kernel import stalls
 
         layer_format.register()  # before any channel layer is made
         stalls.watch_gc()

@@ -13,9 +13,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config.metrics import open_sockets  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import OriginGuard, OutageGuard, TicketAuthMiddleware  # noqa: E402
+from kernel.metrics import open_sockets  # noqa: E402
 
 # Embedded defaults: the worker that runs the clocks lives in this process.
 if settings.EMBEDDED_WORKER:
@@ -44,8 +44,8 @@ application = ProtocolTypeRouter(
 # The hand evaluators' lookup tables, built now: built on a table's first
 # showdown instead, they held the process (every socket, every command) for
 # as long as the build took (docs/capacity.md).  Then what start-up built
-# stays for the process's life, out of the collector's way (config.stalls).
-from config import stalls  # noqa: E402
+# stays for the process's life, out of the collector's way (kernel.stalls).
+from kernel import stalls  # noqa: E402
 from poker.engine.evaluate import load_tables  # noqa: E402
 
 load_tables()

@@ -51,8 +51,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from structlog.contextvars import get_contextvars
 
-from config import stalls
 from config.sender import Sender
+from kernel import stalls
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class LayerMessage(TypedDict):
     frame: Mapping[str, Any]
     stamp: NotRequired[tuple[str | None, float, float]]
     """On Redis: the command id, its hand-over and its publish (wall clock),
-    for ``config.stalls`` (consumers read only ``frame``)."""
+    for ``kernel.stalls`` (consumers read only ``frame``)."""
 
 
 THREAD_NAME = "frame-publisher"
@@ -95,7 +95,7 @@ async def _send_all(layer: Any, messages: Outgoing) -> None:
 
 async def _publish(layer: Any, messages: Outgoing, command_id: str | None, handed: float) -> None:
     """A command's frames from the publisher, in order, each stamped with
-    its way so far; the hand-over timed (``config.stalls``)."""
+    its way so far; the hand-over timed (``kernel.stalls``)."""
     first = 0.0
     for group, frame in messages:
         published = time.time()

@@ -285,9 +285,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON with limits: too deep a body is malformed, too large a one too_large.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["kernel.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "kernel.api_errors.exception_handler",
     # Every unsafe request of a logged-in player counts against his commands;
     # the login, token, registration and password views set their own.
     "DEFAULT_THROTTLE_CLASSES": ["config.throttles.CommandThrottle"],
@@ -449,7 +449,7 @@ LOGGING = {
             "formatter": LOG_FORMAT,
             "filters": ["redact", "quiet_sweeps"],
         },
-        # Trace lines as they are (config.stalls): no context to merge, and
+        # Trace lines as they are (kernel.stalls): no context to merge, and
         # a formatter's work on each would weigh on what they measure.
         "trace": {"class": "logging.StreamHandler", "formatter": "bare"},
     },
@@ -464,7 +464,7 @@ LOGGING = {
             for name in ("uvicorn", "uvicorn.error", "daphne", "celery")
         },
         "uvicorn.access": {"handlers": [], "propagate": False},
-        # What held a frame up, a line per stage (config.stalls): for the
+        # What held a frame up, a line per stage (kernel.stalls): for the
         # live benchmark and a diagnosis, never left on.
         "config.trace": {
             "handlers": ["trace"],

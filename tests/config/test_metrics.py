@@ -1,4 +1,4 @@
-"""Prometheus multiprocess mode (``config.metrics``): the processes that share
+"""Prometheus multiprocess mode (``kernel.metrics``): the processes that share
 a ``PROMETHEUS_MULTIPROC_DIR`` are summed by any one's ``/metrics``, and the
 open sockets of a process that was killed are forgotten when the next
 process starts there."""
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COUNT_ONE = """
 import django
 django.setup()
-from config.metrics import COMMANDS, OPEN_SOCKETS
+from kernel.metrics import COMMANDS, OPEN_SOCKETS
 COMMANDS.labels("hand.act", "ok").inc()
 OPEN_SOCKETS.inc()
 """
@@ -86,7 +86,7 @@ COLLECT = """
 import django
 django.setup()
 import gc
-from config import stalls
+from kernel import stalls
 gc.collect(2)
 stalls.drain()
 """
@@ -94,7 +94,7 @@ stalls.drain()
 
 def test_a_process_s_collector_pauses_are_summed_by_another_s_scrape(tmp_path):
     """The pauses live in the multiprocess directory like every metric
-    (``config.stalls`` makes its histograms after the directory is set)."""
+    (``kernel.stalls`` makes its histograms after the directory is set)."""
     run(COLLECT, tmp_path)
     run(COLLECT, tmp_path)
     read = CollectorRegistry()  # this process writes nothing there: theirs alone

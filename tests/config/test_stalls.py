@@ -1,4 +1,4 @@
-"""What can stall a frame (``config.stalls``): the collector's pauses and
+"""What can stall a frame (``kernel.stalls``): the collector's pauses and
 an event loop's lag are histograms a scrape of ``/metrics`` reads; a
 command's frames on the Redis layer are timed from their hand-over to their
 decoding in a receiving process; with ``LIVE_TRACE`` each is a trace line."""
@@ -20,7 +20,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from structlog.contextvars import bound_contextvars
 
 from config import layer as frames_out
-from config import stalls
+from kernel import stalls
 from tests.poker.test_ws_publisher import Server, pubsub_layer
 
 

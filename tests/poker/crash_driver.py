@@ -45,8 +45,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db.models import Q  # noqa: E402
 from django.forms.models import model_to_dict  # noqa: E402
 
+from kernel.models import Command, Event  # noqa: E402
 from poker import projections, selectors, services  # noqa: E402
-from poker.models import Command, Event, Hand, Seat, Table  # noqa: E402
+from poker.models import Hand, Seat, Table  # noqa: E402
 from tests.funds import fund  # noqa: E402
 from tests.poker.line_protocol import serve  # noqa: E402
 
@@ -63,6 +64,12 @@ def setup(prefix: str, players: list[str], buy_in: int) -> dict[str, Any]:
         betting="no-limit",
         small_blind=1,
         big_blind=2,
+        # Clocks longer than any run: the pictures compared before and after a
+        # kill show the legal actions, which the bet window would change.
+        action_seconds=600,
+        bet_seconds=600,
+        draw_seconds=600,
+        parole_seconds=600,
     )
     for seat, name in enumerate(players, start=1):
         user = fund(model.objects.create(username=f"{prefix}-{name}"))

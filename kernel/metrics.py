@@ -5,7 +5,7 @@ What is measured, and where:
 - ``poker_commands_total{kind,outcome}``: commands carried out
   (``rate()`` of ``kind="hand.act"`` is the actions per second), counted
   with ``poker_command_seconds{kind}``, the time each took, by
-  ``config.telemetry.command`` in ``poker.commands.Aggregate.run``, the
+  ``kernel.telemetry.command`` in ``kernel.commands.Aggregate.run``, the
   one command runner (casino tables' kinds ``casino.*``, tournaments'
   ``tournament.*``).
 - ``poker_open_sockets``: WebSockets accepted and not yet closed
@@ -17,7 +17,7 @@ What is measured, and where:
   (``ready``) and held by workers until their time (``unacked``), read from
   Redis when ``/metrics`` is scraped.
 - ``poker_gc_pause_seconds``, ``poker_loop_lag_seconds``,
-  ``poker_frame_stage_seconds``: what can stall a frame (``config.stalls``);
+  ``poker_frame_stage_seconds``: what can stall a frame (``kernel.stalls``);
   each server loop with a socket runs a lag monitor.
 
 A server's are at its ``/metrics`` (``config.probes``); a Celery worker's
@@ -146,11 +146,11 @@ Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 def open_sockets(app: Asgi) -> Asgi:
     """``app`` with its accepted WebSockets counted in ``poker_open_sockets``
     until the application is done with each; the loop's lag measured from
-    its first (``config.stalls``); with ``LIVE_TRACE``, each act frame's
+    its first (``kernel.stalls``); with ``LIVE_TRACE``, each act frame's
     arrival a trace line."""
 
     async def counted(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        from config import stalls  # it reads the metrics above
+        from kernel import stalls  # it reads the metrics above (a cycle at import)
 
         accepted = False
 
@@ -244,8 +244,8 @@ if not MULTIPROCESS_DIR:
 def registry() -> CollectorRegistry:
     """What a scrape reads: this process's metrics, or every process's in
     the multiprocess directory; and the queue depth.  This process's
-    collector pauses are observed first (``config.stalls``)."""
-    from config import stalls
+    collector pauses are observed first (``kernel.stalls``)."""
+    from kernel import stalls
 
     stalls.drain()
     if not MULTIPROCESS_DIR:
@@ -275,6 +275,6 @@ def _serve_worker_metrics(**kwargs: Any) -> None:
 def _drain_after_task(**kwargs: Any) -> None:
     """A worker's collector pauses observed after each task (it has no loop
     whose lag monitor would)."""
-    from config import stalls
+    from kernel import stalls
 
     stalls.drain()

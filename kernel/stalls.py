@@ -38,7 +38,7 @@ import time
 from collections import deque
 from typing import Any
 
-from config.metrics import FRAME_STAGE, GC_PAUSE, LOOP_LAG
+from kernel.metrics import FRAME_STAGE, GC_PAUSE, LOOP_LAG
 
 HANDOVER = FRAME_STAGE.labels("handover")
 DELIVERY = FRAME_STAGE.labels("delivery")
