@@ -57,6 +57,20 @@ the whole live path (the command, the channel layer's receive, cutting and
 sending the frames).  ``WSBENCH_PROFILE=200`` samples the first server with
 py-spy at that scale, if installed (``pip install py-spy``).
 
+Where a slow action's time went (``WSBENCH_TRACE``, on by default): the
+servers run with ``LIVE_TRACE`` (``kernel/stalls.py``) and write a line per
+stage with wall-clock times and the command id (the act frame read, the
+command's start and end on a database thread, its frames' PUBLISH, each
+server's decoding of them), each collector pause and each loop lag; the
+clients note when each socket got the frame, this process's own collector
+pauses (``gc.callbacks``) and loop lags.  For the slowest ``SLOWEST`` % of
+actions (by the last of their six sockets) the report prints each stage,
+what paused meanwhile in which process, whether the action ended its hand,
+the same stages' medians over every action, and when the stalls fell.
+Every process is on one host, so their wall clocks agree.  Tables keep
+their own phase (a late action skips its slot rather than moving the next),
+and this process freezes what it built before play (``gc.freeze``).
+
 Channel layer: a ``RedisPubSubChannelLayer`` of its own (the servers'
 Redis, channels under a prefix of its own) with a group of 5 channels,
 group_send at a steady ``LAYER_RATES`` for ``LAYER_SECONDS`` each,
@@ -68,13 +82,18 @@ gets afterwards (pub/sub: the process's own queues keep them).
 from __future__ import annotations
 
 import asyncio
+import gc
+import itertools
 import json
+import math
 import os
 import random
+import re
 import resource
 import secrets
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -112,10 +131,52 @@ SERVER_ARGS = tuple(os.environ.get("WSBENCH_SERVER_ARGS", "").split())
 """More uvicorn options (the last of an option given twice wins), to compare
 settings such as ``--ws wsproto`` or ``--ws-per-message-deflate false``."""
 SEED = 20_240_611
+TRACE = os.environ.get("WSBENCH_TRACE", "1") != "0"
+"""Servers write trace lines (``LIVE_TRACE``, ``kernel.stalls``) and the
+report shows where the slowest actions' time went (0: off)."""
+SLOWEST = 1.0
+"""The percentage of slowest actions whose time is broken down."""
+DUMP = os.environ.get("WSBENCH_DUMP", "")
+"""A path prefix: each scale's actions, stages and pauses as JSON to
+``<prefix>-<tables>.json``, to study them further."""
+SERVER_ROOT = Path(os.environ.get("WSBENCH_SERVER_ROOT") or Path(__file__).resolve().parents[1])
+"""The tree (with its ``.venv``) the servers, the migration and the seeding
+run from: another worktree (an older main) measures its servers with this
+bench's clients.  Its servers write no trace lines unless it has them."""
+WALL_OFFSET = time.time() - time.perf_counter()
+
+
+def wall_of(perf: float) -> float:
+    """A ``perf_counter`` reading as wall clock (the servers' trace lines)."""
+    return perf + WALL_OFFSET
+
+
+class GcPauses:
+    """This process's collector pauses: (generation, wall start, seconds)."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[int, float, float]] = []
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            took = time.perf_counter() - self._start
+            self.pauses.append((info["generation"], wall_of(self._start), took))
+
+
+CLIENT_GC = GcPauses()
 
 
 # --------------------------------------------------------------------------
 # Processes: database, seeding, servers
+
+
+def server_python() -> str:
+    """The interpreter of ``SERVER_ROOT``'s venv (this one's for this tree)."""
+    other = SERVER_ROOT / ".venv" / "bin" / "python"
+    return str(other) if SERVER_ROOT != ROOT and other.exists() else sys.executable
 
 
 def child_env(**more: str) -> dict[str, str]:
@@ -166,15 +227,15 @@ def migrate_and_seed(url: str, tables: int, migrate: bool = True) -> list[dict[s
     env = child_env(DATABASE_URL=url)
     if migrate:
         subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
-            cwd=ROOT,
+            [server_python(), "manage.py", "migrate", "--noinput", "-v0"],
+            cwd=SERVER_ROOT,
             env=env,
             check=True,
             timeout=300,
         )
     done = subprocess.run(
-        [sys.executable, "-m", "bench.websockets", "seed", str(tables)],
-        cwd=ROOT,
+        [server_python(), "-m", "bench.websockets", "seed", str(tables)],
+        cwd=SERVER_ROOT,
         env=env,
         capture_output=True,
         check=False,
@@ -250,6 +311,7 @@ class Server:
             CHANNEL_LAYER_PREFIX=prefix,
             CACHE_KEY_PREFIX=prefix,
             CLOCK_QUEUE=prefix,
+            LIVE_TRACE="true" if TRACE else "false",
         )
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -258,7 +320,7 @@ class Server:
         log = self.log_path.open("wb")
         self.process = subprocess.Popen(
             [
-                sys.executable,
+                server_python(),
                 "-m",
                 "uvicorn",
                 "config.asgi:application",
@@ -279,7 +341,7 @@ class Server:
                 "16384",
                 *SERVER_ARGS,
             ],
-            cwd=ROOT,
+            cwd=SERVER_ROOT,
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -370,6 +432,16 @@ class Act:
     sent: float
     position: int
     """The table's feed position (highest seen by its clients) at send time."""
+    command_id: str = ""
+    wall: float = 0.0
+    """Wall clock at send (the servers' trace lines are in wall clock)."""
+    action: str = ""
+    server: int = 0
+    """Index of the server the actor's socket is on."""
+    ended: bool = False
+    """The answer shows another hand: this action ended its hand."""
+    arrivals: list[tuple[int, float]] = field(default_factory=list)
+    """(server index of the socket, wall clock) of each subscriber's receipt."""
 
 
 class Client:
@@ -449,6 +521,7 @@ class Client:
         act = self.table.acts.get((frame["stream"], frame["version"]))
         if act is not None:
             if self.bench.in_window(act.sent):
+                act.arrivals.append((self.bench.servers.index(self.server), wall_of(now)))
                 latency = now - act.sent
                 self.bench.latencies.append(latency)
                 worst = self.table.worst.get(act.seq, 0.0)
@@ -471,8 +544,7 @@ class Client:
             expected = p
         return bad
 
-    async def act(self, body: dict[str, Any]) -> dict[str, Any]:
-        command_id = str(uuid.uuid4())
+    async def act(self, body: dict[str, Any], command_id: str) -> dict[str, Any]:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.answers[command_id] = fut
         await self.ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
@@ -521,7 +593,10 @@ class TableBot:
                 await asyncio.sleep(next_at - now)
             if time.perf_counter() >= t_end:
                 return
-            next_at = max(next_at + PACE, time.perf_counter())
+            # The table's own phase, a slot skipped when late: a slow action
+            # never lines tables up (all their players' commands at one
+            # server at once, every second after).
+            next_at += PACE * max(1, math.ceil((time.perf_counter() - next_at) / PACE))
             try:
                 await self.one_action()
             except Exception as error:
@@ -555,18 +630,30 @@ class TableBot:
                     continue
                 move = self.choose_legal(hand)
             self.seq += 1
+            command_id = str(uuid.uuid4())
             sent = time.perf_counter()
-            self.acts[(f"hand-{hand['id']}", hand["version"] + 1)] = Act(
-                self.seq, sent, self.position
+            record = self.acts[(f"hand-{hand['id']}", hand["version"] + 1)] = Act(
+                self.seq,
+                sent,
+                self.position,
+                command_id,
+                wall_of(sent),
+                move["action"],
+                self.bench.servers.index(client.server),
             )
-            frame = await client.act({"hand": hand["id"], "version": hand["version"], **move})
+            frame = await client.act(
+                {"hand": hand["id"], "version": hand["version"], **move}, command_id
+            )
             done = time.perf_counter()
             if frame["type"] == "answer":
                 self.bench.answered += 1
+                now_hand = (frame["answer"].get("hand") or {}).get("id")
+                record.ended = now_hand != hand["id"]
                 if self.bench.in_window(sent):
                     self.bench.actions += 1
                     self.bench.answer_latencies.append(done - sent)
                     self.bench.acts_sent.append((self.id, self.seq))
+                    self.bench.measured.append((record, done - sent))
                 self.view = frame["answer"]
                 return
             self.bench.refusals += 1
@@ -645,6 +732,16 @@ class Result:
     refusal_samples: list[str] = field(default_factory=list)
     server_crashes_run: int = 0
     server_crashes_close: int = 0
+    uptime: list[str] = field(default_factory=list)
+    """/proc/loadavg's 1, 5 and 15-minute load at the end of play."""
+    measured: list[tuple[Act, float]] = field(default_factory=list)
+    """Each measured action that reached every socket, with its act -> answer time."""
+    lag_events: list[tuple[float, float]] = field(default_factory=list)
+    client_gc: list[tuple[int, float, float]] = field(default_factory=list)
+    window: tuple[float, float] = (0.0, 0.0)
+    """The measured span, wall clock."""
+    logs: list[Path] = field(default_factory=list)
+    """The servers' logs, by server index (their trace lines)."""
 
 
 class Bench:
@@ -667,6 +764,10 @@ class Bench:
         self.stray_errors = 0
         self.failures: list[str] = []
         self.lags: list[float] = []
+        self.lag_events: list[tuple[float, float]] = []
+        """(wall-clock start, seconds) of each client loop lag of 5 ms or more."""
+        self.measured: list[tuple[Act, float]] = []
+        """Each measured, answered action and its act -> answer time."""
 
     async def trailing_frames(self, most: float) -> None:
         """Wait (at most ``most`` s) until every measured action's frame
@@ -696,6 +797,8 @@ class Bench:
             late = time.perf_counter() - before - step
             if self.in_window(before):
                 self.lags.append(late)
+                if late >= 0.005:
+                    self.lag_events.append((wall_of(before + step), late))
 
     async def run(self) -> Result:
         result = Result(len(self.tables), seconds=DURATION)
@@ -720,6 +823,10 @@ class Bench:
         ):
             await asyncio.sleep(0.05)
         result.connect_s = time.perf_counter() - started
+        # What the clients built (sockets, snapshots) out of the collector's
+        # way: a full collection of this process delays every frame read.
+        gc.collect()
+        gc.freeze()
         result.connect_errors = len(errors)
         if errors:
             result.failures.append(f"connect: {errors[0]}")
@@ -733,6 +840,7 @@ class Bench:
         await monitor
         cpu1, own1 = self.server_cpu(), time.process_time()
         result.load = os.getloadavg()[0]
+        result.uptime = Path("/proc/loadavg").read_text().split()[:3]
         if profiler is not None:
             profiler.wait()
         await self.trailing_frames(2.0)
@@ -752,6 +860,12 @@ class Bench:
                 result.incomplete += 1
             else:
                 result.worst.append(table.worst[seq])
+        result.measured = [
+            (act, answer) for act, answer in self.measured if len(act.arrivals) >= PLAYERS + 1
+        ]
+        result.lag_events = self.lag_events
+        result.client_gc = [p for p in CLIENT_GC.pauses if p[1] >= wall_of(self.t0) - 1]
+        result.window = (wall_of(self.t0), wall_of(self.t1))
         for c in clients:
             m = c.missed()
             result.missed += m
@@ -934,6 +1048,8 @@ def run(
     ``migrate``), then the bare layer: (results, layer, flood, server error
     lines, the servers' log tail if any)."""
     started = time.perf_counter()
+    if CLIENT_GC not in gc.callbacks:
+        gc.callbacks.append(CLIENT_GC)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
     if soft < want:
@@ -956,12 +1072,14 @@ def run(
             server.wait()
         for n in SCALES:
             result = asyncio.run(Bench(servers, seeded, n).run())
+            result.logs = [s.log_path for s in servers]
             results.append(result)
             print(
                 f"  {n} tables: {result.actions} actions, act-to-frame p50 "
-                f"{ms(pct(result.latencies, 50))} ms p99 {ms(pct(result.latencies, 99))} ms, "
+                f"{ms(pct(result.latencies, 50))} ms p99 {ms(pct(result.latencies, 99))} ms "
+                f"(all six p99 {ms(pct(result.worst, 99))} ms), "
                 f"missed {result.missed}, refusals {result.refusals}, "
-                f"failures {len(result.failures)}, server {ms(result.server_cpu_per_action)} ms CPU per action (machine load {result.load:.1f})",
+                f"failures {len(result.failures)}, server {ms(result.server_cpu_per_action)} ms CPU per action (load {' '.join(result.uptime)})",
                 flush=True,
             )
         server_errors = sum(s.errors_logged() for s in servers)
@@ -1038,6 +1156,8 @@ def report(
         f"servers, PostgreSQL and Redis (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
     print(f"server log: {server_errors} ERROR/Traceback lines")
+    for r in results:
+        print(breakdown(r))
     if server_tail:
         print("  " + server_tail.replace("\n", "\n  ")[-1500:])
 
@@ -1056,6 +1176,212 @@ def report(
             f"{'messages dropped silently' if max(flood['received']) < flood['sent'] else 'none dropped'}"
         )
     print(f"\n{goal_line(results)}")
+
+
+# --------------------------------------------------------------------------
+# Where the slowest actions' time went
+
+TRACE_LINE = re.compile(r"trace (\{.*?\})")
+
+
+@dataclass
+class Traces:
+    """The servers' trace lines (``kernel.stalls``), by server index."""
+
+    arrive: dict[str, float] = field(default_factory=dict)
+    command: dict[str, tuple[float, float]] = field(default_factory=dict)
+    publish: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    receive: dict[tuple[int, str], float] = field(default_factory=dict)
+    gc: dict[int, list[tuple[int, float, float]]] = field(default_factory=dict)
+    lag: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, logs: list[Path], window: tuple[float, float]) -> Traces:
+        out = cls()
+        start, end = window[0] - 5, window[1] + 10
+        for index, path in enumerate(logs):
+            out.gc[index], out.lag[index] = [], []
+            try:
+                text = path.read_text(errors="replace")
+            except OSError:
+                continue
+            for found in TRACE_LINE.finditer(text):
+                try:
+                    line = json.loads(found.group(1))
+                except ValueError:
+                    continue
+                t = line.get("t", line.get("t0", 0.0))
+                if not start <= t <= end:
+                    continue
+                stage, cmd = line["s"], line.get("cmd")
+                if stage == "arrive":
+                    out.arrive.setdefault(cmd, t)
+                elif stage == "command":
+                    out.command.setdefault(cmd, (line["t0"], line["t1"]))
+                elif stage == "publish":
+                    out.publish.setdefault(cmd, (line["t0"], line["t1"], line["t2"]))
+                elif stage == "receive":
+                    out.receive.setdefault((index, cmd), t)
+                elif stage == "gc":
+                    out.gc[index].append((line["gen"], t, line["d"]))
+                elif stage == "lag":
+                    out.lag[index].append((t, line["d"]))
+        return out
+
+
+STAGES = (
+    "in",
+    "queue",
+    "command",
+    "to pub",
+    "publish",
+    "deliv 0",
+    "deliv 1",
+    "fanout 0",
+    "fanout 1",
+)
+"""A slow action's time (ms): ``in`` send -> its act frame read by the server; ``queue``
+-> the command started on a database thread; ``command`` its run (commit
+and hand-over to the publisher included); ``to pub`` -> its PUBLISH began;
+``publish`` the PUBLISH; ``deliv N`` PUBLISH began -> server N decoded it;
+``fanout N`` -> the last of server N's sockets got the frame at the client."""
+
+
+def stages(act: Act, tr: Traces) -> dict[str, float] | None:
+    cmd = act.command_id
+    if cmd not in tr.command or cmd not in tr.publish or cmd not in tr.arrive:
+        return None
+    c0, c1 = tr.command[cmd]
+    _, p1, p2 = tr.publish[cmd]
+    out = {
+        "in": tr.arrive[cmd] - act.wall,
+        "queue": c0 - tr.arrive[cmd],
+        "command": c1 - c0,
+        "to pub": p1 - c1,
+        "publish": p2 - p1,
+    }
+    for index in (0, 1):
+        got = tr.receive.get((index, cmd))
+        last = max((t for i, t in act.arrivals if i == index), default=None)
+        if got is None or last is None:
+            return None
+        out[f"deliv {index}"] = got - p1
+        out[f"fanout {index}"] = last - got
+    return {k: 1000 * v for k, v in out.items()}
+
+
+def overlapping(
+    events: list[tuple[float, float]], start: float, end: float
+) -> list[tuple[float, float]]:
+    return [(t, d) for t, d in events if t < end and t + d > start]
+
+
+def breakdown(r: Result) -> str:
+    """The slowest ``SLOWEST`` % of actions (by their last socket's frame)
+    and where their time went, beside the median action's; what paused
+    meanwhile; and how the stalls are spaced in time."""
+    if not r.measured:
+        return f"\n{r.tables} tables: no action measured"
+    tr = Traces.read(r.logs, r.window)
+    t0 = r.window[0]
+    worst = {id(a): max(t for _, t in a.arrivals) - a.wall for a, _ in r.measured}
+    ranked = sorted(r.measured, key=lambda m: worst[id(m[0])], reverse=True)
+    slow = ranked[: max(5, round(len(ranked) * SLOWEST / 100))]
+    pauses: dict[str, list[tuple[float, float]]] = {
+        "cli": [(t, d) for _, t, d in r.client_gc],
+        **{f"s{i}": [(t, d) for _, t, d in p] for i, p in tr.gc.items()},
+    }
+    gen2: dict[str, list[tuple[float, float]]] = {
+        "cli": [(t, d) for g, t, d in r.client_gc if g == 2],
+        **{f"s{i}": [(t, d) for g, t, d in p if g == 2] for i, p in tr.gc.items()},
+    }
+    lags = {"cli": r.lag_events, **{f"s{i}": lag for i, lag in tr.lag.items()}}
+    lines = [
+        f"\n{r.tables} tables: where the slowest {len(slow)} of {len(ranked)} actions' time went "
+        f"(all six sockets' worst; ms; wall clocks of one host; load {' '.join(r.uptime)})",
+        f"  {'at s':>6} {'action':>8} {'end':>3} {'worst':>6} {'answer':>6} "
+        + " ".join(f"{s:>8}" for s in STAGES)
+        + "  gc pauses / loop lags overlapping (process:ms)",
+    ]
+    typical = [x for x in (stages(a, tr) for a, _ in ranked) if x is not None]
+    if DUMP:
+        rows = [
+            {"at": a.wall - t0, "worst": worst[id(a)], "answer": answer, "action": a.action,
+             "ended": a.ended, "server": a.server, "stages": stages(a, tr)}
+            for a, answer in ranked
+        ]  # fmt: skip
+        events = {"gc": {k: v for k, v in pauses.items()}, "gen2": gen2, "lag": lags}
+        Path(f"{DUMP}-{r.tables}.json").write_text(
+            json.dumps({"t0": t0, "rows": rows, "events": events})
+        )
+    for act, answer in slow:
+        parts = stages(act, tr)
+        end = act.wall + worst[id(act)]
+        gcs = [
+            f"{who}:{1000 * max(d for _, d in hit):.0f}"
+            for who, events in pauses.items()
+            if (hit := overlapping(events, act.wall, end))
+        ]
+        lagged = [
+            f"{who}:{1000 * max(d for _, d in hit):.0f}"
+            for who, events in lags.items()
+            if (hit := overlapping([(t, d) for t, d in events], act.wall, end))
+        ]
+        cells = (
+            " ".join(f"{parts[s]:>8.1f}" for s in STAGES)
+            if parts
+            else f"{'(no trace lines)':>{9 * len(STAGES) - 1}}"
+        )
+        lines.append(
+            f"  {act.wall - t0:>6.1f} {act.action:>8} {'yes' if act.ended else '':>3} "
+            f"{1000 * worst[id(act)]:>6.1f} {1000 * answer:>6.1f} {cells}  "
+            f"gc {','.join(gcs) or '-'} lag {','.join(lagged) or '-'}"
+        )
+    traced_slow = [x for x in (stages(a, tr) for a, _ in slow) if x is not None]
+    if typical and traced_slow:
+        lines.append(
+            "  median, all actions:  "
+            + " ".join(f"{s} {statistics.median(x[s] for x in typical):.1f}" for s in STAGES)
+        )
+        lines.append(
+            "  median, the slowest:  "
+            + " ".join(f"{s} {statistics.median(x[s] for x in traced_slow):.1f}" for s in STAGES)
+        )
+
+    def share(acts: list[tuple[Act, float]], events: dict[str, list[tuple[float, float]]]) -> str:
+        hit = sum(
+            any(overlapping(e, a.wall, a.wall + worst[id(a)]) for e in events.values())
+            for a, _ in acts
+        )
+        return f"{hit}/{len(acts)} ({100 * hit / max(len(acts), 1):.0f}%)"
+
+    ended = sum(a.ended for a, _ in slow)
+    lines.append(
+        f"  overlapping a gen-2 collection in any process: slowest {share(slow, gen2)}, "
+        f"all {share(ranked, gen2)}; any collection: slowest {share(slow, pauses)}, "
+        f"all {share(ranked, pauses)}; ended a hand: slowest {ended}/{len(slow)}, "
+        f"all {sum(a.ended for a, _ in ranked)}/{len(ranked)}"
+    )
+    for who, events in pauses.items():
+        within = [(t, d) for t, d in events if r.window[0] <= t < r.window[1]]
+        two = [t for t, _ in gen2[who] if r.window[0] <= t < r.window[1]]
+        if within:
+            gaps = [b - a for a, b in itertools.pairwise(two)]
+            lines.append(
+                f"  {who} collections: {len(within)}, longest {1000 * max(d for _, d in within):.1f} ms, "
+                f"gen 2 at s {', '.join(f'{t - t0:.1f}' for t in two) or '-'}"
+                + (f" (every {statistics.median(gaps):.1f} s)" if gaps else "")
+            )
+    for who, events in lags.items():
+        big = [(t, d) for t, d in events if d >= 0.02 and r.window[0] <= t < r.window[1]]
+        if big:
+            lines.append(
+                f"  {who} loop lags of 20 ms or more: {len(big)}, at s "
+                + ", ".join(f"{t - t0:.1f} ({1000 * d:.0f})" for t, d in big[:20])
+            )
+    slow_at = sorted(a.wall - t0 for a, _ in slow)
+    lines.append(f"  the slowest at s: {', '.join(f'{t:.1f}' for t in slow_at)}")
+    return "\n".join(lines)
 
 
 def goal_line(results: list[Result]) -> str:

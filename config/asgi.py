@@ -40,3 +40,13 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# The hand evaluators' lookup tables, built now: built on a table's first
+# showdown instead, they held the process (every socket, every command) for
+# as long as the build took (docs/capacity.md).  Then what start-up built
+# stays for the process's life, out of the collector's way (kernel.stalls).
+from kernel import stalls  # noqa: E402
+from poker.engine.evaluate import load_tables  # noqa: E402
+
+load_tables()
+stalls.settle()

@@ -8,6 +8,8 @@ socket of the table on that server.  ``SharedMsgPack`` keeps the last
 ``KEPT`` messages it decoded, by their bytes, and gives every socket the
 same decoded message (the consumers only read what they receive; the
 frames they send are encoded once per message too: ``kernel.feed.frames_for``).
+A message its publisher stamped (``kernel.layer``) is timed when decoded
+(``kernel.stalls``).
 
 Registered under ``FORMAT`` in channels_redis's serializer registry (its
 documented way to add a format) when the ``config`` app is ready, before
@@ -20,6 +22,8 @@ from collections import OrderedDict
 from typing import Any
 
 from channels_redis.serializers import MsgPackSerializer, registry
+
+from kernel import stalls
 
 FORMAT = "msgpack-shared"
 KEPT = 256
@@ -38,6 +42,8 @@ class SharedMsgPack(MsgPackSerializer):  # type: ignore[misc]
         found = self.recent.get(message)
         if found is None:
             found = self.recent[message] = super().deserialize(message)
+            if isinstance(found, dict) and "stamp" in found:
+                stalls.delivered(found["stamp"])
             while len(self.recent) > KEPT:
                 self.recent.popitem(last=False)
         return found

@@ -436,6 +436,7 @@ LOGGING = {
     "formatters": {
         "json": {"()": "config.logs.json_formatter"},
         "plain": {"()": "config.logs.plain_formatter"},
+        "bare": {"format": "%(message)s"},
     },
     "filters": {
         "quiet_sweeps": {"()": "config.logs.QuietSweeps"},
@@ -448,6 +449,9 @@ LOGGING = {
             "formatter": LOG_FORMAT,
             "filters": ["redact", "quiet_sweeps"],
         },
+        # Trace lines as they are (kernel.stalls): no context to merge, and
+        # a formatter's work on each would weigh on what they measure.
+        "trace": {"class": "logging.StreamHandler", "formatter": "bare"},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # The servers' own loggers set handlers of their own before Django
@@ -460,6 +464,13 @@ LOGGING = {
             for name in ("uvicorn", "uvicorn.error", "daphne", "celery")
         },
         "uvicorn.access": {"handlers": [], "propagate": False},
+        # What held a frame up, a line per stage (kernel.stalls): for the
+        # live benchmark and a diagnosis, never left on.
+        "config.trace": {
+            "handlers": ["trace"],
+            "level": "DEBUG" if env.bool("LIVE_TRACE", default=False) else "WARNING",
+            "propagate": False,
+        },
     },
 }
 # A Celery worker keeps this configuration instead of its own.

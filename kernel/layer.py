@@ -43,12 +43,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from structlog.contextvars import get_contextvars
 
+from kernel import stalls
 from kernel.sender import Sender
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,9 @@ class LayerMessage(TypedDict):
 
     type: Literal["frame"]
     frame: Mapping[str, Any]
+    stamp: NotRequired[tuple[str | None, float, float]]
+    """On Redis: the command id, its hand-over and its publish (wall clock),
+    for ``kernel.stalls`` (consumers read only ``frame``)."""
 
 
 THREAD_NAME = "frame-publisher"
@@ -77,20 +83,41 @@ def send_all(messages: Outgoing) -> None:
     if isinstance(layer, InMemoryChannelLayer):
         async_to_sync(_send_all)(layer, messages)
     else:
-        publisher.send(layer, messages)
+        command_id = get_contextvars().get("command_id")
+        publisher.send(layer, messages, None if command_id is None else str(command_id))
 
 
 async def _send_all(layer: Any, messages: Outgoing) -> None:
     """A command's frames, sent in order: one ``group_send`` each."""
     for group, frame in messages:
-        await layer.group_send(group, _message(frame))
+        await layer.group_send(group, {"type": "frame", "frame": frame})
 
 
-def _message(frame: Mapping[str, Any]) -> LayerMessage:
-    return {"type": "frame", "frame": frame}
+async def _publish(layer: Any, messages: Outgoing, command_id: str | None, handed: float) -> None:
+    """A command's frames from the publisher, in order, each stamped with
+    its way so far; the hand-over timed (``kernel.stalls``)."""
+    first = 0.0
+    for group, frame in messages:
+        published = time.time()
+        first = first or published
+        message: LayerMessage = {
+            "type": "frame",
+            "frame": frame,
+            "stamp": (command_id, handed, published),
+        }
+        await layer.group_send(group, message)
+    done = time.time()
+    stalls.HANDOVER.observe(max(0.0, done - handed))
+    if stalls.tracing():
+        stalls.trace("publish", cmd=command_id, t0=handed, t1=first, t2=done, n=len(messages))
 
 
-class Publisher(Sender[tuple[Any, Outgoing]]):
+Handed = tuple[Any, Outgoing, str | None, float]
+"""What a command hands the publisher: the layer, its messages, its id and
+when (wall clock)."""
+
+
+class Publisher(Sender[Handed]):
     """This process's frames on their way to a channel layer that any
     event loop may use (Redis): see the module."""
 
@@ -100,22 +127,22 @@ class Publisher(Sender[tuple[Any, Outgoing]]):
         super()._reset()
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def send(self, layer: Any, messages: Outgoing) -> None:
-        """Have ``messages`` sent through ``layer`` after everything handed
-        over before them; returns at once."""
-        self.put((layer, messages))
+    def send(self, layer: Any, messages: Outgoing, command_id: str | None = None) -> None:
+        """Have ``messages`` (of command ``command_id``) sent through
+        ``layer`` after everything handed over before them; returns at once."""
+        self.put((layer, messages, command_id, time.time()))
 
-    def send_batch(self, items: list[tuple[Any, Outgoing]]) -> None:
+    def send_batch(self, items: list[Handed]) -> None:
         """Each hand-over in turn, in the thread's one event loop."""
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
         self._loop.run_until_complete(_send_batch(items))
 
 
-async def _send_batch(items: list[tuple[Any, Outgoing]]) -> None:
-    for layer, messages in items:
+async def _send_batch(items: list[Handed]) -> None:
+    for layer, messages, command_id, handed in items:
         try:
-            await _send_all(layer, messages)
+            await _publish(layer, messages, command_id, handed)
         except Exception:
             log.exception("%d frames lost: clients catch up from the store", len(messages))
 

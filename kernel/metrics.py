@@ -16,6 +16,9 @@ What is measured, and where:
 - ``poker_queue_depth{queue,state}``: timers waiting in the broker
   (``ready``) and held by workers until their time (``unacked``), read from
   Redis when ``/metrics`` is scraped.
+- ``poker_gc_pause_seconds``, ``poker_loop_lag_seconds``,
+  ``poker_frame_stage_seconds``: what can stall a frame (``kernel.stalls``);
+  each server loop with a socket runs a lag monitor.
 
 A server's are at its ``/metrics`` (``config.probes``); a Celery worker's
 on a port of its own (``WORKER_METRICS_PORT``).
@@ -36,12 +39,14 @@ from __future__ import annotations
 
 import atexit
 import glob
+import json
 import os
 import socket
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
-from celery.signals import worker_init
+from celery.signals import task_postrun, worker_init
 from django.conf import settings
 from django.dispatch import receiver
 from prometheus_client import (
@@ -107,6 +112,24 @@ COMMAND_SECONDS = Histogram(
 OPEN_SOCKETS = Gauge(
     "poker_open_sockets", "WebSockets open on the servers.", multiprocess_mode="livesum"
 )
+GC_PAUSE = Histogram(
+    "poker_gc_pause_seconds",
+    "Pauses of Python's cyclic garbage collector, by generation collected.",
+    ["generation"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+LOOP_LAG = Histogram(
+    "poker_loop_lag_seconds",
+    "How late a server's event loop ran a timer.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
+FRAME_STAGE = Histogram(
+    "poker_frame_stage_seconds",
+    "A command's frames on their way: handover (commit to PUBLISH returned), "
+    "delivery (PUBLISH to decoded in a server process).",
+    ["stage"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+)
 TIMER_LATENESS = Histogram(
     "poker_timer_lateness_seconds",
     "How long after its due time a clock's command started in the drain.",
@@ -122,9 +145,13 @@ Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 def open_sockets(app: Asgi) -> Asgi:
     """``app`` with its accepted WebSockets counted in ``poker_open_sockets``
-    until the application is done with each."""
+    until the application is done with each; the loop's lag measured from
+    its first (``kernel.stalls``); with ``LIVE_TRACE``, each act frame's
+    arrival a trace line."""
 
     async def counted(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        from kernel import stalls  # it reads the metrics above (a cycle at import)
+
         accepted = False
 
         async def send_counted(message: dict[str, Any]) -> None:
@@ -132,15 +159,31 @@ def open_sockets(app: Asgi) -> Asgi:
             if not accepted and message["type"] == "websocket.accept":
                 accepted = True
                 OPEN_SOCKETS.inc()
+                stalls.monitor_loop()
             await send(message)
 
+        async def receive_traced() -> dict[str, Any]:
+            got: dict[str, Any] = await receive()
+            text = got.get("text")
+            if text and '"act"' in text and stalls.tracing():
+                _trace_arrival(stalls, text)
+            return got
+
         try:
-            await app(scope, receive, send_counted)
+            await app(scope, receive_traced, send_counted)
         finally:
             if accepted:
                 OPEN_SOCKETS.dec()
 
     return counted
+
+
+def _trace_arrival(stalls: Any, text: str) -> None:
+    try:
+        command_id = json.loads(text).get("command_id")
+    except (ValueError, AttributeError, RecursionError):
+        return
+    stalls.trace("arrive", cmd=str(command_id), t=time.time())
 
 
 # --- Timers --------------------------------------------------------------------
@@ -200,7 +243,11 @@ if not MULTIPROCESS_DIR:
 
 def registry() -> CollectorRegistry:
     """What a scrape reads: this process's metrics, or every process's in
-    the multiprocess directory; and the queue depth."""
+    the multiprocess directory; and the queue depth.  This process's
+    collector pauses are observed first (``kernel.stalls``)."""
+    from kernel import stalls
+
+    stalls.drain()
     if not MULTIPROCESS_DIR:
         return REGISTRY
     scraped = CollectorRegistry()
@@ -222,3 +269,12 @@ def _serve_worker_metrics(**kwargs: Any) -> None:
     if port:
         address = os.environ.get("WORKER_METRICS_ADDRESS", "127.0.0.1")
         start_http_server(port, addr=address, registry=registry())
+
+
+@task_postrun.connect
+def _drain_after_task(**kwargs: Any) -> None:
+    """A worker's collector pauses observed after each task (it has no loop
+    whose lag monitor would)."""
+    from kernel import stalls
+
+    stalls.drain()

@@ -10,7 +10,8 @@ DEBUG (none at INFO: a line per action would cost more than the rest of
 this together).  It is on the hot path, so it is a plain class with slots,
 the metrics' children are looked up once per label set, and nothing is
 formatted unless logged: about 10 µs a command (tests/poker/test_telemetry.py
-holds it under 50).
+holds it under 50).  With ``LIVE_TRACE``, its start and end are a trace
+line (``kernel.stalls``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from structlog.contextvars import bind_contextvars, reset_contextvars
 
+from kernel import stalls
 from kernel.api_errors import ApiError
 from kernel.metrics import COMMAND_SECONDS, COMMANDS
 
@@ -34,12 +36,13 @@ class command:  # used as a function: ``with command(...):``
     """The context of one command (see the module): ``ids`` name what it
     acts on (``table_id=7``, ``tournament_id=3``); ``log`` writes its line."""
 
-    __slots__ = ("_kind", "_log", "_start", "_tokens")
+    __slots__ = ("_command_id", "_kind", "_log", "_start", "_tokens")
 
     def __init__(
         self, kind: str, command_id: uuid.UUID | None, log: logging.Logger, **ids: int
     ) -> None:
         self._kind = kind
+        self._command_id = command_id
         self._log = log
         self._tokens = bind_contextvars(command_id=command_id, kind=kind, **ids)
         self._start = 0.0
@@ -66,5 +69,10 @@ class command:  # used as a function: ``with command(...):``
             took.observe(seconds)
             if self._log.isEnabledFor(logging.DEBUG):
                 self._log.debug("command %s in %.2f ms", outcome, seconds * 1000)
+            if stalls.tracing():
+                end = time.time()
+                stalls.trace(
+                    "command", cmd=str(self._command_id), t0=end - seconds, t1=end, kind=self._kind
+                )
         finally:
             reset_contextvars(**self._tokens)

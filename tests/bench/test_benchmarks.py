@@ -93,6 +93,12 @@ def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_20
     assert "2 tables: " in shown and "p99" in shown
     assert "ms CPU per action" in shown and "ms/act" in shown
     assert "at 200 tables, no missed version: not measured" in shown
+    # The slowest actions broken down from the servers' trace lines.
+    assert "2 tables: where the slowest" in shown and "median, all actions:" in shown
+    assert "(no trace lines)" not in shown
+    traced = [websockets.stages(act, websockets.Traces.read(result.logs, result.window))
+              for act, _ in result.measured]  # fmt: skip
+    assert traced and all(t is not None and t["command"] > 0 for t in traced)
 
 
 def test_the_tournament_bench_judges_the_ratio_of_hands_per_second_while_dealing(

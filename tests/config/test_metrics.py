@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from prometheus_client import CollectorRegistry, multiprocess
 from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,3 +80,23 @@ def test_a_killed_process_s_open_sockets_are_forgotten_its_counts_kept(tmp_path)
     assert not gauge.exists()
     assert value(text, "poker_open_sockets") == 0.0
     assert value(text, "poker_commands_total", kind="hand.act", outcome="ok") == 3.0
+
+
+COLLECT = """
+import django
+django.setup()
+import gc
+from kernel import stalls
+gc.collect(2)
+stalls.drain()
+"""
+
+
+def test_a_process_s_collector_pauses_are_summed_by_another_s_scrape(tmp_path):
+    """The pauses live in the multiprocess directory like every metric
+    (``kernel.stalls`` makes its histograms after the directory is set)."""
+    run(COLLECT, tmp_path)
+    run(COLLECT, tmp_path)
+    read = CollectorRegistry()  # this process writes nothing there: theirs alone
+    multiprocess.MultiProcessCollector(read, str(tmp_path))
+    assert read.get_sample_value("poker_gc_pause_seconds_count", {"generation": "2"}) >= 2
