@@ -13,15 +13,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from accounts.errors import refusal
+from casino import clocks, projections, publish
+from casino.house import casino_money_move
+from casino.models import casino_feed
+from casino.selectors import casino_receipt, casino_view_at
+from casino.work import CasinoWork, load
 from poker import statements
-from poker.casino import clocks, projections, publish
-from poker.casino.house import casino_money_move
-from poker.casino.models import casino_feed
-from poker.casino.selectors import casino_receipt, casino_view_at
-from poker.casino.work import CasinoWork, load
 from poker.commands import Aggregate, Record, user_of
 from poker.engine.errors import EngineError
-from poker.errors import Busy, CommandIdReused, refusal
+from poker.errors import Busy, CommandIdReused
 from poker.eventstore import Appending, Feed
 from poker.models import Command as CommandRow
 

@@ -11,10 +11,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
+from casino import streams
+from casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed, round_id
+from casino.work import CasinoWork
 from poker import readmodels, statements
-from poker.casino import streams
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed, round_id
-from poker.casino.work import CasinoWork
 from poker.engine import casino
 from poker.engine.casino.table import (
     CasinoTableConfig,

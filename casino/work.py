@@ -16,8 +16,9 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from poker.casino import streams
-from poker.casino.models import CasinoRound, CasinoTable, round_id
+from casino import streams
+from casino.errors import NotFound
+from casino.models import CasinoRound, CasinoTable, round_id
 from poker.engine import casino
 from poker.engine.cards import secret_seed, shuffled
 from poker.engine.casino import CasinoState, Deal, Entrant
@@ -30,7 +31,6 @@ from poker.engine.casino.table import (
     TableCommand,
     play_table,
 )
-from poker.errors import NotFound
 from poker.eventstore import Batch, Recorded
 
 

@@ -30,7 +30,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from accounts.frames import player_group
+from accounts.selectors import player_name
 from config.layer import Messages, send_all
+from kernel.lobby import LOBBY_GROUP
 from poker import clocks, feed, streams
 from poker.engine.codec import name_of
 from poker.engine.events import EVENT_TYPES as HAND_EVENT_TYPES
@@ -62,7 +64,7 @@ from poker.engine.view import redact
 from poker.eventstore import Recorded, load_feed, recorded
 from poker.models import Event, Hand, Table, hand_id, hand_stream, table_stream
 from poker.present import event_by_seat
-from poker.selectors import player_name, table_summary
+from poker.selectors import table_summary
 from poker.upcast import TABLES
 
 HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
@@ -226,9 +228,6 @@ def hand_states(rows: Iterable[Recorded]) -> dict[str, HandState]:
             last[row.stream] = max(row.version, last.get(row.stream, 0))
     return {stream: streams.hands.state(stream, version) for stream, version in last.items()}
 
-
-LOBBY_GROUP = "lobby"
-"""Everyone looking at the list of tables."""
 
 LOBBY_EVENTS = frozenset(
     name_of(TABLE_EVENT_TYPES, kind)

@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.errors import refusal
 from accounts.tables import table_chips_moved
 from kernel import clocks as kernel_clocks
 from poker import clocks, projections, statements, streams
@@ -53,7 +54,7 @@ from poker.engine.table import (
 )
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
-from poker.errors import Busy, CommandIdReused, NotFound, refusal
+from poker.errors import Busy, CommandIdReused, NotFound
 from poker.eventstore import Appending, Batch, Feed, appending
 from poker.models import Command as CommandRow
 from poker.models import Hand, Table, hand_id

@@ -25,10 +25,10 @@ from django.utils.translation import gettext_lazy as _
 
 from config.dbthreads import database
 from config.ws_auth import Refusal
+from kernel.lobby import LOBBY_GROUP
 from poker.consumers import FeedConsumer, JsonFrames, Place
 from poker.eventstore import load
 from poker.feed import Frame
-from poker.publish import LOBBY_GROUP
 from tournaments import selectors, timing
 from tournaments.models import Tournament
 from tournaments.publish import events_frame, tournament_group

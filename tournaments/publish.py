@@ -6,7 +6,7 @@
   stands: the clock, players left, the average stack, the standings.
   Versions let a client see every event once, in order, and know when it
   missed some (it then asks for a fresh snapshot).
-- the lobby group (``poker.publish.LOBBY_GROUP``, shared with the cash
+- the lobby group (``kernel.lobby.LOBBY_GROUP``, shared with the cash
   tables): a ``tournament`` frame with the tournament's lobby line
   whenever that line changed: a tournament appearing, filling, starting,
   closing registration, finishing or being cancelled.
@@ -25,9 +25,9 @@ from typing import Any
 from django.db import transaction
 
 from config.layer import Messages, send_all
+from kernel.lobby import LOBBY_GROUP
 from poker import feed
 from poker.eventstore import Recorded
-from poker.publish import LOBBY_GROUP
 from tournaments import selectors
 from tournaments.rules import TournamentState
 from tournaments.timing import seconds

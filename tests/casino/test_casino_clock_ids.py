@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from poker.casino import clocks, services
-from poker.casino.models import CasinoRound, CasinoTable
+from casino import clocks, services
+from casino.models import CasinoRound, CasinoTable
 from poker.errors import ClockEarly
 from poker.models import Event
 from tests.poker.clock_support import until

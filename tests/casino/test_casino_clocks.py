@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from accounts.audit import ledger_audit
-from poker.casino import clocks, selectors, services
-from poker.casino.models import CasinoRound, CasinoTable
+from casino import clocks, selectors, services
+from casino.models import CasinoRound, CasinoTable
 from poker.errors import ClockEarly, ClockMoved
 from poker.models import Event
 from tests.casino.support import money_in_play

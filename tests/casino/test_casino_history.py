@@ -15,9 +15,9 @@ from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
 from accounts.models import Entry, Transfer
-from poker.casino import publish, streams
-from poker.casino.models import CasinoRound, CasinoTable, casino_feed
-from poker.casino.verify import verify_round
+from casino import publish, streams
+from casino.models import CasinoRound, CasinoTable, casino_feed
+from casino.verify import verify_round
 from poker.engine.cards import CARD_PATTERN, SEED_BITS
 from poker.engine.casino import fairdeal
 from poker.eventstore import load
