@@ -65,7 +65,8 @@ def out_of_play(*, user_id: int, by: Any = None, tournaments: bool = True) -> Lo
                 user_id,
                 exc_info=(type(answer), answer, answer.__traceback__),
             )
-            problems.append(f"{getattr(receiver, '__name__', receiver)}: {answer}")
+            where = f"{getattr(receiver, '__module__', '')}.{getattr(receiver, '__name__', '')}"
+            problems.append(f"{where}: {answer}")
         else:
             notes += answer
     return LockDone(None, notes, problems)
