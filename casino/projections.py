@@ -1,6 +1,6 @@
 """The casino read models from the events: written with every append, and
 rebuilt from the streams alone (``rebuild``, run by ``manage.py
-rebuild_projections`` after poker's own)."""
+rebuild_projections`` after the ledger's)."""
 
 from __future__ import annotations
 
