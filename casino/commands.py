@@ -15,6 +15,7 @@ from typing import Any
 
 from accounts.errors import refusal
 from casino import clocks, projections, publish
+from casino.errors import Busy
 from casino.house import casino_money_move
 from casino.models import casino_feed
 from casino.selectors import casino_receipt, casino_view_at
@@ -22,7 +23,7 @@ from casino.work import CasinoWork, load
 from poker import statements
 from poker.commands import Aggregate, Record, user_of
 from poker.engine.errors import EngineError
-from poker.errors import Busy, CommandIdReused
+from poker.errors import CommandIdReused
 from poker.eventstore import Appending, Feed
 from poker.models import Command as CommandRow
 

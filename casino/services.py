@@ -22,6 +22,7 @@ from accounts.selectors import account_balance
 from casino import projections, publish, streams
 from casino.commands import CASINO
 from casino.edge import edge_guard
+from casino.errors import StaleVersion
 from casino.house import exposure_open
 from casino.models import CasinoBox, CasinoTable, casino_feed
 from casino.selectors import casino_work_view
@@ -43,7 +44,6 @@ from poker.engine.casino.table import (
     round_cover,
 )
 from poker.engine.errors import EngineError
-from poker.errors import StaleVersion
 from poker.eventstore import Batch, Feed, append
 
 # --------------------------------------------------------------------------
