@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.api_errors import ApiError
 from config.refusals import engine_message
+from kernel.api_errors import ApiError
 from poker.engine.errors import EngineError, ErrorCode
 
 

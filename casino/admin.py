@@ -20,7 +20,7 @@ from casino import services
 from casino.edge import casino_math_of
 from casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
 from config.admin import ReadOnly, ReadOnlyInline
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker.engine.casino import CasinoRules, PayTable
 
 OPEN_FIELDS = (

@@ -9,8 +9,8 @@ from accounts.models import Account
 from casino.house import exposure_open
 from casino.models import CasinoTable
 from casino.streams import decode_table
+from kernel.eventstore import load
 from poker.engine.casino.table import replay_table
-from poker.eventstore import load
 
 
 def casino_problems(using: str) -> list[str]:

@@ -25,9 +25,9 @@ from django.conf import settings
 
 from casino.errors import ClockEarly, ClockMoved
 from casino.work import CasinoWork
-from config.api_errors import ApiError
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
+from kernel.api_errors import ApiError
 from kernel.firing import firing, moment, stamp
 from poker.engine.casino import TimeOut
 

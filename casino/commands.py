@@ -1,4 +1,4 @@
-"""A casino table to the one command runner (``poker.commands.Aggregate``;
+"""A casino table to the one command runner (``kernel.commands.Aggregate``;
 ``CASINO.run(table_id, ...)``).
 
 What is the casino's own: lock the table and fold its streams
@@ -20,12 +20,12 @@ from casino.house import casino_money_move
 from casino.models import casino_feed
 from casino.selectors import casino_receipt, casino_view_at
 from casino.work import CasinoWork, load
-from poker import statements
-from poker.commands import Aggregate, Record, user_of
+from kernel import statements
+from kernel.commands import Aggregate, Record, user_of
+from kernel.errors import CommandIdReused
+from kernel.eventstore import Appending, Feed
+from kernel.models import Command as CommandRow
 from poker.engine.errors import EngineError
-from poker.errors import CommandIdReused
-from poker.eventstore import Appending, Feed
-from poker.models import Command as CommandRow
 
 
 def _follow(work: CasinoWork, by: Any) -> list[statements.Statement]:
@@ -69,4 +69,4 @@ CASINO: Aggregate[CasinoWork, dict[str, Any]] = Aggregate(
     refusal=refusal,
     busy=Busy,
 )
-"""A casino table to ``poker.commands.Aggregate.run``."""
+"""A casino table to ``kernel.commands.Aggregate.run``."""

@@ -27,7 +27,8 @@ from typing import Any, Literal
 
 from casino import streams
 from casino.models import CasinoRound, casino_round_stream
-from poker import feed
+from kernel import feed
+from kernel.eventstore import Recorded, load
 from poker.engine import casino
 from poker.engine.casino import fairdeal
 from poker.engine.casino.events import RoundStarted
@@ -39,7 +40,6 @@ from poker.engine.casino.table import (
     RoundFinished,
     evolve_table,
 )
-from poker.eventstore import Recorded, load
 
 Frame = feed.Frame
 

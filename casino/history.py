@@ -22,11 +22,11 @@ from casino import streams
 from casino.frames import round_events
 from casino.models import CasinoRound, casino_table_stream
 from casino.selectors import round_as_seen
+from kernel.eventstore import recorded
+from kernel.models import Event
 from poker.engine.casino import GAME
 from poker.engine.casino.table.events import CASINO_TABLE_EVENT_TYPES, RoundFinished
 from poker.engine.codec import name_of
-from poker.eventstore import recorded
-from poker.models import Event
 
 KIND = "casino_round"
 """A round's history says what it is, so that ``verify_hand`` knows a copy

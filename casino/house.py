@@ -21,7 +21,7 @@ from accounts import ledger
 from accounts.casino import casino_accounts, casino_chips_post, casino_money_plan
 from casino.models import CasinoTable
 from casino.work import CasinoWork
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker.engine.casino.table import BetPlaced
 from poker.engine.casino.table.cover import exposure
 

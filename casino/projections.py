@@ -14,7 +14,10 @@ from django.db.models import Max
 from casino import streams
 from casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed, round_id
 from casino.work import CasinoWork
-from poker import readmodels, statements
+from kernel import readmodels, statements
+from kernel.eventstore import load
+from kernel.eventstore import streams as stream_names
+from kernel.models import Event
 from poker.engine import casino
 from poker.engine.casino.table import (
     CasinoTableConfig,
@@ -22,9 +25,6 @@ from poker.engine.casino.table import (
     RoundDealt,
     evolve_table,
 )
-from poker.eventstore import load
-from poker.eventstore import streams as stream_names
-from poker.models import Event
 
 
 def config_fields(config: CasinoTableConfig) -> dict[str, object]:

@@ -3,7 +3,7 @@
 After a command at a casino table commits, one message goes to the
 table's group (``table_group``): every event it recorded, cut
 (``frames.Cutter``) into its public frame and the private frame of each
-player who sees more of it (``poker.feed``, the one message of every live
+player who sees more of it (``kernel.feed``, the one message of every live
 stream).  A command that seats a player, frees a box, deals, or opens or
 closes the table also sends the table's new lobby line to the lobby
 (``kernel.lobby.LOBBY_GROUP``).
@@ -31,8 +31,9 @@ from casino.models import CasinoTable, casino_feed, casino_table_stream
 from casino.selectors import casino_table_summary, casino_work_clock
 from casino.work import CasinoWork
 from config.layer import Messages, send_all
+from kernel import feed
+from kernel.eventstore import Recorded, load_feed
 from kernel.lobby import LOBBY_GROUP
-from poker import feed
 from poker.engine.casino.table import (
     CASINO_TABLE_EVENT_TYPES,
     CasinoTableState,
@@ -45,7 +46,6 @@ from poker.engine.casino.table import (
     TableOpened,
 )
 from poker.engine.codec import name_of
-from poker.eventstore import Recorded, load_feed
 
 LOBBY = "casino_lobby"
 """The ``type`` of a lobby frame about a casino table."""

@@ -27,8 +27,9 @@ from casino.house import exposure_open
 from casino.models import CasinoBox, CasinoTable, casino_feed
 from casino.selectors import casino_work_view
 from casino.work import CasinoWork
-from config.api_errors import ApiError
-from poker.commands import user_of
+from kernel.api_errors import ApiError
+from kernel.commands import user_of
+from kernel.eventstore import Batch, Feed, append
 from poker.engine.cards import card
 from poker.engine.casino import Act, Action, CasinoRules, PayTable
 from poker.engine.casino.table import (
@@ -44,7 +45,6 @@ from poker.engine.casino.table import (
     round_cover,
 )
 from poker.engine.errors import EngineError
-from poker.eventstore import Batch, Feed, append
 
 # --------------------------------------------------------------------------
 # Tables (staff)

@@ -17,9 +17,9 @@ from typing import Any
 
 from casino import streams
 from casino.models import CasinoRound
+from kernel.eventstore import load
 from poker.engine.casino import fairdeal
 from poker.engine.fairdeal import Audit
-from poker.eventstore import load
 
 ROOTED = ("casino.round_started", "casino.discards_reshuffled")
 """The events that publish a root, in the order their trees are numbered."""

@@ -35,7 +35,9 @@ class PokerConfig(AppConfig):
         from config.projections import projection_register
         from kernel.clocks import register as clock_register
         from poker import clocks
+        from poker.upcast import register_upcasters
 
+        register_upcasters()
         for kind in clocks.KINDS:
             clock_register(kind, clocks.fire)
         audit_requested.connect(_problems, dispatch_uid="poker-audit")

@@ -18,9 +18,10 @@ from django.utils.translation import gettext as _
 
 from accounts.errors import refusal
 from accounts.limits import play_check
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.commands import user_of
+from kernel.eventstore import Batch, Feed, append
 from poker import clocks, projections, streams
-from poker.commands import user_of
 from poker.engine.cards import card
 from poker.engine.commands import Act, Action, Forfeit
 from poker.engine.errors import EngineError
@@ -37,7 +38,6 @@ from poker.engine.table import (
     replay_table,
 )
 from poker.errors import Forbidden, StaleVersion
-from poker.eventstore import Batch, Feed, append
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
 from poker.selectors import work_view

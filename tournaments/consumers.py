@@ -25,10 +25,10 @@ from django.utils.translation import gettext_lazy as _
 
 from config.dbthreads import database
 from config.ws_auth import Refusal
+from kernel.eventstore import load
+from kernel.feed import Frame
 from kernel.lobby import LOBBY_GROUP
 from poker.consumers import FeedConsumer, JsonFrames, Place
-from poker.eventstore import load
-from poker.feed import Frame
 from tournaments import selectors, timing
 from tournaments.models import Tournament
 from tournaments.publish import events_frame, tournament_group

@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('poker', '0021_casino_names_translated'),
+        ('poker', '0022_event_store_to_kernel'),
         ('casino', '0001_initial'),
     ]
 

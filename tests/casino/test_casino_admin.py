@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
-from poker.eventstore import load
+from kernel.eventstore import load
 from tests.casino.support import command, ok, play_out, store_figures
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ import pytest
 from casino import clocks, services
 from casino.errors import ClockEarly
 from casino.models import CasinoRound, CasinoTable
-from poker.models import Event
+from kernel.models import Event
 from tests.poker.clock_support import until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

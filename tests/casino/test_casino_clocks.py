@@ -14,7 +14,7 @@ from accounts.audit import ledger_audit
 from casino import clocks, selectors, services
 from casino.errors import ClockEarly, ClockMoved
 from casino.models import CasinoRound, CasinoTable
-from poker.models import Event
+from kernel.models import Event
 from tests.casino.support import money_in_play
 from tests.poker.clock_support import until
 

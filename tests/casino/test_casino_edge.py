@@ -16,11 +16,11 @@ from rest_framework.test import APIClient
 
 from casino.edge import DEFAULT_FIGURES, shipped_figures
 from casino.models import CasinoMath, CasinoTable
+from kernel.models import Event
 from poker.engine.casino import CasinoRules, PayTable, report
 from poker.engine.casino import edge as engine_edge
 from poker.engine.casino.edge import below_floor, rules_digest, settings_digest
 from poker.engine.casino.solve import Settings, largest_payout
-from poker.models import Event
 from tests.casino.support import ok, refused, store_figures
 
 pytestmark = pytest.mark.django_db

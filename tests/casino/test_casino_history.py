@@ -18,10 +18,10 @@ from accounts.models import Entry, Transfer
 from casino import publish, streams
 from casino.models import CasinoRound, CasinoTable, casino_feed
 from casino.verify import verify_round
+from kernel.eventstore import load
+from kernel.models import Event
 from poker.engine.cards import CARD_PATTERN, SEED_BITS
 from poker.engine.casino import fairdeal
-from poker.eventstore import load
-from poker.models import Event
 from tests.casino.support import command, move, ok, play_out, view_of
 
 pytestmark = pytest.mark.django_db

@@ -9,19 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-KERNEL_IN_POKER = (
-    "poker.commands",
-    "poker.consumers",
-    "poker.errors",
-    "poker.eventstore",
-    "poker.feed",
-    "poker.lookups",
-    "poker.models",
-    "poker.readmodels",
-    "poker.statements",
-    "poker.streams",
-    "poker.upcast",
-)
+KERNEL_IN_POKER = ("poker.consumers", "poker.lookups")
 """Modules the casino imports from poker that move to the kernel."""
 
 
