@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from poker.lookups import ArrayHas
+from kernel.lookups import ArrayHas
 
 
 class CasinoTable(models.Model):

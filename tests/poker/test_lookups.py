@@ -1,4 +1,4 @@
-"""``poker.lookups``: one query, the same rows on every backend."""
+"""``kernel.lookups``: one query, the same rows on every backend."""
 
 from __future__ import annotations
 
