@@ -20,6 +20,11 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
+
         from accounts import checks  # noqa: F401 - registers the deployment checks
+        from accounts.selectors import forget_screen_name
 
         post_migrate.connect(_roles, sender=self)
+        post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")

@@ -9,36 +9,32 @@ run it after every step.  It checks that
 - no balance is below zero except where allowed;
 - each transfer has two or more entries summing to zero in each unit;
 - the balances of each unit sum to zero (the whole ledger);
-- and whatever the apps above register (``register``): poker checks that
-  each cash table's escrow equals the chips on it.
+- and whatever the apps above answer to ``audit_requested`` (a signal
+  each connects in its ``AppConfig.ready``): poker checks that each cash
+  table's escrow equals the chips on it, the casino its tables' rounds
+  and its bankroll.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from typing import cast
 
 from django.db import connections, transaction
 from django.db.models import Count, Sum
+from django.dispatch import Signal
 
 from accounts.models import Account, Entry
 
-Check = Callable[[str], list[str]]
-"""A check of money held elsewhere against the ledger: the discrepancies it
-finds on a database alias, as sentences."""
-
-_checks: list[Check] = []
-
-
-def register(check: Check) -> None:
-    """Add an app's check to every audit (from its ``AppConfig.ready``): the
-    ledger sits below the apps whose money it holds and imports none."""
-    if check not in _checks:
-        _checks.append(check)
+audit_requested = Signal()
+"""Sent with ``using`` (a database alias) by every audit: each receiver, an
+app's check of money it holds against the ledger, answers the
+discrepancies it finds as sentences.  The ledger sits below the apps whose
+money it holds and imports none of them."""
 
 
 def ledger_audit(*, using: str = "default") -> list[str]:
-    """Every discrepancy in the ledger and the registered checks (empty: all
+    """Every discrepancy in the ledger and the apps' checks (empty: all
     sound).
 
     Outside a transaction it reads one snapshot (REPEATABLE READ on
@@ -54,7 +50,11 @@ def ledger_audit(*, using: str = "default") -> list[str]:
             *_account_problems(using),
             *_transfer_problems(using),
             *_unit_problems(using),
-            *(problem for check in _checks for problem in check(using)),
+            *(
+                problem
+                for _, problems in audit_requested.send(sender=None, using=using)
+                for problem in cast(list[str], problems)
+            ),
         ]
 
 

@@ -1,10 +1,15 @@
-"""Why the ledger refuses: typed API errors with stable codes."""
+"""Why the ledger refuses: typed API errors with stable codes; and the
+rules' refusals as API errors, their players named by screen name
+(``refusal``, for every app that runs the engine: the cash tables, the
+casino)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from config.refusals import engine_message
 from kernel.api_errors import ApiError
+from poker.engine.errors import EngineError, ErrorCode
 
 
 class InsufficientFunds(ApiError):
@@ -166,3 +171,32 @@ class DepositLimitReached(ApiError):
     status = 409
     code = "deposit_limit"
     message = _("This deposit is over the player's deposit limit for 24 hours.")
+
+
+_STATUS = {
+    ErrorCode.OUT_OF_TURN: 409,
+    ErrorCode.ILLEGAL_ACTION: 409,
+    ErrorCode.SEAT_TAKEN: 409,
+    ErrorCode.TABLE_CLOSED: 409,
+    ErrorCode.NOT_SEATED: 409,
+    ErrorCode.BET_WINDOW_CLOSED: 409,
+}
+
+
+def refusal(error: EngineError) -> ApiError:
+    """An engine refusal as an API error with the same code: ``message`` in
+    the reader's language (``config.refusals``), ``detail`` the engine's
+    own words (English, for logs and scripts), ``values`` the figures the
+    message names (for a client's own wording); the players either names
+    are shown by their screen names (the engine knows only their ids)."""
+    from accounts.selectors import player_name  # which imports this module's errors
+
+    extra: dict[str, object] = {"detail": error.named(player_name)}
+    if error.values:
+        extra["values"] = dict(error.values)
+    return ApiError(
+        engine_message(error.code.value, error.players, error.values, player_name),
+        code=error.code.value,
+        status=_STATUS.get(error.code, 400),
+        extra=extra,
+    )

@@ -9,8 +9,8 @@ a WebSocket's token; a socket he already has open is closed
 a registration whatever a caller holds.
 
 Each lock and unlock is an ``AccountLock`` row with who and why, written
-in the flag's transaction.  Once it has committed, the listeners that
-higher apps registered (``on_out_of_play``) take him out of play: the
+in the flag's transaction.  Once it has committed, the receivers that
+higher apps connect to ``out_of_play_requested`` take him out of play: the
 cash tables make him leave as if he had asked (a hand he is in is folded
 and he leaves when it ends), the tournament tables sit him out.  They run
 after the commit, one table command each, so a table that is busy cannot
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import getpass
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
@@ -40,32 +40,35 @@ log = logging.getLogger(__name__)
 LOCK_PERMISSION = "accounts.lock_accounts"
 MAX_REASON = 500
 
-OutOfPlay = Callable[..., list[str]]
-"""``listener(user_id, by, tournaments=...)``: told, after a lock (or a
-self-exclusion) committed, to take the player out of play, by whom, and
-whether at tournament tables too; answers with a line for each table."""
-
-_listeners: list[OutOfPlay] = []
-
-
-def on_out_of_play(listener: OutOfPlay) -> None:
-    """Have ``listener`` told whenever a player must be taken out of play (a
-    higher app registers in its ``ready``: accounts never imports it)."""
-    if listener not in _listeners:
-        _listeners.append(listener)
+out_of_play_requested = Signal()
+"""Sent, after a lock (or a self-exclusion) committed, with ``user_id``,
+``by`` (who acts) and ``tournaments`` (at tournament tables too): each
+receiver, connected by a higher app in its ``ready`` (accounts never
+imports it), takes the player out of play at its tables and answers a
+line for each table."""
 
 
 def out_of_play(*, user_id: int, by: Any = None, tournaments: bool = True) -> LockDone:
-    """Tell every listener to take the player out of play (after the commit
-    that says why); what they did and what failed, each a line."""
+    """Tell every receiver to take the player out of play (after the commit
+    that says why); what they did and what failed, each a line.  A
+    receiver's failure is logged and said, and hides nothing the others did."""
     notes: list[str] = []
     problems: list[str] = []
-    for listener in _listeners:
-        try:
-            notes += listener(user_id, by, tournaments=tournaments)
-        except Exception as error:  # a listener's failure must not hide what was done
-            log.exception("out-of-play listener %r failed for %s", listener, user_id)
-            problems.append(f"{getattr(listener, '__name__', listener)}: {error}")
+    answers = out_of_play_requested.send_robust(
+        sender=None, user_id=user_id, by=by, tournaments=tournaments
+    )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):
+            log.error(
+                "out-of-play receiver %r failed for %s",
+                receiver,
+                user_id,
+                exc_info=(type(answer), answer, answer.__traceback__),
+            )
+            where = f"{getattr(receiver, '__module__', '')}.{getattr(receiver, '__name__', '')}"
+            problems.append(f"{where}: {answer}")
+        else:
+            notes += answer
     return LockDone(None, notes, problems)
 
 

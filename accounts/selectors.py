@@ -1,7 +1,9 @@
-"""The read side of accounts: wallets, ledger history, balances."""
+"""The read side of accounts: wallets, ledger history, balances, and the
+screen names every table shows its players by."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -130,3 +132,24 @@ def lock_state(user: User) -> dict[str, Any]:
         if last is None
         else {"locked": last.locked, "by": last.by_label, "at": last.at, "reason": last.reason},
     }
+
+
+@lru_cache(maxsize=4096)
+def screen_name(user_id: int) -> str:
+    """The name a player is shown by at tables, never his login name
+    (cached: names change rarely, and a stale one only shows an old name)."""
+    user = get_user_model().objects.filter(pk=user_id).only("screen_name").first()
+    return "" if user is None else str(user.screen_name)
+
+
+def player_name(player: str) -> str:
+    """The screen name of the engine's player ``player`` (a user id)."""
+    return screen_name(int(player)) if player.isdecimal() else player
+
+
+def forget_screen_name(update_fields: Any = None, **_: Any) -> None:
+    """A player's screen name changed (``post_save`` of a user): this
+    process's cached names are dropped; others may show the old one a while.
+    Connected by accounts' own ``ready``: every app showing names reads them here."""
+    if update_fields is None or "screen_name" in update_fields:
+        screen_name.cache_clear()

@@ -831,7 +831,7 @@ THREADS = "sender threads (frames)"
 (``kernel.layer``), which sends what the commands handed it."""
 GLUE = "transaction and glue"
 """Under ``hand_act`` with no step on the stack: BEGIN, COMMIT, the rest."""
-PROJECT = ("kernel", "poker", "accounts", "tournaments", "config")
+PROJECT = ("kernel", "poker", "casino", "accounts", "tournaments", "config")
 
 
 def step_of(frame: FrameType) -> str | None:

@@ -14,6 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.system_ids import SYSTEM_VERSION
+
 AnyField: TypeAlias = "serializers.Field[Any, Any, Any, Any]"
 """A DRF field of any kind (its value, data, representation and instance
 types not named): what a serializer's ``get_fields`` gives."""
@@ -94,6 +96,13 @@ class ClientUUID(StrictUUID):
         if not cast(re.Pattern[str], self.pattern.regex).search(data):
             self.fail("reserved", version=self.reserved_version)
         return value
+
+
+def command_id(**options: object) -> ClientUUID:
+    """A client's command id, the same field at every kind of table: any
+    UUID but of the kind the room keeps for its own ids
+    (``config.system_ids.SYSTEM_VERSION``)."""
+    return ClientUUID(reserved_version=SYSTEM_VERSION, **options)
 
 
 class StrictBoolean(serializers.BooleanField):

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "channels",
     "kernel",  # below every app: the clocks
     "poker",
+    "casino",  # beside poker: the house-banked tables
     "tournaments",
     "accounts",
     "reports",
@@ -303,7 +304,7 @@ profile so that ``make run`` needs no authenticator."""
 
 CASINO_EDGE_FLOOR = env.float("CASINO_EDGE_FLOOR", default=0.0)
 """The least house edge against the best response, a share of the original
-bet, that a casino table opens with (``poker.casino.edge``): 0, the house
+bet, that a casino table opens with (``casino.edge``): 0, the house
 never loses on average to the best player."""
 
 TOKEN_TTL_HOURS = env.int("TOKEN_TTL_HOURS", default=24 * 7)
@@ -361,11 +362,11 @@ SPECTACULAR_SETTINGS = {
         "KindEnum": "poker.api.responses.CLOCK_KINDS",
         "TableStatusEnum": "poker.models.Table.Status",
         "HandNameEnum": "poker.api.responses.HAND_NAMES",
-        "CasinoActionEnum": "poker.casino.api.responses.ACTIONS",
-        "CasinoHandEnum": "poker.casino.api.responses.HANDS",
-        "CasinoPhaseEnum": "poker.casino.api.responses.PHASES",
-        "CasinoResultEnum": "poker.casino.api.responses.RESULTS",
-        "CasinoClockKindEnum": "poker.casino.api.responses.CLOCK_KINDS",
+        "CasinoActionEnum": "casino.api.responses.ACTIONS",
+        "CasinoHandEnum": "casino.api.responses.HANDS",
+        "CasinoPhaseEnum": "casino.api.responses.PHASES",
+        "CasinoResultEnum": "casino.api.responses.RESULTS",
+        "CasinoClockKindEnum": "casino.api.responses.CLOCK_KINDS",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",
         "TransferKindEnum": "accounts.models.Transfer.Kind",

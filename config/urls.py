@@ -15,7 +15,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/health/", views.health, name="health"),
     path("api/", include("poker.api.urls")),
-    path("api/", include("poker.casino.api.urls")),
+    path("api/", include("casino.api.urls")),
     path("api/", include("accounts.api.urls")),
     path("api/", include("tournaments.api.urls")),
     path("api/", include("reports.api.urls")),

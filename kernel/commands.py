@@ -1,7 +1,7 @@
 """The one command runner: a command carried out once, all of it or nothing.
 
-Every stream's commands (cash tables: ``poker.work.TABLE``; casino tables:
-``poker.casino.commands.CASINO``; tournaments: ``tournaments.work``) go
+Every stream's commands (each app's own ``Aggregate``: the cash tables'
+``poker.work.TABLE``, the casino's, the tournaments') go
 through ``Aggregate.run``, which owns what they share: one transaction; the
 command id with the digest of what it asks (a retry gets its first answer, the
 same id with other content is refused); refusals as ``ApiError``s; a lost

@@ -296,7 +296,7 @@ viewer's private frame; a snapshot or an update: all of that position)."""
 
 
 class TableFrames(Protocol):
-    """What a table's stream publishes (``poker.publish``, ``casino.publish``)."""
+    """What a table's stream publishes (each app's ``publish``)."""
 
     def table_group(self, table: int) -> str: ...
 

@@ -68,7 +68,8 @@ class FeedMessage(TypedDict):
 
 
 class EventFrame(TypedDict):
-    """A public or private frame of a table's event (cash or casino)."""
+    """A public or private frame of a table's event (an app's own frames
+    may add keys of their own)."""
 
     type: Literal["event", "private"]
     table: int
@@ -80,7 +81,6 @@ class EventFrame(TypedDict):
     private_for: NotRequired[list[int]]
     """Who gets a private frame of this event (no secret: who was dealt)."""
     openings: NotRequired[list[dict[str, Any]]]
-    round: NotRequired[int]
 
 
 def event_frame(

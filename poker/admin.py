@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import admin
 
 from config.admin import ReadOnly, ReadOnlyInline
-from poker.casino import admin as casino_admin  # noqa: F401 - registers the casino tables
 from poker.models import Hand, Seat, Table
 
 

@@ -1,21 +1,24 @@
 from typing import Any
 
 from django.apps import AppConfig
-from django.apps import apps as global_apps
 
 
-def _casino_math_ship(
-    sender: AppConfig, using: str = "default", apps: Any = global_apps, **_: Any
-) -> None:
-    """The default casino configuration's figures, once its table exists
-    (``apps``: the migrated state's models; a flush sends none)."""
-    from poker.casino.edge import casino_math_ship
+def _problems(sender: Any, using: str, **_: Any) -> list[str]:
+    from poker.audit import table_problems
 
-    try:
-        apps.get_model("poker", "CasinoMath")
-    except LookupError:
-        return
-    casino_math_ship(using=using)
+    return table_problems(using)
+
+
+def _out_of_play(sender: Any, user_id: int, by: Any, tournaments: bool, **_: Any) -> list[str]:
+    from poker.services import player_out_of_play
+
+    return player_out_of_play(user_id, by, tournaments=tournaments)
+
+
+def _names(sender: Any, kind: str, ids: set[int], **_: Any) -> dict[int, str]:
+    from poker.selectors import table_names
+
+    return table_names(ids) if kind == "table" else {}
 
 
 class PokerConfig(AppConfig):
@@ -26,40 +29,20 @@ class PokerConfig(AppConfig):
     verbose_name = "Poker"
 
     def ready(self) -> None:
-        from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_migrate, post_save
-
-        from accounts.audit import register
-        from accounts.locks import on_out_of_play
-        from accounts.references import namer_register
+        from accounts.audit import audit_requested
+        from accounts.locks import out_of_play_requested
+        from accounts.references import names_wanted
         from config.projections import projection_register
         from kernel.clocks import register as clock_register
         from poker import clocks
-        from poker.audit import table_problems
-        from poker.casino import clocks as casino_clocks
-        from poker.casino.audit import casino_problems
-        from poker.casino.selectors import casino_table_names
-        from poker.casino.services import casino_out_of_play
-        from poker.selectors import forget_screen_name, table_names
-        from poker.services import player_out_of_play
         from poker.upcast import register_upcasters
 
         register_upcasters()
         for kind in clocks.KINDS:
             clock_register(kind, clocks.fire)
-        for kind in casino_clocks.KINDS:
-            clock_register(kind, casino_clocks.fire)
-        register(table_problems)
-        register(casino_problems)
-        on_out_of_play(player_out_of_play)
-        on_out_of_play(casino_out_of_play)
-        namer_register("table", table_names)
-        namer_register("casino", casino_table_names)
-        post_migrate.connect(_casino_math_ship, sender=self, dispatch_uid="casino-math")
-        post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")
+        audit_requested.connect(_problems, dispatch_uid="poker-audit")
+        out_of_play_requested.connect(_out_of_play, dispatch_uid="poker-out-of-play")
+        names_wanted.connect(_names, dispatch_uid="poker-names")
         projection_register(
             app=self.label, rebuild="poker.projections.rebuild", after=("accounts",)
-        )
-        projection_register(
-            app="casino", rebuild="poker.casino.projections.rebuild", after=("accounts", "poker")
         )

@@ -23,8 +23,7 @@ real time:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -35,7 +34,7 @@ from django.utils import timezone
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.api_errors import ApiError
-from kernel.models import Clock as KernelClock
+from kernel.firing import firing, moment, stamp
 from kernel.models import Command as CommandRow
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
@@ -55,16 +54,6 @@ if TYPE_CHECKING:
 
 SWEEP_GRACE_SECONDS = 2.0
 """A clock this far past its time without having acted is overdue (``overdue``)."""
-
-
-def stamp(at: datetime) -> float:
-    """A time as the engine's clocks count it: seconds since the epoch."""
-    return at.timestamp()
-
-
-def moment(seconds: float) -> datetime:
-    """An engine time as an aware datetime."""
-    return datetime.fromtimestamp(seconds, tz=UTC)
 
 
 # --------------------------------------------------------------------------
@@ -343,24 +332,7 @@ def _fired(work: Work) -> dict[str, Any]:
 # Due clocks
 
 
-def firing(expire: Callable[..., Any]) -> Callable[[KernelClock], bool]:
-    """The command of a due clock of a table, cash or casino, whose
-    ``expire`` (``clock_expire``) acts on it (``kernel.clocks``): whether
-    it acted."""
-
-    def fire(clock: KernelClock) -> bool:
-        try:
-            expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
-        except ClockEarly as early:
-            raise kernel_clocks.Early(moment(early.expires)) from early
-        except ApiError:
-            return False
-        return True
-
-    return fire
-
-
-fire = firing(clock_expire)
+fire = firing(clock_expire, early=ClockEarly, refused=ApiError)
 """The command of a due cash-table clock."""
 
 

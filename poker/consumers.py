@@ -34,9 +34,9 @@ from kernel.consumers import (
     scope_user,
 )
 from kernel.dbthreads import database
+from kernel.lobby import LOBBY_GROUP, lobby_snapshot
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
-from poker.casino.selectors import casino_lobby
 from poker.models import Table
 
 NO_TABLE = Refusal(4404, "not_found", _("no such table"))
@@ -111,13 +111,15 @@ class TableConsumer(FeedConsumer):
 
 
 class LobbyConsumer(JsonFrames):
-    """The list of tables: all of it on connect (the casino tables under
-    ``casino_tables``), then each table that appears, fills, empties or
-    closes (a casino table's line: ``casino_lobby``)."""
+    """The list of tables: all of it on connect (the cash tables under
+    ``tables``, beside the sections the other apps answer to
+    ``kernel.lobby.lobby_sections``: the casino's ``casino_tables``), then
+    each table that appears, fills, empties or closes, whichever app's it
+    is (each publishes its own lines to ``LOBBY_GROUP``)."""
 
     async def connect(self) -> None:
         await self.accept()
-        await self.join(publish.LOBBY_GROUP)
+        await self.join(LOBBY_GROUP)
         await self._send_list()
 
     async def layer_resumed(self, message: dict[str, Any]) -> None:
@@ -126,11 +128,11 @@ class LobbyConsumer(JsonFrames):
 
     async def _send_list(self) -> None:
         tables = await database(_lobby)()
-        casino = await database(casino_lobby)()
-        await self.send_json({"type": "snapshot", "tables": tables, "casino_tables": casino})
+        sections = await database(lobby_snapshot)()
+        await self.send_json({"type": "snapshot", "tables": tables, **sections})
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def frame(self, message: dict[str, Any]) -> None:
         await self.send_json(message["frame"])

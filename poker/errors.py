@@ -1,16 +1,14 @@
 """Why the table service refuses: typed API errors with stable codes.
 
-The engine's refusals keep their own codes (``refusal``); the service adds
-its own below.
+The engine's refusals keep their own codes (``accounts.errors.refusal``,
+shared with the casino); the service adds its own below.
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.refusals import engine_message
 from kernel.api_errors import ApiError
-from poker.engine.errors import EngineError, ErrorCode
 
 
 class NotFound(ApiError):
@@ -35,35 +33,6 @@ class Busy(ApiError):
     status = 409
     code = "conflict"
     message = _("Another command changed the table at the same moment; try again.")
-
-
-_STATUS = {
-    ErrorCode.OUT_OF_TURN: 409,
-    ErrorCode.ILLEGAL_ACTION: 409,
-    ErrorCode.SEAT_TAKEN: 409,
-    ErrorCode.TABLE_CLOSED: 409,
-    ErrorCode.NOT_SEATED: 409,
-    ErrorCode.BET_WINDOW_CLOSED: 409,
-}
-
-
-def refusal(error: EngineError) -> ApiError:
-    """An engine refusal as an API error with the same code: ``message`` in
-    the reader's language (``config.refusals``), ``detail`` the engine's
-    own words (English, for logs and scripts), ``values`` the figures the
-    message names (for a client's own wording); the players either names
-    are shown by their screen names (the engine knows only their ids)."""
-    from poker.selectors import player_name
-
-    extra: dict[str, object] = {"detail": error.named(player_name)}
-    if error.values:
-        extra["values"] = dict(error.values)
-    return ApiError(
-        engine_message(error.code.value, error.players, error.values, player_name),
-        code=error.code.value,
-        status=_STATUS.get(error.code, 400),
-        extra=extra,
-    )
 
 
 class ClockMoved(ApiError):

@@ -197,6 +197,3 @@ def hand_id(table_id: int, number: int) -> str:
 def hand_stream(hand_pk: str) -> str:
     """Stream name of a hand."""
     return f"hand-{hand_pk}"
-
-
-from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable  # noqa: E402,F401 - the app's models

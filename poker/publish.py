@@ -30,9 +30,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from accounts.frames import player_group
+from accounts.selectors import player_name
 from kernel import feed
 from kernel.eventstore import Recorded, load_feed, recorded
 from kernel.layer import Messages, send_all
+from kernel.lobby import LOBBY_GROUP
 from kernel.models import Event
 from poker import clocks, streams
 from poker.engine.codec import name_of
@@ -64,7 +66,7 @@ from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
 from poker.models import Hand, Table, hand_id, hand_stream, table_stream
 from poker.present import event_by_seat
-from poker.selectors import player_name, table_summary
+from poker.selectors import table_summary
 from poker.upcast import TABLES
 
 HAND_FINISHED = name_of(TABLE_EVENT_TYPES, HandFinished)
@@ -228,9 +230,6 @@ def hand_states(rows: Iterable[Recorded]) -> dict[str, HandState]:
             last[row.stream] = max(row.version, last.get(row.stream, 0))
     return {stream: streams.hands.state(stream, version) for stream, version in last.items()}
 
-
-LOBBY_GROUP = "lobby"
-"""Everyone looking at the list of tables."""
 
 LOBBY_EVENTS = frozenset(
     name_of(TABLE_EVENT_TYPES, kind)

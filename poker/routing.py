@@ -3,11 +3,9 @@
 from django.urls import URLPattern, URLResolver, path
 
 from poker import consumers
-from poker.casino.consumers import CasinoTableConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/me/", consumers.PlayerConsumer.as_asgi()),
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/casino/tables/<int:table_id>/", CasinoTableConsumer.as_asgi()),
 ]

@@ -14,14 +14,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from datetime import datetime
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.selectors import player_name, screen_name
 from kernel.eventstore import load
+from kernel.firing import stamp
 from poker import clocks, streams
 from poker.engine.betting import legal_actions
 from poker.engine.fairdeal import openings
@@ -188,7 +188,7 @@ def _hand(
     # once the 32 Card Draw bet window has closed, as it would be refused.
     legal = legal_actions(state)
     if legal is not None:
-        legal = legal_at(legal, bet_until, clocks.stamp(now))
+        legal = legal_at(legal, bet_until, stamp(now))
     seen = hand_by_seat(view(state, position, legal), seats, player_name)
     seen.update(
         id=row.pk,
@@ -199,27 +199,6 @@ def _hand(
         commitment=state.roots[0],
     )
     return seen
-
-
-@lru_cache(maxsize=4096)
-def screen_name(user_id: int) -> str:
-    """The name a player is shown by at tables, never his login name
-    (cached: names change rarely, and a stale one only shows an old name)."""
-    user = get_user_model().objects.filter(pk=user_id).only("screen_name").first()
-    return "" if user is None else str(user.screen_name)
-
-
-def player_name(player: str) -> str:
-    """The screen name of the engine's player ``player`` (a user id)."""
-    return screen_name(int(player)) if player.isdecimal() else player
-
-
-def forget_screen_name(update_fields: Any = None, **_: Any) -> None:
-    """A player's screen name changed (``post_save`` of a user): this
-    process's cached names are dropped; others may show the old one a while.
-    The accounts app saves the name without knowing who shows it."""
-    if update_fields is None or "screen_name" in update_fields:
-        screen_name.cache_clear()
 
 
 # --------------------------------------------------------------------------

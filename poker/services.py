@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.errors import refusal
 from accounts.limits import play_check
 from kernel.api_errors import ApiError
 from kernel.commands import user_of
@@ -36,7 +37,7 @@ from poker.engine.table import (
     open_table,
     replay_table,
 )
-from poker.errors import Forbidden, StaleVersion, refusal
+from poker.errors import Forbidden, StaleVersion
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
 from poker.selectors import work_view

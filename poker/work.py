@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.errors import refusal
 from accounts.tables import table_chips_moved
 from kernel import clocks as kernel_clocks
 from kernel import statements
@@ -57,7 +58,7 @@ from poker.engine.table import (
 )
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
-from poker.errors import Busy, NotFound, refusal
+from poker.errors import Busy, NotFound
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
 from poker.selectors import table_summary, view_at

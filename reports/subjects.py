@@ -23,7 +23,7 @@ from django.db.models import Case, CharField, F, Value, When
 from django.db.models.expressions import Combinable
 from django.db.models.functions import Left, StrIndex
 
-from poker.casino.models import CasinoTable
+from casino.models import CasinoTable
 from poker.engine.casino import GAME as CASINO_GAME
 from poker.models import Table
 from tournaments.models import Tournament

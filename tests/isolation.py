@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from poker import selectors, streams
+from accounts import selectors
+from poker import streams
 
 
 def _forget() -> None:
-    from poker.casino import streams as casino_streams
+    from casino import streams as casino_streams
     from tournaments.work import folds
 
     for cache in (streams.hands, streams.tables, casino_streams, folds):

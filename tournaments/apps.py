@@ -1,4 +1,12 @@
+from typing import Any
+
 from django.apps import AppConfig
+
+
+def _names(sender: Any, kind: str, ids: set[int], **_: Any) -> dict[int, str]:
+    from tournaments.selectors import tournament_names
+
+    return tournament_names(ids) if kind == "tournament" else {}
 
 
 class TournamentsConfig(AppConfig):
@@ -9,20 +17,19 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from accounts.references import namer_register
+        from accounts.references import names_wanted
         from config.projections import projection_register
         from kernel.clocks import register as clock_register
         from poker.work import on_hand_finished
         from tournaments import clocks
         from tournaments.play import hand_over
-        from tournaments.selectors import tournament_names
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
         for kind in clocks.KINDS:
             clock_register(kind, clocks.fire)
         on_hand_finished(hand_over)
-        namer_register("tournament", tournament_names)
+        names_wanted.connect(_names, dispatch_uid="tournament-names")
         projection_register(
             app=self.label,
             rebuild="tournaments.projections.rebuild",

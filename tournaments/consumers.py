@@ -27,7 +27,7 @@ from kernel.consumers import FeedConsumer, JsonFrames, Place, Refusal
 from kernel.dbthreads import database
 from kernel.eventstore import load
 from kernel.feed import Frame
-from poker.publish import LOBBY_GROUP
+from kernel.lobby import LOBBY_GROUP
 from tournaments import selectors, timing
 from tournaments.models import Tournament
 from tournaments.publish import events_frame, tournament_group

@@ -6,7 +6,7 @@
   stands: the clock, players left, the average stack, the standings.
   Versions let a client see every event once, in order, and know when it
   missed some (it then asks for a fresh snapshot).
-- the lobby group (``poker.publish.LOBBY_GROUP``, shared with the cash
+- the lobby group (``kernel.lobby.LOBBY_GROUP``, shared with the cash
   tables): a ``tournament`` frame with the tournament's lobby line
   whenever that line changed: a tournament appearing, filling, starting,
   closing registration, finishing or being cancelled.
@@ -27,7 +27,7 @@ from django.db import transaction
 from kernel import feed
 from kernel.eventstore import Recorded
 from kernel.layer import Messages, send_all
-from poker.publish import LOBBY_GROUP
+from kernel.lobby import LOBBY_GROUP
 from tournaments import selectors
 from tournaments.rules import TournamentState
 from tournaments.timing import seconds

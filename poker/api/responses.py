@@ -22,7 +22,8 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from config.api import AnyField, choice
-from poker.engine.cards import CARD_PATTERN, Card
+from config.cards_api import OpeningOut, card_out, cards_out, roots_out
+from poker.engine.cards import Card
 from poker.engine.commands import Action
 from poker.engine.evaluate import Category
 from poker.engine.events import EVENT_TYPES, Blind
@@ -44,15 +45,6 @@ HAND_NAMES = [c.value for c in Category]
 
 HAND_ID = r"^[0-9]{1,18}-[0-9]{1,9}$"
 """A hand's id: ``<table id>-<number>``."""
-
-
-def card_out(**options: Any) -> serializers.RegexField:
-    """A card code (``Ah``, ``Td``, ``X1``)."""
-    return serializers.RegexField(CARD_PATTERN, **options)
-
-
-def cards_out(**options: Any) -> serializers.ListField:
-    return serializers.ListField(child=card_out(), **options)
 
 
 def ints(**options: Any) -> serializers.ListField:
@@ -285,26 +277,6 @@ class LegalOut(serializers.Serializer[dict[str, object]]):
     min_raise_to = serializers.IntegerField(required=False)
     max_raise_to = serializers.IntegerField(required=False)
     max_discard = serializers.IntegerField(required=False)
-
-
-class OpeningOut(serializers.Serializer[dict[str, object]]):
-    """The proof that a card the viewer got or saw shown sat at its place
-    of a committed order (docs/fair-deal.md)."""
-
-    tree = serializers.IntegerField(help_text="0: the deck; n: the n-th reshuffle.")
-    index = serializers.IntegerField(help_text="Its place from the top of that order.")
-    card = card_out()
-    salt = serializers.RegexField(r"^[0-9a-f]{64}$", help_text="The leaf's salt, hex.")
-    path = serializers.ListField(
-        child=serializers.RegexField(r"^[0-9a-f]{64}$"), help_text="Audit path, leaf level first."
-    )
-
-
-def roots_out() -> serializers.ListField:
-    return serializers.ListField(
-        child=serializers.CharField(),
-        help_text="The published commitments: the deck's, then each reshuffle's.",
-    )
 
 
 class HandNowOut(serializers.Serializer[dict[str, object]]):

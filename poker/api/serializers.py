@@ -10,15 +10,14 @@ from rest_framework import serializers
 
 from config.api import (
     AnyField,
-    ClientUUID,
     Pattern,
     StrictBoolean,
     StrictInteger,
     Text,
     chips,
     choice,
+    command_id,
 )
-from config.system_ids import SYSTEM_VERSION
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.commands import Action
 from poker.engine.rake import RakePreset, preset_settings
@@ -94,12 +93,6 @@ class TableIn(serializers.Serializer[dict[str, object]]):
                 }
             )
         return {**attrs, **preset_settings(RakePreset(preset), attrs["big_blind"])}
-
-
-def command_id(**options: object) -> ClientUUID:
-    """A client's command id: any UUID but of the kind the room keeps for
-    its own ids (``config.system_ids.SYSTEM_VERSION``)."""
-    return ClientUUID(reserved_version=SYSTEM_VERSION, **options)
 
 
 class CommandIn(serializers.Serializer[dict[str, object]]):

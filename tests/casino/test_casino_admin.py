@@ -8,17 +8,17 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
 from kernel.eventstore import load
-from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
 from tests.casino.support import command, ok, play_out, store_figures
 
 pytestmark = pytest.mark.django_db
 
 PAGES = {
-    "poker/casinotable": CasinoTable,
-    "poker/casinobox": CasinoBox,
-    "poker/casinoround": CasinoRound,
-    "poker/casinomath": CasinoMath,
+    "casino/casinotable": CasinoTable,
+    "casino/casinobox": CasinoBox,
+    "casino/casinoround": CasinoRound,
+    "casino/casinomath": CasinoMath,
 }
 
 
@@ -57,7 +57,7 @@ def test_every_casino_page_renders_and_nothing_is_changed_or_deleted_there(opera
 
 def test_staff_open_a_table_from_the_add_page_through_the_service(operator):
     store_figures(jokers=1, model_edge=0.031, low=0.012)
-    assert operator.get("/admin/poker/casinotable/add/").status_code == 200
+    assert operator.get("/admin/casino/casinotable/add/").status_code == 200
     form = {
         "name": "Admin's",
         "jokers": 1,
@@ -67,13 +67,13 @@ def test_staff_open_a_table_from_the_add_page_through_the_service(operator):
         "bet_seconds": 30,
         "decision_seconds": 15,
     }
-    response = operator.post("/admin/poker/casinotable/add/", form, follow=True)
+    response = operator.post("/admin/casino/casinotable/add/", form, follow=True)
     assert b"House edge: model 3.10%" in response.content
     table = CasinoTable.objects.get(name="Admin's")
     assert (table.jokers, table.min_bet, table.max_bet, table.boxes) == (1, 5, 50, 3)
     [opened] = load(table.stream)
     assert opened.type == "casino_table.opened" and table.version == 1 and table.position == 1
-    page = operator.get(f"/admin/poker/casinotable/{table.pk}/change/")
+    page = operator.get(f"/admin/casino/casinotable/{table.pk}/change/")
     assert b"simulated 2.20% (95% CI 1.20% to 3.20%" in page.content
 
 
@@ -87,7 +87,7 @@ def test_a_configuration_without_figures_is_not_opened_and_says_what_to_run(oper
         "bet_seconds": 30,
         "decision_seconds": 15,
     }
-    response = operator.post("/admin/poker/casinotable/add/", form, follow=True)
+    response = operator.post("/admin/casino/casinotable/add/", form, follow=True)
     assert not CasinoTable.objects.filter(name="Four jokers").exists()
     assert b"manage.py casino_math --store --jokers 4" in response.content
 
@@ -102,7 +102,7 @@ def test_a_table_the_engine_refuses_is_not_opened(operator):
         "bet_seconds": 30,
         "decision_seconds": 15,
     }
-    response = operator.post("/admin/poker/casinotable/add/", form, follow=True)
+    response = operator.post("/admin/casino/casinotable/add/", form, follow=True)
     assert response.status_code == 200
     assert not CasinoTable.objects.filter(name="Upside down").exists()
     assert b"Not opened" in response.content
@@ -110,7 +110,7 @@ def test_a_table_the_engine_refuses_is_not_opened(operator):
 
 def test_the_close_action_closes_a_table_through_its_command(operator, played):
     answer = operator.post(
-        "/admin/poker/casinotable/",
+        "/admin/casino/casinotable/",
         {"action": "close_tables", "_selected_action": [played]},
     )
     assert answer.status_code == 302
@@ -126,9 +126,9 @@ def test_the_admin_names_the_boxes_in_plain_english(operator):
 
 
 def test_the_casino_pages_speak_german_to_a_german_browser(operator, played):
-    page = operator.get("/admin/poker/casinotable/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    page = operator.get("/admin/casino/casinotable/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     for words in ("Casino-Tische", "Hausvorteil gegen die beste Antwort"):
         assert words in page, words
     assert "Die ausgewählten Casino-Tische schließen" in page  # the close action
-    boxes = operator.get("/admin/poker/casinobox/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    boxes = operator.get("/admin/casino/casinobox/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Casino-Boxen" in boxes

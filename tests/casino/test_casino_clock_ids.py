@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from casino import clocks, services
+from casino.errors import ClockEarly
+from casino.models import CasinoRound, CasinoTable
 from kernel.models import Event
-from poker.casino import clocks, services
-from poker.casino.models import CasinoRound, CasinoTable
-from poker.errors import ClockEarly
 from tests.poker.clock_support import until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from accounts.audit import ledger_audit
+from casino import clocks, selectors, services
+from casino.errors import ClockEarly, ClockMoved
+from casino.models import CasinoRound, CasinoTable
 from kernel.models import Event
-from poker.casino import clocks, selectors, services
-from poker.casino.models import CasinoRound, CasinoTable
-from poker.errors import ClockEarly, ClockMoved
 from tests.casino.support import money_in_play
 from tests.poker.clock_support import until
 

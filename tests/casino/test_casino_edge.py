@@ -1,4 +1,4 @@
-"""The house edge's guard (``poker.casino.edge``): a casino table opens only
+"""The house edge's guard (``casino.edge``): a casino table opens only
 when its configuration's stored figures hold the house at or above the
 floor against the best response, on the model edge and on the
 simulation's 95% lower bound; the figures are stored once per
@@ -14,9 +14,9 @@ from django.core.management.sql import emit_post_migrate_signal
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from casino.edge import DEFAULT_FIGURES, shipped_figures
+from casino.models import CasinoMath, CasinoTable
 from kernel.models import Event
-from poker.casino.edge import DEFAULT_FIGURES, shipped_figures
-from poker.casino.models import CasinoMath, CasinoTable
 from poker.engine.casino import CasinoRules, PayTable, report
 from poker.engine.casino import edge as engine_edge
 from poker.engine.casino.edge import below_floor, rules_digest, settings_digest

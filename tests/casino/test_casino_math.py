@@ -10,8 +10,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from poker.casino.edge import shipped_figures
-from poker.casino.models import CasinoMath
+from casino.edge import shipped_figures
+from casino.models import CasinoMath
 from poker.engine.casino.edge import EdgeFigures
 from poker.engine.casino.report import variations
 from poker.engine.casino.solve import Settings

@@ -11,7 +11,7 @@ import pytest
 
 from accounts import money
 from accounts.audit import ledger_audit
-from poker.casino import services
+from casino import services
 from poker.engine.casino import CasinoRules
 from poker.engine.casino.table.cover import exposure
 from tests.poker.concurrency import race

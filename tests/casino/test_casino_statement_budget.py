@@ -16,8 +16,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from poker.casino.models import CasinoBox, CasinoRound
-from poker.casino.services import casino_act, casino_bet, casino_sit
+from casino.models import CasinoBox, CasinoRound
+from casino.services import casino_act, casino_bet, casino_sit
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -18,9 +18,9 @@ from accounts.audit import ledger_audit
 from accounts.errors import AccountLocked
 from accounts.models import Transfer
 from accounts.selectors import account_balance
-from poker.casino import streams
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable
-from poker.casino.services import casino_bet, casino_sit
+from casino import streams
+from casino.models import CasinoBox, CasinoRound, CasinoTable
+from casino.services import casino_bet, casino_sit
 from poker.engine.cards import CARD_PATTERN
 from tests.casino.support import (
     command,

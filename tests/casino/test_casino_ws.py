@@ -13,9 +13,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from accounts import locks, money
+from casino import services
 from config.asgi import application
 from kernel.consumers import ACCOUNT_LOCKED
-from poker.casino import services
 from tests.funds import fund
 from tests.poker.ws_support import ticket_for
 

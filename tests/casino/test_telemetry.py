@@ -29,7 +29,7 @@ def test_a_sit_counts_and_its_line_carries_the_command_and_table(
     out = io.StringIO()
     handler = logging.StreamHandler(out)
     handler.setFormatter(logs.json_formatter())
-    logger = logging.getLogger("poker.casino")
+    logger = logging.getLogger("casino")
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     before = sat()
@@ -42,7 +42,7 @@ def test_a_sit_counts_and_its_line_carries_the_command_and_table(
     assert sat() == before + 1
     lines = [json.loads(text) for text in out.getvalue().splitlines()]
     (line,) = [line for line in lines if line["event"].startswith("command ok in ")]
-    assert line["logger"] == "poker.casino.commands"
+    assert line["logger"] == "casino.commands"
     assert (line["command_id"], line["table_id"], line["kind"]) == (
         str(command_id),
         table,

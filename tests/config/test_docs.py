@@ -10,7 +10,7 @@ from poker.engine.rules import Game
 REPO = Path(__file__).resolve().parents[2]
 DOCS = REPO / "docs"
 RULES = DOCS / "rules.md"
-CODE = ["poker", "tournaments", "accounts", "config", "tests"]
+CODE = ["poker", "casino", "tournaments", "accounts", "config", "tests"]
 
 
 def _sections() -> dict[int, str]:

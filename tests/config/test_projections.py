@@ -18,7 +18,7 @@ def registry(monkeypatch):
 def test_every_app_with_read_models_is_registered_lower_layers_first():
     assert [(p.app, p.rebuild) for p in projections_ordered()] == [
         ("poker", "poker.projections.rebuild"),
-        ("casino", "poker.casino.projections.rebuild"),
+        ("casino", "casino.projections.rebuild"),
         ("tournaments", "tournaments.projections.rebuild"),
     ]
 

@@ -21,6 +21,7 @@ SOURCES = [
     "config",
     "kernel",
     "poker",
+    "casino",
     "tournaments",
     "accounts",
     "bench",

@@ -1,11 +1,11 @@
-"""``poker.lookups``: one query, the same rows on every backend."""
+"""``kernel.lookups``: one query, the same rows on every backend."""
 
 from __future__ import annotations
 
 import pytest
 from django.utils import timezone
 
-from poker.casino.models import CasinoRound, CasinoTable
+from casino.models import CasinoRound, CasinoTable
 
 BACKENDS = [
     pytest.param("sqlite", marks=pytest.mark.django_db(databases=["sqlite"]), id="sqlite"),

@@ -12,7 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from poker.publish import LOBBY_GROUP
+from kernel.lobby import LOBBY_GROUP
 from tests.poker.ws_support import Client, open_table, table_client
 
 pytestmark = pytest.mark.django_db(transaction=True)

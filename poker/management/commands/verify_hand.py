@@ -1,8 +1,8 @@
 """``manage.py verify_hand HAND_ID FILE``: check one's copy of a hand (the
 JSON of ``GET /api/hands/<id>/``, ``-`` for standard input) against the
-commitments the hand published (``poker.verify.verify_hand``), or of a
-casino round (``GET /api/casino/rounds/<id>/``, which says ``"kind":
-"casino_round"``: ``poker.casino.verify.verify_round``)."""
+commitments the hand published (``poker.verify.verify_hand``), or any
+other copy whose ``"kind"`` an app owns (a casino round's, ``GET
+/api/casino/rounds/<id>/``): that app checks it (``kernel.copies``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from poker.casino.history import KIND as CASINO_ROUND
-from poker.casino.verify import verify_round
+from kernel.copies import copy_verify_send
 from poker.verify import verify_hand
 
 
@@ -37,9 +36,8 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {source}: {exc}") from exc
         if not isinstance(data, dict):
             raise CommandError("a hand's copy is a JSON object (GET /api/hands/<id>/)")
-        if data.get("kind") == CASINO_ROUND:
-            result = verify_round(round_id=hand, data=data)
-        else:
+        result = copy_verify_send(kind=data.get("kind"), id=hand, data=data)
+        if result is None:
             result = verify_hand(hand_id=hand, data=data)
         if not result.ok:
             problems = "\n".join(f"- {p}" for p in result.problems)

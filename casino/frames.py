@@ -25,10 +25,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from casino import streams
+from casino.models import CasinoRound, casino_round_stream
 from kernel import feed
 from kernel.eventstore import Recorded, load
-from poker.casino import streams
-from poker.casino.models import CasinoRound, casino_round_stream
 from poker.engine import casino
 from poker.engine.casino import fairdeal
 from poker.engine.casino.events import RoundStarted
@@ -126,6 +126,12 @@ class Cutter:
         return feed.cut(public, private)
 
 
+class RoundFrame(feed.EventFrame):
+    """A round event's frame: a table's event frame with its round's number."""
+
+    round: int
+
+
 def _round_frame(
     kind: Literal["event", "private"],
     table: int,
@@ -133,11 +139,13 @@ def _round_frame(
     clock: dict[str, Any] | None,
     event: dict[str, Any],
     opened: list[Any],
-) -> feed.EventFrame:
+) -> RoundFrame:
     """A round event's frame: its round's number, and the openings of the
     cards it shows its viewer."""
-    frame = feed.event_frame(kind, table, row, clock, event)
-    frame["round"] = _number(row.stream)
+    frame: RoundFrame = {
+        **feed.event_frame(kind, table, row, clock, event),
+        "round": _number(row.stream),
+    }
     if opened:
         frame["openings"] = opened
     return frame

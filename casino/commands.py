@@ -13,18 +13,19 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from accounts.errors import refusal
+from casino import clocks, projections, publish
+from casino.errors import Busy
+from casino.house import casino_money_move
+from casino.models import casino_feed
+from casino.selectors import casino_receipt, casino_view_at
+from casino.work import CasinoWork, load
 from kernel import statements
 from kernel.commands import Aggregate, Record, user_of
 from kernel.errors import CommandIdReused
 from kernel.eventstore import Appending, Feed
 from kernel.models import Command as CommandRow
-from poker.casino import clocks, projections, publish
-from poker.casino.house import casino_money_move
-from poker.casino.models import casino_feed
-from poker.casino.selectors import casino_receipt, casino_view_at
-from poker.casino.work import CasinoWork, load
 from poker.engine.errors import EngineError
-from poker.errors import Busy, refusal
 
 
 def _follow(work: CasinoWork, by: Any) -> list[statements.Statement]:

@@ -15,10 +15,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from casino import publish
+from casino.models import CasinoTable
+from casino.selectors import casino_table_view
 from kernel.consumers import FeedConsumer, Refusal
-from poker.casino import publish
-from poker.casino.models import CasinoTable
-from poker.casino.selectors import casino_table_view
 
 NO_TABLE = Refusal(4404, "not_found", _("no such casino table"))
 

@@ -16,14 +16,14 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from poker.casino import streams
-from poker.casino.edge import casino_math_of, published_figures, staff_figures
-from poker.casino.models import CasinoRound, CasinoTable, round_id
-from poker.casino.work import CasinoWork
+from accounts.selectors import player_name
+from casino import streams
+from casino.edge import casino_math_of, published_figures, staff_figures
+from casino.models import CasinoRound, CasinoTable, round_id
+from casino.work import CasinoWork
 from poker.engine import casino
 from poker.engine.casino import GAME, CasinoRules, CasinoState, PayTable
 from poker.engine.casino.table import CasinoTableState
-from poker.selectors import player_name
 
 
 def casino_table_list() -> QuerySet[CasinoTable]:

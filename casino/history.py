@@ -9,7 +9,7 @@ moved it (``casino_table.round_finished``: what it staked, what came
 back), and the deck commitment: the ``roots`` of the orders the round
 fixed (the deck's, then each reshuffle's) with the ``openings`` of every
 card the viewer got or saw turned up.  ``manage.py verify_hand`` checks
-a saved copy (``poker.casino.verify``).  Reads only.
+a saved copy (``casino.verify``).  Reads only.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from casino import streams
+from casino.frames import round_events
+from casino.models import CasinoRound, casino_table_stream
+from casino.selectors import round_as_seen
 from kernel.eventstore import recorded
 from kernel.models import Event
-from poker.casino import streams
-from poker.casino.frames import round_events
-from poker.casino.models import CasinoRound, casino_table_stream
-from poker.casino.selectors import round_as_seen
 from poker.engine.casino import GAME
 from poker.engine.casino.table.events import CASINO_TABLE_EVENT_TYPES, RoundFinished
 from poker.engine.codec import name_of

@@ -16,9 +16,10 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino import streams
+from casino.errors import NotFound
+from casino.models import CasinoRound, CasinoTable, round_id
 from kernel.eventstore import Batch, Recorded
-from poker.casino import streams
-from poker.casino.models import CasinoRound, CasinoTable, round_id
 from poker.engine import casino
 from poker.engine.cards import secret_seed, shuffled
 from poker.engine.casino import CasinoState, Deal, Entrant
@@ -31,7 +32,6 @@ from poker.engine.casino.table import (
     TableCommand,
     play_table,
 )
-from poker.errors import NotFound
 
 
 @dataclass

@@ -16,19 +16,20 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import ledger, money
-from accounts.errors import InsufficientFunds
+from accounts.errors import InsufficientFunds, NotPermitted, refusal
 from accounts.limits import play_check
 from accounts.selectors import account_balance
+from casino import projections, publish, streams
+from casino.commands import CASINO
+from casino.edge import edge_guard
+from casino.errors import StaleVersion
+from casino.house import exposure_open
+from casino.models import CasinoBox, CasinoTable, casino_feed
+from casino.selectors import casino_work_view
+from casino.work import CasinoWork
 from kernel.api_errors import ApiError
 from kernel.commands import user_of
 from kernel.eventstore import Batch, Feed, append
-from poker.casino import projections, publish, streams
-from poker.casino.commands import CASINO
-from poker.casino.edge import edge_guard
-from poker.casino.house import exposure_open
-from poker.casino.models import CasinoBox, CasinoTable, casino_feed
-from poker.casino.selectors import casino_work_view
-from poker.casino.work import CasinoWork
 from poker.engine.cards import card
 from poker.engine.casino import Act, Action, CasinoRules, PayTable
 from poker.engine.casino.table import (
@@ -44,7 +45,6 @@ from poker.engine.casino.table import (
     round_cover,
 )
 from poker.engine.errors import EngineError
-from poker.errors import Forbidden, StaleVersion, refusal
 
 # --------------------------------------------------------------------------
 # Tables (staff)
@@ -67,7 +67,7 @@ def casino_table_open(
     stored house edge against the best response is at least the floor
     (``edge.edge_guard``)."""
     if not getattr(by, "is_staff", False):
-        raise Forbidden(_("Only staff open tables."))
+        raise NotPermitted(_("Only staff open tables."))
     try:
         rules = CasinoRules(jokers, PayTable.from_json(pay_table or {}))
         config = CasinoTableConfig(
@@ -92,7 +92,7 @@ def casino_table_close(
     """Close a table (staff only): at once between rounds (bets go back),
     else when the running round ends."""
     if not getattr(by, "is_staff", False):
-        raise Forbidden(_("Only staff close tables."))
+        raise NotPermitted(_("Only staff close tables."))
     return CASINO.run(
         table_id,
         by=by,

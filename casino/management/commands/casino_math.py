@@ -9,9 +9,9 @@ in the API: ``--pay full-house=3``), ``--jokers N`` the jokers;
 ``--store`` computes only the figures a table's guard reads
 (``poker.engine.casino.edge``: the model edge, the best response's
 simulated edge and interval, the largest payout, the strategy card) and
-stores them for the configuration (``poker.casino.edge``); ``--json PATH``
+stores them for the configuration (``casino.edge``); ``--json PATH``
 writes them to a file (the default configuration's ship as
-``poker/casino/default_math.json``), with ``--store`` or without."""
+``casino/default_math.json``), with ``--store`` or without."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from poker.casino.edge import casino_math_store
+from casino.edge import casino_math_store
 from poker.engine.casino import CasinoRules, PayTable, report
 from poker.engine.casino.decide import RULE_SETTINGS
 from poker.engine.casino.edge import EdgeFigures, edge_figures

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from poker.casino.api import views
+from casino.api import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("casino/tables/", views.CasinoTablesView.as_view(), name="casino-tables"),

@@ -1,6 +1,6 @@
 """The casino clocks: the betting window and each box's decision clock.
 
-As at the pot tables (``poker.clocks``), a command that starts a clock
+As at the pot tables, a command that starts a clock
 writes it as data in its transaction (``kernel.clocks``), at the stream
 and the version it is for; the kernel's drain fires it when due, under a
 command id made of them (one of the room's own ids,
@@ -23,12 +23,13 @@ from typing import Any
 
 from django.conf import settings
 
+from casino.errors import ClockEarly, ClockMoved
+from casino.work import CasinoWork
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
-from poker.casino.work import CasinoWork
-from poker.clocks import firing, moment, stamp
+from kernel.api_errors import ApiError
+from kernel.firing import firing, moment, stamp
 from poker.engine.casino import TimeOut
-from poker.errors import ClockEarly, ClockMoved
 
 
 def decision_due(work: CasinoWork) -> datetime | None:
@@ -97,7 +98,7 @@ def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     """Act for a clock that ran out if its stream is still at ``version``:
     the box to act times out, or the window closes and the round is dealt.
     ``ClockMoved`` when there is nothing to do, ``ClockEarly`` when early."""
-    from poker.casino.commands import CASINO
+    from casino.commands import CASINO
 
     def do(work: CasinoWork) -> None:
         if stream.startswith("casino-round-"):
@@ -139,7 +140,7 @@ def _window_closed(work: CasinoWork, number: int) -> None:
     work.deal()
 
 
-fire = firing(clock_expire)
+fire = firing(clock_expire, early=ClockEarly, refused=ApiError)
 """The command of a due casino clock (``kernel.clocks``)."""
 
 

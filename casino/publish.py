@@ -6,7 +6,7 @@ table's group (``table_group``): every event it recorded, cut
 player who sees more of it (``kernel.feed``, the one message of every live
 stream).  A command that seats a player, frees a box, deals, or opens or
 closes the table also sends the table's new lobby line to the lobby
-(``poker.publish.LOBBY_GROUP``).
+(``kernel.lobby.LOBBY_GROUP``).
 
 Frames carry the table's feed position (``casino_feed``): a client that
 reconnects asks for what came after the last position it saw (``replay``,
@@ -25,14 +25,15 @@ from typing import Any
 
 from django.db import transaction
 
+from casino import streams
+from casino.frames import Cutter, Frame
+from casino.models import CasinoTable, casino_feed, casino_table_stream
+from casino.selectors import casino_table_summary, casino_work_clock
+from casino.work import CasinoWork
 from kernel import feed
 from kernel.eventstore import Recorded, load_feed
 from kernel.layer import Messages, send_all
-from poker.casino import streams
-from poker.casino.frames import Cutter, Frame
-from poker.casino.models import CasinoTable, casino_feed, casino_table_stream
-from poker.casino.selectors import casino_table_summary, casino_work_clock
-from poker.casino.work import CasinoWork
+from kernel.lobby import LOBBY_GROUP
 from poker.engine.casino.table import (
     CASINO_TABLE_EVENT_TYPES,
     CasinoTableState,
@@ -45,7 +46,6 @@ from poker.engine.casino.table import (
     TableOpened,
 )
 from poker.engine.codec import name_of
-from poker.publish import LOBBY_GROUP
 
 LOBBY = "casino_lobby"
 """The ``type`` of a lobby frame about a casino table."""

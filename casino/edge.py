@@ -21,8 +21,8 @@ from typing import Any, Final
 from django.conf import settings
 from django.utils import timezone
 
+from casino.models import CasinoMath
 from kernel.api_errors import ApiError
-from poker.casino.models import CasinoMath
 from poker.engine.casino import DEFAULT_PAY_TABLE, CasinoRules, PayTable
 from poker.engine.casino.card_lines import card_line_parts
 from poker.engine.casino.edge import EdgeFigures, below_floor, rules_digest

@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino import services
+from casino.edge import casino_math_of
+from casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
 from config.admin import ReadOnly, ReadOnlyInline
 from kernel.api_errors import ApiError
-from poker.casino import services
-from poker.casino.edge import casino_math_of
-from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
 from poker.engine.casino import CasinoRules, PayTable
 
 OPEN_FIELDS = (
@@ -103,7 +103,7 @@ class CasinoTableAdmin(ReadOnly):
         self, request: HttpRequest, obj: CasinoTable, post_url_continue: Any = None
     ) -> Any:
         if obj.pk is None:  # refused: back to the list, with the message
-            return HttpResponseRedirect(reverse("admin:poker_casinotable_changelist"))
+            return HttpResponseRedirect(reverse("admin:casino_casinotable_changelist"))
         return super().response_add(request, obj, post_url_continue)
 
     @admin.action(description=_("Close the selected casino tables"))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from accounts import ledger
 from accounts.models import Account
+from casino.house import exposure_open
+from casino.models import CasinoTable
+from casino.streams import decode_table
 from kernel.eventstore import load
-from poker.casino.house import exposure_open
-from poker.casino.models import CasinoTable
-from poker.casino.streams import decode_table
 from poker.engine.casino.table import replay_table
 
 

@@ -1,6 +1,6 @@
 """The casino read models from the events: written with every append, and
 rebuilt from the streams alone (``rebuild``, run by ``manage.py
-rebuild_projections`` after poker's own)."""
+rebuild_projections`` after the ledger's)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
+from casino import streams
+from casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed, round_id
+from casino.work import CasinoWork
 from kernel import readmodels, statements
 from kernel.eventstore import load
 from kernel.eventstore import streams as stream_names
 from kernel.models import Event
-from poker.casino import streams
-from poker.casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed, round_id
-from poker.casino.work import CasinoWork
 from poker.engine import casino
 from poker.engine.casino.table import (
     CasinoTableConfig,

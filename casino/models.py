@@ -1,7 +1,11 @@
 """Casino-table read models (projections of the ``casino-table-<id>`` and
 ``casino-round-<id>-<n>`` streams, rewritten with every append and rebuilt
-by ``manage.py rebuild_projections``).  The events themselves are
-``poker.models.Event`` rows like every other stream's."""
+by ``manage.py rebuild_projections``).  The events themselves are the
+event store's rows like every other stream's.
+
+Their database tables are named ``poker_casino...`` (``db_table``): the
+names every database holds them under, whenever it was made
+(``casino/migrations/0001_initial.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from poker.lookups import ArrayHas
+from kernel.lookups import ArrayHas
 
 
 class CasinoTable(models.Model):
@@ -43,11 +47,12 @@ class CasinoTable(models.Model):
     """When the betting window of the next round closes (None: no bet yet)."""
     exposure = models.PositiveBigIntegerField(default=0)
     """The most the house could lose on the table's open boxes: the
-    bankroll must cover every table's together (``poker.casino.house``)."""
+    bankroll must cover every table's together (``casino.house``)."""
     players_seated = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "poker_casinotable"
         verbose_name = _("casino table")
         verbose_name_plural = _("casino tables")
         ordering = ["id"]
@@ -73,6 +78,7 @@ class CasinoBox(models.Model):
     leaving = models.BooleanField(default=False)
 
     class Meta:
+        db_table = "poker_casinobox"
         verbose_name = _("casino box")
         verbose_name_plural = _("casino boxes")
         ordering = ["table", "number"]
@@ -107,6 +113,7 @@ class CasinoRound(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        db_table = "poker_casinoround"
         verbose_name = _("casino round")
         verbose_name_plural = _("casino rounds")
         ordering = ["table", "number"]
@@ -151,6 +158,7 @@ class CasinoMath(models.Model):
     computed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
+        db_table = "poker_casinomath"
         ordering = ["id"]
         verbose_name = _("casino math")
         verbose_name_plural = _("casino math")

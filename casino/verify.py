@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casino import streams
+from casino.models import CasinoRound
 from kernel.eventstore import load
-from poker.casino import streams
-from poker.casino.models import CasinoRound
 from poker.engine.casino import fairdeal
 from poker.engine.fairdeal import Audit
 

@@ -16,13 +16,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.errors import NotPermitted
+from casino import history, selectors, services
+from casino.api import responses as out
+from casino.api import serializers as s
+from casino.edge import casino_math_list
+from casino.models import CasinoRound, CasinoTable
 from config.api import command_view, validated, viewer
-from poker.casino import history, selectors, services
-from poker.casino.api import responses as out
-from poker.casino.api import serializers as s
-from poker.casino.edge import casino_math_list
-from poker.casino.models import CasinoRound, CasinoTable
-from poker.errors import Forbidden
 
 
 class CasinoTablesView(APIView):
@@ -114,7 +114,7 @@ class BankrollView(APIView):
     @extend_schema(responses={200: out.BankrollOut}, operation_id="casino_bankroll_retrieve")
     def get(self, request: Request) -> Response:
         if not request.user.is_staff:
-            raise Forbidden(_("Only staff see the bankroll."))
+            raise NotPermitted(_("Only staff see the bankroll."))
         return Response(services.bankroll_view())
 
     @extend_schema(
@@ -134,7 +134,7 @@ class CasinoMathView(APIView):
     @extend_schema(responses={200: out.CasinoMathOut(many=True)}, operation_id="casino_math_list")
     def get(self, request: Request) -> Response:
         if not request.user.is_staff:
-            raise Forbidden(_("Only staff see the house's figures."))
+            raise NotPermitted(_("Only staff see the house's figures."))
         return Response(casino_math_list())
 
 
