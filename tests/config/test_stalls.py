@@ -19,7 +19,7 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 from structlog.contextvars import bound_contextvars
 
-from config import layer as frames_out
+from kernel import layer as frames_out
 from kernel import stalls
 from tests.poker.test_ws_publisher import Server, pubsub_layer
 
