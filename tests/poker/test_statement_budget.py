@@ -34,8 +34,8 @@ from accounts.audit import ledger_audit
 from accounts.models import Transfer
 from accounts.selectors import account_balance
 from poker import clocks, services, streams
-from poker.work import CURRENT
 from poker.models import Hand, Seat, Table
+from poker.work import CURRENT
 from tests.poker.api_support import Room, ok, seat_players
 
 WARM_BUDGET = 1
