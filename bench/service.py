@@ -981,7 +981,7 @@ def print_report(report: Report) -> None:
         )
     print(
         "One statement (an action inside a hand on a warm process; a conflict"
-        " runs again under the lock):"
+        " runs again under the lock; warm-up included):"
     )
     for s in report.service:
         e = s.extra
