@@ -1,4 +1,4 @@
-"""An action inside a hand as one statement (``poker.commands``).
+"""An action inside a hand as one statement (``kernel.commands``).
 
 On PostgreSQL a process that holds a table's work as current
 (``poker.work.CURRENT``: what it last read under the lock or wrote)
@@ -22,11 +22,11 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from prometheus_client import REGISTRY
 
-from config.api_errors import ApiError
-from kernel.models import Clock
+from kernel.api_errors import ApiError
+from kernel.eventstore import Batch, NewEvent, append, command_id_clash
+from kernel.models import Clock, Command, Event
 from poker import clocks, projections, services, work
-from poker.eventstore import Batch, NewEvent, append, command_id_clash
-from poker.models import Command, Event, Hand, Seat, Table
+from poker.models import Hand, Seat, Table
 from tests.poker.api_support import Room, seat_players
 from tests.poker.concurrency import assert_log_sound
 from tests.poker.processes import (

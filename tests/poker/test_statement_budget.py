@@ -12,7 +12,7 @@ its writes join the command's.
 
 On a warm process (its work at the table current: ``poker.work.CURRENT``)
 an action inside a hand that moves no money is ONE statement, in
-autocommit: no BEGIN, no lock, no COMMIT (``poker.commands``).  The 4
+autocommit: no BEGIN, no lock, no COMMIT (``kernel.commands``).  The 4
 above are the locked path's: a cold process, a hand's end, money moved.
 The tests fail if a change makes an action dearer."""
 

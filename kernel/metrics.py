@@ -5,11 +5,11 @@ What is measured, and where:
 - ``poker_commands_total{kind,outcome}``: commands carried out
   (``rate()`` of ``kind="hand.act"`` is the actions per second), counted
   with ``poker_command_seconds{kind}``, the time each took, by
-  ``config.telemetry.command`` in ``poker.commands.Aggregate.run``, the
+  ``kernel.telemetry.command`` in ``kernel.commands.Aggregate.run``, the
   one command runner (casino tables' kinds ``casino.*``, tournaments'
   ``tournament.*``).
 - ``poker_one_statement_total{kind,outcome}``: commands tried as one
-  statement on the process's current state (``poker.commands``), by how
+  statement on the process's current state (``kernel.commands``), by how
   that went: ``written``, ``conflict`` (another command wrote the stream
   first: run again under the lock), ``answered`` (a retried command id),
   ``declined`` (it moved money, ended the hand or was refused: run under
