@@ -96,6 +96,8 @@ ACTIONS = int(os.environ.get("BENCH_SERVICE_ACTIONS", "1000"))
 GOAL = 3.0
 """Raw insert rate over service action rate allowed at every concurrency."""
 GOAL_STATEMENTS = 5
+GOAL_INSIDE = 1
+"""Statements of an action inside a hand on a warm process (issue 28)."""
 GOAL_CPU_MS = 1.5
 SEED = 20_240_603
 BLINDS = (1, 2)
@@ -640,6 +642,7 @@ def play_tables(
     for driver in drivers:
         driver.fetch(None)  # connected before the clock starts
     backend = connection.connection.info.backend_pid if drivers else None
+    tried = one_statement_tries()
     window = Window(*start(), backend=backend)
     fetched = 0
     hands: set[str] = set()
@@ -661,7 +664,26 @@ def play_tables(
     window.extra["hands"] = len(hands)
     window.extra["refills"] = sum(d.refills for d in drivers)
     window.extra["fetches"] = fetched
+    for outcome, n in one_statement_tries().items():  # the whole run's, warm-up too
+        window.extra[f"one_{outcome}"] = int(n - tried[outcome])
     return window.result()
+
+
+OUTCOMES = ("written", "conflict", "answered", "declined")
+
+
+def one_statement_tries() -> dict[str, float]:
+    """This process's actions tried as one statement so far, by outcome
+    (``poker_one_statement_total``, ``kernel.telemetry.one_statement``)."""
+    from prometheus_client import REGISTRY
+
+    return {
+        outcome: REGISTRY.get_sample_value(
+            "poker_one_statement_total", {"kind": "hand.act", "outcome": outcome}
+        )
+        or 0.0
+        for outcome in OUTCOMES
+    }
 
 
 RAW_TABLE = "bench_raw_event"
@@ -957,6 +979,19 @@ def print_report(report: Report) -> None:
             f"{s.errors} refusals, {s.extra['refills']} top-up rounds, "
             f"{s.extra['fetches'] / max(1, s.count):.2f} view fetches an action"
         )
+    print(
+        "One statement (an action inside a hand on a warm process; a conflict"
+        " runs again under the lock; warm-up included):"
+    )
+    for s in report.service:
+        e = s.extra
+        raced = e["one_written"] + e["one_conflict"] + e["one_answered"]
+        rate = e["one_conflict"] / raced if raced else 0.0
+        print(
+            f"  {s.tables:>3} tables: {e['one_written']:,} written, {e['one_conflict']:,}"
+            f" conflicts ({rate:.2%} of those tried), {e['one_answered']} retries answered,"
+            f" {e['one_declined']:,} declined (money moved or the hand ended: locked path)"
+        )
     print("CPU per action (service) and per row (raw), ms: in the workers + in PostgreSQL")
     for s, r in zip(report.service, report.raw, strict=True):
         print(f"  {s.tables:>3} tables: service {cpu_split(s)}; raw {cpu_split(r)}")
@@ -982,6 +1017,12 @@ def print_cost(cost: dict[str, Any]) -> None:
     print(
         f"  SQL statements {total:5.2f} per action (goal <= {GOAL_STATEMENTS}: "
         f"{verdict(total <= GOAL_STATEMENTS)}); actions by count {{{counts}}}"
+    )
+    ones = cost["statement_counts"].get(1, 0)
+    print(
+        f"  inside a hand on a warm process: {ones} of {cost['actions']} actions in"
+        f" {GOAL_INSIDE} statement (goal {GOAL_INSIDE}: {verdict(ones > 0)}); the rest"
+        " end a hand or deal (the locked path)"
     )
     for kind, n in cost["statements"].items():
         print(f"    {n:6.2f}  {kind}")

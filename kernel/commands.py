@@ -12,6 +12,29 @@ it locks and folds its streams, what follows a command by itself and the
 money it moves, its appends, its read models, clocks and frames, and its
 answers.
 
+One statement for a command inside a hand.  An aggregate may also give
+``current``: the work of a target as this process last wrote or read it,
+held in the process (``poker.work.CURRENT``).  On PostgreSQL, in
+autocommit (not inside another transaction, not ``joined``), ``run``
+first acts on that work; when the aggregate's ``inside`` says the command
+stays inside the running hand and moves no money between accounts, its
+append, read models and clocks go as ONE statement (data-modifying CTEs,
+atomic on their own): no BEGIN, no ``SELECT ... FOR UPDATE``, no COMMIT.
+No lock is needed because the store's unique keys are the check: the
+events take the next versions of their stream and the next positions of
+their table's feed, so if any other command (of any process) wrote there
+since this process's work was current, the statement hits a unique key
+and fails whole, writing nothing.  Then the command runs again on the
+locked path, which reads the rows under their lock (``conflict``).  A
+command id seen before fails the same statement on the command's key
+instead (told apart by the constraint's name), and gets its first answer.
+A refusal, or a command that moves money or leaves the hand (a buy-in, a
+cash-out, a hand's end with its rake, a deal), also goes the locked way:
+the state it acted on might be stale, and where money moves between
+accounts the accounts' rows are locked.  SQLite (the embedded default)
+always takes the locked path.  ``kernel.telemetry.one_statement`` counts
+each outcome (``poker_one_statement_total``).
+
 It needs nothing but the event store (with its statements and command
 rows) and the command-id refusals of ``kernel.errors``.
 """
@@ -25,12 +48,22 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from kernel import telemetry
 from kernel.api_errors import ApiError
 from kernel.errors import CommandIdReused, CommandIdTaken
-from kernel.eventstore import AlreadyDone, Appending, Batch, Feed, appending, classify, digest
+from kernel.eventstore import (
+    AlreadyDone,
+    Appending,
+    Batch,
+    Feed,
+    appending,
+    classify,
+    command_id_clash,
+    conflict,
+    digest,
+)
 from kernel.models import Command as CommandRow
 from kernel.statements import Statement
 
@@ -79,6 +112,15 @@ class Aggregate(Generic[W, R]):
     """Raised when another command wrote the same stream first."""
     committed: Callable[[W], None] | None = None
     """Told of the work once the command committed."""
+    current: Callable[[int, str], W | None] | None = None
+    """For a command of a kind (``target``, ``kind``) that may stay inside
+    a hand: the target's work as this process last wrote or read it (taken
+    out of the process's keeping: no other thread acts on the same
+    objects); else None, the locked path.  See the module: one statement."""
+    inside: Callable[[W], bool] | None = None
+    """After the command acted on ``current``'s work: whether, with what
+    follows by itself, it stays inside the running hand and moves no
+    money between accounts, so that it may go as one statement."""
 
     def run(
         self,
@@ -108,10 +150,67 @@ class Aggregate(Generic[W, R]):
         """
         with telemetry.command(kind, command_id, self.log, **{self.target: target}):
             content = None if command_id is None else digest(kind, target, body or {})
-            reply, work = self._attempt(target, by, command_id, content, do, answer, joined)
+            done = None
+            if not joined and self.current is not None and _autocommit_on_postgresql():
+                done = self._one_statement(target, kind, by, command_id, content, do, answer)
+            reply, work = done or self._attempt(target, by, command_id, content, do, answer, joined)
             if work is not None and self.committed is not None:
                 self.committed(work)
             return reply
+
+    def _one_statement(
+        self,
+        target: int,
+        kind: str,
+        by: Any,
+        command_id: uuid.UUID | None,
+        content: str | None,
+        do: Callable[[W], None],
+        answer: Callable[[W], R],
+    ) -> tuple[R, W | None] | None:
+        """The command as one statement in autocommit, on the work this
+        process holds as current: its answer (and its work if it wrote),
+        or None when it must run on the locked path (see the module)."""
+        assert self.current is not None and self.inside is not None
+        work = self.current(target, kind)
+        if work is None:
+            return None
+        inside, joins = False, []
+        try:
+            do(work)
+            inside = self.inside(work)
+            joins = list(self.follow(work, by)) if inside else []
+        except (self.refused, ApiError):
+            pass  # judged again under the lock: the state it refused may be stale
+        if not inside or joins:
+            telemetry.one_statement(kind, "declined")
+            return None
+        record = self.record(work)
+        ready = appending(
+            record.batches,
+            command_id=command_id,
+            answer=record.receipt,
+            content=content,
+            by=user_of(by),
+            feed=record.feed,
+            at=record.at,
+        )
+        try:
+            self.write(work, ready)  # the one statement; frames once it succeeded
+        except IntegrityError as error:
+            done = command_done(command_id, by, content) if command_id_clash(error) else None
+            if done is not None:  # a retry: its first answer
+                telemetry.one_statement(kind, "answered")
+                return self.first_answer(done, by), None
+            telemetry.one_statement(kind, "conflict")
+            return None
+        except DatabaseError as error:
+            if not conflict(error):
+                raise
+            telemetry.one_statement(kind, "conflict")
+            return None
+        telemetry.one_statement(kind, "written")
+        return answer(work), work
 
     def _attempt(
         self,
@@ -181,6 +280,16 @@ def command_done(
     if done is not None and None not in (done.digest, content) and done.digest != content:
         raise CommandIdReused()
     return done
+
+
+def _autocommit_on_postgresql() -> bool:
+    """Whether a statement now commits by itself, on PostgreSQL: no
+    transaction is open (none of the caller's, no clock drain's)."""
+    return (
+        connection.vendor == "postgresql"
+        and not connection.in_atomic_block
+        and transaction.get_autocommit()
+    )
 
 
 def user_of(by: Any) -> Any:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connections
+from django.db import DatabaseError, IntegrityError, connections
 from django.utils import timezone
 
 from kernel import statements, upcast
@@ -175,6 +175,37 @@ def classify(
         if done is not None:
             return AlreadyDone(done.answer)
     return StreamConflict(str(error))
+
+
+CONFLICTS = ("40001", "40P01")
+"""SQLSTATEs of a lost race that is no unique key: a serialization
+failure, a deadlock (a one-statement append against a locked command's
+rows in another order)."""
+
+
+def command_id_clash(error: IntegrityError, using: str = "default") -> bool:
+    """Whether a failed append hit the command's key (its id was carried
+    out before), not a stream's version or a feed's position: by the name
+    of the constraint PostgreSQL reports (psycopg's ``diag``)."""
+    diagnostic = getattr(error.__cause__, "diag", None)
+    name = getattr(diagnostic, "constraint_name", None)
+    return name is not None and name == _command_key(using)
+
+
+def conflict(error: DatabaseError) -> bool:
+    """Whether ``error`` (not a unique key's) is a lost race all the same:
+    the statement wrote nothing and the command may run again."""
+    return getattr(error.__cause__, "sqlstate", None) in CONFLICTS
+
+
+@functools.cache
+def _command_key(using: str) -> str | None:
+    """The name of the command table's primary key constraint, as the
+    database has it (read once per process)."""
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, Command._meta.db_table)
+    return next((name for name, c in found.items() if c["primary_key"]), None)
 
 
 FIELDS = ("stream", "version", "type", "data", "schema", "recorded_at", "position")

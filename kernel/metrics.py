@@ -8,6 +8,12 @@ What is measured, and where:
   ``kernel.telemetry.command`` in ``kernel.commands.Aggregate.run``, the
   one command runner (casino tables' kinds ``casino.*``, tournaments'
   ``tournament.*``).
+- ``poker_one_statement_total{kind,outcome}``: commands tried as one
+  statement on the process's current state (``kernel.commands``), by how
+  that went: ``written``, ``conflict`` (another command wrote the stream
+  first: run again under the lock), ``answered`` (a retried command id),
+  ``declined`` (it moved money, ended the hand or was refused: run under
+  the lock).  The conflict rate is ``conflict`` over the first three.
 - ``poker_open_sockets``: WebSockets accepted and not yet closed
   (``open_sockets``, around the ASGI WebSocket application).
 - ``poker_timer_lateness_seconds{kind}``: how long after its due time a
@@ -108,6 +114,14 @@ COMMAND_SECONDS = Histogram(
     "Time a command took, from its lock to its answer.",
     ["kind"],
     buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+ONE_STATEMENT = Counter(
+    "poker_one_statement",
+    "Commands tried as one statement on the process's current state, by kind"
+    " and outcome: written, conflict (lost a race: run again under the lock),"
+    " answered (a retried command id), declined (money moved, the hand ended,"
+    " or refused: run under the lock).",
+    ["kind", "outcome"],
 )
 OPEN_SOCKETS = Gauge(
     "poker_open_sockets", "WebSockets open on the servers.", multiprocess_mode="livesum"

@@ -26,10 +26,21 @@ from structlog.contextvars import bind_contextvars, reset_contextvars
 
 from kernel import stalls
 from kernel.api_errors import ApiError
-from kernel.metrics import COMMAND_SECONDS, COMMANDS
+from kernel.metrics import COMMAND_SECONDS, COMMANDS, ONE_STATEMENT
 
 _counts: dict[tuple[str, str], Any] = {}
 _times: dict[str, Any] = {}
+_tries: dict[tuple[str, str], Any] = {}
+
+
+def one_statement(kind: str, outcome: str) -> None:
+    """Count a command of ``kind`` tried as one statement and how that
+    went (``poker_one_statement_total``: ``written``, ``conflict``,
+    ``answered``, ``declined``)."""
+    count = _tries.get((kind, outcome))
+    if count is None:
+        count = _tries[kind, outcome] = ONE_STATEMENT.labels(kind, outcome)
+    count.inc()
 
 
 class command:  # used as a function: ``with command(...):``

@@ -61,6 +61,7 @@ def write(
     at = recorded[-1].recorded_at
     gone: list[statements.Statement] = []
     updates: list[statements.Statement] = []
+    folded: list[tuple[Folds[Any], str, int, Any]] = []
     for hand in work.hands:
         if hand.events:
             version = hand.start + len(hand.events)
@@ -74,7 +75,7 @@ def write(
                     turn_started=at if hand.turn_moved else None,
                 )
             )
-            _remember_on_commit(streams.hands, hand.row.stream, version, hand.state)
+            folded.append((streams.hands, hand.row.stream, version, hand.state))
     position = recorded[-1].position or work.table.position
     if work.table_events:
         ends = [e.number for e in work.table_events if isinstance(e, HandFinished)]
@@ -84,14 +85,16 @@ def write(
         before = seat_rows(work.table.pk, work.table_start)
         gone, seats = readmodels.changes(SEATS, before, seat_rows(work.table.pk, work.table_state))
         updates += seats
-        _remember_on_commit(
-            streams.tables, work.table.stream, work.table_state.version, work.table_state
+        folded.append(
+            (streams.tables, work.table.stream, work.table_state.version, work.table_state)
         )
     else:  # an action inside a hand: the table moves only its feed position
         work.table.position = position
         updates.append(statements.update(Table, work.table.pk, position=work.table.position))
     statements.execute(gone)
     statements.execute([*appending, *updates])  # one round trip on PostgreSQL
+    for fold in folded:  # after the statement: in autocommit, on_commit runs at once
+        _remember_on_commit(*fold)
 
 
 def _finished_pots(work: Work, numbers: list[int]) -> list[int]:

@@ -14,19 +14,25 @@ tables' work in one transaction (a tournament's).
 table's chips on the ledger (``accounts.tables``), its receipt and first
 answers, and, once a command committed, whoever listens for the hands it
 finished (``on_hand_finished``: a tournament), told in a transaction of
-its own.
+its own.  ``CURRENT`` holds, per process, each table's work as this
+process last read it under the lock or wrote it, while a hand runs there:
+the runner's one-statement path acts on it (``current``), and ``inside``
+says when a command may go that way.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.errors import refusal
@@ -279,7 +285,9 @@ def written(work: Work, ready: Appending) -> None:
     what follows from them: its read models and its clock, in the same
     statement, and, once the transaction commits, its frames."""
     recorded = ready.recorded
+    CURRENT.drop(work.table.pk)  # until this command's own state is committed
     projections.write(work, recorded, [*ready.writes, *clocks.clock_writes(work)])
+    transaction.on_commit(lambda: CURRENT.keep(work))
     hands = {h.row.stream: h.state for h in work.hands}
     seats = {h.row.stream: list(h.row.seats) for h in work.hands}
     seated = {n: s.player for n, s in work.table_start.seats.items()}
@@ -313,7 +321,9 @@ def load(table_id: int) -> Work:
     """
     both = statements.lock_pair(Table, table_id, "current_hand")
     table = both or _lock_table(table_id)
-    return _fold(table, table.current_hand if both is not None else None)
+    work = _fold(table, table.current_hand if both is not None else None)
+    CURRENT.keep(work)  # read under the lock: current until a command writes
+    return work
 
 
 def _lock_table(table_id: int) -> Table:
@@ -334,6 +344,125 @@ def _fold(table: Table, current: Hand | None) -> Work:
         state = streams.hands.state(row.stream, row.version)
         hand = HandWork(row, row.version, state, turn_read=turn(state))
     return Work(table, table_state, hand)
+
+
+# --------------------------------------------------------------------------
+# The process's current work at each table (the one-statement path)
+
+CURRENT_SIZE = 1024
+"""Tables whose running hand a process keeps current (a server's live
+tables): the least recently used goes first."""
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A table's work as committed: its rows (copies, as read or written)
+    and its folded states, immutable."""
+
+    table: Table
+    table_state: TableState
+    hand: Hand
+    hand_state: HandState
+
+
+class Current:
+    """Each table's work as this process last read it under the lock or
+    wrote it, while a hand runs there (the runner's ``current``).
+
+    What is held is only ever committed data: a read under the lock
+    (``load``) or a command's own rows and states, kept once it committed
+    (``written``, through ``on_commit``).  It is current as far as this
+    process knows; another process's command since makes the
+    one-statement append hit the next version's unique key and fail, and
+    the command runs again under the lock, which keeps what it reads.
+    The store never goes back (events are never deleted), so a held
+    version is never ahead of it: a test that empties the database
+    forgets what is held (``forget``).  ``take`` hands a table's work out
+    to one command at a time; another thread of the process meanwhile
+    takes the locked path.  Only on PostgreSQL (the one-statement path's
+    database): elsewhere nothing is held.
+    """
+
+    def __init__(self, size: int = CURRENT_SIZE) -> None:
+        self._size = size
+        self._held: OrderedDict[int, _Held] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def keep(self, work: Work) -> None:
+        """Hold ``work`` (committed, or read under the lock) as its
+        table's current work, if a hand runs there; copies of its rows,
+        so the command's own later changes to them are not held."""
+        hand = work.hand
+        if hand is None or hand.state.complete or connection.vendor != "postgresql":
+            return
+        held = _Held(copy.copy(work.table), work.table_state, copy.copy(hand.row), hand.state)
+        key = work.table.pk
+        with self._lock:
+            before = self._held.get(key)
+            if before is not None and before.table.position > held.table.position:
+                return  # a later command's, kept first
+            self._held[key] = held
+            self._held.move_to_end(key)
+            while len(self._held) > self._size:
+                self._held.popitem(last=False)
+
+    def take(self, table_id: int) -> Work | None:
+        """The table's current work for one command, no longer held (the
+        command keeps its own once it committed), or None."""
+        with self._lock:
+            held = self._held.pop(table_id, None)
+        if held is None:
+            return None
+        row = held.hand
+        hand = HandWork(row, row.version, held.hand_state, turn_read=turn(held.hand_state))
+        return Work(held.table, held.table_state, hand)
+
+    def drop(self, table_id: int) -> None:
+        """Hold nothing for the table (a command is writing it)."""
+        with self._lock:
+            self._held.pop(table_id, None)
+
+    def forget(self) -> None:
+        """Hold nothing (tests that empty or rebuild the store)."""
+        with self._lock:
+            self._held.clear()
+
+
+CURRENT = Current()
+"""This process's current work at each table where a hand runs."""
+
+
+IN_HAND = frozenset({"hand.act"})
+"""The kinds of table command that may go as one statement: a player's
+action in the running hand.  A seat's commands move money or change the
+table (table events); a clock's runs inside the drain's transaction."""
+
+
+def current(table_id: int, kind: str) -> Work | None:
+    """The table's current work for a command of ``kind`` that may stay
+    inside the hand (``IN_HAND``), taken; else None."""
+    return CURRENT.take(table_id) if kind in IN_HAND else None
+
+
+def inside(work: Work) -> bool:
+    """Whether the command ``work`` carries, with what follows by itself
+    (``settle``), stays inside the running hand and moves no money: no
+    table event (every move of chips between accounts is one: a buy-in, a
+    top-up, a player leaving, a hand's end with its rake; and so is a
+    deal or a time bank used) and the hand it acted in is still running.
+    Such a command writes its events, command row, the hand's row, the
+    table's feed position and the turn's clock, nothing else: one
+    statement (``kernel.commands``)."""
+    work.settle()
+    hand = work.hand
+    return (
+        not work.table_events
+        and hand is not None
+        and work.hands == [hand]
+        and hand.start > 0
+        and bool(hand.events)
+        and not hand.state.complete
+    )
 
 
 # --------------------------------------------------------------------------
@@ -426,5 +555,7 @@ TABLE: Aggregate[Work, dict[str, Any]] = Aggregate(
     refusal=refusal,
     busy=Busy,
     committed=_committed,
+    current=current,
+    inside=inside,
 )
 """A table (cash or a tournament's) to ``kernel.commands.Aggregate.run``."""

@@ -16,9 +16,10 @@ from poker import streams
 
 def _forget() -> None:
     from casino import streams as casino_streams
+    from poker.work import CURRENT
     from tournaments.work import folds
 
-    for cache in (streams.hands, streams.tables, casino_streams, folds):
+    for cache in (streams.hands, streams.tables, casino_streams, folds, CURRENT):
         cache.forget()
 
 

@@ -23,6 +23,8 @@ Requests (``op`` plus arguments):
 - ``finish(table, hand)``: play the hand to its end (check, call, stand
   pat, decline, show) and reply with ``look``.
 - ``rebuilt(table)``: whether ``rebuild`` reproduces the read models.
+- ``tries()``: this process's commands tried as one statement, by outcome
+  (``poker_one_statement_total``: written, conflict, answered, declined).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db.models import Q  # noqa: E402
 from django.forms.models import model_to_dict  # noqa: E402
 
+from kernel.metrics import ONE_STATEMENT  # noqa: E402
 from kernel.models import Command, Event  # noqa: E402
 from poker import projections, selectors, services  # noqa: E402
 from poker.models import Hand, Seat, Table  # noqa: E402
@@ -183,7 +186,17 @@ def rebuilt(table: int) -> bool:
     return look(table) == before
 
 
-OPS = {f.__name__: f for f in (setup, look, act, hang, finish, rebuilt)}
+def tries() -> dict[str, float]:
+    out: dict[str, float] = {}
+    for metric in ONE_STATEMENT.collect():
+        for sample in metric.samples:
+            if sample.name.endswith("_total"):
+                outcome = sample.labels["outcome"]
+                out[outcome] = out.get(outcome, 0) + sample.value
+    return out
+
+
+OPS = {f.__name__: f for f in (setup, look, act, hang, finish, rebuilt, tries)}
 
 
 if __name__ == "__main__":

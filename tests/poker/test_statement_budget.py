@@ -8,8 +8,13 @@ transaction's ends), the action that ends a hand included: settling a hand
 reads nothing of its past (the hand's state carries who timed out).  At
 a raked cash table the action that ends a hand also posts the rake: one
 statement more, its accounts locked and read (``accounts.postings``), as
-its writes join the command's.  The tests fail if a change makes an
-action dearer."""
+its writes join the command's.
+
+On a warm process (its work at the table current: ``poker.work.CURRENT``)
+an action inside a hand that moves no money is ONE statement, in
+autocommit: no BEGIN, no lock, no COMMIT (``kernel.commands``).  The 4
+above are the locked path's: a cold process, a hand's end, money moved.
+The tests fail if a change makes an action dearer."""
 
 from __future__ import annotations
 
@@ -30,10 +35,16 @@ from accounts.models import Transfer
 from accounts.selectors import account_balance
 from poker import clocks, services, streams
 from poker.models import Hand, Seat, Table
+from poker.work import CURRENT
 from tests.poker.api_support import Room, ok, seat_players
 
+WARM_BUDGET = 1
+"""An action inside a hand on a warm process: its command, events, the
+hand's row, the table's feed position and the turn's clock in one
+statement, in autocommit."""
+
 BUDGET = 4
-"""One action: BEGIN, the table and its hand locked and read in one
+"""One action on the locked path: BEGIN, the table and its hand locked and read in one
 statement, the command and its events inserted and the read models
 updated in one, COMMIT (a seat emptied adds a delete)."""
 
@@ -78,6 +89,11 @@ def _call_or_check(actions: list[str]) -> str:
     return "call" if "call" in actions else "check"
 
 
+def _passive(actions: list[str]) -> str:
+    """What keeps the hand going: call, check or stand pat."""
+    return next(a for a in ("call", "check", "stand") if a in actions)
+
+
 def _fold(actions: list[str]) -> str:
     return "fold"
 
@@ -86,13 +102,29 @@ def _ended(hand: Hand) -> bool:
     return Hand.objects.get(pk=hand.pk).ended_at is not None
 
 
-def test_an_action_takes_no_more_statements_than_the_budget(
+def test_an_action_inside_a_hand_on_a_warm_process_is_one_statement(
     pg_default: None, open_table, make_user, client_for
 ) -> None:
     room = seat_players(open_table, make_user, client_for, ("ann", "bob", "cid"))
+    for _ in range(3):  # each action leaves the process current for the next
+        hand, sql = _act(room, _passive)
+        assert not _ended(hand)
+        assert len(sql) == WARM_BUDGET, sql
+        (statement,) = sql
+        assert statement.startswith("WITH ") and "FOR UPDATE" not in statement, statement
+
+
+def test_an_action_on_a_cold_process_takes_the_locked_path_within_the_budget(
+    pg_default: None, open_table, make_user, client_for
+) -> None:
+    room = seat_players(open_table, make_user, client_for, ("ann", "bob", "cid"))
+    CURRENT.forget()  # another process's table: nothing current here
     hand, sql = _act(room, _call_or_check)
     assert not _ended(hand)
     _within_budget(sql)
+    assert _statements(sql)["BEGIN"] == 1 and any("FOR UPDATE" in s for s in sql), sql
+    hand, sql = _act(room, _passive)  # the locked path left it current
+    assert len(sql) == WARM_BUDGET, sql
 
 
 def test_the_action_that_ends_a_hand_and_deals_the_next_keeps_the_budget(
@@ -132,6 +164,7 @@ def test_a_player_timed_out_in_an_earlier_command_sits_out_at_the_hand_end_from_
     clocks.clock_expire(table_id=room.table, stream=hand.stream, version=hand.version)
     streams.hands.forget()
     streams.tables.forget()
+    CURRENT.forget()
     ended, sql = _act(room, _fold)
     assert ended == hand and _ended(hand)
     _within_budget(sql)
