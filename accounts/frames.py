@@ -9,7 +9,7 @@ Only the owner's group hears it; the frames are a convenience, the ledger
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -31,11 +31,27 @@ def session_group(user: int) -> str:
     return f"session.{user}"
 
 
-LOCKED = "account.locked"
+LOCKED: Literal["account.locked"] = "account.locked"
 """The message that closes a locked player's sockets (``account_locked``)."""
-REVOKED = "credentials.revoked"
+REVOKED: Literal["credentials.revoked"] = "credentials.revoked"
 """The message that has a player's sockets check the credential each
 opened with (``credentials_revoked``)."""
+
+
+class SessionMessage(TypedDict):
+    """A message to a player's ``session_group``: his account was locked,
+    or one of his credentials revoked."""
+
+    type: Literal["account.locked", "credentials.revoked"]
+
+
+class WalletFrame(TypedDict):
+    """A player's wallet (``accounts.selectors.wallet_view``) on his own
+    stream, and the entry that changed it (None on connect)."""
+
+    type: Literal["wallet"]
+    wallet: dict[str, Any]
+    entry: dict[str, Any] | None
 
 
 def announce_locked(user_id: int, *, using: str = "default") -> None:
@@ -55,10 +71,11 @@ def _send_locked(user_id: int) -> None:
     _send(user_id, LOCKED)
 
 
-def _send(user_id: int, kind: str) -> None:
+def _send(user_id: int, kind: Literal["account.locked", "credentials.revoked"]) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(session_group(user_id), {"type": kind})
+        message: SessionMessage = {"type": kind}
+        async_to_sync(layer.group_send)(session_group(user_id), message)
 
 
 def announce(entries: Sequence[Entry], *, using: str = "default") -> None:
@@ -70,7 +87,7 @@ def announce(entries: Sequence[Entry], *, using: str = "default") -> None:
 
 def wallet_frame(
     user_id: int, entry: Entry | None = None, *, using: str = "default"
-) -> dict[str, Any]:
+) -> WalletFrame:
     """A player's wallet now, and the entry that changed it (None on connect)."""
     from accounts.selectors import entry_view, wallet_view
 

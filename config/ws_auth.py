@@ -35,7 +35,7 @@ import contextlib
 import json
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 from urllib.parse import ParseResult, parse_qsl, urlparse
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -51,6 +51,34 @@ from config import outage
 from config.dbthreads import database
 from config.languages import socket_language
 from config.ws_tickets import SESSION, TOKEN, Credential, ticket_redeem
+
+
+class ErrorFields(TypedDict, total=False):
+    """What a refusal adds to an error frame: the ``extra`` of the
+    ``ApiError``s a socket's command may meet, and an outage's."""
+
+    retry_after: int
+    """Seconds to wait: over the command rate (``throttled``), ``unavailable``."""
+    retryable: bool
+    """``unavailable``: the same command may be sent again."""
+    current: dict[str, Any]
+    """``stale_version``: the table as the player now sees it."""
+    detail: str
+    """An engine refusal in the engine's words (English)."""
+    values: dict[str, Any]
+    """The figures an engine refusal's message names."""
+
+
+class ErrorFrame(ErrorFields):
+    """The error frame of every socket: a refused or ended socket's, a
+    client frame's that is malformed or refused, a command's refusal (the
+    REST API's error body: its ``code``, ``message`` and fields)."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    command_id: NotRequired[Any]
+    """The command id of the client frame refused (None when it had none)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +98,7 @@ class Refusal:
         with translation.override("en"):
             return str(self.why)
 
-    def frame(self, scope: dict[str, Any], *, account: bool = True) -> dict[str, Any]:
+    def frame(self, scope: dict[str, Any], *, account: bool = True) -> ErrorFrame:
         """The error frame, its message in the language of the socket
         ``scope`` (``account``: as ``socket_language`` takes it)."""
         with translation.override(socket_language(scope, account=account)):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Literal, NotRequired, Protocol, TypedDict, cast
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -34,7 +34,7 @@ from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
-from accounts.frames import player_group, session_group, wallet_frame
+from accounts.frames import SessionMessage, player_group, session_group, wallet_frame
 from config import layer_watch, outage
 from config.api_errors import ApiError
 from config.dbthreads import database
@@ -45,6 +45,8 @@ from config.ws_auth import (
     ACCOUNT_LOCKED,
     LOGGED_OUT,
     NOT_AUTHENTICATED,
+    ErrorFields,
+    ErrorFrame,
     Refusal,
     end,
     refuse,
@@ -64,6 +66,24 @@ LAYER_RETRY_S = (0.1, 0.25, 0.5, 1.0, 2.0)
 """Waits between tries to read the channel layer again while Redis is away."""
 
 log = logging.getLogger(__name__)
+
+
+class Pong(TypedDict):
+    """The answer to a client's ``ping``: on a feed, where it stands."""
+
+    type: Literal["pong"]
+    position: NotRequired[int]
+    """A table's feed: the position of the last frame sent."""
+    version: NotRequired[int]
+    """A tournament's feed: the version of the last frame sent."""
+
+
+class Answer(TypedDict):
+    """A command's answer on a table's socket (what REST answers it)."""
+
+    type: Literal["answer"]
+    command_id: Any
+    answer: dict[str, Any]
 
 
 def scope_user(scope: dict[str, Any]) -> Any:
@@ -124,10 +144,10 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """The language its error frames' messages are in (``config.languages``)."""
         return socket_language(self.scope)
 
-    async def send_error(self, error: dict[str, Any]) -> None:
-        """An error frame; ``receive`` has the socket's language active, so
-        a message marked for gettext comes in it."""
-        await self.send_json({"type": "error", **error, "message": str(error["message"])})
+    async def send_error(self, error: ErrorFrame) -> None:
+        """An error frame (its ``message`` worded in the socket's language:
+        ``receive`` has it active)."""
+        await self.send_json(error)
 
     async def join(self, group: str) -> None:
         """Join ``group``; the socket's first also has it told when the
@@ -163,7 +183,7 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 if tries:
                     for group in self.joined:
                         await self.channel_layer.group_add(group, self.channel_name)
-                    return {"type": "layer.resumed"}
+                    return dict(layer_watch.RESUMED)
                 message: dict[str, Any] = await self._layer_receive()
                 return message
             except outage.OUTAGE_ERRORS as error:
@@ -221,7 +241,7 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             await self.receive_json(content)
         except outage.OUTAGE_ERRORS:
-            await self.send_error(outage.body(command_id=content.get("command_id")))
+            await self.send_error(unavailable(content.get("command_id")))
 
     async def session_join(self, viewer: Any) -> None:
         """A logged-in viewer's socket hears of his account's lock."""
@@ -232,11 +252,11 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if viewer is not None:
             await self.channel_layer.group_discard(session_group(viewer.pk), self.channel_name)
 
-    async def account_locked(self, message: dict[str, Any]) -> None:
+    async def account_locked(self, message: SessionMessage) -> None:
         """The viewer's account was locked: this socket ends with him."""
         await end(self, ACCOUNT_LOCKED)
 
-    async def credentials_revoked(self, message: dict[str, Any]) -> None:
+    async def credentials_revoked(self, message: SessionMessage) -> None:
         """One of the viewer's tokens or sessions was revoked: this socket
         ends if it was the one it opened with."""
         if not await still_valid(self.scope):
@@ -245,7 +265,8 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         """Streams that only send answer a ping and refuse the rest."""
         if content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
+            pong: Pong = {"type": "pong"}
+            await self.send_json(pong)
         else:
             await _error(self, "read_only", _("This stream only sends; ping is all it answers."))
 
@@ -338,7 +359,8 @@ class FeedConsumer(JsonFrames):
         """The stream as the viewer sees it now (a ``snapshot`` frame), then
         the frames after it."""
         position, view = self.view()
-        return [{"type": "snapshot", "position": position, "view": view}, *self.replay(position)]
+        snapshot: feed.Snapshot = {"type": "snapshot", "position": position, "view": view}
+        return [snapshot, *self.replay(position)]
 
     def frames_after(self, after: int) -> list[Frame] | None:
         """The viewer's frames after position ``after``; None when that is
@@ -415,9 +437,13 @@ class FeedConsumer(JsonFrames):
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content.get("type") == "ping":
-            await self.send_json({"type": "pong", self.place_key: self.last[0]})
+            await self.send_json(self.pong())
         else:
             await super().receive_json(content, **kwargs)
+
+    def pong(self) -> Pong:
+        """The answer to a ping: the last place sent."""
+        return {"type": "pong", "position": self.last[0]}
 
 
 class TableConsumer(FeedConsumer):
@@ -463,9 +489,10 @@ class TableConsumer(FeedConsumer):
                 by=self.user, table_id=self.feed_id, **body.validated_data
             )
         except ApiError as error:
-            await self.send_error({"command_id": command_id, **error.as_dict()})
+            await self.send_error(refused(error, command_id))
             return
-        await self.send_json({"type": "answer", "command_id": command_id, "answer": answer})
+        done: Answer = {"type": "answer", "command_id": command_id, "answer": answer}
+        await self.send_json(done)
 
     async def _throttled(self, command_id: Any) -> bool:
         """Count the command against the player's rate (with his REST
@@ -479,8 +506,9 @@ class TableConsumer(FeedConsumer):
             return False
         await self.send_error(
             {
+                "type": "error",
                 "code": "throttled",
-                "message": _("Too many commands: try again in %(wait)s s.") % {"wait": wait},
+                "message": str(_("Too many commands: try again in %(wait)s s.") % {"wait": wait}),
                 "retry_after": wait,
                 "command_id": command_id,
             }
@@ -505,12 +533,17 @@ class LobbyConsumer(JsonFrames):
     async def _send_list(self) -> None:
         tables = await database(_lobby)()
         casino = await database(casino_lobby)()
-        await self.send_json({"type": "snapshot", "tables": tables, "casino_tables": casino})
+        snapshot: publish.LobbySnapshot = {
+            "type": "snapshot",
+            "tables": tables,
+            "casino_tables": casino,
+        }
+        await self.send_json(snapshot)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(publish.LOBBY_GROUP, self.channel_name)
 
-    async def frame(self, message: dict[str, Any]) -> None:
+    async def frame(self, message: LayerMessage) -> None:
         await self.send_json(message["frame"])
 
 
@@ -541,17 +574,45 @@ class PlayerConsumer(JsonFrames):
             await self.channel_layer.group_discard(group, self.channel_name)
             await self.session_leave(self.viewer)
 
-    async def frame(self, message: dict[str, Any]) -> None:
+    async def frame(self, message: LayerMessage) -> None:
         frame = message["frame"]
         if frame["type"] == publish.PRIVATES:
-            for private in frame["frames"]:
+            for private in cast(publish.Privates, frame)["frames"]:
                 await self.send_json(private)
         elif frame["type"] in ("seat", "wallet"):
             await self.send_json(frame)
 
 
 async def _error(consumer: JsonFrames, code: str, message: Any, command_id: Any = None) -> None:
-    await consumer.send_error({"code": code, "message": message, "command_id": command_id})
+    await consumer.send_error(
+        {"type": "error", "code": code, "message": str(message), "command_id": command_id}
+    )
+
+
+def unavailable(command_id: Any) -> ErrorFrame:
+    """The error frame of a client frame that met an outage
+    (``config.outage``), with its command id."""
+    body = outage.body()
+    return {
+        "type": "error",
+        "code": body["code"],
+        "message": body["message"],
+        "retryable": body["retryable"],
+        "retry_after": body["retry_after"],
+        "command_id": command_id,
+    }
+
+
+def refused(error: ApiError, command_id: Any) -> ErrorFrame:
+    """The error frame of a command the service refused: the REST API's
+    error body (its ``extra``: ``ErrorFields``) and the command id."""
+    return {
+        **cast(ErrorFields, error.extra),
+        "type": "error",
+        "code": error.code,
+        "message": str(error.message),
+        "command_id": command_id,
+    }
 
 
 def query_after(scope: dict[str, Any]) -> int | None:
