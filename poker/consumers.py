@@ -313,7 +313,7 @@ class FeedConsumer(JsonFrames):
     missing: Refusal
     """The close of a socket whose stream does not exist."""
     place_key = "position"
-    """The key of a frame's place (and of the ``pong`` that tells it)."""
+    """The key of a frame's place (``pong`` tells the last one sent)."""
 
     async def connect(self) -> None:
         self.feed_id = int(self.scope["url_route"]["kwargs"][self.url_key])

@@ -224,6 +224,7 @@ def private_frames(cuts: Iterable[feed.Cut]) -> Messages:
 
 
 def privates(frames: list[Frame]) -> Privates:
+    """A player's message of his private ``frames`` of a command."""
     return {"type": PRIVATES, "frames": frames}
 
 
