@@ -41,10 +41,6 @@ from tests.poker.ws_support import (
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "websockets.md"
 
 
-async def settle(client: Client) -> None:
-    await client.quiet(0.1)
-
-
 @pytest.mark.django_db(transaction=True)
 async def test_a_table_socket_sends_its_declared_frames():
     tid = await open_table()
@@ -69,7 +65,7 @@ async def test_a_table_socket_sends_its_declared_frames():
     await player.send("not json")
     assert_declared(await player.until(lambda f: f["type"] == "error"), ErrorFrame)
     for client in (spectator, *players.values()):
-        await settle(client)
+        await client.quiet(0.1)
         assert bool(client.of("private")) == (client is not spectator)
         for frame in client.feed():
             assert_declared(frame, feed.EventFrame)
@@ -83,7 +79,7 @@ async def test_the_own_stream_sends_its_declared_frames():
     me = await me_client(users[0])  # its first frame taken: the wallet
     await seat_all(tid, users)
     await me.until(lambda f: f["type"] == "private")
-    await settle(me)
+    await me.quiet(0.1)
     kinds = {"wallet": WalletFrame, "seat": SeatFrame, "private": feed.EventFrame}
     assert {f["type"] for f in me.frames} == set(kinds), me.frames
     for frame in me.frames:
