@@ -42,7 +42,9 @@ class PokerConfig(AppConfig):
         from poker.casino.services import casino_out_of_play
         from poker.selectors import forget_screen_name, table_names
         from poker.services import player_out_of_play
+        from poker.upcast import register_upcasters
 
+        register_upcasters()
         for kind in clocks.KINDS:
             clock_register(kind, clocks.fire)
         for kind in casino_clocks.KINDS:

@@ -32,10 +32,11 @@ from django.db import connection
 from django.db.models import Exists
 from django.utils import timezone
 
-from config.api_errors import ApiError
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
+from kernel.api_errors import ApiError
 from kernel.models import Clock as KernelClock
+from kernel.models import Command as CommandRow
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
 from poker.engine.table import TableState, UseTimeBank, plan_hand
@@ -47,7 +48,6 @@ from poker.engine.table.clock import (
     turn_clock,
 )
 from poker.errors import ClockEarly, ClockMoved
-from poker.models import Command as CommandRow
 from poker.models import Hand, Table
 
 if TYPE_CHECKING:

@@ -45,9 +45,9 @@ from typing import Any
 
 from django.conf import settings
 
-from config.api_errors import ApiError
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
+from kernel.api_errors import ApiError
 from kernel.models import Clock as KernelClock
 from poker.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from kernel.models import Event
 from poker.casino import clocks, services
 from poker.casino.models import CasinoRound, CasinoTable
 from poker.errors import ClockEarly
-from poker.models import Event
 from tests.poker.clock_support import until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from accounts.audit import ledger_audit
+from kernel.models import Event
 from poker.casino import clocks, selectors, services
 from poker.casino.models import CasinoRound, CasinoTable
 from poker.errors import ClockEarly, ClockMoved
-from poker.models import Event
 from tests.casino.support import money_in_play
 from tests.poker.clock_support import until
 

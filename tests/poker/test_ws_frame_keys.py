@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from accounts import money
 from accounts.frames import WalletFrame
 from config.ws_auth import ErrorFrame
-from poker import feed
+from kernel import feed
 from poker.casino import publish as casino_publish
 from poker.casino import services as casino_services
 from poker.consumers import Answer, Pong
