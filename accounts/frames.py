@@ -9,14 +9,14 @@ Only the owner's group hears it; the frames are a convenience, the ledger
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import Entry
-from kernel.consumers import session_group
+from kernel.consumers import SessionMessage, session_group
 from kernel.layer import send_all
 
 
@@ -26,11 +26,20 @@ def player_group(user: int) -> str:
     return f"player.{user}"
 
 
-LOCKED = "account.locked"
+LOCKED: Literal["account.locked"] = "account.locked"
 """The message that closes a locked player's sockets (``account_locked``)."""
-REVOKED = "credentials.revoked"
+REVOKED: Literal["credentials.revoked"] = "credentials.revoked"
 """The message that has a player's sockets check the credential each
 opened with (``credentials_revoked``)."""
+
+
+class WalletFrame(TypedDict):
+    """A player's wallet (``accounts.selectors.wallet_view``) on his own
+    stream, and the entry that changed it (None on connect)."""
+
+    type: Literal["wallet"]
+    wallet: dict[str, Any]
+    entry: dict[str, Any] | None
 
 
 def announce_locked(user_id: int, *, using: str = "default") -> None:
@@ -50,10 +59,11 @@ def _send_locked(user_id: int) -> None:
     _send(user_id, LOCKED)
 
 
-def _send(user_id: int, kind: str) -> None:
+def _send(user_id: int, kind: Literal["account.locked", "credentials.revoked"]) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(session_group(user_id), {"type": kind})
+        message: SessionMessage = {"type": kind}
+        async_to_sync(layer.group_send)(session_group(user_id), message)
 
 
 def announce(entries: Sequence[Entry], *, using: str = "default") -> None:
@@ -65,7 +75,7 @@ def announce(entries: Sequence[Entry], *, using: str = "default") -> None:
 
 def wallet_frame(
     user_id: int, entry: Entry | None = None, *, using: str = "default"
-) -> dict[str, Any]:
+) -> WalletFrame:
     """A player's wallet now, and the entry that changed it (None on connect)."""
     from accounts.selectors import entry_view, wallet_view
 

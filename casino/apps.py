@@ -1,10 +1,15 @@
 """The casino: Casino Draw Poker against the house (RULES.md 5), beside the
 cash tables on the kernel (neither imports the other)."""
 
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from django.apps import AppConfig
 from django.apps import apps as global_apps
+
+if TYPE_CHECKING:
+    from casino.publish import LobbySection
 
 
 def _math_ship(
@@ -39,7 +44,7 @@ def _names(sender: Any, kind: str, ids: set[int], **_: Any) -> dict[int, str]:
     return casino_table_names(ids) if kind == "casino" else {}
 
 
-def _lobby(sender: Any, **_: Any) -> dict[str, Any]:
+def _lobby(sender: Any, **_: Any) -> LobbySection:
     from casino.selectors import casino_lobby
 
     return {"casino_tables": casino_lobby()}

@@ -21,7 +21,7 @@ committed events are published (``transaction.on_commit``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from django.db import transaction
 
@@ -47,8 +47,25 @@ from poker.engine.casino.table import (
 )
 from poker.engine.codec import name_of
 
-LOBBY = "casino_lobby"
+LOBBY: Literal["casino_lobby"] = "casino_lobby"
 """The ``type`` of a lobby frame about a casino table."""
+
+
+class LobbyLine(TypedDict):
+    """One casino table as the lobby lists it
+    (``selectors.casino_table_summary``): a table that opens, whose boxes
+    are taken or freed, that deals, closes."""
+
+    type: Literal["casino_lobby"]
+    table: dict[str, Any]
+
+
+class LobbySection(TypedDict):
+    """The casino's section of the lobby's snapshot (its answer to
+    ``kernel.lobby.lobby_sections``): every open casino table's line."""
+
+    casino_tables: list[dict[str, Any]]
+
 
 LOBBY_EVENTS = frozenset(
     name_of(CASINO_TABLE_EVENT_TYPES, kind)
@@ -102,14 +119,14 @@ def publish(
     send_all(messages)
 
 
-def _lobby(table: int) -> list[tuple[str, dict[str, Any]]]:
+def _lobby(table: int) -> list[tuple[str, LobbyLine]]:
     row = CasinoTable.objects.filter(pk=table).first()
     if row is None:
         return []
     return [(LOBBY_GROUP, lobby_line(row))]
 
 
-def lobby_line(table: CasinoTable) -> dict[str, Any]:
+def lobby_line(table: CasinoTable) -> LobbyLine:
     """A lobby frame: one casino table as the lobby lists it."""
     return {"type": LOBBY, "table": casino_table_summary(table)}
 

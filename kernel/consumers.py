@@ -27,7 +27,7 @@ import asyncio
 import json
 import logging
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Literal, NotRequired, Protocol, TypedDict, cast
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
@@ -53,6 +53,44 @@ LAYER_RETRY_S = (0.1, 0.25, 0.5, 1.0, 2.0)
 log = logging.getLogger(__name__)
 
 
+class ErrorFields(TypedDict, total=False):
+    """What a refusal adds to an error frame: the ``extra`` of the
+    ``ApiError``s a socket's command may meet, and an outage's."""
+
+    retry_after: int
+    """Seconds to wait: over the command rate (``throttled``), ``unavailable``."""
+    retryable: bool
+    """``unavailable``: the same command may be sent again."""
+    current: dict[str, Any]
+    """``stale_version``: the table as the player now sees it."""
+    detail: str
+    """An engine refusal in the engine's words (English)."""
+    values: dict[str, Any]
+    """The figures an engine refusal's message names."""
+
+
+class ErrorFrame(ErrorFields):
+    """The error frame of every socket: a refused or ended socket's, a
+    client frame's that is malformed or refused, a command's refusal (the
+    REST API's error body: its ``code``, ``message`` and fields)."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    command_id: NotRequired[Any]
+    """The command id of the client frame refused (None when it had none)."""
+
+
+class Pong(TypedDict):
+    """The answer to a client's ``ping``: on a feed, where it stands."""
+
+    type: Literal["pong"]
+    position: NotRequired[int]
+    """A table's feed: the position of the last frame sent."""
+    version: NotRequired[int]
+    """A tournament's feed: the version of the last frame sent."""
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a socket is closed as it opens."""
@@ -70,7 +108,7 @@ class Refusal:
         with translation.override("en"):
             return str(self.why)
 
-    def frame(self, scope: dict[str, Any], *, account: bool = True) -> dict[str, Any]:
+    def frame(self, scope: dict[str, Any], *, account: bool = True) -> ErrorFrame:
         """The error frame, its message in the language of the socket
         ``scope`` (``account``: as ``socket_language`` takes it)."""
         with translation.override(socket_language(scope, account=account)):
@@ -94,6 +132,13 @@ async def end(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
     """Say why and close a socket accepted before."""
     await consumer.send_json(refusal.frame(consumer.scope))
     await consumer.close(code=refusal.close_code, reason=refusal.reason)
+
+
+class SessionMessage(TypedDict):
+    """A message to a player's ``session_group``: his account was locked,
+    or one of his credentials revoked."""
+
+    type: Literal["account.locked", "credentials.revoked"]
 
 
 def session_group(user: int) -> str:
@@ -160,10 +205,10 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """The language its error frames' messages are in (``kernel.languages``)."""
         return socket_language(self.scope)
 
-    async def send_error(self, error: dict[str, Any]) -> None:
-        """An error frame; ``receive`` has the socket's language active, so
-        a message marked for gettext comes in it."""
-        await self.send_json({"type": "error", **error, "message": str(error["message"])})
+    async def send_error(self, error: ErrorFrame) -> None:
+        """An error frame (its ``message`` worded in the socket's language:
+        ``receive`` has it active)."""
+        await self.send_json(error)
 
     async def join(self, group: str) -> None:
         """Join ``group``; the socket's first also has it told when the
@@ -199,7 +244,7 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 if tries:
                     for group in self.joined:
                         await self.channel_layer.group_add(group, self.channel_name)
-                    return {"type": "layer.resumed"}
+                    return dict(layer_watch.RESUMED)
                 message: dict[str, Any] = await self._layer_receive()
                 return message
             except outage.OUTAGE_ERRORS as error:
@@ -257,7 +302,7 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         try:
             await self.receive_json(content)
         except outage.OUTAGE_ERRORS:
-            await self.send_error(outage.body(command_id=content.get("command_id")))
+            await self.send_error(unavailable(content.get("command_id")))
 
     async def session_join(self, viewer: Any) -> None:
         """A logged-in viewer's socket hears of his account's lock."""
@@ -268,11 +313,11 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if viewer is not None:
             await self.channel_layer.group_discard(session_group(viewer.pk), self.channel_name)
 
-    async def account_locked(self, message: dict[str, Any]) -> None:
+    async def account_locked(self, message: SessionMessage) -> None:
         """The viewer's account was locked: this socket ends with him."""
         await end(self, ACCOUNT_LOCKED)
 
-    async def credentials_revoked(self, message: dict[str, Any]) -> None:
+    async def credentials_revoked(self, message: SessionMessage) -> None:
         """One of the viewer's tokens or sessions was revoked: this socket
         ends if it was the one it opened with."""
         answers = await credentials_checked.asend(sender=type(self), scope=self.scope)
@@ -282,7 +327,8 @@ class JsonFrames(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         """Streams that only send answer a ping and refuse the rest."""
         if content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
+            pong: Pong = {"type": "pong"}
+            await self.send_json(pong)
         else:
             await error_frame(
                 self, "read_only", _("This stream only sends; ping is all it answers.")
@@ -377,7 +423,8 @@ class FeedConsumer(JsonFrames):
         """The stream as the viewer sees it now (a ``snapshot`` frame), then
         the frames after it."""
         position, view = self.view()
-        return [{"type": "snapshot", "position": position, "view": view}, *self.replay(position)]
+        snapshot: feed.Snapshot = {"type": "snapshot", "position": position, "view": view}
+        return [snapshot, *self.replay(position)]
 
     def frames_after(self, after: int) -> list[Frame] | None:
         """The viewer's frames after position ``after``; None when that is
@@ -454,16 +501,36 @@ class FeedConsumer(JsonFrames):
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         if content.get("type") == "ping":
-            await self.send_json({"type": "pong", self.place_key: self.last[0]})
+            await self.send_json(self.pong())
         else:
             await super().receive_json(content, **kwargs)
+
+    def pong(self) -> Pong:
+        """The answer to a ping: the last place sent."""
+        return {"type": "pong", "position": self.last[0]}
 
 
 async def error_frame(
     consumer: JsonFrames, code: str, message: Any, command_id: Any = None
 ) -> None:
     """An error frame with ``code``, ``message`` and the command id it answers."""
-    await consumer.send_error({"code": code, "message": message, "command_id": command_id})
+    await consumer.send_error(
+        {"type": "error", "code": code, "message": str(message), "command_id": command_id}
+    )
+
+
+def unavailable(command_id: Any) -> ErrorFrame:
+    """The error frame of a client frame that met an outage
+    (``kernel.outage``), with its command id."""
+    body = outage.body()
+    return {
+        "type": "error",
+        "code": body["code"],
+        "message": body["message"],
+        "retryable": body["retryable"],
+        "retry_after": body["retry_after"],
+        "command_id": command_id,
+    }
 
 
 def query_after(scope: dict[str, Any]) -> int | None:

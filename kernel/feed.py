@@ -42,7 +42,7 @@ FEED: Literal["feed"] = "feed"
 """The ``type`` of a stream's message of a command's frames."""
 
 
-class Private(NamedTuple):
+class Private(TypedDict):
     """One owner's (a user id) private frame of an event."""
 
     owner: int
@@ -51,7 +51,7 @@ class Private(NamedTuple):
 
 class Cut(TypedDict):
     """One event's frames: its public frame and each owner's private one
-    (pairs, not a mapping: msgpack keys are strings only)."""
+    (a list, not a mapping by owner: msgpack keys are strings only)."""
 
     public: Frame
     private: list[Private]
@@ -83,6 +83,16 @@ class EventFrame(TypedDict):
     openings: NotRequired[list[dict[str, Any]]]
 
 
+class Snapshot(TypedDict):
+    """A table's stream (cash or casino) as its viewer sees it at
+    ``position``: a socket's first frame when it names no position to go
+    on from, or one too far behind."""
+
+    type: Literal["snapshot"]
+    position: int
+    view: dict[str, Any]
+
+
 def event_frame(
     kind: Literal["event", "private"],
     table: int,
@@ -108,9 +118,9 @@ def event_frame(
 def cut(public: Frame, private: Iterable[tuple[int, EventFrame]] = ()) -> Cut:
     """An event's frames; a public frame with private ones names their
     owners (``private_for``): clients and sockets wait for theirs."""
-    owned = [Private(owner, frame) for owner, frame in private]
+    owned: list[Private] = [{"owner": owner, "frame": frame} for owner, frame in private]
     if owned:
-        public = {**public, "private_for": [p.owner for p in owned]}
+        public = {**public, "private_for": [p["owner"] for p in owned]}
     return {"public": public, "private": owned}
 
 
@@ -122,7 +132,7 @@ def message(group: str, cuts: list[Cut]) -> FeedMessage:
 def visible(cuts: Iterable[Cut], viewer: int | None) -> list[Frame]:
     """What ``viewer`` (a user id, or None) sees of ``cuts``: each public
     frame, and his private frame right after it."""
-    return _seen(((c["public"], c["private"]) for c in cuts), viewer)
+    return _seen(((c["public"], _pairs(c["private"])) for c in cuts), viewer)
 
 
 class Shared(NamedTuple):
@@ -144,7 +154,7 @@ def frames_for(message: FeedMessage, viewer: int | None) -> list[Shared]:
     encoded = _encoded.get(message["id"])
     if encoded is None:
         encoded = _encoded[message["id"]] = [
-            (_shared(c["public"]), [(owner, _shared(f)) for owner, f in c["private"]])
+            (_shared(c["public"]), [(p["owner"], _shared(p["frame"])) for p in c["private"]])
             for c in message["cuts"]
         ]
         while len(_encoded) > KEPT:
@@ -161,6 +171,10 @@ def _seen(cuts: Iterable[tuple[T, Iterable[tuple[int, T]]]], viewer: int | None)
         out.append(public)
         out += [frame for owner, frame in private if owner == viewer]
     return out
+
+
+def _pairs(private: Iterable[Private]) -> list[tuple[int, Frame]]:
+    return [(p["owner"], p["frame"]) for p in private]
 
 
 def _shared(frame: Frame) -> Shared:

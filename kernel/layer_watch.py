@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,21 @@ PROBE_S = 1.0
 ECHO_S = 10.0
 """Seconds a probe may take to be sent and come back."""
 
-RESUMED = {"type": "layer.resumed"}
+
+class Resumed(TypedDict):
+    """The message telling a socket that the layer is heard again."""
+
+    type: Literal["layer.resumed"]
+
+
+class Probe(TypedDict):
+    """A watch's probe to its own channel, numbered."""
+
+    type: Literal["probe"]
+    n: int
+
+
+RESUMED: Resumed = {"type": "layer.resumed"}
 
 _watches: dict[tuple[asyncio.AbstractEventLoop, int], Watch] = {}
 
@@ -126,7 +140,8 @@ class Watch:
         """Whether probe ``n`` went out and came back within ``ECHO_S``."""
         try:
             async with asyncio.timeout(ECHO_S):
-                await self.layer.send(channel, {"type": "probe", "n": n})
+                probe: Probe = {"type": "probe", "n": n}
+                await self.layer.send(channel, probe)
                 while await self.echoes.get() != n:
                     pass
         except Exception:

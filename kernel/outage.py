@@ -9,7 +9,7 @@ and stays open (``kernel.consumers.JsonFrames``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict
 
 import kombu.exceptions
 import redis.exceptions
@@ -27,15 +27,24 @@ OUTAGE_ERRORS: tuple[type[BaseException], ...] = (
 )
 """Errors of a server out of reach: the request may succeed if retried."""
 
-CODE = "unavailable"
+CODE: Literal["unavailable"] = "unavailable"
 RETRY_AFTER_S = 1
 STATUS = 503
 
 
-def body(**more: Any) -> dict[str, Any]:
-    """The error's body (a REST answer, or a socket's error frame with ``more``)."""
+class Unavailable(TypedDict):
+    """The error's body: a REST answer, and the fields of a socket's error
+    frame (``kernel.consumers.ErrorFrame``)."""
+
+    code: Literal["unavailable"]
+    message: str
+    retryable: bool
+    retry_after: int
+
+
+def body() -> Unavailable:
+    """The error's body."""
     return {
-        **more,
         "code": CODE,
         "message": gettext(
             "The service is briefly unavailable: try again with the same command id."

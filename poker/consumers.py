@@ -16,7 +16,7 @@ with catch-up) is ``kernel.consumers``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -26,6 +26,8 @@ from config.throttles import command_wait
 from config.ws_auth import NOT_AUTHENTICATED
 from kernel.api_errors import ApiError
 from kernel.consumers import (
+    ErrorFields,
+    ErrorFrame,
     FeedConsumer,
     JsonFrames,
     Refusal,
@@ -34,12 +36,21 @@ from kernel.consumers import (
     scope_user,
 )
 from kernel.dbthreads import database
+from kernel.layer import LayerMessage
 from kernel.lobby import LOBBY_GROUP, lobby_snapshot
 from poker import publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.models import Table
 
 NO_TABLE = Refusal(4404, "not_found", _("no such table"))
+
+
+class Answer(TypedDict):
+    """A command's answer on a table's socket (what REST answers it)."""
+
+    type: Literal["answer"]
+    command_id: Any
+    answer: dict[str, Any]
 
 
 class TableConsumer(FeedConsumer):
@@ -85,9 +96,10 @@ class TableConsumer(FeedConsumer):
                 by=self.user, table_id=self.feed_id, **body.validated_data
             )
         except ApiError as error:
-            await self.send_error({"command_id": command_id, **error.as_dict()})
+            await self.send_error(refused(error, command_id))
             return
-        await self.send_json({"type": "answer", "command_id": command_id, "answer": answer})
+        done: Answer = {"type": "answer", "command_id": command_id, "answer": answer}
+        await self.send_json(done)
 
     async def _throttled(self, command_id: Any) -> bool:
         """Count the command against the player's rate (with his REST
@@ -101,8 +113,9 @@ class TableConsumer(FeedConsumer):
             return False
         await self.send_error(
             {
+                "type": "error",
                 "code": "throttled",
-                "message": _("Too many commands: try again in %(wait)s s.") % {"wait": wait},
+                "message": str(_("Too many commands: try again in %(wait)s s.") % {"wait": wait}),
                 "retry_after": wait,
                 "command_id": command_id,
             }
@@ -129,12 +142,13 @@ class LobbyConsumer(JsonFrames):
     async def _send_list(self) -> None:
         tables = await database(_lobby)()
         sections = await database(lobby_snapshot)()
-        await self.send_json({"type": "snapshot", "tables": tables, **sections})
+        snapshot: publish.LobbySnapshot = {"type": "snapshot", "tables": tables}
+        await self.send_json({**snapshot, **sections})
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
-    async def frame(self, message: dict[str, Any]) -> None:
+    async def frame(self, message: LayerMessage) -> None:
         await self.send_json(message["frame"])
 
 
@@ -165,10 +179,10 @@ class PlayerConsumer(JsonFrames):
             await self.channel_layer.group_discard(group, self.channel_name)
             await self.session_leave(self.viewer)
 
-    async def frame(self, message: dict[str, Any]) -> None:
+    async def frame(self, message: LayerMessage) -> None:
         frame = message["frame"]
         if frame["type"] == publish.PRIVATES:
-            for private in frame["frames"]:
+            for private in cast(publish.Privates, frame)["frames"]:
                 await self.send_json(private)
         elif frame["type"] in ("seat", "wallet"):
             await self.send_json(frame)
@@ -176,3 +190,15 @@ class PlayerConsumer(JsonFrames):
 
 def _lobby() -> list[dict[str, Any]]:
     return [selectors.table_summary(t) for t in selectors.table_list()]
+
+
+def refused(error: ApiError, command_id: Any) -> ErrorFrame:
+    """The error frame of a command the service refused: the REST API's
+    error body (its ``extra``: ``ErrorFields``) and the command id."""
+    return {
+        **cast(ErrorFields, error.extra),
+        "type": "error",
+        "code": error.code,
+        "message": str(error.message),
+        "command_id": command_id,
+    }

@@ -27,7 +27,7 @@ committed events are published (``transaction.on_commit``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from accounts.frames import player_group
 from accounts.selectors import player_name
@@ -205,8 +205,16 @@ def _seen(event: HandEvent, viewer: int | None, seats: list[int]) -> dict[str, A
     return seen
 
 
-PRIVATES = "privates"
+PRIVATES: Literal["privates"] = "privates"
 """The ``type`` of a player's message of his private frames of a command."""
+
+
+class Privates(TypedDict):
+    """A player's private frames of a command, in feed order, to his own
+    group: his ``ws/me/`` sends each (a channel-layer message, not a frame)."""
+
+    type: Literal["privates"]
+    frames: list[Frame]
 
 
 def private_frames(cuts: Iterable[feed.Cut]) -> Messages:
@@ -214,12 +222,14 @@ def private_frames(cuts: Iterable[feed.Cut]) -> Messages:
     private frames of the command, in feed order, with their openings."""
     mine: dict[int, list[Frame]] = {}
     for c in cuts:
-        for owner, frame in c["private"]:
-            mine.setdefault(owner, []).append(frame)
-    return [
-        (player_group(owner), {"type": PRIVATES, "frames": frames})
-        for owner, frames in mine.items()
-    ]
+        for private in c["private"]:
+            mine.setdefault(private["owner"], []).append(private["frame"])
+    return [(player_group(owner), privates(frames)) for owner, frames in mine.items()]
+
+
+def privates(frames: list[Frame]) -> Privates:
+    """A player's message of his private ``frames`` of a command."""
+    return {"type": PRIVATES, "frames": frames}
 
 
 def hand_states(rows: Iterable[Recorded]) -> dict[str, HandState]:
@@ -231,6 +241,32 @@ def hand_states(rows: Iterable[Recorded]) -> dict[str, HandState]:
     return {stream: streams.hands.state(stream, version) for stream, version in last.items()}
 
 
+class LobbyLine(TypedDict):
+    """One cash table as the lobby lists it (``selectors.table_summary``):
+    a table that appears, fills, empties or closes."""
+
+    type: Literal["lobby"]
+    table: dict[str, Any]
+
+
+class LobbySnapshot(TypedDict):
+    """The lobby's first frame (``ws/lobby/``): every cash table's line; the
+    sections other apps answer to ``kernel.lobby.lobby_sections`` go beside
+    (the casino's: ``casino.publish.LobbySection``)."""
+
+    type: Literal["snapshot"]
+    tables: list[dict[str, Any]]
+
+
+class SeatFrame(TypedDict):
+    """A table event about a player's seat, on his own stream (``ws/me/``)."""
+
+    type: Literal["seat"]
+    table: int
+    position: int
+    event: dict[str, Any]
+
+
 LOBBY_EVENTS = frozenset(
     name_of(TABLE_EVENT_TYPES, kind)
     for kind in (TableOpened, PlayerSeated, PlayerLeft, CloseQueued, TableClosed, HandBegan)
@@ -240,19 +276,25 @@ LOBBY_EVENTS = frozenset(
 
 def seat_frames(
     table: int, rows: Iterable[Recorded], seated: dict[int, str]
-) -> list[tuple[str, dict[str, Any]]]:
+) -> list[tuple[str, SeatFrame]]:
     """A ``seat`` frame to a player's own group for each table event about
     his seat (his seats across tables); ``seated`` maps seats to players
     before and after the events.  Not part of the feed order: the table
     stream has the same events."""
-    out: list[tuple[str, dict[str, Any]]] = []
+    out: list[tuple[str, SeatFrame]] = []
     for row in rows:
         if not row.stream.startswith("table-") or "seat" not in row.data:
             continue
         player = row.data.get("player") or seated.get(row.data["seat"])
         if player is not None:
+            assert row.position is not None
             event = {"type": row.type, **row.data}
-            frame = {"type": "seat", "table": table, "position": row.position, "event": event}
+            frame: SeatFrame = {
+                "type": "seat",
+                "table": table,
+                "position": row.position,
+                "event": event,
+            }
             out.append((player_group(int(player)), frame))
     return out
 
@@ -287,17 +329,22 @@ def publish(
     messages += private_frames(cuts)
     messages += seat_frames(table, rows, seated or {})
     if any(r.stream.startswith("table-") and r.type in LOBBY_EVENTS for r in rows):
-        line = lobby_line(table) if summary is None else {"type": "lobby", "table": summary}
+        line = lobby_line(table) if summary is None else lobby_frame(summary)
         if line is not None:
             messages.append((LOBBY_GROUP, line))
     send_all(messages)
 
 
-def lobby_line(table: int) -> dict[str, Any] | None:
-    """A lobby frame: one table as the lobby lists it."""
+def lobby_line(table: int) -> LobbyLine | None:
+    """A lobby frame: one table as the lobby lists it (None: no such table)."""
 
     row = Table.objects.filter(pk=table).first()
-    return None if row is None else {"type": "lobby", "table": table_summary(row)}
+    return None if row is None else lobby_frame(table_summary(row))
+
+
+def lobby_frame(summary: dict[str, Any]) -> LobbyLine:
+    """The lobby frame of a table's ``summary``."""
+    return {"type": "lobby", "table": summary}
 
 
 def replay(table: int, after: int, viewer: int | None) -> list[Frame]:

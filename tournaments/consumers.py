@@ -18,23 +18,42 @@ Both only send: a ``ping`` gets a ``pong``, anything else an error frame.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from kernel.consumers import FeedConsumer, JsonFrames, Place, Refusal
+from kernel.consumers import FeedConsumer, JsonFrames, Place, Pong, Refusal
 from kernel.dbthreads import database
 from kernel.eventstore import load
 from kernel.feed import Frame
+from kernel.layer import LayerMessage
 from kernel.lobby import LOBBY_GROUP
 from tournaments import selectors, timing
 from tournaments.models import Tournament
-from tournaments.publish import events_frame, tournament_group
+from tournaments.publish import Update, events_frame, tournament_group
 from tournaments.timing import seconds
 from tournaments.work import lock
 
 NO_TOURNAMENT = Refusal(4404, "not_found", _("no such tournament"))
+
+
+class Snapshot(selectors.Live):
+    """A tournament as its viewer sees it at ``version`` (``detail``: as
+    ``GET /api/tournaments/<id>/`` answers), the first frame of a socket
+    with no version to go on from, or one too far behind."""
+
+    type: Literal["snapshot"]
+    tournament: int
+    version: int
+    detail: dict[str, Any]
+
+
+class LobbySnapshot(TypedDict):
+    """The tournament lobby's first frame: every tournament's line."""
+
+    type: Literal["snapshot"]
+    tournaments: list[dict[str, Any]]
 
 
 class TournamentConsumer(FeedConsumer):
@@ -58,6 +77,9 @@ class TournamentConsumer(FeedConsumer):
         frame = catch_up(self.feed_id, after)
         return None if frame is None else [frame]
 
+    def pong(self) -> Pong:
+        return {"type": "pong", "version": self.last[0]}
+
     def first(self, frame: Frame) -> Place:
         """An update's first event: its version follows the last one sent."""
         events = frame.get("events") or [frame]
@@ -78,17 +100,18 @@ class TournamentLobbyConsumer(JsonFrames):
 
     async def _send_lines(self) -> None:
         lines = await database(_lobby)()
-        await self.send_json({"type": "snapshot", "tournaments": lines})
+        snapshot: LobbySnapshot = {"type": "snapshot", "tournaments": lines}
+        await self.send_json(snapshot)
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
-    async def frame(self, message: dict[str, Any]) -> None:
+    async def frame(self, message: LayerMessage) -> None:
         if message["frame"].get("type") == "tournament":
             await self.send_json(message["frame"])
 
 
-def snapshot(tournament: int, viewer: Any) -> dict[str, Any]:
+def snapshot(tournament: int, viewer: Any) -> Snapshot:
     """The tournament as ``viewer`` sees it, at exactly one version."""
     with transaction.atomic():
         lock(tournament, shared=True)  # no tournament command commits meanwhile
@@ -109,7 +132,7 @@ MAX_CATCH_UP = 1_000
 """Events one catch-up frame carries at most; further behind, a snapshot."""
 
 
-def catch_up(tournament: int, after: int) -> dict[str, Any] | None:
+def catch_up(tournament: int, after: int) -> Update | None:
     """One ``update`` frame with every event after version ``after`` and
     the tournament as it now stands; None when ``after`` is not a version
     of the stream or is too far behind."""

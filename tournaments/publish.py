@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from django.db import transaction
 
@@ -39,9 +39,28 @@ def tournament_group(tournament: int) -> str:
     return f"tournament.{tournament}"
 
 
+class Update(selectors.Live):
+    """A command's frame on a tournament's stream, or a catch-up's: the
+    events since the last frame sent, and the tournament as it then stands."""
+
+    type: Literal["update"]
+    tournament: int
+    version: int
+    events: list[dict[str, Any]]
+    """Each stored event (``type`` its stable name) with its ``version``."""
+
+
+class LobbyLine(TypedDict):
+    """A tournament's lobby line (``selectors.tournament_summary``) as a
+    frame, to ``ws/lobby/`` and ``ws/tournaments/``."""
+
+    type: Literal["tournament"]
+    tournament: dict[str, Any]
+
+
 def events_frame(
     tournament: int, rows: Sequence[Recorded], state: TournamentState, at: datetime
-) -> dict[str, Any]:
+) -> Update:
     """An ``update``: stored events (each with its version) and the
     tournament as ``state`` has it at ``at``."""
     return {
@@ -53,7 +72,7 @@ def events_frame(
     }
 
 
-def lobby_frame(summary: dict[str, Any]) -> dict[str, Any]:
+def lobby_frame(summary: dict[str, Any]) -> LobbyLine:
     """A tournament's lobby line as a frame."""
     return {"type": "tournament", "tournament": summary}
 

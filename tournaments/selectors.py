@@ -10,7 +10,7 @@ reads a wallet.  Lines come from the read models; what needs the rules
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
@@ -299,7 +299,19 @@ def results(row: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def live(state: TournamentState, now: int) -> dict[str, Any]:
+class Live(TypedDict):
+    """What a live frame says of the tournament (``live``)."""
+
+    status: str
+    clock: dict[str, Any] | None
+    entries: int
+    players_left: int
+    average_stack: int
+    prize_pool: int
+    standings: list[dict[str, Any]]
+
+
+def live(state: TournamentState, now: int) -> Live:
     """What a live frame says of the tournament: the clock, players left,
     the average stack and the standings at the top (the counts from the
     state's tally: a frame follows every hand of a field of hundreds)."""

@@ -148,7 +148,7 @@ async def test_the_command_cuts_and_each_process_encodes_a_message_once(monkeypa
     assert cuts_by_sockets == []
     # Each frame of each message encoded once, not once per socket.
     frames = [c["public"] for m in tables for c in m["cuts"]]
-    frames += [f for m in tables for c in m["cuts"] for _, f in c["private"]]
+    frames += [p["frame"] for m in tables for c in m["cuts"] for p in c["private"]]
     assert sorted(encoded) == sorted(f["position"] for f in frames)
     assert all(s.feed() == sockets[0].feed() for s in sockets[:6])
     for socket in sockets:
@@ -169,8 +169,8 @@ async def test_the_table_message_packs_for_redis_without_deck_or_seed(monkeypatc
     packed = msgpack.unpackb(msgpack.packb(deal))
     assert packed["group"] == publish.table_group(tid)
     [dealt] = [c for c in packed["cuts"] if c["private"]]
-    assert sorted(owner for owner, _ in dealt["private"]) == sorted(u.pk for u in users)
-    assert dealt["public"]["private_for"] == [owner for owner, _ in dealt["private"]]
+    assert sorted(p["owner"] for p in dealt["private"]) == sorted(u.pk for u in users)
+    assert dealt["public"]["private_for"] == [p["owner"] for p in dealt["private"]]
     assert not keys_in(packed) & {"deck", "seed"}
 
 

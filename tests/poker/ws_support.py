@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import typing
 import uuid
 from collections import defaultdict
-from typing import Any
+from typing import Any, NotRequired
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -149,6 +150,27 @@ def _reached(frame: dict[str, Any], position: int) -> bool:
     return (frame["type"] == "event" and frame["position"] == position) or (
         frame["type"] == "snapshot" and frame["position"] >= position
     )
+
+
+def declared_keys(kind: Any) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys a frame's ``TypedDict`` declares: (required, all).  Read
+    from its annotations: under ``from __future__ import annotations``
+    Python 3.11 counts a ``NotRequired`` key among ``__required_keys__``."""
+    hints = typing.get_type_hints(kind, include_extras=True)
+    optional = {key for key, hint in hints.items() if typing.get_origin(hint) is NotRequired}
+    optional |= kind.__optional_keys__  # total=False
+    return frozenset(hints) - optional, frozenset(hints)
+
+
+def assert_declared(frame: dict[str, Any], kind: Any) -> None:
+    """``frame``, as a socket received it, has every key its ``TypedDict``
+    ``kind`` requires and no key it does not declare."""
+    required, known = declared_keys(kind)
+    kinds = typing.get_args(typing.get_type_hints(kind)["type"])
+    assert frame["type"] in kinds, (kind.__name__, frame)
+    keys = set(frame)
+    assert required <= keys, (kind.__name__, sorted(required - keys), frame)
+    assert keys <= known, (kind.__name__, sorted(keys - known), frame)
 
 
 def table_path(table: int, *, ticket: str | None = None, after: int | None = None) -> str:

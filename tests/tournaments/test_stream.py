@@ -11,9 +11,11 @@ import pytest
 from channels.db import database_sync_to_async
 
 from kernel.api_errors import ApiError
-from tests.poker.ws_support import Client
+from poker.publish import LobbySnapshot as TablesSnapshot
+from tests.poker.ws_support import Client, assert_declared
 from tests.tournaments import service_support as support
 from tournaments import publish, services
+from tournaments.consumers import LobbySnapshot, Snapshot
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -50,10 +52,12 @@ async def test_a_snapshot_then_an_update_after_each_command(director, players, c
     socket, snapshot = await watch(t)
     assert (snapshot["type"], snapshot["version"], snapshot["players_left"]) == ("snapshot", 2, 0)
     assert snapshot["detail"]["name"] == "T" and snapshot["clock"] is None
+    assert_declared(snapshot, Snapshot)
     await sync(support.register)(t, ann, bob, cy)
     for version, player in ((3, ann), (4, bob), (5, cy)):
         update = await socket.next()
         assert (update["type"], update["version"]) == ("update", version)
+        assert_declared(update, publish.Update)
         assert update["events"] == [
             {"version": version, "type": "tournament.player_registered",
              "player": str(player.pk), "entry": 1, "paid": 110},
@@ -63,6 +67,7 @@ async def test_a_snapshot_then_an_update_after_each_command(director, players, c
     assert started["events"][0]["type"] == "tournament.started"
     assert (started["players_left"], started["average_stack"]) == (3, 1000)
     assert started["clock"]["level"] == 1 and started["clock"]["seconds_left"] == 600
+    assert_declared(started, publish.Update)
     assert [s["place"] for s in started["standings"]] == [1, 1, 1]
     await socket.close()
 
@@ -130,6 +135,7 @@ async def test_a_client_back_after_a_version_gets_what_it_missed(director, playe
     assert (await socket.open())[0]
     missed = await socket.next()
     assert (missed["type"], missed["version"], missed["entries"]) == ("update", 4, 2)
+    assert_declared(missed, publish.Update)
     assert [e["version"] for e in missed["events"]] == [4]
     await sync(support.register)(t, cy)
     assert (await socket.next())["events"][0]["version"] == 5  # then live
@@ -161,11 +167,13 @@ async def test_the_lobbies_show_tournaments_appearing_filling_and_closing(direct
     assert (await lobby.open())[0] and (await tables.open())[0]
     snapshot = await lobby.next()
     assert [t["name"] for t in snapshot["tournaments"]] == ["Early"]
-    assert (await tables.next())["type"] == "snapshot"
+    assert_declared(snapshot, LobbySnapshot)
+    assert_declared(await tables.next(), TablesSnapshot)
     t = await sync(support.create)(director, name="Late", min_players=3)
     for socket in (lobby, tables):
         line = await socket.next()
         assert line["type"] == "tournament" and line["tournament"]["name"] == "Late"
+        assert_declared(line, publish.LobbyLine)
     await sync(support.register)(t, ann, bob)
     assert [(await lobby.next())["tournament"]["entries"] for _ in range(2)] == [1, 2]
     await sync(support.start)(t, clock)  # too few: cancelled
