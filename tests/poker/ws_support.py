@@ -162,9 +162,13 @@ def declared_keys(kind: Any) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(hints) - optional, frozenset(hints)
 
 
-def assert_declared(frame: dict[str, Any], kind: Any) -> None:
+def assert_declared(frame: dict[str, Any], kind: Any, *sections: Any) -> None:
     """``frame``, as a socket received it, has every key its ``TypedDict``
-    ``kind`` requires and no key it does not declare."""
+    ``kind`` requires and no key it does not declare, but the keys of the
+    ``sections`` other apps add beside (the lobby snapshot's), each there."""
+    beside = {key for section in sections for key in declared_keys(section)[1]}
+    assert beside <= set(frame), (sorted(beside - set(frame)), frame)
+    frame = {key: value for key, value in frame.items() if key not in beside}
     required, known = declared_keys(kind)
     kinds = typing.get_args(typing.get_type_hints(kind)["type"])
     assert frame["type"] in kinds, (kind.__name__, frame)

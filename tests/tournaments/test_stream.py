@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from casino.publish import LobbySection
 from kernel.api_errors import ApiError
 from poker.publish import LobbySnapshot as TablesSnapshot
 from tests.poker.ws_support import Client, assert_declared
@@ -168,7 +169,7 @@ async def test_the_lobbies_show_tournaments_appearing_filling_and_closing(direct
     snapshot = await lobby.next()
     assert [t["name"] for t in snapshot["tournaments"]] == ["Early"]
     assert_declared(snapshot, LobbySnapshot)
-    assert_declared(await tables.next(), TablesSnapshot)
+    assert_declared(await tables.next(), TablesSnapshot, LobbySection)
     t = await sync(support.create)(director, name="Late", min_players=3)
     for socket in (lobby, tables):
         line = await socket.next()
