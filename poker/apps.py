@@ -33,7 +33,7 @@ class PokerConfig(AppConfig):
         from accounts.locks import on_out_of_play
         from accounts.references import namer_register
         from config.projections import projection_register
-        from kernel.clocks import register as clock_register
+        from kernel.signals import clock_due
         from poker import clocks
         from poker.audit import table_problems
         from poker.casino import clocks as casino_clocks
@@ -43,10 +43,8 @@ class PokerConfig(AppConfig):
         from poker.selectors import forget_screen_name, table_names
         from poker.services import player_out_of_play
 
-        for kind in clocks.KINDS:
-            clock_register(kind, clocks.fire)
-        for kind in casino_clocks.KINDS:
-            clock_register(kind, casino_clocks.fire)
+        clock_due.connect(clocks.due, dispatch_uid="poker-clocks")
+        clock_due.connect(casino_clocks.due, dispatch_uid="casino-clocks")
         register(table_problems)
         register(casino_problems)
         on_out_of_play(player_out_of_play)

@@ -11,7 +11,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.references import namer_register
         from config.projections import projection_register
-        from kernel.clocks import register as clock_register
+        from kernel.signals import clock_due
         from poker.work import on_hand_finished
         from tournaments import clocks
         from tournaments.play import hand_over
@@ -19,8 +19,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
-        for kind in clocks.KINDS:
-            clock_register(kind, clocks.fire)
+        clock_due.connect(clocks.due, dispatch_uid="tournament-clocks")
         on_hand_finished(hand_over)
         namer_register("tournament", tournament_names)
         projection_register(

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from kernel.clocks import ClockEarly
 from poker.casino import clocks, services
 from poker.casino.models import CasinoRound, CasinoTable
-from poker.errors import ClockEarly
 from poker.models import Event
 from tests.poker.clock_support import until
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from kernel import clocks
 from kernel.models import Clock
+from kernel.signals import clock_due
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -38,11 +39,11 @@ class Probe:
     early: dict[str, datetime] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def fire(self, clock: Clock) -> bool:
+    def fire(self, clock: Clock) -> None:
         if clock.stream in self.early:
-            raise clocks.Early(self.early.pop(clock.stream))
+            raise clocks.ClockEarly(self.early.pop(clock.stream))
         if self.current.get(clock.stream, clock.version) != clock.version:
-            return False  # the stream moved on
+            raise Moved()  # the stream moved on
         mark(f"fired-{clock.stream}")  # a write of the command's, in its transaction
         if clock.stream in self.fail_once:
             self.fail_once.discard(clock.stream)
@@ -52,7 +53,10 @@ class Probe:
             self.hold.wait(10)
         with self.lock:
             self.fired.append((clock.stream, clock.version))
-        return True
+
+
+class Moved(Exception):
+    """The test kind's refusal: its stream moved on."""
 
 
 def mark(stream: str) -> None:
@@ -67,9 +71,10 @@ def marked(stream: str) -> bool:
 @pytest.fixture
 def probe() -> Iterator[Probe]:
     found = Probe()
-    clocks.register(PROBE, found.fire)
+    receiver = clocks.firing({PROBE}, found.fire, refused=Moved)
+    clock_due.connect(receiver, dispatch_uid=PROBE)
     yield found
-    clocks.unregister(PROBE)
+    clock_due.disconnect(dispatch_uid=PROBE)
 
 
 def set_clock(stream: str, version: int, due: datetime) -> None:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from kernel.clocks import ClockEarly
 from poker import clocks, services
-from poker.errors import ClockEarly
 from poker.models import Event, Hand, Table
 from tests.funds import fund
 from tests.poker.api_support import action_body, post, refused
