@@ -305,7 +305,8 @@ def _take(kinds: list[str] | None, now: datetime, skipped: list[int]) -> list[Cl
         return batch
     with connection.cursor() as cursor:
         cursor.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
-    where, params = ["due <= %s"], [now]
+    where = ["due <= %s"]
+    params: list[object] = [now]
     if kinds is not None:
         where.append("split_part(kind, ':', 1) = ANY(%s)")
         params.append(kinds)

@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from kernel.clocks import stamp
 from poker import clocks, streams
 from poker.engine.betting import legal_actions
 from poker.engine.fairdeal import openings
@@ -188,7 +189,7 @@ def _hand(
     # once the 32 Card Draw bet window has closed, as it would be refused.
     legal = legal_actions(state)
     if legal is not None:
-        legal = legal_at(legal, bet_until, clocks.stamp(now))
+        legal = legal_at(legal, bet_until, stamp(now))
     seen = hand_by_seat(view(state, position, legal), seats, player_name)
     seen.update(
         id=row.pk,

@@ -81,29 +81,14 @@ def clock_writes(work: CasinoWork) -> list[kernel_clocks.Statement]:
     timer = timer_for(work)
     if timer is not None:
         stream, version, when = timer
+        kind = TURN if stream.startswith("casino-round-") else WINDOW
+        args = {"table": work.table.pk}
         out.append(
             kernel_clocks.clock_set_statement(
-                stream=stream,
-                kind=_kind(stream),
-                version=version,
-                due=when,
-                args={"table": work.table.pk},
+                stream=stream, kind=kind, version=version, due=when, args=args
             )
         )
     return out
-
-
-def set_timer(table: int, stream: str, version: int, when: datetime) -> None:
-    """Set the clock of ``table`` on ``stream`` (a round's: the box to act;
-    the table's: the window) for ``version`` at ``when``, in the caller's
-    transaction."""
-    kernel_clocks.clock_set(
-        stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
-    )
-
-
-def _kind(stream: str) -> str:
-    return TURN if stream.startswith("casino-round-") else WINDOW
 
 
 def timer_id(stream: str, version: int) -> uuid.UUID:

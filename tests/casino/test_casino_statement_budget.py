@@ -27,16 +27,16 @@ the player's accounts, the command, its event and the rows written in one
 (the table's changed columns, the new box), COMMIT.  9 when every box row
 was deleted and made again through the ORM."""
 
-BET = 10
+BET = 9
 """The bet that deals: the table and its stream, the accounts and the
 bankroll, the other tables' exposure, the transfers, the command, its
-events, the table's columns, the boxes that changed and the new round's
-row in one, COMMIT.  15 before."""
+events, the table's columns, the boxes that changed, the new round's row
+and the box to act's clock in one, COMMIT."""
 
-MOVE = 7
+MOVE = 6
 """A move inside a round: BEGIN, the table and the round's row and their
 streams, the command, its event, the table's and the round's changed
-columns in one, COMMIT.  11 before."""
+columns and the next box's clock in one, COMMIT."""
 
 
 def _sql(call: Callable[[], Any]) -> list[str]:
