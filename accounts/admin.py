@@ -19,7 +19,7 @@ from accounts.models import Account, AccountLock, Entry, PlayerNote, Transfer, U
 from accounts.notes import NOTE_PERMISSION
 from accounts.roles import ROLES
 from config.admin import ReadOnly, ReadOnlyInline
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 
 class ReasonForm(ActionForm):

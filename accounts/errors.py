@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 
 class InsufficientFunds(ApiError):

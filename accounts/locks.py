@@ -33,7 +33,7 @@ from knox.models import AuthToken
 from accounts.errors import NotPermitted
 from accounts.frames import announce_locked
 from accounts.models import AccountLock, User
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 log = logging.getLogger(__name__)
 

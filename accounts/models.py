@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts import names
 from accounts.errors import ScreenNameTaken
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 
 class User(AbstractUser):

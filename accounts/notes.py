@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from accounts.errors import NotPermitted
 from accounts.models import PlayerNote
 from accounts.selectors import user_get
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 NOTE_PERMISSION = "accounts.note_players"
 MAX_NOTE = 2000

@@ -18,7 +18,7 @@ accounts that exist is
 A caller with a statement of its own to run can take the write as parts
 instead (``parts``): the transfer, its entries and the balances, each a
 statement of its own, not run, for the caller to send with its writes as
-data-modifying CTEs (``poker.statements.execute``: the action that ends a
+data-modifying CTEs (``kernel.statements.execute``: the action that ends a
 raked hand).  A statement nested in a CTE cannot modify data, so the parts
 cannot join what the transfer's insert did: it has no ``ON CONFLICT``,
 and a racer on its id fails the caller's statement (it rolls back whole)
@@ -39,7 +39,7 @@ from django.db import connections
 from accounts.models import Account, Entry, Transfer
 
 Statement = tuple[str, Sequence[Any]]
-"""SQL and its parameters (the shape of ``poker.statements.Statement``)."""
+"""SQL and its parameters (the shape of ``kernel.statements.Statement``)."""
 
 
 def _quote(name: str | None) -> str:

@@ -20,8 +20,8 @@ from accounts.frames import announce_revoked
 from accounts.models import User
 from accounts.roles import role_group
 from accounts.second_factor import required, token_verified
-from config.api_errors import ApiError
 from config.ws_tickets import SESSION, TOKEN, Credential, ticket_issue
+from kernel.api_errors import ApiError
 
 
 def _invalid(field: str, error: ValidationError) -> ApiError:

@@ -269,7 +269,7 @@ def _act(row: Any, players: list[Any], choose: Any) -> None:
 
 
 def _timeouts() -> Any:
-    from poker.models import Event
+    from kernel.models import Event
 
     return Event.objects.filter(type="hand.discarded", data__timed_out=True)
 
@@ -282,7 +282,7 @@ def _wait_for_timeouts(expected: int, timeout: float) -> None:
 
 def _lateness() -> tuple[list[float], int, int]:
     """(lateness of each clock in ms, clocks fired, fired twice)."""
-    from poker.models import Event
+    from kernel.models import Event
 
     late = []
     per_player: dict[tuple[str, int], int] = defaultdict(int)

@@ -555,7 +555,7 @@ class Driver:
     def act(self, user: Any, hand: dict[str, Any], move: dict[str, Any]) -> bool:
         """``hand_act`` as the REST view calls it; False if refused (next
         time, the view afresh)."""
-        from config.api_errors import ApiError
+        from kernel.api_errors import ApiError
         from poker import services
 
         try:
@@ -801,15 +801,15 @@ TRANSPARENT = "transparent"
 """A frame that only carries the command on: the step is below it."""
 STEPS: list[tuple[str, frozenset[str] | None, str]] = [
     ("poker.services", None, TRANSPARENT),
-    ("poker.commands", None, TRANSPARENT),
-    ("config.telemetry", None, TRANSPARENT),  # wraps run: its own few µs are glue
+    ("kernel.commands", None, TRANSPARENT),
+    ("kernel.telemetry", None, TRANSPARENT),  # wraps run: its own few µs are glue
     ("poker.work", frozenset({"receipt"}), "answer (view, receipt)"),
     ("poker.work", frozenset({"written", "<lambda>", "_follow", "_committed"}), TRANSPARENT),
     ("django.db.transaction", None, TRANSPARENT),
     ("poker.work", frozenset({"load", "_lock_table", "_fold"}), "lock and fold"),
     ("poker.streams", None, "lock and fold"),
     ("poker.work", frozenset({"batches", "_record"}), "append"),
-    ("poker.eventstore", None, "append"),
+    ("kernel.eventstore", None, "append"),
     ("poker.work", None, "decide (engine)"),
     ("poker.engine", None, "decide (engine)"),
     ("accounts", None, "ledger"),

@@ -6,7 +6,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_process_init
 
-from config import metrics  # noqa: F401 - its task_prerun handler times the timers
+from kernel import metrics  # noqa: F401 - its task_prerun handler times the timers
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 

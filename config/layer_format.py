@@ -7,7 +7,7 @@ queue of each of the process's sockets in the group, and each socket's
 socket of the table on that server.  ``SharedMsgPack`` keeps the last
 ``KEPT`` messages it decoded, by their bytes, and gives every socket the
 same decoded message (the consumers only read what they receive; the
-frames they send are encoded once per message too: ``poker.feed.frames_for``).
+frames they send are encoded once per message too: ``kernel.feed.frames_for``).
 
 Registered under ``FORMAT`` in channels_redis's serializer registry (its
 documented way to add a format) when the ``config`` app is ready, before

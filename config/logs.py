@@ -4,7 +4,7 @@ Every module logs through the standard library (``logging.getLogger``);
 structlog only formats.  Its ``merge_contextvars`` puts on each line what
 the code running it bound with ``structlog.contextvars``: a table command
 binds its ``command_id``, ``table_id`` and ``kind``
-(``config.telemetry.command``), so every line logged on the command path,
+(``kernel.telemetry.command``), so every line logged on the command path,
 by any module, says which command and which table it belongs to, with no
 argument passed down.  ``settings.LOGGING`` names the formatters below;
 ``LOG_FORMAT`` (``json`` or ``plain``) picks one.

@@ -11,8 +11,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from whitenoise.middleware import WhiteNoiseMiddleware
 
-from config.api_errors import error_body
-from config.parsers import TooLarge
+from kernel.api_errors import error_body
+from kernel.parsers import TooLarge
 
 
 def api_body_limit(

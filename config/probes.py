@@ -9,7 +9,7 @@
   or 503 with ``"unavailable"`` and the failed checks' errors: a proxy or
   orchestrator sends it no clients until then.  Each check waits at most
   ``READY_TIMEOUT_S``.
-- ``GET /metrics``: Prometheus (``config.metrics``), for the scraper only.
+- ``GET /metrics``: Prometheus (``kernel.metrics``), for the scraper only.
 
 ``middleware``, first in ``settings.MIDDLEWARE``, answers these three
 paths before anything else sees the request: a probe or a scraper talks to
@@ -33,8 +33,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from config.api_errors import error_body
-from config.metrics import registry
+from kernel.api_errors import error_body
+from kernel.metrics import registry
 
 REDIS_LAYERS = (
     "channels_redis.pubsub.RedisPubSubChannelLayer",

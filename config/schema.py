@@ -2,7 +2,7 @@
 
 Views declare their success responses with ``extend_schema``; ``ApiSchema``
 (DRF's ``DEFAULT_SCHEMA_CLASS``) adds the error responses any operation can
-give, each with the one error shape (``config.api_errors``), from what the
+give, each with the one error shape (``kernel.api_errors``), from what the
 view is: a body can be malformed (400), too large (413) or of another media
 type (415); a view with authenticators refuses a bad token (401); one that
 needs a login refuses an anonymous or unpermitted request (403); a path or

@@ -285,9 +285,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON with limits: too deep a body is malformed, too large a one too_large.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["kernel.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "kernel.api_errors.exception_handler",
     # Every unsafe request of a logged-in player counts against his commands;
     # the login, token, registration and password views set their own.
     "DEFAULT_THROTTLE_CLASSES": ["config.throttles.CommandThrottle"],

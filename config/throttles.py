@@ -6,7 +6,7 @@ defaults) and reads its rate from ``settings.THROTTLE_RATES[scope]`` on each
 request (``"N/s"``, ``"N/m"``, ``"N/h"``, ``"N/d"``; None: no limit), so
 tests and deployments change rates without reimporting anything.  A refused
 request is ``429 throttled`` with ``retry_after`` and a ``Retry-After``
-header (``config.api_errors``).
+header (``kernel.api_errors``).
 
 - Per address: the client's IP, ``REMOTE_ADDR``; ``X-Forwarded-For`` only
   as far as ``NUM_PROXIES`` trusted proxies say (DRF's ``get_ident``), so a

@@ -19,8 +19,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_errors import error_body
 from config.throttles import SchemaAddressThrottle
+from kernel.api_errors import error_body
 
 
 @extend_schema(

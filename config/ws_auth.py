@@ -47,10 +47,10 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext_lazy as _
 
 from accounts import second_factor
-from config import outage
 from config.dbthreads import database
 from config.languages import socket_language
 from config.ws_tickets import SESSION, TOKEN, Credential, ticket_redeem
+from kernel import outage
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from django.db import connection, connections, transaction
 from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
 
+from kernel.api_errors import ApiError
 from kernel.models import Clock
 from kernel.signals import clock_due, clock_fired
 
@@ -105,11 +106,12 @@ def firing(
     kinds: Collection[str],
     command: Command,
     *,
-    refused: type[Exception] | tuple[type[Exception], ...] = (),
+    refused: type[Exception] | tuple[type[Exception], ...] = ApiError,
 ) -> Receiver:
     """The ``clock_due`` receiver of an app's ``kinds``: runs ``command``
-    for a due clock of one of them; a ``refused`` error (the app's
-    refusals: its stream moved, its table closed) drops the clock."""
+    for a due clock of one of them; a ``refused`` error (by default any
+    refusal of the app's: its stream moved, its table closed) drops the
+    clock."""
 
     def receiver(sender: str, clock: Clock, **_: Any) -> bool | None:
         if sender not in kinds:

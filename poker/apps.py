@@ -42,7 +42,9 @@ class PokerConfig(AppConfig):
         from poker.casino.services import casino_out_of_play
         from poker.selectors import forget_screen_name, table_names
         from poker.services import player_out_of_play
+        from poker.upcast import register_upcasters
 
+        register_upcasters()
         clock_due.connect(clocks.due, dispatch_uid="poker-clocks")
         clock_due.connect(casino_clocks.due, dispatch_uid="casino-clocks")
         register(table_problems)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from accounts import ledger
 from accounts.models import Account
 from accounts.tables import table_chips
+from kernel.eventstore import load
 from poker.engine.table import replay_table
-from poker.eventstore import load
 from poker.models import Table
 from poker.streams import decode_table
 

@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db.models import Exists
 
-from config.api_errors import ApiError
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due, moment, stamp
 from kernel.models import Clock as KernelClock
+from kernel.models import Command as CommandRow
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
 from poker.engine.table import TableState, UseTimeBank, plan_hand
@@ -44,7 +44,6 @@ from poker.engine.table.clock import (
     turn_clock,
 )
 from poker.errors import ClockMoved
-from poker.models import Command as CommandRow
 from poker.models import Hand, Table
 
 if TYPE_CHECKING:
@@ -315,5 +314,5 @@ def _expire(clock: KernelClock) -> None:
     clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
 
 
-due = kernel_clocks.firing(KINDS, _expire, refused=ApiError)
+due = kernel_clocks.firing(KINDS, _expire)
 """The ``clock_due`` receiver of the cash tables' clocks (``PokerConfig.ready``)."""

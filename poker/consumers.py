@@ -13,7 +13,7 @@ Frames in: JSON objects with a ``type``.  Anything else gets an error frame
 ``{"type": "error", "code", "message"}`` and changes nothing.
 
 A socket outlives a short outage of PostgreSQL or Redis (``JsonFrames``):
-a command that meets one is answered ``unavailable`` (``config.outage``),
+a command that meets one is answered ``unavailable`` (``kernel.outage``),
 the channel layer is read again once Redis is back, and each stream then
 catches up from the store on what was published meanwhile.
 """
@@ -35,8 +35,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 
 from accounts.frames import player_group, session_group, wallet_frame
-from config import layer_watch, outage
-from config.api_errors import ApiError
+from config import layer_watch
 from config.dbthreads import database
 from config.languages import socket_language
 from config.layer import LayerMessage
@@ -50,10 +49,12 @@ from config.ws_auth import (
     refuse,
     still_valid,
 )
-from poker import feed, publish, selectors, services
+from kernel import feed, outage
+from kernel.api_errors import ApiError
+from kernel.feed import Frame
+from poker import publish, selectors, services
 from poker.api.serializers import ActIn
 from poker.casino.selectors import casino_lobby
-from poker.feed import Frame
 from poker.models import Table
 
 MAX_FRAME = 16 * 1024
@@ -271,7 +272,7 @@ class FeedConsumer(JsonFrames):
     On connect: the frames after the client's ``after`` from the store, or,
     with none given, one beyond the feed or too far behind, a snapshot (the
     stream as the viewer sees it at a position) and the frames after it.
-    Then each command's message (``poker.feed``), the viewer's frames of it.
+    Then each command's message (``kernel.feed``), the viewer's frames of it.
     Servers publish after their own commits, so messages can arrive out of
     order or not at all: a frame that is not the next one first fetches
     what was skipped from the store, where it is committed; each frame is
@@ -281,7 +282,7 @@ class FeedConsumer(JsonFrames):
     ``frames`` or its own ``group``) and, run on a database thread, its ``view`` and ``replay``
     (or its own ``snapshot`` and ``frames_after``); ``place`` and ``first``
     say where a frame goes.  The cut per viewer is the publisher's
-    (``poker.feed``): a socket only picks its viewer's frames."""
+    (``kernel.feed``): a socket only picks its viewer's frames."""
 
     model: ClassVar[type[Any]]
     """The stream's row (its ``position``: how far its feed goes)."""

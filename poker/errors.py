@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.api_errors import ApiError
 from config.refusals import engine_message
+from kernel.api_errors import ApiError
 from poker.engine.errors import EngineError, ErrorCode
 
 
@@ -35,22 +35,6 @@ class Busy(ApiError):
     status = 409
     code = "conflict"
     message = _("Another command changed the table at the same moment; try again.")
-
-
-class CommandIdTaken(ApiError):
-    status = 409
-    code = "command_id_taken"
-    message = _("This command id was used by someone else.")
-
-
-class CommandIdReused(ApiError):
-    """The id names a command carried out before with other content (kind,
-    target or body): answering with that command's answer would tell the
-    client his new command was done."""
-
-    status = 409
-    code = "command_id_reused"
-    message = _("This command id was used for a different command; use a new id.")
 
 
 _STATUS = {

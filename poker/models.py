@@ -1,8 +1,9 @@
-"""Cash-table storage: the append-only event log and the read models.
+"""Cash-table storage: the read models.
 
-``Event`` and ``Command`` are the truth.  ``Table``, ``Seat`` and ``Hand``
-are projections of the events, rewritten in the same transaction as every
-append and reproducible by ``manage.py rebuild_projections``.
+The events (``kernel.models.Event``, ``Command``) are the truth.  ``Table``,
+``Seat`` and ``Hand`` are projections of the events, rewritten in the same
+transaction as every append and reproducible by ``manage.py
+rebuild_projections``.
 """
 
 from __future__ import annotations
@@ -23,95 +24,6 @@ def _default(name: str) -> Any:
     declarations in name, nullability and bounds too."""
     declared = setting(name)
     return declared.plain(declared.default)
-
-
-class AppendOnly(Exception):
-    """An attempt to change or remove a recorded event."""
-
-
-class EventQuerySet(models.QuerySet["Event"]):
-    """Events cannot be changed or removed in bulk either."""
-
-    def update(self, **kwargs: Any) -> int:
-        raise AppendOnly("events are never updated")
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise AppendOnly("events are never deleted")
-
-
-class Event(models.Model):
-    """One fact of one stream (a table or a hand), at one version.
-
-    The unique (stream, version) turns two writers racing for the same
-    version into a conflict instead of a fork.  On PostgreSQL a trigger
-    refuses UPDATE and DELETE as well (migration 0002).
-    """
-
-    stream = models.CharField(max_length=40)
-    version = models.PositiveIntegerField()
-    type = models.CharField(max_length=40)
-    """The event's stored name (``hand.cards_dealt``; a class name in schema 1)."""
-    data = models.JSONField()
-    schema = models.PositiveSmallIntegerField(default=3)
-    """The shape ``type`` and ``data`` were written in (``poker.upcast``):
-    rows of an older schema are read through the upcasters."""
-    recorded_at = models.DateTimeField(default=timezone.now)
-    command = models.ForeignKey(
-        "Command",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="events",
-        db_index=False,  # no query looks events up by command (migration 0018)
-    )
-    feed = models.BigIntegerField(null=True, blank=True)
-    """The table whose feed this event is part of: its own stream and its hands'."""
-    position = models.PositiveBigIntegerField(null=True, blank=True)
-    """The event's place in its table's feed (1, 2, ...): one order for the
-    table and all its hands, for clients catching up after a reconnect."""
-
-    objects = EventQuerySet.as_manager()
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["stream", "version"], name="event_stream_version"),
-            models.UniqueConstraint(fields=["feed", "position"], name="event_feed_position"),
-        ]
-        ordering = ["stream", "version"]
-
-    def __str__(self) -> str:
-        return f"{self.stream}@{self.version} {self.type}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnly("events are never updated")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise AppendOnly("events are never deleted")
-
-
-class Command(models.Model):
-    """A command that was carried out, by its client-chosen id.
-
-    The primary key makes a retried command collide with its first run; the
-    stored ``answer`` is what the first run replied, returned again.
-    ``digest`` (``eventstore.digest``: its kind, target and body) tells a
-    retry, answered again, from another command sent under the same id,
-    refused; rows from before it was kept have none and are not checked.
-    """
-
-    id = models.UUIDField(primary_key=True)
-    stream = models.CharField(max_length=40)
-    answer = models.JSONField()
-    digest = models.CharField(max_length=64, null=True, blank=True)
-    recorded_at = models.DateTimeField(default=timezone.now)
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT
-    )
-
-    def __str__(self) -> str:
-        return f"command {self.id} on {self.stream}"
 
 
 class Table(models.Model):

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import Count, Max, Sum
 
-from poker import readmodels, statements, streams
+from kernel import readmodels, statements
+from kernel.eventstore import Recorded, load
+from kernel.eventstore import streams as stream_names
+from kernel.folds import Folds
+from kernel.models import Event
+from poker import streams
 from poker.engine.state import HandState
 from poker.engine.table import (
     HandBegan,
@@ -26,9 +31,7 @@ from poker.engine.table import (
 )
 from poker.engine.table.clock import turn_started
 from poker.engine.table.config import SETTINGS
-from poker.eventstore import Recorded, load
-from poker.eventstore import streams as stream_names
-from poker.models import Event, Hand, Seat, Table, hand_id, hand_stream
+from poker.models import Hand, Seat, Table, hand_id, hand_stream
 
 if TYPE_CHECKING:
     from poker.work import Work
@@ -105,7 +108,7 @@ def _finished_pots(work: Work, numbers: list[int]) -> list[int]:
     return pots
 
 
-def _remember_on_commit(folds: streams.Folds[Any], stream: str, version: int, state: Any) -> None:
+def _remember_on_commit(folds: Folds[Any], stream: str, version: int, state: Any) -> None:
     """Warm the cache with a new state once (and only if) it is committed."""
     transaction.on_commit(lambda: folds.remember(stream, version, state))
 

@@ -1,7 +1,7 @@
 """Frames for WebSocket clients, and their publication after each commit.
 
 After a command commits, one message goes to its table's group with the
-frames of its events, cut here, once (``poker.feed``): every event becomes
+frames of its events, cut here, once (``kernel.feed``): every event becomes
 one public frame, with every hidden card left out (``engine.view.redact``
 for a spectator), and an event that hides cards from all but their owner
 (the deal, a discard, a draw) also a private frame for that owner alone.
@@ -31,7 +31,10 @@ from typing import Any
 
 from accounts.frames import player_group
 from config.layer import Messages, send_all
-from poker import clocks, feed, streams
+from kernel import feed
+from kernel.eventstore import Recorded, load_feed, recorded
+from kernel.models import Event
+from poker import clocks, streams
 from poker.engine.codec import name_of
 from poker.engine.events import EVENT_TYPES as HAND_EVENT_TYPES
 from poker.engine.events import (
@@ -59,8 +62,7 @@ from poker.engine.table import (
 )
 from poker.engine.table.clock import turn, turn_started
 from poker.engine.view import redact
-from poker.eventstore import Recorded, load_feed, recorded
-from poker.models import Event, Hand, Table, hand_id, hand_stream, table_stream
+from poker.models import Hand, Table, hand_id, hand_stream, table_stream
 from poker.present import event_by_seat
 from poker.selectors import player_name, table_summary
 from poker.upcast import TABLES
@@ -267,7 +269,7 @@ def publish(
     summary: dict[str, Any] | None = None,
 ) -> None:
     """Send a command's committed events ``rows`` at ``table``: the table's
-    one message of their frames, cut here (``poker.feed``), each owner's
+    one message of their frames, cut here (``kernel.feed``), each owner's
     private frames and the seat frames to the players' own streams, and
     the table's new lobby line when it changed.  A player's action inside
     a hand sends the table's message alone (a draw adds one to the

@@ -22,6 +22,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from kernel.clocks import stamp
+from kernel.eventstore import load
 from poker import clocks, streams
 from poker.engine.betting import legal_actions
 from poker.engine.fairdeal import openings
@@ -31,7 +32,6 @@ from poker.engine.table import DealtIn, SeatState, TableState, dealt_in
 from poker.engine.table.clock import legal_at
 from poker.engine.table.config import SETTINGS
 from poker.engine.view import redact, view
-from poker.eventstore import load
 from poker.models import Hand, Table
 from poker.present import event_by_seat, hand_by_seat
 

@@ -17,9 +17,10 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.limits import play_check
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.commands import user_of
+from kernel.eventstore import Batch, Feed, append
 from poker import clocks, projections, streams
-from poker.commands import user_of
 from poker.engine.cards import card
 from poker.engine.commands import Act, Action, Forfeit
 from poker.engine.errors import EngineError
@@ -36,7 +37,6 @@ from poker.engine.table import (
     replay_table,
 )
 from poker.errors import Forbidden, StaleVersion, refusal
-from poker.eventstore import Batch, Feed, append
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
 from poker.selectors import work_view

@@ -1,32 +1,19 @@
-"""Domain states from event streams: decode, fold, and keep the fold warm.
-
-A command needs the state of its table and of the hand in play.  Folding a
-stream from its first event on every command would cost more than the
-command itself, so each process keeps the latest fold of every stream it
-touched and folds only the events recorded since.  The cache is an
-optimisation only: the caller passes the version it read under the table
-lock, and anything older is folded on from the store.
-"""
+"""Hand and table states from their event streams: encode, decode, and
+the folds each process keeps warm (``kernel.folds``)."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any
 
+from kernel.eventstore import NewEvent, Recorded
+from kernel.folds import Folds
 from poker.engine import events as hand_events
 from poker.engine import table as table_events
 from poker.engine.evolve import evolve
 from poker.engine.state import HandState
 from poker.engine.table import TableState, evolve_table
-from poker.eventstore import NewEvent, Recorded, load
-
-S = TypeVar("S")
-
-CACHE_SIZE = 2048
-"""Streams kept folded per process (a few per live table)."""
 
 
 def encode_hand(events: Sequence[hand_events.Event]) -> list[NewEvent]:
@@ -65,55 +52,6 @@ def hand_states(rows: Iterable[Recorded]) -> list[tuple[HandState, datetime]]:
 def decode_table(row: Recorded) -> Any:
     """A stored table event back as the table engine's dataclass."""
     return table_events.table_event_from_json({"type": row.type, **row.data})
-
-
-class Folds(Generic[S]):
-    """Latest folded state per stream, least recently used dropped first."""
-
-    def __init__(
-        self,
-        decode: Callable[[Recorded], Any],
-        apply: Callable[[S | None, Any], S],
-        size: int = CACHE_SIZE,
-    ) -> None:
-        self._decode = decode
-        self._apply = apply
-        self._size = size
-        self._states: OrderedDict[tuple[str, str], tuple[int, S]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def state(self, stream: str, version: int, using: str = "default") -> S:
-        """The fold of ``stream`` up to exactly ``version``."""
-        with self._lock:
-            cached = self._states.get((using, stream))
-        start, state = cached if cached and cached[0] <= version else (0, None)
-        if start < version:
-            for row in load(stream, after=start, using=using):
-                if row.version > version:
-                    break
-                state = self._apply(state, self._decode(row))
-        if state is None:
-            raise LookupError(f"stream {stream} has no events")
-        self.remember(stream, version, state, using)
-        return state
-
-    def remember(self, stream: str, version: int, state: S, using: str = "default") -> None:
-        """Keep ``state`` as the fold of ``stream`` at ``version`` (only
-        committed versions: a fold of a rolled-back append must never be
-        served as that version later), unless a later one is kept."""
-        key = (using, stream)
-        with self._lock:
-            kept = self._states.get(key)
-            if kept is None or kept[0] <= version:
-                self._states[key] = (version, state)
-            self._states.move_to_end(key)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)
-
-    def forget(self) -> None:
-        """Drop everything (tests that rebuild or rewind the store)."""
-        with self._lock:
-            self._states.clear()
 
 
 hands: Folds[HandState] = Folds(decode_hand, evolve)

@@ -10,7 +10,7 @@ models' rewrites (``projections``) in one statement, sets the next clock
 tables' work in one transaction (a tournament's).
 
 ``TABLE`` is the table to the one command runner
-(``poker.commands.Aggregate``; ``TABLE.run(table_id, ...)``): these steps, a cash
+(``kernel.commands.Aggregate``; ``TABLE.run(table_id, ...)``): these steps, a cash
 table's chips on the ledger (``accounts.tables``), its receipt and first
 answers, and, once a command committed, whoever listens for the hands it
 finished (``on_hand_finished``: a tournament), told in a transaction of
@@ -31,8 +31,12 @@ from django.utils import timezone
 
 from accounts.tables import table_chips_moved
 from kernel import clocks as kernel_clocks
-from poker import clocks, projections, statements, streams
-from poker.commands import Aggregate, Record, user_of
+from kernel import statements
+from kernel.commands import Aggregate, Record, user_of
+from kernel.errors import CommandIdReused
+from kernel.eventstore import Appending, Batch, Feed, appending
+from kernel.models import Command as CommandRow
+from poker import clocks, projections, streams
 from poker.engine.betting import legal_actions
 from poker.engine.cards import secret_seed, shuffled
 from poker.engine.commands import Act, Action, Command
@@ -53,9 +57,7 @@ from poker.engine.table import (
 )
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
-from poker.errors import Busy, CommandIdReused, NotFound, refusal
-from poker.eventstore import Appending, Batch, Feed, appending
-from poker.models import Command as CommandRow
+from poker.errors import Busy, NotFound, refusal
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
 from poker.selectors import table_summary, view_at
@@ -424,4 +426,4 @@ TABLE: Aggregate[Work, dict[str, Any]] = Aggregate(
     busy=Busy,
     committed=_committed,
 )
-"""A table (cash or a tournament's) to ``poker.commands.Aggregate.run``."""
+"""A table (cash or a tournament's) to ``kernel.commands.Aggregate.run``."""

@@ -15,8 +15,9 @@ from typing import Any
 
 from django.db import connection
 
+from kernel.models import Event
 from poker.engine.events import EVENT_TYPES, HandStarted
-from poker.models import Event, Hand, Table
+from poker.models import Hand, Table
 from poker.upcast import HANDS
 from reports.period import Period
 

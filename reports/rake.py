@@ -32,11 +32,12 @@ from itertools import groupby
 from django.db.models import F, Value
 from django.db.models.functions import Concat
 
+from kernel.eventstore import FIELDS, Recorded, recorded
+from kernel.models import Event
 from poker.engine.events import EVENT_TYPES, HandRaked
 from poker.engine.evolve import evolve
 from poker.engine.state import HandState
-from poker.eventstore import FIELDS, Recorded, recorded
-from poker.models import Event, Hand
+from poker.models import Hand
 from poker.streams import decode_hand
 from poker.upcast import HANDS
 from reports.period import Period

@@ -46,7 +46,6 @@ from typing import Any
 
 from django.conf import settings
 
-from config.api_errors import ApiError
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due
@@ -245,7 +244,7 @@ def _expire(clock: KernelClock) -> None:
         deal_due(tournament_id=pk)
 
 
-due = kernel_clocks.firing(KINDS, _expire, refused=ApiError)
+due = kernel_clocks.firing(KINDS, _expire)
 """The ``clock_due`` receiver of the tournaments' clocks (``TournamentsConfig.ready``)."""
 
 

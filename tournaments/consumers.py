@@ -25,9 +25,9 @@ from django.utils.translation import gettext_lazy as _
 
 from config.dbthreads import database
 from config.ws_auth import Refusal
+from kernel.eventstore import load
+from kernel.feed import Frame
 from poker.consumers import FeedConsumer, JsonFrames, Place
-from poker.eventstore import load
-from poker.feed import Frame
 from poker.publish import LOBBY_GROUP
 from tournaments import selectors, timing
 from tournaments.models import Tournament

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.api_errors import ApiError
 from config.refusals import definition_reason, tournament_message
+from kernel.api_errors import ApiError
 from tournaments.rules import InvalidDefinition, TournamentError, TournamentErrorCode
 
 _BAD_REQUEST = frozenset({TournamentErrorCode.INVALID_DEFINITION, TournamentErrorCode.MALFORMED})

@@ -48,6 +48,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.system_ids import command_id_for
+from kernel.eventstore import Batch, Feed, append
 from poker import projections as table_projections
 from poker import streams
 from poker.engine.commands import Forfeit
@@ -67,7 +68,6 @@ from poker.engine.table import (
 from poker.engine.table.config import setting
 from poker.engine.table.events import HandBegan, UnseatReason
 from poker.engine.table.state import SeatState
-from poker.eventstore import Batch, Feed, append
 from poker.models import Table, hand_id, hand_stream
 from poker.publish import publish
 from poker.work import Unit, Work
@@ -156,7 +156,7 @@ def _play_on(tournament: int, unit: Tables, start: TournamentState) -> None:
 
 def hand_over(table_id: int, config: TableConfig) -> None:
     """A command at a table finished a hand there and committed: if it is a
-    tournament's table, the tournament hears of it (``poker.commands``
+    tournament's table, the tournament hears of it (``kernel.commands``
     calls this, registered in ``TournamentsConfig.ready``)."""
     if config.tournament is None or not getattr(settings, "TOURNAMENT_TABLES", True):
         return

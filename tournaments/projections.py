@@ -4,7 +4,7 @@
 Every row is a function of the folded stream (and the time of its first
 event), so the same function serves each command, in its transaction, and
 ``rebuild``, which replays the whole log.  Events are stored in the cash
-tables' append-only log (``poker.eventstore``), one stream per tournament,
+tables' append-only log (``kernel.eventstore``), one stream per tournament,
 through the rules' JSON codec.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 
 from django.db import transaction
 
-from poker import readmodels, statements
-from poker.eventstore import NewEvent, Recorded, load
-from poker.eventstore import streams as stream_names
+from kernel import readmodels, statements
+from kernel.eventstore import NewEvent, Recorded, load
+from kernel.eventstore import streams as stream_names
 from tournaments.models import Entrant, Tournament, tournament_stream
 from tournaments.rules import Entrant as Entry
 from tournaments.rules import (

@@ -1,7 +1,7 @@
 """Frames for the tournament streams, sent only after each commit.
 
 - ``tournament.<id>``: one ``update`` frame per command (in the message
-  every live stream sends, ``poker.feed``), with the events
+  every live stream sends, ``kernel.feed``), with the events
   it appended (each with its version) and the tournament as it then
   stands: the clock, players left, the average stack, the standings.
   Versions let a client see every event once, in order, and know when it
@@ -25,8 +25,8 @@ from typing import Any
 from django.db import transaction
 
 from config.layer import Messages, send_all
-from poker import feed
-from poker.eventstore import Recorded
+from kernel import feed
+from kernel.eventstore import Recorded
 from poker.publish import LOBBY_GROUP
 from tournaments import selectors
 from tournaments.rules import TournamentState

@@ -49,7 +49,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from tournaments import services, steps, timing
 from tournaments.errors import NotFound
 from tournaments.models import Occurrence, Schedule, Tournament

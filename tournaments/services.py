@@ -27,9 +27,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.limits import play_check
-from config.api_errors import ApiError
-from poker.commands import user_of
-from poker.eventstore import Batch, append
+from kernel.api_errors import ApiError
+from kernel.commands import user_of
+from kernel.eventstore import Batch, append
 from tournaments import payments, projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, TicketExpired, refusal
 from tournaments.models import FlightEvent, StepChain, Tournament

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from accounts import ledger, money
 from accounts.models import Account
 from accounts.selectors import account_balance
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from tournaments import timing
 from tournaments.definitions import definition_build
 from tournaments.errors import BadTarget, NotFound, StepChainOpen, refusal

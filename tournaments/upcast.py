@@ -6,7 +6,7 @@ record of those names and must never follow a class rename.
 
 from __future__ import annotations
 
-from poker.upcast import Step, Upcaster, register
+from kernel.upcast import Step, Upcaster, register
 
 TOURNAMENT_V1 = Step(
     types={

@@ -2,7 +2,7 @@
 project, and publish after commit.
 
 ``run`` carries a tournament command out through the one command runner
-(``poker.commands.Aggregate``), as ``poker.work.TABLE`` does a table's: the
+(``kernel.commands.Aggregate``), as ``poker.work.TABLE`` does a table's: the
 tournament brings its own parts (``_tournament``): lock the ``Tournament``
 row (``select_for_update``) and fold the stream as of the version it read
 (a per-process cache keeps the latest folds), let the rules decide (with
@@ -25,10 +25,10 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from poker import commands
-from poker.eventstore import Appending, Batch, Recorded
-from poker.statements import Statement
-from poker.streams import Folds
+from kernel import commands
+from kernel.eventstore import Appending, Batch, Recorded
+from kernel.folds import Folds
+from kernel.statements import Statement
 from poker.work import Unit
 from tournaments import payments, projections, selectors, timing
 from tournaments.errors import Busy, NotFound, refusal

@@ -31,7 +31,6 @@ from accounts.api import serializers as s
 from accounts.errors import NotPermitted
 from accounts.models import Transfer, User
 from config.api import validated
-from config.api_errors import ApiError
 from config.throttles import (
     LoginAccountThrottle,
     LoginAddressThrottle,
@@ -39,6 +38,7 @@ from config.throttles import (
     PasswordAddressThrottle,
     RegisterAddressThrottle,
 )
+from kernel.api_errors import ApiError
 
 LOGIN_THROTTLES = [LoginAddressThrottle, LoginAccountThrottle]
 """Login and token share their counts: both are password guesses."""

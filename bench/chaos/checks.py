@@ -37,9 +37,9 @@ class Check:
 
 
 def chips_at_tables() -> Check:
+    from kernel.eventstore import load
     from poker.engine.table import evolve_table
     from poker.engine.table.events import HandFinished
-    from poker.eventstore import load
     from poker.models import Table
     from poker.streams import decode_table
 
@@ -60,7 +60,7 @@ def chips_at_tables() -> Check:
 
 
 def chips_in_tournament(tournament: int) -> Check:
-    from poker.eventstore import load
+    from kernel.eventstore import load
     from tournaments.models import Tournament
     from tournaments.projections import decode
     from tournaments.rules import AddedOn, HandFinished, Rebought, evolve
@@ -97,7 +97,8 @@ def ledger() -> Check:
 
 
 def hands() -> Check:
-    from poker.models import Event, Hand, Table
+    from kernel.models import Event
+    from poker.models import Hand, Table
 
     current = set(Table.objects.exclude(current_hand=None).values_list("current_hand", flat=True))
     open_hands = list(Hand.objects.filter(ended_at=None).values_list("pk", flat=True))
@@ -185,8 +186,9 @@ def timers(stopped: datetime, logs: list[Path], clock_s: int, pause_s: int) -> l
     say how many drains ran and how many clocks they fired (a drain killed
     mid-command leaves its clock to the next one)."""
     from kernel import clocks
+    from kernel.models import Event
     from poker.clocks import KINDS
-    from poker.models import Event, Table
+    from poker.models import Table
 
     early: list[float] = []
     late: list[float] = []
@@ -228,7 +230,8 @@ def timers(stopped: datetime, logs: list[Path], clock_s: int, pause_s: int) -> l
 def _deals_early(pause_s: int) -> tuple[int, int]:
     """(hands dealt after another at the same cash table, how many of them
     before the pause after it was over)."""
-    from poker.models import Event, Table
+    from kernel.models import Event
+    from poker.models import Table
 
     streams = [t.stream for t in Table.objects.filter(tournament=None)]
     rows = Event.objects.filter(

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import command_view, validated, viewer
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker import selectors, services
 from poker.api import responses as out
 from poker.api import serializers as s

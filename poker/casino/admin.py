@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.admin import ReadOnly, ReadOnlyInline
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker.casino import services
 from poker.casino.edge import casino_math_of
 from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from accounts import ledger
 from accounts.models import Account
+from kernel.eventstore import load
 from poker.casino.house import exposure_open
 from poker.casino.models import CasinoTable
 from poker.casino.streams import decode_table
 from poker.engine.casino.table import replay_table
-from poker.eventstore import load
 
 
 def casino_problems(using: str) -> list[str]:

@@ -23,7 +23,6 @@ from typing import Any
 
 from django.conf import settings
 
-from config.api_errors import ApiError
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due
@@ -145,5 +144,5 @@ def _expire(clock: Clock) -> None:
     clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
 
 
-due = kernel_clocks.firing(KINDS, _expire, refused=ApiError)
+due = kernel_clocks.firing(KINDS, _expire)
 """The ``clock_due`` receiver of the casino's clocks (``PokerConfig.ready``)."""

@@ -1,4 +1,4 @@
-"""A casino table to the one command runner (``poker.commands.Aggregate``;
+"""A casino table to the one command runner (``kernel.commands.Aggregate``;
 ``CASINO.run(table_id, ...)``).
 
 What is the casino's own: lock the table and fold its streams
@@ -13,17 +13,18 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from poker import statements
+from kernel import statements
+from kernel.commands import Aggregate, Record, user_of
+from kernel.errors import CommandIdReused
+from kernel.eventstore import Appending, Feed
+from kernel.models import Command as CommandRow
 from poker.casino import clocks, projections, publish
 from poker.casino.house import casino_money_move
 from poker.casino.models import casino_feed
 from poker.casino.selectors import casino_receipt, casino_view_at
 from poker.casino.work import CasinoWork, load
-from poker.commands import Aggregate, Record, user_of
 from poker.engine.errors import EngineError
-from poker.errors import Busy, CommandIdReused, refusal
-from poker.eventstore import Appending, Feed
-from poker.models import Command as CommandRow
+from poker.errors import Busy, refusal
 
 
 def _follow(work: CasinoWork, by: Any) -> list[statements.Statement]:
@@ -66,4 +67,4 @@ CASINO: Aggregate[CasinoWork, dict[str, Any]] = Aggregate(
     refusal=refusal,
     busy=Busy,
 )
-"""A casino table to ``poker.commands.Aggregate.run``."""
+"""A casino table to ``kernel.commands.Aggregate.run``."""

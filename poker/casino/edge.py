@@ -21,7 +21,7 @@ from typing import Any, Final
 from django.conf import settings
 from django.utils import timezone
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker.casino.models import CasinoMath
 from poker.engine.casino import DEFAULT_PAY_TABLE, CasinoRules, PayTable
 from poker.engine.casino.card_lines import card_line_parts

@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from poker import feed
+from kernel import feed
+from kernel.eventstore import Recorded, load
 from poker.casino import streams
 from poker.casino.models import CasinoRound, casino_round_stream
 from poker.engine import casino
@@ -39,7 +40,6 @@ from poker.engine.casino.table import (
     RoundFinished,
     evolve_table,
 )
-from poker.eventstore import Recorded, load
 
 Frame = feed.Frame
 

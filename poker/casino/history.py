@@ -18,6 +18,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from kernel.eventstore import recorded
+from kernel.models import Event
 from poker.casino import streams
 from poker.casino.frames import round_events
 from poker.casino.models import CasinoRound, casino_table_stream
@@ -25,8 +27,6 @@ from poker.casino.selectors import round_as_seen
 from poker.engine.casino import GAME
 from poker.engine.casino.table.events import CASINO_TABLE_EVENT_TYPES, RoundFinished
 from poker.engine.codec import name_of
-from poker.eventstore import recorded
-from poker.models import Event
 
 KIND = "casino_round"
 """A round's history says what it is, so that ``verify_hand`` knows a copy

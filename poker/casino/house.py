@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts import ledger
 from accounts.casino import casino_accounts, casino_chips_post, casino_money_plan
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker.casino.models import CasinoTable
 from poker.casino.work import CasinoWork
 from poker.engine.casino.table import BetPlaced

@@ -11,7 +11,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from poker import readmodels, statements
+from kernel import readmodels, statements
+from kernel.eventstore import load
+from kernel.eventstore import streams as stream_names
+from kernel.models import Event
 from poker.casino import streams
 from poker.casino.models import CasinoBox, CasinoRound, CasinoTable, casino_feed, round_id
 from poker.casino.work import CasinoWork
@@ -22,9 +25,6 @@ from poker.engine.casino.table import (
     RoundDealt,
     evolve_table,
 )
-from poker.eventstore import load
-from poker.eventstore import streams as stream_names
-from poker.models import Event
 
 
 def config_fields(config: CasinoTableConfig) -> dict[str, object]:

@@ -3,7 +3,7 @@
 After a command at a casino table commits, one message goes to the
 table's group (``table_group``): every event it recorded, cut
 (``frames.Cutter``) into its public frame and the private frame of each
-player who sees more of it (``poker.feed``, the one message of every live
+player who sees more of it (``kernel.feed``, the one message of every live
 stream).  A command that seats a player, frees a box, deals, or opens or
 closes the table also sends the table's new lobby line to the lobby
 (``poker.publish.LOBBY_GROUP``).
@@ -26,7 +26,8 @@ from typing import Any
 from django.db import transaction
 
 from config.layer import Messages, send_all
-from poker import feed
+from kernel import feed
+from kernel.eventstore import Recorded, load_feed
 from poker.casino import streams
 from poker.casino.frames import Cutter, Frame
 from poker.casino.models import CasinoTable, casino_feed, casino_table_stream
@@ -44,7 +45,6 @@ from poker.engine.casino.table import (
     TableOpened,
 )
 from poker.engine.codec import name_of
-from poker.eventstore import Recorded, load_feed
 from poker.publish import LOBBY_GROUP
 
 LOBBY = "casino_lobby"

@@ -19,7 +19,9 @@ from accounts import ledger, money
 from accounts.errors import InsufficientFunds
 from accounts.limits import play_check
 from accounts.selectors import account_balance
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.commands import user_of
+from kernel.eventstore import Batch, Feed, append
 from poker.casino import projections, publish, streams
 from poker.casino.commands import CASINO
 from poker.casino.edge import edge_guard
@@ -27,7 +29,6 @@ from poker.casino.house import exposure_open
 from poker.casino.models import CasinoBox, CasinoTable, casino_feed
 from poker.casino.selectors import casino_work_view
 from poker.casino.work import CasinoWork
-from poker.commands import user_of
 from poker.engine.cards import card
 from poker.engine.casino import Act, Action, CasinoRules, PayTable
 from poker.engine.casino.table import (
@@ -44,7 +45,6 @@ from poker.engine.casino.table import (
 )
 from poker.engine.errors import EngineError
 from poker.errors import Forbidden, StaleVersion, refusal
-from poker.eventstore import Batch, Feed, append
 
 # --------------------------------------------------------------------------
 # Tables (staff)

@@ -1,6 +1,6 @@
 """Casino states from their streams: encode, decode, and the process's folds.
 
-The same ``poker.streams.Folds`` as the pot tables: each process keeps the
+The same ``kernel.folds.Folds`` as the pot tables: each process keeps the
 latest fold of every stream it touched and folds on only what was recorded
 since the version it has; a process that never saw a stream (or dropped
 its cache: a crash, a restart) folds it from the store, so a round resumes
@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from poker import upcast
+from kernel import upcast
+from kernel.eventstore import NewEvent, Recorded
+from kernel.folds import Folds
 from poker.engine import casino
 from poker.engine.casino import CasinoState
 from poker.engine.casino.table import (
@@ -22,8 +24,6 @@ from poker.engine.casino.table import (
     table_event_from_json,
     table_event_to_json,
 )
-from poker.eventstore import NewEvent, Recorded
-from poker.streams import Folds
 
 
 def encode_table(events: Sequence[CasinoTableEvent]) -> list[NewEvent]:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kernel.eventstore import load
 from poker.casino import streams
 from poker.casino.models import CasinoRound
 from poker.engine.casino import fairdeal
 from poker.engine.fairdeal import Audit
-from poker.eventstore import load
 
 ROOTED = ("casino.round_started", "casino.discards_reshuffled")
 """The events that publish a root, in the order their trees are numbered."""

@@ -16,6 +16,7 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from kernel.eventstore import Batch, Recorded
 from poker.casino import streams
 from poker.casino.models import CasinoRound, CasinoTable, round_id
 from poker.engine import casino
@@ -31,7 +32,6 @@ from poker.engine.casino.table import (
     play_table,
 )
 from poker.errors import NotFound
-from poker.eventstore import Batch, Recorded
 
 
 @dataclass

@@ -23,9 +23,10 @@ from accounts import ledger, money
 from accounts.audit import ledger_audit
 from accounts.models import Account, Transfer
 from accounts.selectors import account_balance
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.models import Event
 from poker import selectors, services
-from poker.models import Event, Table
+from poker.models import Table
 
 PLAYERS, TABLES, TOURNAMENTS = 4, 2, 2
 NAMES = itertools.count()

@@ -15,8 +15,9 @@ from django.utils import timezone
 from accounts import limits, money
 from accounts.errors import DepositLimitReached, ExclusionShortened, SelfExcluded
 from accounts.models import PlayerLimits, Transfer
+from kernel.models import Event
 from poker import services
-from poker.models import Event, Seat
+from poker.models import Seat
 from tests.accounts.conftest import assert_sound
 from tests.accounts.test_tables import sit
 from tests.funds import cash_of

@@ -18,8 +18,9 @@ from rest_framework.test import APIClient
 from accounts import locks
 from accounts.errors import AccountLocked, NotPermitted
 from accounts.models import AccountLock
+from kernel.models import Event
 from poker import selectors, services
-from poker.models import Event, Seat, Table
+from poker.models import Seat, Table
 from tests.accounts.conftest import assert_sound
 from tests.accounts.test_tables import sit
 from tests.funds import cash_of, escrow

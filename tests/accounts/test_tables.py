@@ -14,10 +14,11 @@ from accounts import ledger
 from accounts.errors import InsufficientFunds
 from accounts.models import Transfer
 from accounts.tables import table_money_plan
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.models import Event
 from poker import selectors, services
 from poker.engine.table import FinishHand, Leave, Sit, TopUp, play_table
-from poker.models import Event, Hand, Table
+from poker.models import Hand, Table
 from tests.accounts.conftest import assert_sound
 from tests.engine.table_support import FIVE, deal, table
 from tests.funds import cash_of, escrow

@@ -14,13 +14,13 @@ from rest_framework.test import APIClient
 from accounts import ledger
 from accounts.models import Account, Transfer
 from accounts.selectors import account_balance
+from kernel.models import Command, Event
 from poker.casino.edge import casino_math_store
 from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
 from poker.engine.casino import CasinoRules, PayTable
 from poker.engine.casino.edge import EdgeFigures, rules_digest, settings_json
 from poker.engine.casino.report import SEED, settings_of
 from poker.engine.casino.solve import largest_payout
-from poker.models import Command, Event
 
 
 def command(client: APIClient, table: int, name: str, **body: Any) -> Any:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
+from kernel.eventstore import load
 from poker.casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
-from poker.eventstore import load
 from tests.casino.support import command, ok, play_out, store_figures
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from kernel.clocks import ClockEarly
+from kernel.models import Event
 from poker.casino import clocks, services
 from poker.casino.models import CasinoRound, CasinoTable
-from poker.models import Event
 from tests.poker.clock_support import until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]

@@ -12,10 +12,10 @@ import pytest
 
 from accounts.audit import ledger_audit
 from kernel.clocks import ClockEarly, drain
+from kernel.models import Event
 from poker.casino import clocks, selectors, services
 from poker.casino.models import CasinoRound, CasinoTable
 from poker.errors import ClockMoved
-from poker.models import Event
 from tests.casino.support import money_in_play
 from tests.poker.clock_support import until
 

@@ -14,13 +14,13 @@ from django.core.management.sql import emit_post_migrate_signal
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from kernel.models import Event
 from poker.casino.edge import DEFAULT_FIGURES, shipped_figures
 from poker.casino.models import CasinoMath, CasinoTable
 from poker.engine.casino import CasinoRules, PayTable, report
 from poker.engine.casino import edge as engine_edge
 from poker.engine.casino.edge import below_floor, rules_digest, settings_digest
 from poker.engine.casino.solve import Settings, largest_payout
-from poker.models import Event
 from tests.casino.support import ok, refused, store_figures
 
 pytestmark = pytest.mark.django_db

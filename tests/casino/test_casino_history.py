@@ -15,13 +15,13 @@ from django.core.management.base import CommandError
 from rest_framework.test import APIClient
 
 from accounts.models import Entry, Transfer
+from kernel.eventstore import load
+from kernel.models import Event
 from poker.casino import publish, streams
 from poker.casino.models import CasinoRound, CasinoTable, casino_feed
 from poker.casino.verify import verify_round
 from poker.engine.cards import CARD_PATTERN, SEED_BITS
 from poker.engine.casino import fairdeal
-from poker.eventstore import load
-from poker.models import Event
 from tests.casino.support import command, move, ok, play_out, view_of
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 statements, BEGIN and COMMIT included.
 
 A casino command writes its read models as a cash table's do
-(``poker.readmodels``): only the rows that changed, joined to the append's
+(``kernel.readmodels``): only the rows that changed, joined to the append's
 statement; no box row is deleted and made again.  The tests fail if a
 change makes a command dearer."""
 

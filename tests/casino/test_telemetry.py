@@ -1,5 +1,5 @@
 """A casino table's command is observed like a pot table's
-(``config.telemetry``): it counts under its kind, and its lines say which
+(``kernel.telemetry``): it counts under its kind, and its lines say which
 command and table."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from config.parsers import JSONParser, TooLarge
+from kernel.parsers import JSONParser, TooLarge
 
 CSRF = "a" * 32
 """A CSRF secret the session client holds as its cookie and sends back."""

@@ -9,7 +9,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.test import APIRequestFactory
 from rest_framework.views import APIView
 
-from config.api_errors import ApiError, exception_handler
+from kernel.api_errors import ApiError, exception_handler
 
 
 def render(exc):

@@ -53,7 +53,8 @@ from django.core.management import call_command
 from accounts import money
 from config import embedded_worker
 from poker import services
-from poker.models import Event, Hand
+from kernel.models import Event
+from poker.models import Hand
 
 published = []
 before_task_publish.connect(

@@ -1,4 +1,4 @@
-"""Prometheus multiprocess mode (``config.metrics``): the processes that share
+"""Prometheus multiprocess mode (``kernel.metrics``): the processes that share
 a ``PROMETHEUS_MULTIPROC_DIR`` are summed by any one's ``/metrics``, and the
 open sockets of a process that was killed are forgotten when the next
 process starts there."""
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COUNT_ONE = """
 import django
 django.setup()
-from config.metrics import COMMANDS, OPEN_SOCKETS
+from kernel.metrics import COMMANDS, OPEN_SOCKETS
 COMMANDS.labels("hand.act", "ok").inc()
 OPEN_SOCKETS.inc()
 """

@@ -174,7 +174,7 @@ def test_setting_secret_key_turns_debug_off():
 
 
 def test_api_errors_go_through_the_project_exception_handler():
-    assert settings.REST_FRAMEWORK["EXCEPTION_HANDLER"] == "config.api_errors.exception_handler"
+    assert settings.REST_FRAMEWORK["EXCEPTION_HANDLER"] == "kernel.api_errors.exception_handler"
 
 
 @pytest.mark.django_db

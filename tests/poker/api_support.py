@@ -20,8 +20,9 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from accounts.models import Account, Transfer
+from kernel.models import Command, Event
 from poker.engine.cards import SEED_BITS
-from poker.models import Command, Event, Hand, Seat, Table
+from poker.models import Hand, Seat, Table
 
 # --------------------------------------------------------------------------
 # Requests

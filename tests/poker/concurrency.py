@@ -14,9 +14,10 @@ from unittest import mock
 
 from django.db import connections
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.models import Command, Event
 from poker import projections
-from poker.models import Command, Event, Hand, Table
+from poker.models import Hand, Table
 
 RACE_TIMEOUT_S = 30
 

@@ -45,8 +45,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db.models import Q  # noqa: E402
 from django.forms.models import model_to_dict  # noqa: E402
 
+from kernel.models import Command, Event  # noqa: E402
 from poker import projections, selectors, services  # noqa: E402
-from poker.models import Command, Event, Hand, Seat, Table  # noqa: E402
+from poker.models import Hand, Seat, Table  # noqa: E402
 from tests.funds import fund  # noqa: E402
 from tests.poker.line_protocol import serve  # noqa: E402
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 
 def serve(ops: Mapping[str, Callable[..., Any]]) -> None:

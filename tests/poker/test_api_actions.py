@@ -11,10 +11,12 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
+from kernel.folds import Folds
+from kernel.models import Event
 from poker import projections, streams
 from poker.engine.evolve import evolve
 from poker.engine.table import evolve_table
-from poker.models import Event, Hand
+from poker.models import Hand
 from tests.poker.api_support import (
     action_body,
     add_user,
@@ -406,8 +408,8 @@ def test_a_command_that_fails_after_writing_leaves_nothing_in_the_fold_cache(roo
 
     # Another process (with its own fold cache) plays the hand on, calling.
     here = (streams.hands, streams.tables)
-    monkeypatch.setattr(streams, "hands", streams.Folds(streams.decode_hand, evolve))
-    monkeypatch.setattr(streams, "tables", streams.Folds(streams.decode_table, evolve_table))
+    monkeypatch.setattr(streams, "hands", Folds(streams.decode_hand, evolve))
+    monkeypatch.setattr(streams, "tables", Folds(streams.decode_table, evolve_table))
     while Hand.objects.get(pk=hand_id).version < view["hand"]["version"] + 8:
         _, client, mine = r.to_act()
         if mine["hand"]["id"] != hand_id:

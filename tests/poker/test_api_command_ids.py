@@ -11,9 +11,10 @@ import uuid
 
 import pytest
 
+from kernel.eventstore import digest
+from kernel.models import Command, Event
 from poker import clocks
-from poker.eventstore import digest
-from poker.models import Command, Event, Hand
+from poker.models import Hand
 from tests.poker.api_support import action_body, command, ok, post, refused, unchanged
 from tests.poker.clock_support import timed_table
 from tests.poker.test_api_actions import actions_path, room  # noqa: F401 - the fixture

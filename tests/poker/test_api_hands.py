@@ -15,11 +15,12 @@ from django.conf import settings
 from pokerkit import HandHistory
 from rest_framework.test import APIClient
 
+from kernel.models import Event
 from poker import publish
 from poker.engine.cards import cards
 from poker.engine.evaluate import category
 from poker.engine.rules import VARIANTS, Game
-from poker.models import Event, Hand
+from poker.models import Hand
 from tests.poker.api_support import (
     Room,
     action_body,

@@ -11,7 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts import money
-from poker.models import Event
+from kernel.models import Event
 from tests.funds import cash_of, escrow
 from tests.poker.api_support import (
     action_body,

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from kernel.models import Event
 from poker.engine.rules import VARIANTS, Game
-from poker.models import Event, Seat, Table
+from poker.models import Seat, Table
 from tests.poker.api_support import (
     Room,
     action_body,

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from kernel.clocks import ClockEarly
+from kernel.models import Event
 from poker import clocks, services
-from poker.models import Event, Hand, Table
+from poker.models import Hand, Table
 from tests.funds import fund
 from tests.poker.api_support import action_body, post, refused
 from tests.poker.clock_support import timed_table, until

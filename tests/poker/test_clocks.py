@@ -16,13 +16,13 @@ import pytest
 from celery.signals import before_task_publish
 from django.db import transaction
 
-from config.api_errors import ApiError
 from config.celery import app, use_broker
+from kernel.api_errors import ApiError
 from kernel.clocks import SWEEP_GRACE_SECONDS, ClockEarly, drain
-from kernel.models import Clock
+from kernel.models import Clock, Command, Event
 from poker import clocks, selectors, services
 from poker.errors import ClockMoved
-from poker.models import Command, Event, Hand, Seat, Table
+from poker.models import Hand, Seat, Table
 from tests.poker.clock_support import timed_table, until
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -170,7 +170,7 @@ def test_a_fold_out_of_turn_leaves_the_clock_of_the_player_to_act(make_user, sta
     """A player who leaves folds his hand at once, out of turn: the player
     to act keeps his clock (in the view, the replayed frames and a rebuild
     of the hand row), and his own next turn starts a new one."""
-    from poker.eventstore import load_feed
+    from kernel.eventstore import load_feed
     from poker.projections import rebuild
     from poker.publish import feed_clocks
 

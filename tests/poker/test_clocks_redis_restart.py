@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from bench.chaos import instances
+from kernel.models import Command, Event
 from poker import clocks
-from poker.models import Command, Event, Hand
+from poker.models import Hand
 from tests.poker.clock_support import timed_table, until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis, pytest.mark.postgres]

@@ -16,7 +16,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import OperationalError
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.folds import Folds
 from poker import projections, services, streams
 from poker.engine.evolve import evolve
 from poker.engine.table import evolve_table
@@ -203,8 +204,8 @@ def test_a_command_that_fails_after_its_writes_leaves_no_fold_behind(monkeypatch
     assert Hand.objects.get(pk=hand["id"]).version == version  # rolled back
 
     ours = streams.hands, streams.tables
-    monkeypatch.setattr(streams, "hands", streams.Folds(streams.decode_hand, evolve))
-    monkeypatch.setattr(streams, "tables", streams.Folds(streams.decode_table, evolve_table))
+    monkeypatch.setattr(streams, "hands", Folds(streams.decode_hand, evolve))
+    monkeypatch.setattr(streams, "tables", Folds(streams.decode_table, evolve_table))
     services.hand_act(by=small, version=version, action="raise", amount=6, **at)
     monkeypatch.setattr(streams, "hands", ours[0])
     monkeypatch.setattr(streams, "tables", ours[1])
@@ -212,5 +213,5 @@ def test_a_command_that_fails_after_its_writes_leaves_no_fold_behind(monkeypatch
     with pytest.raises(ApiError) as refused:
         services.hand_act(by=big, version=version + 1, action="check", **at)
     assert refused.value.code == "illegal_action"
-    from_log = streams.Folds(streams.decode_hand, evolve).state(f"hand-{hand['id']}", version + 1)
+    from_log = Folds(streams.decode_hand, evolve).state(f"hand-{hand['id']}", version + 1)
     assert streams.hands.state(f"hand-{hand['id']}", version + 1) == from_log

@@ -7,7 +7,7 @@ import uuid
 import pytest
 from django.db import IntegrityError, transaction
 
-from poker.eventstore import (
+from kernel.eventstore import (
     AlreadyDone,
     Batch,
     Feed,
@@ -19,8 +19,8 @@ from poker.eventstore import (
     load_feed,
     recorded,
 )
-from poker.eventstore import streams as list_streams
-from poker.models import AppendOnly, Event
+from kernel.eventstore import streams as list_streams
+from kernel.models import AppendOnly, Event
 
 BACKENDS = [
     pytest.param("sqlite", marks=pytest.mark.django_db(databases=["sqlite"]), id="sqlite"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, connections, transaction
 
-from poker.eventstore import Batch, NewEvent, append, load
+from kernel.eventstore import Batch, NewEvent, append, load
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(databases=["postgres"])]
 

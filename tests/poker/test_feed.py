@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from poker.eventstore import load_feed
-from poker.models import Event, Table
+from kernel.eventstore import load_feed
+from kernel.models import Event
+from poker.models import Table
 from tests.poker.api_support import random_action
 from tests.poker.test_session import act, command
 

@@ -30,7 +30,7 @@ from bench.chaos import instances
 from bench.websockets import free_port
 from config import dbthreads
 from config import layer as frames_out
-from poker.models import Command
+from kernel.models import Command
 from tests.poker.api_support import random_action
 from tests.poker.ws_support import (
     Client,

@@ -27,10 +27,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.forms.models import model_to_dict
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.eventstore import AlreadyDone, Batch, NewEvent, StreamConflict, append, classify, load
+from kernel.models import Command, Event
 from poker import projections, services
-from poker.eventstore import AlreadyDone, Batch, NewEvent, StreamConflict, append, classify, load
-from poker.models import Command, Event, Hand, Seat, Table
+from poker.models import Hand, Seat, Table
 from tests.funds import fund
 from tests.poker.concurrency import Outcome, assert_log_sound, lockstep, race
 

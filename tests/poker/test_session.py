@@ -13,7 +13,8 @@ from django.db.models import Sum
 from accounts import ledger
 from accounts.audit import ledger_audit
 from accounts.selectors import account_balance
-from poker.models import Event, Seat
+from kernel.models import Event
+from poker.models import Seat
 from tests.funds import FUNDS
 from tests.poker.api_support import random_action
 from tests.poker.conftest import act

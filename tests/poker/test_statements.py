@@ -1,4 +1,4 @@
-"""The command path's own SQL (``poker.statements``): statements by field
+"""The command path's own SQL (``kernel.statements``): statements by field
 name, a name that is no column of the table refused before any SQL."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import re
 import pytest
 from django.db import connection, transaction
 
-from poker import statements
-from poker.models import Event, Table
+from kernel import statements
+from kernel.models import Event
+from poker.models import Table
 
 pytestmark = pytest.mark.django_db(transaction=False)
 

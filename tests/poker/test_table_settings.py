@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from rest_framework import serializers
 
 from config.api import MAX_CHIPS, StrictInteger, Text, chips
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker import projections, services
 from poker.api.serializers import TableIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak

@@ -1,4 +1,4 @@
-"""What a table command leaves for the operators (``config.telemetry``): it
+"""What a table command leaves for the operators (``kernel.telemetry``): it
 counts at ``/metrics``, every log line it writes says which command and
 table."""
 

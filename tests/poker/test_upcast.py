@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from kernel.upcast import SCHEMA, Step, Upcaster, current
 from poker.engine.table import PlayerSeated, ToppedUp, table_event_from_json
-from poker.upcast import SCHEMA, TABLE_V1, TABLES, Step, Upcaster, current
+from poker.upcast import TABLE_V1, TABLES
 from tournaments.upcast import TOURNAMENTS
 
 

@@ -17,7 +17,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from accounts.frames import player_group
-from poker import feed, publish, services
+from kernel import feed
+from poker import publish, services
 from tests.poker.api_support import random_action, seed_decks
 from tests.poker.ws_support import (
     Store,

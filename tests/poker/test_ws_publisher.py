@@ -24,8 +24,9 @@ from django.contrib.auth import get_user_model
 
 from config import layer as frames_out
 from config.layer_format import FORMAT
+from kernel import feed
 from kernel.tasks import clock_drain
-from poker import feed, publish, selectors, services
+from poker import publish, selectors, services
 from poker.models import Hand, Table
 from tests.funds import fund
 from tests.poker.api_support import random_action, seed_decks

@@ -15,8 +15,9 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from rest_framework.test import APIClient
 
-from config.api_errors import ApiError
-from poker import feed, projections, publish, services
+from kernel import feed
+from kernel.api_errors import ApiError
+from poker import projections, publish, services
 from tests.poker.api_support import random_action, seed_decks
 from tests.poker.ws_support import (
     Client,
@@ -525,7 +526,7 @@ async def test_every_frame_is_sent_after_its_event_is_visible_to_other_connectio
 
     from django.db import connections
 
-    from poker.models import Event
+    from kernel.models import Event
 
     rng = random.Random(8)
     tid = await open_table()

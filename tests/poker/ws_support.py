@@ -22,8 +22,9 @@ from knox.settings import CONSTANTS
 
 from config.asgi import application
 from config.ws_tickets import TOKEN, Credential, ticket_issue
+from kernel.models import Command, Event
 from poker import selectors, services
-from poker.models import Command, Event, Hand, Table
+from poker.models import Hand, Table
 from tests.funds import fund
 from tests.poker.api_support import card_codes, random_action
 

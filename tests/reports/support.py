@@ -12,7 +12,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Entry, Transfer
-from poker.models import Event
+from kernel.models import Event
 
 Kind = Transfer.Kind
 

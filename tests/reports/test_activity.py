@@ -7,7 +7,8 @@ import pytest
 
 from accounts import ledger
 from accounts.models import Account, Transfer
-from poker.models import Event, Hand, Seat
+from kernel.models import Event
+from poker.models import Hand, Seat
 from reports import money as money_report
 from reports import sources
 from reports.sources import Source

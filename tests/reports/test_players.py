@@ -7,7 +7,8 @@ import pytest
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import Transfer
-from poker.models import Event, Hand
+from kernel.models import Event
+from poker.models import Hand
 from tests.reports.support import cash_by_player, dealt, entries, report
 from tournaments.models import Entrant
 

@@ -18,12 +18,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Account, Transfer
+from kernel.eventstore import load
+from kernel.models import Event
 from poker import services as tables
 from poker.engine.pots import build_pots
 from poker.engine.script import _play
 from poker.engine.showdown import pots
-from poker.eventstore import load
-from poker.models import Event, Hand
+from poker.models import Hand
 from reports.rake import hand_rake, pot_contributions, share_out
 from tests.config.contract_support import served_schema
 from tests.poker.api_support import Room, action_body, ok, post

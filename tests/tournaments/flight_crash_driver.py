@@ -47,7 +47,7 @@ from accounts import ledger  # noqa: E402
 from accounts.audit import ledger_audit  # noqa: E402
 from accounts.selectors import account_balance  # noqa: E402
 from accounts.services import role_grant  # noqa: E402
-from poker.models import Event  # noqa: E402
+from kernel.models import Event  # noqa: E402
 from tests.funds import fund  # noqa: E402
 from tests.poker.line_protocol import serve  # noqa: E402
 from tests.tournaments.support import definition  # noqa: E402

@@ -14,9 +14,10 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.selectors import account_balance
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.models import Event
 from poker import services as table_services
-from poker.models import Event, Table
+from poker.models import Table
 from tests.funds import cash_of
 from tests.tournaments.support import definition
 from tournaments import clocks, services, tables, timing

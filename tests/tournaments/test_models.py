@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import RequestFactory
 
-from poker.eventstore import Batch, append, load
+from kernel.eventstore import Batch, append, load
 from tests.tournaments.service_support import projected_rows
 from tests.tournaments.support import T0, definition, random_finish
 from tournaments import projections

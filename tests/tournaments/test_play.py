@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
+from kernel.eventstore import load
 from poker import streams
 from poker.engine.rules import Game
-from poker.eventstore import load
 from poker.models import Hand, Seat, Table
 from tests.poker.api_support import seed_decks
 from tests.tournaments.service_support import (
@@ -78,7 +78,7 @@ def _act_once(tournament_id: int, users: dict[str, Any], rng: random.Random) -> 
 def _bet_in_time(act: Any, passive: Any) -> None:
     """``act``; or, if the 32 Card Draw bet window closed while the other
     tables played (the bots act at one table at a time), a call or check."""
-    from config.api_errors import ApiError
+    from kernel.api_errors import ApiError
 
     try:
         act()
@@ -142,7 +142,7 @@ def test_a_sit_and_go_plays_to_the_end_on_itstournament_tables(
 def test_rebuys_moves_and_a_disqualification_reach_thetournament_tables(
     director: Any, players: Any, playing: None, pools_paid: None
 ) -> None:
-    from config.api_errors import ApiError
+    from kernel.api_errors import ApiError
     from tournaments import services
     from tournaments.rules import Rebuys, can_rebuy
 

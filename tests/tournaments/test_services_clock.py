@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from kernel.clocks import ClockEarly
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from poker.eventstore import load
+from kernel.eventstore import load
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     bust,

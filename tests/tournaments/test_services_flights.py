@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from poker.models import Event
+from kernel.models import Event
 from reports.activity import tournaments_report
 from reports.period import Period
 from tests.tournaments.conftest import CASH

@@ -9,7 +9,7 @@ import pytest
 
 from accounts import ledger
 from accounts.selectors import account_balance
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     bust,

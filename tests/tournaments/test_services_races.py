@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from poker.models import Event
+from kernel.models import Event
 from tests.poker.concurrency import race
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import cash, create, fresh, house, pool, register

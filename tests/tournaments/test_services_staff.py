@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     bust,

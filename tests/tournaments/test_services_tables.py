@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from tests.tournaments.service_support import (
     create,
     fresh,

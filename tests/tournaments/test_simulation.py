@@ -16,9 +16,9 @@ from django.core.management import CommandError, call_command
 from accounts import ledger
 from accounts.audit import ledger_audit
 from accounts.selectors import account_balance
+from kernel.eventstore import load
 from poker.engine.table import evolve_table
 from poker.engine.table.events import HandFinished as TableHandFinished
-from poker.eventstore import load
 from poker.models import Table
 from poker.streams import decode_table
 from tests.tournaments.support import T0, Run, definition, players, structure

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from tests.poker.ws_support import Client
 from tests.tournaments import service_support as support
 from tournaments import publish, services

@@ -17,8 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from kernel.models import Clock
-from poker.models import Command, Event
+from kernel.models import Clock, Command, Event
 from tests.poker.clock_support import until
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import cash, create, fresh, pool, register, start

@@ -1,4 +1,4 @@
-"""A tournament command is observed like a table command (``config.telemetry``):
+"""A tournament command is observed like a table command (``kernel.telemetry``):
 it counts under its kind, and its log lines say which command and tournament."""
 
 from __future__ import annotations

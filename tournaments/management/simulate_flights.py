@@ -20,7 +20,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from tournaments import flights, services, timing
 from tournaments.management.simulation import (
     Plan,

@@ -31,7 +31,8 @@ from accounts import money
 from accounts.models import User
 from accounts.names import skeleton
 from accounts.services import role_grant
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
+from kernel.eventstore import load
 from poker import services as table_services
 from poker import streams
 from poker.clocks import table_clock
@@ -41,7 +42,6 @@ from poker.engine.commands import Action
 from poker.engine.rules import Betting, Game
 from poker.engine.state import HandState
 from poker.engine.table.clock import Clock
-from poker.eventstore import load
 from poker.models import Hand, Table
 from tournaments import services, steps, timing
 from tournaments.models import Tournament

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from accounts import ledger, money
 from accounts.selectors import account_balance
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts import locks
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from config.api_errors import ApiError
+from kernel.api_errors import ApiError
 from poker.engine.rules import Betting, Game
 from tournaments.management.simulation import Plan, simulate
 from tournaments.rules import TournamentError

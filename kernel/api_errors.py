@@ -3,7 +3,7 @@
 ``code`` is a stable, machine-readable slug that clients branch on; ``message``
 is for people. Services refuse a request by raising a subclass of
 :class:`ApiError`; DRF's and Django's own exceptions are mapped below; a
-database or Redis out of reach is a 503 ``unavailable`` (``config.outage``).
+database or Redis out of reach is a 503 ``unavailable`` (``kernel.outage``).
 Anything else is a bug and stays a 500.
 """
 
@@ -23,8 +23,8 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import set_rollback
 
-from config import outage
-from config.parsers import TooLarge
+from kernel import outage
+from kernel.parsers import TooLarge
 
 
 class ApiError(Exception):

@@ -8,7 +8,7 @@ leaves and writes only the difference, unread (``changes``); a rebuild
 compares the rows of the replayed state with those the database holds
 (``rewrite``), through the same function.  A single row read under a lock
 (a table's, a round's) is written by ``update`` with only its changed
-columns.  Every write is a ``poker.statements.Statement``, for the caller
+columns.  Every write is a ``kernel.statements.Statement``, for the caller
 to join to its append (one round trip on PostgreSQL).
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db.models import Model
 
-from poker import statements
+from kernel import statements
 
 Key = tuple[Any, ...]
 Rows = Mapping[Key, Mapping[str, Any]]

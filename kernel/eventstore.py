@@ -8,7 +8,7 @@ whole, and ``classify`` tells a stale version from a retried command.
 
 Rows are written under today's schema and read back in today's shape: a
 row written under an older schema goes through its stream's upcaster
-(``poker.upcast``) on every read, so no caller sees an old name or field.
+(``kernel.upcast``) on every read, so no caller sees an old name or field.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 from django.db import IntegrityError, connections
 from django.utils import timezone
 
-from poker import statements, upcast
-from poker.models import Command, Event
+from kernel import statements, upcast
+from kernel.models import Command, Event
 
 
 @dataclass(frozen=True)

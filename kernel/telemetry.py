@@ -1,11 +1,11 @@
 """What a command leaves for the operators: its log context and metrics.
 
-``command`` wraps each command in ``poker.commands.Aggregate.run`` (the
+``command`` wraps each command in ``kernel.commands.Aggregate.run`` (the
 one command runner: tables, casino tables, tournaments): while one runs,
 every log line (of any module) carries its ``command_id``, ``table_id``
 (or ``tournament_id``) and ``kind`` (structlog's context variables,
 ``config/logs.py``); when it ends it counts in ``poker_commands_total`` and
-``poker_command_seconds`` (``config/metrics.py``), and logs one line at
+``poker_command_seconds`` (``kernel/metrics.py``), and logs one line at
 DEBUG (none at INFO: a line per action would cost more than the rest of
 this together).  It is on the hot path, so it is a plain class with slots,
 the metrics' children are looked up once per label set, and nothing is
@@ -23,8 +23,8 @@ from typing import Any
 
 from structlog.contextvars import bind_contextvars, reset_contextvars
 
-from config.api_errors import ApiError
-from config.metrics import COMMAND_SECONDS, COMMANDS
+from kernel.api_errors import ApiError
+from kernel.metrics import COMMAND_SECONDS, COMMANDS
 
 _counts: dict[tuple[str, str], Any] = {}
 _times: dict[str, Any] = {}

@@ -23,7 +23,7 @@ MAX_DEPTH = 32
 
 class TooLarge(APIException):
     """A body over the upload limit (an ``APIException``, not an ``ApiError``:
-    DRF loads the parser while ``config.api_errors`` is still importing)."""
+    DRF loads the parser while ``kernel.api_errors`` is still importing)."""
 
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"

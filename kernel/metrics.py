@@ -5,7 +5,7 @@ What is measured, and where:
 - ``poker_commands_total{kind,outcome}``: commands carried out
   (``rate()`` of ``kind="hand.act"`` is the actions per second), counted
   with ``poker_command_seconds{kind}``, the time each took, by
-  ``config.telemetry.command`` in ``poker.commands.Aggregate.run``, the
+  ``kernel.telemetry.command`` in ``kernel.commands.Aggregate.run``, the
   one command runner (casino tables' kinds ``casino.*``, tournaments'
   ``tournament.*``).
 - ``poker_open_sockets``: WebSockets accepted and not yet closed

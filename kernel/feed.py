@@ -28,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NamedTuple, NotRequired, TypedDict, TypeVar
 
-from poker.eventstore import Recorded
+from kernel.eventstore import Recorded
 
 Frame = Mapping[str, Any]
 """A socket frame as a stream passes it on: a JSON object with a ``type``

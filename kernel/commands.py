@@ -7,14 +7,13 @@ command id with the digest of what it asks (a retry gets its first answer, the
 same id with other content is refused); refusals as ``ApiError``s; a lost
 race as the aggregate's ``busy``; the append of its events with its id and
 receipt (``eventstore.appending``); the log context and metrics
-(``config.telemetry``).  An ``Aggregate`` brings only what is its own: how
+(``kernel.telemetry``).  An ``Aggregate`` brings only what is its own: how
 it locks and folds its streams, what follows a command by itself and the
 money it moves, its appends, its read models, clocks and frames, and its
 answers.
 
 It needs nothing but the event store (with its statements and command
-rows) and the command-id refusals of ``poker.errors``, so it can move to
-the ``kernel`` with them.
+rows) and the command-id refusals of ``kernel.errors``.
 """
 
 from __future__ import annotations
@@ -28,12 +27,12 @@ from typing import Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
 
-from config import telemetry
-from config.api_errors import ApiError
-from poker.errors import CommandIdReused, CommandIdTaken
-from poker.eventstore import AlreadyDone, Appending, Batch, Feed, appending, classify, digest
-from poker.models import Command as CommandRow
-from poker.statements import Statement
+from kernel import telemetry
+from kernel.api_errors import ApiError
+from kernel.errors import CommandIdReused, CommandIdTaken
+from kernel.eventstore import AlreadyDone, Appending, Batch, Feed, appending, classify, digest
+from kernel.models import Command as CommandRow
+from kernel.statements import Statement
 
 W = TypeVar("W")
 """An aggregate's unit of work: what one command read and will write."""
@@ -58,7 +57,7 @@ class Aggregate(Generic[W, R]):
     """A kind of stream, with only what is its own; ``run`` is the rest."""
 
     log: logging.Logger
-    """Its commands' log lines (``config.telemetry``)."""
+    """Its commands' log lines (``kernel.telemetry``)."""
     target: str
     """What its target id is called in the log context (``table_id``)."""
     load: Callable[[int], W]
