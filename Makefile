@@ -23,7 +23,7 @@ migrate: venv
 static: venv
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 
-# WebSocket messages no larger than a consumer accepts (poker.consumers.MAX_FRAME).
+# WebSocket messages no larger than a consumer accepts (kernel.consumers.MAX_FRAME).
 WS_LIMITS = --websocket-max-message-size 16384 --websocket-max-frame-size 16384
 
 run: migrate static

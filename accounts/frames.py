@@ -16,19 +16,14 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from accounts.models import Entry
-from config.layer import send_all
+from kernel.consumers import session_group
+from kernel.layer import send_all
 
 
 def player_group(user: int) -> str:
     """A player's own group (``ws/me/``): his hidden cards, his seats, his
     wallet."""
     return f"player.{user}"
-
-
-def session_group(user: int) -> str:
-    """Every socket a player opened logged in (a table's, his own stream):
-    each is closed when his account is locked."""
-    return f"session.{user}"
 
 
 LOCKED = "account.locked"

@@ -770,7 +770,7 @@ def sender_threads() -> Iterator[list[float]]:
     the driver goes on), in the list's one item once the block is over.
     The publisher is flushed before and after, so that all of it, and only
     it, falls inside."""
-    from config import layer
+    from kernel import layer
 
     out = [0.0]
     layer.flush()
@@ -823,12 +823,12 @@ STEPS: list[tuple[str, frozenset[str] | None, str]] = [
 names its step.  A frame of the project's code that none fits is a step
 named after its module."""
 SENDS = {
-    "config.layer": "publish: channel-layer send",
+    "kernel.layer": "publish: channel-layer send",
 }
 """Where a step hands its work to Redis: charged apart from the step."""
 THREADS = "sender threads (frames)"
 """The CPU of the process's other threads meanwhile: the frame publisher
-(``config.layer``), which sends what the commands handed it."""
+(``kernel.layer``), which sends what the commands handed it."""
 GLUE = "transaction and glue"
 """Under ``hand_act`` with no step on the stack: BEGIN, COMMIT, the rest."""
 PROJECT = ("kernel", "poker", "accounts", "tournaments", "config")

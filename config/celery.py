@@ -23,7 +23,7 @@ def frames_sent(**kwargs: Any) -> None:
     publisher's flush at exit), and a worker killed after the ack takes
     what its publisher still held with it: every socket of that table
     would miss those frames until the table moved again."""
-    from config import layer
+    from kernel import layer
 
     layer.flush()
 

@@ -146,7 +146,7 @@ DB_THREADS = env.int(
     "DB_THREADS", default=1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 4
 )
 """Threads (each with its connection) a server's sockets reach the database
-from (``config/dbthreads.py``); one on SQLite, whose writers queue anyway."""
+from (``kernel/dbthreads.py``); one on SQLite, whose writers queue anyway."""
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -161,7 +161,7 @@ if REDIS_URL:
     _redis_db = urlsplit(REDIS_URL).path.strip("/") or "0"
     CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
         "default": {
-            # Redis pub/sub (config.layer): a group message is one PUBLISH,
+            # Redis pub/sub (kernel.layer): a group message is one PUBLISH,
             # each server process subscribed once per group and handing it to
             # its own sockets; nothing is kept for a server not listening
             # (its sockets catch up from the event store by position).

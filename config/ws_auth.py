@@ -23,17 +23,13 @@ change), his sockets are told (``accounts.frames.announce_revoked``) and
 each whose credential no longer works ends with 4401 (``still_valid``).
 
 A refused socket is accepted and closed at once, with an error frame
-(``{"type": "error", "code", "message"}``) and a close code and reason
-saying why: ASGI servers answer a handshake refused before acceptance with
-a bare HTTP 403, and daphne drops close reasons, so the frame is what every
-client can read.
+(``kernel.consumers.refuse``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 from urllib.parse import ParseResult, parse_qsl, urlparse
@@ -42,47 +38,18 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext_lazy as _
 
 from accounts import second_factor
-from config.dbthreads import database
-from config.languages import socket_language
 from config.ws_tickets import SESSION, TOKEN, Credential, ticket_redeem
 from kernel import outage
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a socket is closed as it opens."""
-
-    close_code: int
-    code: str
-    """The error frame's code (the REST API's code for the same refusal)."""
-    why: Any
-    """Marked for gettext: the error frame's message in the socket's
-    language (``config.languages``); the close reason in English."""
-
-    @property
-    def reason(self) -> str:
-        """The close reason: English, and short enough for a close frame."""
-        with translation.override("en"):
-            return str(self.why)
-
-    def frame(self, scope: dict[str, Any], *, account: bool = True) -> dict[str, Any]:
-        """The error frame, its message in the language of the socket
-        ``scope`` (``account``: as ``socket_language`` takes it)."""
-        with translation.override(socket_language(scope, account=account)):
-            return {"type": "error", "code": self.code, "message": str(self.why)}
-
+from kernel.consumers import Refusal, refuse
+from kernel.dbthreads import database
 
 NOT_AUTHENTICATED = Refusal(
     4401, "not_authenticated", _("not authenticated: log in or send a ticket")
-)
-ACCOUNT_LOCKED = Refusal(4401, "account_locked", _("account locked: this session has ended"))
-LOGGED_OUT = Refusal(
-    4401, "logged_out", _("logged out: the token or session this socket opened with was revoked")
 )
 UNAVAILABLE = Refusal(
     1013, "unavailable", _("the service is briefly unavailable: connect again in a moment")
@@ -91,19 +58,6 @@ ORIGIN_REFUSED = Refusal(
     4403, "origin_refused", _("origin refused: open the socket from this site, or send a ticket")
 )
 NO_ROUTE = Refusal(4404, "not_found", _("no such stream"))
-
-
-async def refuse(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
-    """Accept, say why, and close (see the module's docstring)."""
-    await consumer.accept()
-    await consumer.send_json(refusal.frame(consumer.scope))
-    await consumer.close(code=refusal.close_code, reason=refusal.reason)
-
-
-async def end(consumer: AsyncJsonWebsocketConsumer, refusal: Refusal) -> None:
-    """Say why and close a socket accepted before."""
-    await consumer.send_json(refusal.frame(consumer.scope))
-    await consumer.close(code=refusal.close_code, reason=refusal.reason)
 
 
 class _Refused(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -222,6 +176,11 @@ async def still_valid(scope: dict[str, Any]) -> bool:
     return bool(user.is_authenticated)
 
 
+async def credential_valid(sender: Any, scope: dict[str, Any], **kwargs: Any) -> bool:
+    """The answer to ``kernel.signals.credentials_checked``: ``still_valid``."""
+    return await still_valid(scope)
+
+
 class OriginGuard:
     """Sockets without a ticket must come from this site (the module's
     docstring); others are refused with 4403."""
@@ -296,7 +255,7 @@ class OutageGuard:
     """A socket whose handshake meets PostgreSQL or Redis out of reach (the
     token or session looked up, the consumer's first reads) is closed with
     1013, "try again later", after an error frame, instead of an ASGI
-    error; an open socket handles outages itself (``poker.consumers``)."""
+    error; an open socket handles outages itself (``kernel.consumers``)."""
 
     def __init__(self, application: Any) -> None:
         self.application = application

@@ -5,7 +5,7 @@ Such a command is refused with the code ``unavailable``: nothing of it was
 committed unless its answer was, so the client sends it again later with
 the same command id and gets the first answer, or it runs then, once.  The
 REST API answers 503 with ``Retry-After``; a socket answers an error frame
-and stays open (``poker.consumers.JsonFrames``)."""
+and stays open (``kernel.consumers.JsonFrames``)."""
 
 from __future__ import annotations
 

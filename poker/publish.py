@@ -30,9 +30,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from accounts.frames import player_group
-from config.layer import Messages, send_all
 from kernel import feed
 from kernel.eventstore import Recorded, load_feed, recorded
+from kernel.layer import Messages, send_all
 from kernel.models import Event
 from poker import clocks, streams
 from poker.engine.codec import name_of

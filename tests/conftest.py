@@ -264,6 +264,6 @@ def database_threads_closed() -> Iterator[None]:
     after the test (each thread keeps its own), as the test's own are: a
     test database is dropped at the end only once nobody is connected."""
     yield
-    from config import dbthreads  # here: a test without Django imports nothing of it
+    from kernel import dbthreads  # here: a test without Django imports nothing of it
 
     dbthreads.close_connections()

@@ -23,11 +23,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from config.dbthreads import database
-from config.ws_auth import Refusal
+from kernel.consumers import FeedConsumer, JsonFrames, Place, Refusal
+from kernel.dbthreads import database
 from kernel.eventstore import load
 from kernel.feed import Frame
-from poker.consumers import FeedConsumer, JsonFrames, Place
 from poker.publish import LOBBY_GROUP
 from tournaments import selectors, timing
 from tournaments.models import Tournament

@@ -24,9 +24,9 @@ from typing import Any
 
 from django.db import transaction
 
-from config.layer import Messages, send_all
 from kernel import feed
 from kernel.eventstore import Recorded
+from kernel.layer import Messages, send_all
 from poker.publish import LOBBY_GROUP
 from tournaments import selectors
 from tournaments.rules import TournamentState

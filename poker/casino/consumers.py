@@ -4,7 +4,7 @@ Anyone may watch (public frames); a logged-in player also gets his private
 frames (his box's cards and chips) until his account is locked, all taken
 from the one message per command the table's group gets
 (``casino.publish``).  Catch-up, order and gaps are every stream's
-(``poker.consumers.FeedConsumer``).  The stream only sends: ``ping`` is
+(``kernel.consumers.FeedConsumer``).  The stream only sends: ``ping`` is
 answered with the last position sent.
 """
 
@@ -15,11 +15,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from config.ws_auth import Refusal
+from kernel.consumers import FeedConsumer, Refusal
 from poker.casino import publish
 from poker.casino.models import CasinoTable
 from poker.casino.selectors import casino_table_view
-from poker.consumers import FeedConsumer
 
 NO_TABLE = Refusal(4404, "not_found", _("no such casino table"))
 

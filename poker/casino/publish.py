@@ -25,9 +25,9 @@ from typing import Any
 
 from django.db import transaction
 
-from config.layer import Messages, send_all
 from kernel import feed
 from kernel.eventstore import Recorded, load_feed
+from kernel.layer import Messages, send_all
 from poker.casino import streams
 from poker.casino.frames import Cutter, Frame
 from poker.casino.models import CasinoTable, casino_feed, casino_table_stream

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts import locks
-from config.ws_auth import ACCOUNT_LOCKED
+from kernel.consumers import ACCOUNT_LOCKED
 from tests.poker.ws_support import make_users, me_client, open_table, table_client
 
 pytestmark = pytest.mark.django_db(transaction=True)

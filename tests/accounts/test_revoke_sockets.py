@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client as DjangoClient
 from rest_framework.test import APIClient
 
-from config.ws_auth import LOGGED_OUT
+from kernel.consumers import LOGGED_OUT
 from poker.casino import services as casino_services
 from tests.funds import fund
 from tests.poker.ws_support import ORIGIN, Client, act_frame, actor, open_table, seat_all

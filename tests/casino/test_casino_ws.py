@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 
 from accounts import locks, money
 from config.asgi import application
-from config.ws_auth import ACCOUNT_LOCKED
+from kernel.consumers import ACCOUNT_LOCKED
 from poker.casino import services
 from tests.funds import fund
 from tests.poker.ws_support import ticket_for

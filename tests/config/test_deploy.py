@@ -198,7 +198,7 @@ def test_every_asgi_server_reads_websocket_messages_no_larger_than_a_consumer_ac
     """uvicorn's default is 16 MiB, daphne's 1 MiB: each command line that
     starts one (the image, the units, ``make run``, the tests' and the
     bench's servers) bounds it at ``MAX_FRAME``."""
-    from poker.consumers import MAX_FRAME
+    from kernel.consumers import MAX_FRAME
 
     uvicorn = f"--ws-max-size {MAX_FRAME}"
     daphne = f"--websocket-max-message-size {MAX_FRAME} --websocket-max-frame-size {MAX_FRAME}"

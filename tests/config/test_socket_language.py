@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from config.languages import socket_language
+from kernel.languages import socket_language
 
 
 def scope(query: str = "", header: str | None = None, language: str | None = None) -> Any:

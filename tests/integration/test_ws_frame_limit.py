@@ -16,7 +16,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from poker.consumers import MAX_FRAME
+from kernel.consumers import MAX_FRAME
 from tests.integration.cluster import Server
 from tests.integration.room import Cluster
 

@@ -64,6 +64,12 @@ def setup(prefix: str, players: list[str], buy_in: int) -> dict[str, Any]:
         betting="no-limit",
         small_blind=1,
         big_blind=2,
+        # Clocks longer than any run: the pictures compared before and after a
+        # kill show the legal actions, which the bet window would change.
+        action_seconds=600,
+        bet_seconds=600,
+        draw_seconds=600,
+        parole_seconds=600,
     )
     for seat, name in enumerate(players, start=1):
         user = fund(model.objects.create(username=f"{prefix}-{name}"))

@@ -28,8 +28,8 @@ from django.db import connections
 
 from bench.chaos import instances
 from bench.websockets import free_port
-from config import dbthreads
-from config import layer as frames_out
+from kernel import dbthreads
+from kernel import layer as frames_out
 from kernel.models import Command
 from tests.poker.api_support import random_action
 from tests.poker.ws_support import (
@@ -124,7 +124,7 @@ async def test_a_lobby_socket_gets_the_list_again_once_its_server_hears_redis_ag
 ):
     """Pub/sub keeps nothing for a server not listening: a table opened
     while Redis was away is in the lobby's list sent again once the server
-    hears the layer again (``config.layer_watch``), with no later change."""
+    hears the layer again (``kernel.layer_watch``), with no later change."""
     lobby = Client("/ws/lobby/")
     accepted, _ = await lobby.open()
     assert accepted and (await lobby.next())["type"] == "snapshot"

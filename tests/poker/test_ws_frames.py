@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from poker.consumers import MAX_FRAME
+from kernel.consumers import MAX_FRAME
 from tests.poker.ws_support import (
     Client,
     act_frame,

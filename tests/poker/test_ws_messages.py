@@ -179,7 +179,7 @@ async def test_a_send_the_server_refuses_as_closed_ends_the_sockets_sends_quietl
     socket itself (a missed ping): the frame is dropped, nothing after it
     is sent, and the application does not fail; any other refusal still
     raises."""
-    from poker.consumers import JsonFrames
+    from kernel.consumers import JsonFrames
 
     sent: list[dict[str, Any]] = []
 

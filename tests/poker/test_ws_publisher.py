@@ -1,5 +1,5 @@
 """Frames on the Redis channel layer (channels_redis's pub/sub layer) go
-out through the process's publisher (``config.layer``): a command hands
+out through the process's publisher (``kernel.layer``): a command hands
 them over after its commit and goes on, creating no event loop; the
 publisher's thread sends them in the order the commands committed, one
 ``PUBLISH`` per message, and each server process hands a message to all
@@ -22,9 +22,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 
-from config import layer as frames_out
 from config.layer_format import FORMAT
 from kernel import feed
+from kernel import layer as frames_out
 from kernel.tasks import clock_drain
 from poker import publish, selectors, services
 from poker.models import Hand, Table

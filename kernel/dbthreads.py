@@ -15,7 +15,7 @@ What stays as it was:
 - Two commands at one table, from two threads, wait on the table row's
   lock in PostgreSQL, as commands from two processes always have.
 - Frames are published after commit, in the order the commands hand them
-  over (``config.layer``).  Two commands of one table committing back to
+  over (``kernel.layer``).  Two commands of one table committing back to
   back on two threads may hand theirs over the other way round, as two
   processes' commands may: a socket fetches the position it skipped from
   the store and drops the late frame (``poker.consumers.TableConsumer``).

@@ -16,7 +16,7 @@ the subscriptions are in place again (redis-py subscribes again to
 everything on the connection it makes anew before reading from it), and
 each socket of the loop gets a ``layer.resumed`` message (through the
 layer), on which its stream catches up from the store
-(``poker.consumers.JsonFrames.layer_resumed``).  ``ECHO_S`` is generous:
+(``kernel.consumers.JsonFrames.layer_resumed``).  ``ECHO_S`` is generous:
 a busy loop answers late, and a late answer costs every socket a read of
 the store.
 

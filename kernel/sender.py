@@ -1,5 +1,5 @@
 """A thread of the process's own that sends what commands hand it, in
-batches: the skeleton of the frame publisher (``config.layer``).
+batches: the skeleton of the frame publisher (``kernel.layer``).
 
 A command hands an item over (``put``: an append to an in-process queue)
 and goes on; the thread takes what has piled up (after waiting

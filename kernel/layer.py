@@ -8,7 +8,7 @@ it once and hands it to each of its sockets in the group.  Nothing is
 stored in Redis: a server that is not listening at that moment (Redis
 restarted, a connection lost) misses the message, and its sockets fetch
 what they missed from the event store, by position, with the next message
-(``poker.consumers.FeedConsumer``).
+(``kernel.consumers.FeedConsumer``).
 
 A command publishes from synchronous code.  ``async_to_sync`` there, with
 no event loop running in the thread (a bench, a Celery task, a command run
@@ -16,7 +16,7 @@ on a server's database thread), makes a new event loop for every call, and
 the pub/sub layer keeps its connections per loop: every command would pay
 for a loop and a fresh connection to Redis.  So on Redis a command only
 hands its messages to its process's ``Publisher`` (an append to an
-in-process queue: ``config.sender``), and the publisher's one thread sends
+in-process queue: ``kernel.sender``), and the publisher's one thread sends
 them through the layer's own ``group_send`` in one event loop of its own
 that lives as long as the process (one connection, kept).
 
@@ -31,7 +31,7 @@ What this keeps:
 - The layer may drop a message; the event store is the truth.  A send that
   fails is logged and dropped, with the rest of its hand-over.
 - A process that stops sends what it still holds (``flush`` at exit); a
-  forked child starts a publisher of its own (``config.sender``).
+  forked child starts a publisher of its own (``kernel.sender``).
 
 The in-memory layer (no ``REDIS_URL``: the embedded defaults, the tests)
 holds its queues in the event loop its consumers run in, which another
@@ -49,7 +49,7 @@ from typing import Any, Literal, TypedDict
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from config.sender import Sender
+from kernel.sender import Sender
 
 log = logging.getLogger(__name__)
 
