@@ -1,5 +1,5 @@
-"""The clock benchmark's own kind of clock, ``bench.tick``, registered in
-the benchmark's worker when it imports this module (``celery worker
+"""The clock benchmark's own kind of clock, ``bench.tick``, connected to
+the kernel's ``clock_due`` in the benchmark's worker when it imports this module (``celery worker
 --include bench.clock_kind``, after Django is set up; a prefork pool's
 processes inherit it).
 
@@ -15,20 +15,21 @@ from django.utils import timezone
 
 from kernel import clocks
 from kernel.models import Clock
+from kernel.signals import clock_due
 
 KIND = "bench.tick"
 TABLE = "bench_tick_fired"
 CREATE = f"CREATE TABLE {TABLE} (stream text, version bigint, due timestamptz, fired timestamptz)"
 
 
-def fire(clock: Clock) -> bool:
+def fire(clock: Clock) -> None:
     """Record the tick: its clock, when it was due, and when it ran."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {TABLE} (stream, version, due, fired) VALUES (%s, %s, %s, %s)",
             [clock.stream, clock.version, clock.due, timezone.now()],
         )
-    return True
 
 
-clocks.register(KIND, fire)
+due = clocks.firing({KIND}, fire)
+clock_due.connect(due, dispatch_uid=KIND)

@@ -335,6 +335,7 @@ def _scale() -> None:
     while _ticks_fired()[1] < SCALE and time.monotonic() < deadline:
         time.sleep(0.5)
     _report_scale(set_in, *_ticks_fired(), _ticks_pending())
+    _report_rate(set_in)
 
 
 def _warmed_up() -> bool:
@@ -415,6 +416,23 @@ def _report_scale(set_in: float, late: list[float], fired: int, twice: int, pend
         print(f"  late p99             {cuts[98]:8.1f} ms")
         print(f"  late max             {max(late):8.1f} ms   (early min {min(late):.1f} ms)")
     print(f"  fired twice          {twice}")
+
+
+def _report_rate(set_in: float) -> None:
+    """How fast the worker fired them (over the time from the first fired
+    to the last) beside how fast they were set: below it, a backlog grew."""
+    from django.db import connection
+
+    from bench.clock_kind import TABLE
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*), EXTRACT(EPOCH FROM max(fired) - min(fired)) FROM {TABLE}")
+        count, span = cursor.fetchone()
+    if count and span:
+        print(
+            f"  fired a second       {count / float(span):8.1f}   (first to last fired; "
+            f"set {SCALE / set_in:.0f} a second, goal {SCALE / SCALE_SECONDS:.0f})"
+        )
 
 
 def _in_command_cost() -> tuple[float, float]:

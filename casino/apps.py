@@ -74,12 +74,11 @@ class CasinoConfig(AppConfig):
         from accounts.references import names_wanted
         from casino import clocks
         from config.projections import projection_register
-        from kernel.clocks import register as clock_register
         from kernel.copies import copy_verify
         from kernel.lobby import lobby_sections
+        from kernel.signals import clock_due
 
-        for kind in clocks.KINDS:
-            clock_register(kind, clocks.fire)
+        clock_due.connect(clocks.due, dispatch_uid="casino-clocks")
         audit_requested.connect(_problems, dispatch_uid="casino-audit")
         out_of_play_requested.connect(_out_of_play, dispatch_uid="casino-out-of-play")
         names_wanted.connect(_names, dispatch_uid="casino-names")

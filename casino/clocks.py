@@ -1,11 +1,11 @@
 """The casino clocks: the betting window and each box's decision clock.
 
-As at the pot tables, a command that starts a clock
-writes it as data in its transaction (``kernel.clocks``), at the stream
-and the version it is for; the kernel's drain fires it when due, under a
-command id made of them (one of the room's own ids,
-``config.system_ids``): it acts once, only if the table is still there,
-and a clock moved since does nothing.
+As at the pot tables, a command that starts a clock writes it as data
+(``kernel.clocks``) in its append's statement (``clock_writes``), at the
+stream and the version it is for; the kernel's drain fires it when due
+(``due``, the ``clock_due`` receiver of ``KINDS``), under a command id made
+of them (one of the room's own ids, ``config.system_ids``): it acts once,
+only if the table is still there, and a clock moved since does nothing.
 
 - The window: set when the first bet of a round opens it, at (table
   stream, number of the round to deal); when it fires with the round still
@@ -23,12 +23,13 @@ from typing import Any
 
 from django.conf import settings
 
-from casino.errors import ClockEarly, ClockMoved
+from casino.errors import ClockMoved
+from casino.projections import bet_until
 from casino.work import CasinoWork
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
-from kernel.api_errors import ApiError
-from kernel.firing import firing, moment, stamp
+from kernel.clocks import check_due
+from kernel.models import Clock
 from poker.engine.casino import TimeOut
 
 
@@ -52,8 +53,10 @@ def timer_for(work: CasinoWork) -> tuple[str, int, datetime] | None:
             return current.row.stream, current.start + len(current.events), due
         return None
     table = work.table_state
-    if table.bets and not work.table_start.bets and work.table.bet_until is not None:
-        return work.table.stream, table.round_number + 1, work.table.bet_until
+    if table.bets and not work.table_start.bets:  # the first bet opens the window
+        until = bet_until(work.table_start, table, work.now, work.table.bet_until)
+        if until is not None:
+            return work.table.stream, table.round_number + 1, until
     return None
 
 
@@ -64,28 +67,27 @@ WINDOW = "casino.window"
 KINDS = (TURN, WINDOW)
 
 
-def schedule(work: CasinoWork) -> None:
-    """Write the clock the command's new state needs, in its transaction
-    (``kernel.clocks``; after the read models: the window's end is on the
-    table row); a round this command finished has its clock cleared."""
+def clock_writes(work: CasinoWork) -> list[kernel_clocks.Statement]:
+    """The clock writes the command's new state needs, for its append's
+    statement: the box to act's clock or the window; a round this command
+    finished has its clock cleared.  None with the clocks off."""
     if not settings.CLOCKS_ENABLED:
-        return
+        return []
+    out = []
     current = work.round
     if current is not None and current.events and current.state.complete:
-        kernel_clocks.clock_clear(stream=current.row.stream, kind=TURN)
+        out.append(kernel_clocks.clock_clear_statement(stream=current.row.stream, kind=TURN))
     timer = timer_for(work)
     if timer is not None:
-        set_timer(work.table.pk, *timer)
-
-
-def set_timer(table: int, stream: str, version: int, when: datetime) -> None:
-    """Set the clock of ``table`` on ``stream`` (a round's: the box to act;
-    the table's: the window) for ``version`` at ``when``, in the caller's
-    transaction."""
-    kind = TURN if stream.startswith("casino-round-") else WINDOW
-    kernel_clocks.clock_set(
-        stream=stream, kind=kind, version=version, due=when, args={"table": table}
-    )
+        stream, version, when = timer
+        kind = TURN if stream.startswith("casino-round-") else WINDOW
+        args = {"table": work.table.pk}
+        out.append(
+            kernel_clocks.clock_set_statement(
+                stream=stream, kind=kind, version=version, due=when, args=args
+            )
+        )
+    return out
 
 
 def timer_id(stream: str, version: int) -> uuid.UUID:
@@ -97,7 +99,8 @@ def timer_id(stream: str, version: int) -> uuid.UUID:
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     """Act for a clock that ran out if its stream is still at ``version``:
     the box to act times out, or the window closes and the round is dealt.
-    ``ClockMoved`` when there is nothing to do, ``ClockEarly`` when early."""
+    ``ClockMoved`` when there is nothing to do, ``kernel.clocks.ClockEarly``
+    when early."""
     from casino.commands import CASINO
 
     def do(work: CasinoWork) -> None:
@@ -125,8 +128,7 @@ def _time_out(work: CasinoWork, stream: str, version: int) -> None:
     to_act = current.state.to_act
     if due is None or to_act is None:
         raise ClockMoved()
-    if work.now < due:
-        raise ClockEarly(stamp(due))
+    check_due(work.now, due)
     work.round_do(TimeOut(to_act))
 
 
@@ -134,26 +136,13 @@ def _window_closed(work: CasinoWork, number: int) -> None:
     table = work.table_state
     if table.round_running or table.round_number + 1 != number or not table.bets:
         raise ClockMoved()
-    due = work.table.bet_until
-    if due is not None and work.now < due:
-        raise ClockEarly(stamp(due))
+    check_due(work.now, work.table.bet_until)
     work.deal()
 
 
-fire = firing(clock_expire, early=ClockEarly, refused=ApiError)
-"""The command of a due casino clock (``kernel.clocks``)."""
+def _expire(clock: Clock) -> None:
+    clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
 
 
-def overdue(now: datetime) -> list[tuple[int, str, int]]:
-    """(table, stream, version) of every casino clock due before ``now``
-    that no drain has fired."""
-    return [(c.args["table"], c.stream, c.version) for c in kernel_clocks.overdue(now, KINDS)]
-
-
-def clock_sweep() -> int:
-    """Fire every due casino clock now (the drain, of the casino's kinds);
-    how many acted."""
-    return kernel_clocks.drain(kinds=KINDS)
-
-
-__all__ = ["clock_expire", "clock_sweep", "moment", "overdue", "schedule", "set_timer", "timer_id"]
+due = kernel_clocks.firing(KINDS, _expire)
+"""The ``clock_due`` receiver of the casino's clocks (``CasinoConfig.ready``)."""

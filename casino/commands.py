@@ -41,11 +41,10 @@ def _record(work: CasinoWork) -> Record:
 
 
 def _write(work: CasinoWork, ready: Appending) -> None:
-    """The append with the read models' writes, then the clock and (on
-    commit) the frames."""
+    """The append with the read models' and the clock's writes in one
+    statement, then (on commit) the frames."""
     work.recorded = ready.recorded
-    projections.write(work, ready.writes, ready.using)
-    clocks.schedule(work)
+    projections.write(work, [*ready.writes, *clocks.clock_writes(work)], ready.using)
     publish.after_commit(work)
 
 

@@ -3,44 +3,48 @@
 A clock is a row of ``kernel.models.Clock``: (stream, kind) -> the version
 of the stream it is set for and when it comes due.
 
-- Setting: a command that leaves a clock running writes it with ``set``
-  (``clock_set``, an upsert) in its own transaction, beside its read
-  models; a command that moves the stream on writes the new version over
-  the old one, or clears it (``clock_clear``).  No broker message: a
-  clock that never comes due costs one row write.
-- Firing: ``drain`` takes the due rows one at a time (``FOR UPDATE SKIP
-  LOCKED`` on PostgreSQL, so several drains run side by side without
-  taking the same row), deletes the row and runs the command of its kind
-  in the same transaction.  The row goes only with the command: a drain
-  that fails or whose process dies rolls back and leaves the row, which
-  the next drain fires.  Each kind's command checks that its stream is
-  still at the clock's version (a clock moved since does nothing) and runs
-  under one of the room's system command ids made of the stream and that
-  version, so no clock acts twice.
+- Setting: a command that leaves a clock running writes it with
+  ``clock_set`` (an upsert) in its own transaction, or joins
+  ``clock_set_statement`` to its own writes; a command that moves the
+  stream on writes the new version over the old one, or clears it
+  (``clock_clear``).  No broker message: a clock that never comes due
+  costs one row write.
+- Firing: ``drain`` takes the due rows in batches: one statement deletes
+  up to ``BATCH`` of the earliest (``FOR UPDATE SKIP LOCKED`` on
+  PostgreSQL, so several drains run side by side without taking the same
+  row) and returns them; each one's command then runs in a savepoint of
+  the batch's transaction.  The rows go only with their commands: a drain
+  whose process dies rolls the whole batch back, rows and commands, and
+  the next drain fires them; a command that fails rolls back to its
+  savepoint and its row is put back for a later drain.
+- Once, at its version: each kind's command checks that its stream is
+  still where the clock was set (a clock moved since does nothing: its
+  app raises a refusal) and runs under one of the room's system command
+  ids made of the stream and that version, so no clock acts twice.  A
+  command that finds its clock early (``ClockEarly``) has it set again.
+- Kinds: the drain sends ``kernel.signals.clock_due`` for each due clock;
+  each app connects, in its ``AppConfig.ready``, one receiver made by
+  ``firing`` for the kinds it owns.  The kernel imports no app.
 - Waking: the Celery task ``kernel.tasks.clock_drain`` runs a drain; the
   waker (``kernel.waker``) sends it when the nearest due time comes, so
   only a clock that comes due becomes Celery work.
-
-Each aggregate supplies only its own: the kinds it has (``register``),
-when each is due and its version (its ``clock_set`` calls), and what a due
-clock does (the kind's ``fire``).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from collections.abc import Callable, Collection, Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import connection, connections, transaction
 from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
 
+from kernel.api_errors import ApiError
 from kernel.models import Clock
-from kernel.signals import clock_fired
+from kernel.signals import clock_due, clock_fired
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +52,34 @@ LOCK_TIMEOUT_MS = 200
 """How long a drain's command waits for a lock on PostgreSQL before it gives
 its clock back for a later drain: a command holding the aggregate waits for
 the clock row the drain holds, and the drain must not wait for it in turn."""
+SWEEP_GRACE_SECONDS = 2.0
+"""A clock this far past its time without having acted is overdue: no
+drain took it (``overdue``)."""
+BATCH = 16
+"""Clocks a drain takes in one statement and fires in one transaction: the
+statement and the transaction are paid once per batch; a command's effects
+after its commit (frames) wait for the batch's other commands."""
 
 
-class Early(Exception):
+# --------------------------------------------------------------------------
+# Time
+
+
+def stamp(at: datetime) -> float:
+    """A time as the engines and rules count it: seconds since the epoch."""
+    return at.timestamp()
+
+
+def moment(seconds: float) -> datetime:
+    """Seconds since the epoch as an aware datetime (UTC)."""
+    return datetime.fromtimestamp(seconds, tz=UTC)
+
+
+# --------------------------------------------------------------------------
+# Kinds
+
+
+class ClockEarly(Exception):
     """A kind's command found its clock not due yet: set it again for ``due``."""
 
     def __init__(self, due: datetime) -> None:
@@ -58,20 +87,51 @@ class Early(Exception):
         self.due = due
 
 
-Fire = Callable[[Clock], bool]
-"""A kind's command for a due clock: whether it acted (False: its stream
-moved on, nothing to do); raises ``Early`` to be set again for later."""
+def check_due(now: datetime, due: datetime | None) -> None:
+    """Refuse to act on a clock before ``due`` (``ClockEarly``): a command
+    judges by its own time, which may be earlier than the drain's."""
+    if due is not None and now < due:
+        raise ClockEarly(due)
 
 
-@dataclass(frozen=True)
-class Kind:
-    """A registered kind of clock."""
+Command = Callable[[Clock], object]
+"""What a due clock of a kind does: runs its command (its result unused);
+raises ``ClockEarly`` to be set again, or a refusal when its stream moved."""
+Receiver = Callable[..., bool | None]
+"""A ``clock_due`` receiver: True, the clock acted; False, it was dropped
+(refused: its stream moved on); None, not one of its kinds."""
 
-    name: str
-    fire: Fire
+
+def firing(
+    kinds: Collection[str],
+    command: Command,
+    *,
+    refused: type[Exception] | tuple[type[Exception], ...] = ApiError,
+) -> Receiver:
+    """The ``clock_due`` receiver of an app's ``kinds``: runs ``command``
+    for a due clock of one of them; a ``refused`` error (by default any
+    refusal of the app's: its stream moved, its table closed) drops the
+    clock."""
+
+    def receiver(sender: str, clock: Clock, **_: Any) -> bool | None:
+        if sender not in kinds:
+            return None
+        try:
+            command(clock)
+        except ClockEarly:
+            raise
+        except refused:
+            return False
+        return True
+
+    return receiver
 
 
-_kinds: dict[str, Kind] = {}
+def kind_name(kind: str) -> str:
+    """The kind of a row's kind (``tournament.rebuy:17`` -> ``tournament.rebuy``)."""
+    return kind.split(":", 1)[0]
+
+
 _local = threading.local()
 
 
@@ -80,23 +140,6 @@ def in_drain() -> bool:
     transaction: what a command does "after it committed" then waits for
     the drain's commit (``transaction.on_commit``)."""
     return bool(getattr(_local, "firing", False))
-
-
-def register(name: str, fire: Fire) -> None:
-    """Have clocks of kind ``name`` (and ``name:key``) fired by ``fire``
-    (an app registers its kinds in its ``ready``)."""
-    _kinds[name] = Kind(name, fire)
-
-
-def unregister(name: str) -> None:
-    """Forget the kind ``name`` (its clocks left are dropped when due)."""
-    _kinds.pop(name, None)
-
-
-def kind_name(kind: str) -> str:
-    """The registered kind of a row's kind (``tournament.rebuy:17`` ->
-    ``tournament.rebuy``)."""
-    return kind.split(":", 1)[0]
 
 
 # --------------------------------------------------------------------------
@@ -198,7 +241,7 @@ def _told(due: datetime) -> None:
 
 
 def of_kinds(kinds: Iterable[str] | None) -> QuerySet[Clock]:
-    """Every clock of the registered ``kinds`` (None: of every kind)."""
+    """Every clock of ``kinds`` (None: of every kind)."""
     rows = Clock.objects.all()
     if kinds is None:
         return rows
@@ -231,73 +274,80 @@ def nearest(after: datetime | None = None) -> datetime | None:
 
 def drain(*, kinds: Iterable[str] | None = None, now: datetime | None = None) -> int:
     """Fire every clock of ``kinds`` (None: all) due by now (``now``: by
-    then), each in a transaction of its own; how many acted.
+    then), a batch at a time; how many acted.
 
-    A clock whose command fails with an unexpected error stays for a later
-    drain (logged), and this drain goes on with the others."""
+    A clock whose command fails with an unexpected error is put back for a
+    later drain (logged), and this drain goes on with the others."""
     wanted = None if kinds is None else list(kinds)
     acted = 0
     skipped: list[int] = []
     while True:
-        try:
-            fired = _fire_next(wanted, now or timezone.now(), skipped)
-        except _Failed as failed:
-            skipped.append(failed.pk)
-            continue
-        if fired is None:
-            return acted
-        acted += fired
-
-
-class _Failed(Exception):
-    def __init__(self, pk: int) -> None:
-        super().__init__(pk)
-        self.pk = pk
-
-
-def _fire_next(kinds: list[str] | None, now: datetime, skipped: list[int]) -> bool | None:
-    """Fire the earliest due clock in a transaction of its own: whether its
-    command acted, None when no clock is due."""
-    pk = None
-    try:
         with transaction.atomic():
-            due = of_kinds(kinds).filter(due__lte=now).exclude(pk__in=skipped)
-            clock = due.select_for_update(skip_locked=True).order_by("due", "pk").first()
-            if clock is None:
-                return None
-            pk = clock.pk
-            if connection.vendor == "postgresql":
-                with connection.cursor() as cursor:
-                    cursor.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
-            Clock.objects.filter(pk=clock.pk).delete()
-            return _fire(clock)
-    except Exception as error:
-        if pk is None:
-            raise
-        log.warning("clock %s not fired, left for a later drain: %r", pk, error)
-        raise _Failed(pk) from error
+            batch = _take(wanted, now or timezone.now(), skipped)
+            if not batch:
+                return acted
+            for clock in batch:
+                fired = _fire(clock)
+                if fired is None:
+                    skipped.append(clock.pk)
+                else:
+                    acted += fired
 
 
-def _fire(clock: Clock) -> bool:
-    """Run a due clock's command (its row already deleted in this
-    transaction); an early one is set again for its time."""
-    kind = _kinds.get(kind_name(clock.kind))
-    if kind is None:
-        log.error("clock %s of unknown kind %r dropped", clock.pk, clock.kind)
-        return False
+def _take(kinds: list[str] | None, now: datetime, skipped: list[int]) -> list[Clock]:
+    """Delete the earliest due clocks (up to ``BATCH``, none of ``skipped``)
+    in the caller's transaction, and return them.  On PostgreSQL one
+    statement, skipping the rows other drains hold, with the transaction's
+    lock timeout set; elsewhere (SQLite: one writer at a time) a read and a
+    delete."""
+    if connection.vendor != "postgresql":
+        due = of_kinds(kinds).filter(due__lte=now).exclude(pk__in=skipped)
+        batch = list(due.order_by("due", "pk")[:BATCH])
+        Clock.objects.filter(pk__in=[clock.pk for clock in batch]).delete()
+        return batch
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
+    where = ["due <= %s"]
+    params: list[object] = [now]
+    if kinds is not None:
+        where.append("split_part(kind, ':', 1) = ANY(%s)")
+        params.append(kinds)
+    if skipped:
+        where.append("NOT (id = ANY(%s))")
+        params.append(skipped)
+    table = Clock._meta.db_table
+    sql = (
+        f"DELETE FROM {table} WHERE id IN (SELECT id FROM {table} WHERE {' AND '.join(where)} "
+        "ORDER BY due, id LIMIT %s FOR UPDATE SKIP LOCKED) "
+        "RETURNING id, stream, kind, version, due, args"
+    )
+    return sorted(Clock.objects.raw(sql, [*params, BATCH]), key=lambda c: (c.due, c.pk))
+
+
+def _fire(clock: Clock) -> bool | None:
+    """Run a due clock's command in a savepoint (its row already deleted in
+    the batch's transaction): whether it acted; an early one is set again
+    for its time; None when its command failed, its row put back."""
+    name = kind_name(clock.kind)
     _local.firing = True
     late = (timezone.now() - clock.due).total_seconds()
-    transaction.on_commit(
-        lambda: clock_fired.send(sender=Clock, kind=kind.name, late=late), robust=True
-    )
     try:
         with transaction.atomic():
-            return kind.fire(clock)
-    except Early as early:
+            answers = [a for _, a in clock_due.send(sender=name, clock=clock) if a is not None]
+    except ClockEarly as early:
         due = max(early.due, timezone.now() + timedelta(milliseconds=1))
         clock_set(
             stream=clock.stream, kind=clock.kind, version=clock.version, due=due, args=clock.args
         )
         return False
+    except Exception as error:
+        log.warning("clock %s not fired, left for a later drain: %r", clock.pk, error)
+        Clock.objects.bulk_create([clock], ignore_conflicts=True)
+        return None
     finally:
         _local.firing = False
+    if not answers:
+        log.error("clock %s of unknown kind %r dropped", clock.pk, clock.kind)
+        return False
+    transaction.on_commit(lambda: clock_fired.send(sender=Clock, kind=name, late=late), robust=True)
+    return any(answers)

@@ -22,7 +22,8 @@ sleeps until then, and wakes sooner for a clock set to come due earlier:
 
 Once a clock is due it sends a drain for every clock due by then
 (``covered``), one per due clock up to ``DRAINS_MAX`` (a burst is drained
-side by side); a clock still there ``RESEND_S`` after its drain was sent
+side by side), at most once every ``SEND_GAP_S`` (a drain takes the clocks
+due meanwhile in one batch); a clock still there ``RESEND_S`` after its drain was sent
 (that drain failed, or its worker died) is sent a drain again.  Several
 workers' wakers may send drains for the same moment: drains skip each
 other's rows, and a drain that finds nothing due costs one query.
@@ -49,6 +50,10 @@ log = logging.getLogger(__name__)
 
 POLL_S = 0.2
 """On SQLite, the longest the waker sleeps without reading the index again."""
+SEND_GAP_S = 0.025
+"""The least time between two sends of drains: clocks coming due closer
+together than that are drained by one batch (``kernel.clocks.BATCH``)
+rather than one Celery task each, at most that much later."""
 RESEND_S = 2.0
 """A clock still due this long after a drain was sent for it: send again."""
 RECONNECT_S = 1.0
@@ -188,7 +193,7 @@ class Waker:
     def step(self, now: datetime) -> float:
         """Send a drain if a clock came due; how long to sleep."""
         fresh = clocks.nearest(after=self.covered)
-        if fresh is not None and fresh <= now:
+        if fresh is not None and fresh <= now and self.may_send(now):
             self.send(now, clocks.due_count(now, DRAINS_MAX))
             self.covered = now
             fresh = clocks.nearest(after=now)
@@ -205,11 +210,17 @@ class Waker:
         """How long to sleep at ``now``: until the nearest clock ``fresh``,
         the check of the drains last sent, or the poll, whichever is first."""
         wakes = [now + timedelta(seconds=self.poll_s)]
+        if fresh is not None and self.sent_at is not None:
+            fresh = max(fresh, self.sent_at + timedelta(seconds=SEND_GAP_S))
         if fresh is not None:
             wakes.append(fresh)
         if self.sent_at is not None:
             wakes.append(self.sent_at + timedelta(seconds=RESEND_S))
         return max(0.0, (min(wakes) - now).total_seconds())
+
+    def may_send(self, now: datetime) -> bool:
+        """Whether ``SEND_GAP_S`` has passed since drains were last sent."""
+        return self.sent_at is None or now - self.sent_at >= timedelta(seconds=SEND_GAP_S)
 
     def send(self, now: datetime, drains: int = 1) -> None:
         from kernel.tasks import clock_drain

@@ -33,13 +33,12 @@ class PokerConfig(AppConfig):
         from accounts.locks import out_of_play_requested
         from accounts.references import names_wanted
         from config.projections import projection_register
-        from kernel.clocks import register as clock_register
+        from kernel.signals import clock_due
         from poker import clocks
         from poker.upcast import register_upcasters
 
         register_upcasters()
-        for kind in clocks.KINDS:
-            clock_register(kind, clocks.fire)
+        clock_due.connect(clocks.due, dispatch_uid="poker-clocks")
         audit_requested.connect(_problems, dispatch_uid="poker-audit")
         out_of_play_requested.connect(_out_of_play, dispatch_uid="poker-out-of-play")
         names_wanted.connect(_names, dispatch_uid="poker-names")

@@ -11,13 +11,12 @@ real time:
   (``kernel.clocks``), in its own transaction: the turn's clock on the
   hand's stream at its version, or the pause on the table's stream at its
   hand number.
-- ``clock_expire``: what a due clock does (``fire``, run by the kernel's
-  drain): act for the player (``TimeOut``) or deal the next hand, but only
-  if the stream is still at that version.  A clock can never act twice,
-  or on a hand that has moved on: a clock moved since finds another
-  version and does nothing, and a repeat that races the first collides
-  with its command id.
-- ``clock_sweep``: the drain of the tables' clocks, now.
+- ``clock_expire``: what a due clock does (``due``, the kernel's
+  ``clock_due`` receiver for ``KINDS``): act for the player (``TimeOut``)
+  or deal the next hand, but only if the stream is still at that version.
+  A clock can never act twice, or on a hand that has moved on: a clock
+  moved since finds another version and does nothing, and a repeat that
+  races the first collides with its command id.
 """
 
 from __future__ import annotations
@@ -27,14 +26,12 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import Exists
-from django.utils import timezone
 
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
-from kernel.api_errors import ApiError
-from kernel.firing import firing, moment, stamp
+from kernel.clocks import check_due, moment, stamp
+from kernel.models import Clock as KernelClock
 from kernel.models import Command as CommandRow
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
@@ -46,15 +43,11 @@ from poker.engine.table.clock import (
     next_hand_clock,
     turn_clock,
 )
-from poker.errors import ClockEarly, ClockMoved
+from poker.errors import ClockMoved
 from poker.models import Hand, Table
 
 if TYPE_CHECKING:
     from poker.work import Work
-
-SWEEP_GRACE_SECONDS = 2.0
-"""A clock this far past its time without having acted is overdue (``overdue``)."""
-
 
 # --------------------------------------------------------------------------
 # The clock now
@@ -197,14 +190,6 @@ PAUSE = "poker.pause"
 KINDS = (TURN, PAUSE)
 
 
-def schedule(work: Work) -> None:
-    """Write the clock the command's new state needs, in its transaction
-    (``clock_writes``, run apart; the command path sends them with its
-    read models instead: ``poker.work.written``)."""
-    for statement in clock_writes(work):
-        _execute(statement)
-
-
 def clock_writes(work: Work) -> list[kernel_clocks.Statement]:
     """The kernel clock writes the command's new state needs (``kernel.clocks``):
     the new turn's clock, or the pause before the next hand; a hand this
@@ -230,26 +215,26 @@ def set_timer(
     transaction; it replaces the clock set before on that stream.
     ``position`` (the table's feed position) is not needed: the row set
     last is the one that stands."""
-    _execute(_set(table, stream, version, when))
-
-
-def _set(table: int, stream: str, version: int, when: datetime) -> kernel_clocks.Statement:
-    kind = TURN if stream.startswith("hand-") else PAUSE
-    return kernel_clocks.clock_set_statement(
-        stream=stream, kind=kind, version=version, due=when, args={"table": table}
+    kernel_clocks.clock_set(
+        stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
     )
 
 
-def _execute(statement: kernel_clocks.Statement) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(*statement)
+def _set(table: int, stream: str, version: int, when: datetime) -> kernel_clocks.Statement:
+    return kernel_clocks.clock_set_statement(
+        stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
+    )
+
+
+def _kind(stream: str) -> str:
+    return TURN if stream.startswith("hand-") else PAUSE
 
 
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:
     """Act for a clock that ran out, if its stream is still at ``version``:
     the player to act times out (after his time bank), or the next hand is
     dealt.  Raises ``ClockMoved`` when there is nothing to do and
-    ``ClockEarly`` when it fired before its time."""
+    ``kernel.clocks.ClockEarly`` when it fired before its time."""
     from poker.work import TABLE
 
     if _hand_moved_on(stream, version):
@@ -307,8 +292,7 @@ def _time_out(work: Work, stream: str, version: int) -> None:
     clock = running(work)
     if clock is None or clock.seat is None:
         raise ClockMoved()
-    if stamp(work.now) < clock.expires:
-        raise ClockEarly(clock.expires)
+    check_due(work.now, moment(clock.expires))
     _use_bank(work, clock)
     work.hand_do(TimeOut(work.table_state.hand_seats.index(clock.seat)))
 
@@ -319,31 +303,16 @@ def _deal_after_pause(work: Work, hand_number: int) -> None:
         raise ClockMoved()
     if plan_hand(table) is None:
         raise ClockMoved()
-    due = work.table.next_hand_at
-    if due is not None and work.now < due:
-        raise ClockEarly(stamp(due))
+    check_due(work.now, work.table.next_hand_at)
 
 
 def _fired(work: Work) -> dict[str, Any]:
     return {"table": work.table.pk, "table_version": work.table_state.version}
 
 
-# --------------------------------------------------------------------------
-# Due clocks
+def _expire(clock: KernelClock) -> None:
+    clock_expire(table_id=clock.args["table"], stream=clock.stream, version=clock.version)
 
 
-fire = firing(clock_expire, early=ClockEarly, refused=ApiError)
-"""The command of a due cash-table clock."""
-
-
-def overdue(now: datetime | None = None) -> list[tuple[int, str, int]]:
-    """(table, stream, version) of every table clock past its time by more
-    than the grace: clocks no drain has fired."""
-    late = (now or timezone.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
-    return [(c.args["table"], c.stream, c.version) for c in kernel_clocks.overdue(late, KINDS)]
-
-
-def clock_sweep() -> int:
-    """Fire every due table clock now (the drain, of the tables' kinds);
-    how many acted."""
-    return kernel_clocks.drain(kinds=KINDS)
+due = kernel_clocks.firing(KINDS, _expire)
+"""The ``clock_due`` receiver of the cash tables' clocks (``PokerConfig.ready``)."""

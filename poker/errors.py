@@ -41,15 +41,3 @@ class ClockMoved(ApiError):
     status = 409
     code = "clock_moved"
     message = _("The table has moved on since this clock was set.")
-
-
-class ClockEarly(ApiError):
-    """The timer fired before its clock expired (it is set again)."""
-
-    status = 409
-    code = "clock_early"
-    message = _("This clock has not run out yet.")
-
-    def __init__(self, expires: float) -> None:
-        super().__init__()
-        self.expires = expires

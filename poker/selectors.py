@@ -20,8 +20,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.selectors import player_name, screen_name
+from kernel.clocks import stamp
 from kernel.eventstore import load
-from kernel.firing import stamp
 from poker import clocks, streams
 from poker.engine.betting import legal_actions
 from poker.engine.fairdeal import openings

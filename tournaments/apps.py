@@ -19,15 +19,14 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.references import names_wanted
         from config.projections import projection_register
-        from kernel.clocks import register as clock_register
+        from kernel.signals import clock_due
         from poker.work import on_hand_finished
         from tournaments import clocks
         from tournaments.play import hand_over
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
-        for kind in clocks.KINDS:
-            clock_register(kind, clocks.fire)
+        clock_due.connect(clocks.due, dispatch_uid="tournament-clocks")
         on_hand_finished(hand_over)
         names_wanted.connect(_names, dispatch_uid="tournament-names")
         projection_register(

@@ -32,7 +32,8 @@ room's own ids (``config.system_ids``: no client can spend one):
   every table whose pause is over, and sets itself again for the tables
   still pausing.
 
-A clock that fires early is set again for its time; one whose drain
+The kernel fires them (``due``, the ``clock_due`` receiver of ``KINDS``):
+a clock that fires early is set again for its time; one whose drain
 failed, or whose worker died, stays a row until a drain fires it.
 """
 
@@ -47,11 +48,10 @@ from django.conf import settings
 
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
-from kernel.api_errors import ApiError
+from kernel.clocks import check_due
 from kernel.models import Clock as KernelClock
-from poker.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing
-from tournaments.errors import ClockEarly, ClockMoved
+from tournaments.errors import ClockMoved
 from tournaments.models import Tournament
 from tournaments.rules import (
     BreakStarted,
@@ -170,13 +170,12 @@ def set_deal_timer(tournament_id: int, when: datetime) -> None:
 def start_due(*, tournament_id: int, starts_at: int) -> Outcome | None:
     """Start a tournament whose time has come, or cancel it with refunds
     below the minimum.  ``ClockMoved`` if it no longer waits to start,
-    ``ClockEarly`` before its time."""
+    ``kernel.clocks.ClockEarly`` before its time."""
 
     def decide(state: TournamentState, now: int) -> TournamentCommand:
         if state.status is not Status.REGISTERING or state.starts_at != starts_at:
             raise ClockMoved()
-        if now < starts_at:
-            raise ClockEarly(starts_at)
+        check_due(moment(now), moment(starts_at))
         if len(state.entrants) < state.definition.min_players:
             return Cancel(TOO_FEW)
         return Start(now, secrets.randbits(64))
@@ -191,8 +190,7 @@ def clock_due(*, tournament_id: int, period: int, due: int) -> Outcome | None:
     def decide(state: TournamentState, now: int) -> TournamentCommand:
         if state.period != period or deadline(state) != due:
             raise ClockMoved()
-        if now < due:
-            raise ClockEarly(due)
+        check_due(moment(now), moment(due))
         return Tick(now, secrets.randbits(64))
 
     return _fire(tournament_id, (period, due), decide)
@@ -206,8 +204,7 @@ def rebuy_due(*, tournament_id: int, player: str, until: int) -> Outcome | None:
         entrant = state.entrant(player)
         if state.status is not Status.RUNNING or entrant is None or entrant.rebuy_until != until:
             raise ClockMoved()
-        if now < until:
-            raise ClockEarly(until)
+        check_due(moment(now), moment(until))
         return RebuyTimeout(player, now, secrets.randbits(64))
 
     return _fire(tournament_id, ("rebuy", player, until), decide)
@@ -231,39 +228,24 @@ def _fire(tournament_id: int, key: tuple[object, ...], decide: Any) -> Outcome |
 # Due clocks
 
 
-def fire(clock: KernelClock) -> bool:
-    """The command of a due tournament clock (``kernel.clocks``): whether it acted."""
+def _expire(clock: KernelClock) -> None:
+    """Run a due tournament clock's command, by its kind."""
     pk = clock.args["tournament"]
     kind = kernel_clocks.kind_name(clock.kind)
-    try:
-        if kind == START:
-            start_due(tournament_id=pk, starts_at=clock.version)
-        elif kind == CLOCK:
-            clock_due(tournament_id=pk, period=clock.args["period"], due=clock.version)
-        elif kind == REBUY:
-            rebuy_due(tournament_id=pk, player=clock.args["player"], until=clock.version)
-        else:
-            from tournaments.play import deal_due
+    if kind == START:
+        start_due(tournament_id=pk, starts_at=clock.version)
+    elif kind == CLOCK:
+        clock_due(tournament_id=pk, period=clock.args["period"], due=clock.version)
+    elif kind == REBUY:
+        rebuy_due(tournament_id=pk, player=clock.args["player"], until=clock.version)
+    else:
+        from tournaments.play import deal_due
 
-            deal_due(tournament_id=pk)
-    except ClockEarly as early:
-        raise kernel_clocks.Early(moment(early.due)) from early
-    except ApiError:
-        return False
-    return True
+        deal_due(tournament_id=pk)
 
 
-def overdue(now: datetime | None = None) -> list[tuple[str, int, int | str, int]]:
-    """("start", "clock", "rebuy" or "deal", tournament, key, time) of every
-    tournament clock overdue by more than the grace (the key: the period,
-    or the player deciding on a rebuy)."""
-    late = (now or timing.now()) - timedelta(seconds=SWEEP_GRACE_SECONDS)
-    out: list[tuple[str, int, int | str, int]] = []
-    for c in kernel_clocks.overdue(late, KINDS):
-        kind = kernel_clocks.kind_name(c.kind).removeprefix("tournament.")
-        key = c.args.get("period", c.args.get("player", 0))
-        out.append((kind, c.args["tournament"], key, c.version))
-    return out
+due = kernel_clocks.firing(KINDS, _expire)
+"""The ``clock_due`` receiver of the tournaments' clocks (``TournamentsConfig.ready``)."""
 
 
 def sweep() -> int:
@@ -274,5 +256,5 @@ def sweep() -> int:
     if getattr(settings, "TOURNAMENT_TABLES", True):
         from tournaments.play import sweep_deals
 
-        sweep_deals(timing.now() - timedelta(seconds=SWEEP_GRACE_SECONDS))
+        sweep_deals(timing.now() - timedelta(seconds=kernel_clocks.SWEEP_GRACE_SECONDS))
     return acted

@@ -72,18 +72,6 @@ class ClockMoved(ApiError):
     message = _("The tournament's clock has moved on since this timer was set.")
 
 
-class ClockEarly(ApiError):
-    """A timer fired before its deadline (it is set again)."""
-
-    status = 409
-    code = "clock_early"
-    message = _("This clock has not run out yet.")
-
-    def __init__(self, due: int) -> None:
-        super().__init__()
-        self.due = due
-
-
 def refusal(error: TournamentError) -> ApiError:
     """A rules refusal as an API error with the same code: ``message`` in
     the reader's language (``config.refusals``), ``detail`` the rules' own

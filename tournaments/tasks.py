@@ -16,7 +16,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.conf import settings
 
-from poker.clocks import SWEEP_GRACE_SECONDS
+from kernel.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing
 
 

@@ -185,8 +185,9 @@ def timers(stopped: datetime, logs: list[Path], clock_s: int, pause_s: int) -> l
     out early, a hand dealt before the pause was over.  The workers' logs
     say how many drains ran and how many clocks they fired (a drain killed
     mid-command leaves its clock to the next one)."""
+    from kernel import clocks
     from kernel.models import Event
-    from poker import clocks
+    from poker.clocks import KINDS
     from poker.models import Table
 
     early: list[float] = []
@@ -204,7 +205,7 @@ def timers(stopped: datetime, logs: list[Path], clock_s: int, pause_s: int) -> l
         (early if lateness < 0 else late).append(lateness)
     dealt_early = _deals_early(pause_s)
     drains = _drains(logs)
-    overdue = clocks.overdue(now=stopped)
+    overdue = clocks.overdue(stopped - timedelta(seconds=clocks.SWEEP_GRACE_SECONDS), KINDS)
     late.sort()
     p50, p99 = (late[int(q * (len(late) - 1))] if late else 0.0 for q in (0.5, 0.99))
     return [

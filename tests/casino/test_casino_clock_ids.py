@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from casino import clocks, services
-from casino.errors import ClockEarly
 from casino.models import CasinoRound, CasinoTable
+from kernel.clocks import ClockEarly
 from kernel.models import Event
 from tests.poker.clock_support import until
 

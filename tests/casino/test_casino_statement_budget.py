@@ -30,13 +30,13 @@ was deleted and made again through the ORM."""
 BET = 10
 """The bet that deals: the table and its stream, the accounts and the
 bankroll, the other tables' exposure, the transfers, the command, its
-events, the table's columns, the boxes that changed and the new round's
-row in one, COMMIT.  15 before."""
+events, the table's columns, the boxes that changed, the new round's row
+and the box to act's clock in one, COMMIT.  11 with the clock apart."""
 
 MOVE = 7
 """A move inside a round: BEGIN, the table and the round's row and their
 streams, the command, its event, the table's and the round's changed
-columns in one, COMMIT.  11 before."""
+columns and the next box's clock in one, COMMIT.  8 with the clock apart."""
 
 
 def _sql(call: Callable[[], Any]) -> list[str]:
@@ -48,14 +48,19 @@ def _sql(call: Callable[[], Any]) -> list[str]:
     return sql[sql.index("BEGIN") : sql.index("COMMIT") + 1]
 
 
-def _within(sql: list[str], budget: int) -> None:
+def _within(sql: list[str], budget: int, clock: bool = False) -> None:
+    """At most ``budget`` statements, none a DELETE; ``clock``: the clock's
+    row written in the append's statement (the last before COMMIT)."""
     assert len(sql) <= budget, f"{len(sql)} statements:\n" + "\n".join(sql)
     assert not any(s.upper().startswith("DELETE") for s in sql), sql
+    if clock:
+        assert [s for s in sql if "kernel_clock" in s] == [sql[-2]], sql
 
 
 def test_a_casino_command_writes_only_the_rows_that_changed_within_its_budget(
-    pg_default: None, make_user: Any, open_casino: Any, bankroll: Any
+    pg_default: None, make_user: Any, open_casino: Any, bankroll: Any, settings: Any
 ) -> None:
+    settings.CLOCKS_ENABLED = True  # the window's and the boxes' clocks are written
     bankroll()
     table = open_casino()["table"]["id"]
     ann, bob = make_user("ann"), make_user("bob")
@@ -65,7 +70,7 @@ def test_a_casino_command_writes_only_the_rows_that_changed_within_its_budget(
     _within(sit, SIT)
     casino_bet(by=ann, table_id=table, amount=10, command_id=uuid.uuid4())
     bet = _sql(lambda: casino_bet(by=bob, table_id=table, amount=10, command_id=uuid.uuid4()))
-    _within(bet, BET)
+    _within(bet, BET, clock=True)
     # ann's box row is the one she sat down to: kept, not made again
     assert set(boxes) <= set(CasinoBox.objects.filter(table=table).values_list("pk", flat=True))
     current = CasinoRound.objects.get(table=table)
@@ -80,4 +85,4 @@ def test_a_casino_command_writes_only_the_rows_that_changed_within_its_budget(
             command_id=uuid.uuid4(),
         )
     )
-    _within(moved, MOVE)
+    _within(moved, MOVE, clock=True)

@@ -7,6 +7,7 @@ what it saw; the tables' and tournaments' clocks are the same mechanism
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from django.utils import timezone
 
 from kernel import clocks
 from kernel.models import Clock
+from kernel.signals import clock_due
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -34,25 +36,30 @@ class Probe:
     """The version each stream is at: a clock at another acts not."""
     fail_once: set[str] = field(default_factory=set)
     hold: threading.Event | None = None
+    hold_at: str | None = None
+    """Hold only the command of this stream's clock (None: every one)."""
     held: threading.Event = field(default_factory=threading.Event)
     early: dict[str, datetime] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def fire(self, clock: Clock) -> bool:
+    def fire(self, clock: Clock) -> None:
         if clock.stream in self.early:
-            raise clocks.Early(self.early.pop(clock.stream))
+            raise clocks.ClockEarly(self.early.pop(clock.stream))
         if self.current.get(clock.stream, clock.version) != clock.version:
-            return False  # the stream moved on
+            raise Moved()  # the stream moved on
         mark(f"fired-{clock.stream}")  # a write of the command's, in its transaction
         if clock.stream in self.fail_once:
             self.fail_once.discard(clock.stream)
             raise RuntimeError("the command failed")
-        if self.hold is not None:
+        if self.hold is not None and self.hold_at in (None, clock.stream):
             self.held.set()
             self.hold.wait(10)
         with self.lock:
             self.fired.append((clock.stream, clock.version))
-        return True
+
+
+class Moved(Exception):
+    """The test kind's refusal: its stream moved on."""
 
 
 def mark(stream: str) -> None:
@@ -67,9 +74,10 @@ def marked(stream: str) -> bool:
 @pytest.fixture
 def probe() -> Iterator[Probe]:
     found = Probe()
-    clocks.register(PROBE, found.fire)
+    receiver = clocks.firing({PROBE}, found.fire, refused=Moved)
+    clock_due.connect(receiver, dispatch_uid=PROBE)
     yield found
-    clocks.unregister(PROBE)
+    clock_due.disconnect(dispatch_uid=PROBE)
 
 
 def set_clock(stream: str, version: int, due: datetime) -> None:
@@ -233,3 +241,43 @@ def test_a_drainer_whose_connection_dies_mid_command_leaves_the_clock(probe, pg_
     probe.hold, probe.fired = None, []
     assert clocks.drain(kinds=[PROBE]) == 1  # a later drain fires it, once
     assert probe.fired == [("s-1", 3)] and marked("s-1")
+
+
+@pytest.mark.postgres
+def test_a_drainer_that_dies_mid_batch_gives_back_the_clocks_it_fired_too(probe, pg_default):
+    now = timezone.now()
+    set_clock("s-1", 3, now - 2 * PAST)
+    set_clock("s-2", 5, now - PAST)  # the same batch, after s-1
+    probe.hold, probe.hold_at = threading.Event(), "s-2"
+    pids: list[int] = []
+
+    def drainer() -> None:
+        pids.append(connection.cursor().connection.info.backend_pid)
+        with contextlib.suppress(BaseException):  # its connection is gone
+            clocks.drain(kinds=[PROBE])
+
+    thread = in_thread(drainer)
+    assert probe.held.wait(10)  # s-1's command ran; s-2's runs, both rows deleted
+    assert clocks.drain(kinds=[PROBE]) == 0  # both rows are the dying drain's
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pids[0]])
+    probe.hold.set()
+    thread.join(30)
+    assert sorted(probe.fired) == [("s-1", 3), ("s-2", 5)]  # ran, never committed
+    assert not marked("s-1") and not marked("s-2")
+    assert Clock.objects.filter(kind=PROBE).count() == 2
+    probe.hold, probe.fired = None, []
+    assert clocks.drain(kinds=[PROBE]) == 2  # a later drain fires each, once
+    assert sorted(probe.fired) == [("s-1", 3), ("s-2", 5)]
+    assert marked("s-1") and marked("s-2")
+
+
+def test_a_drain_takes_its_clocks_in_batches_and_fires_every_one(probe, monkeypatch):
+    monkeypatch.setattr(clocks, "BATCH", 3)
+    now = timezone.now()
+    with transaction.atomic():
+        for n in range(8):
+            clocks.clock_set(stream=f"s-{n}", kind=PROBE, version=n, due=now - PAST)
+    assert clocks.drain(kinds=[PROBE]) == 8
+    assert sorted(probe.fired) == sorted((f"s-{n}", n) for n in range(8))
+    assert not Clock.objects.filter(kind=PROBE).exists()

@@ -144,3 +144,16 @@ def test_the_waker_connects_with_the_database_settings() -> None:
         "port": 6432,
         "sslmode": "require",  # a libpq parameter; Django's own options are not
     }
+
+
+def test_drains_are_sent_at_most_every_send_gap_so_close_clocks_share_a_batch() -> None:
+    woken = waker.Waker()
+    now = timezone.now()
+    gap = timedelta(seconds=waker.SEND_GAP_S)
+    assert woken.may_send(now)  # nothing sent yet
+    woken.sent_at = now
+    assert not woken.may_send(now + gap / 2)
+    assert woken.may_send(now + gap)
+    # a clock due at once after a send: the waker sleeps out the gap
+    assert woken.wait_from(now, now) == pytest.approx(waker.SEND_GAP_S)
+    assert woken.wait_from(now, now + 2 * gap) == pytest.approx(2 * waker.SEND_GAP_S)

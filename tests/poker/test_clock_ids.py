@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from kernel.clocks import ClockEarly
 from kernel.models import Event
 from poker import clocks, services
-from poker.errors import ClockEarly
 from poker.models import Hand, Table
 from tests.funds import fund
 from tests.poker.api_support import action_body, post, refused

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from kernel.api_errors import ApiError
+from kernel.clocks import ClockEarly
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     cash,
@@ -27,7 +28,7 @@ from tests.tournaments.service_support import (
 )
 from tests.tournaments.support import structure
 from tournaments import clocks, services, tables
-from tournaments.errors import ClockEarly, ClockMoved
+from tournaments.errors import ClockMoved
 from tournaments.rules import Break
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from kernel.clocks import ClockEarly
 from tests.tournaments.conftest import CASH
 from tests.tournaments.service_support import (
     bust,
@@ -25,7 +26,7 @@ from tests.tournaments.service_support import (
 )
 from tests.tournaments.support import structure
 from tournaments import clocks, selectors, services, tables, timing
-from tournaments.errors import ClockEarly, ClockMoved
+from tournaments.errors import ClockMoved
 from tournaments.rules import Break, Rebuys
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pools_paid")]
