@@ -13,7 +13,7 @@ tables' work in one transaction (a tournament's).
 (``kernel.commands.Aggregate``; ``TABLE.run(table_id, ...)``): these steps, a cash
 table's chips on the ledger (``accounts.tables``), its receipt and first
 answers, and, once a command committed, whoever listens for the hands it
-finished (``on_hand_finished``: a tournament), told in a transaction of
+finished (``hand_finished``: a tournament), told in a transaction of
 its own.  ``CURRENT`` holds, per process, each table's work as this
 process last read it under the lock or wrote it, while a hand runs there:
 the runner's one-statement path acts on it (``current``), and ``inside``
@@ -26,13 +26,14 @@ import copy
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.errors import refusal
@@ -55,7 +56,6 @@ from poker.engine.state import HandState
 from poker.engine.table import (
     StartHand,
     TableCommand,
-    TableConfig,
     TableState,
     hand_result,
     plan_hand,
@@ -468,19 +468,11 @@ def inside(work: Work) -> bool:
 # --------------------------------------------------------------------------
 # The table as an aggregate of the command runner
 
-HandFinished = Callable[[int, TableConfig], None]
-"""Told, after a table command committed, that a hand at that table (by
-id, with its configuration) finished in it."""
-
-_hand_listeners: list[HandFinished] = []
-
-
-def on_hand_finished(listener: HandFinished) -> None:
-    """Have ``listener`` told of every hand a table command finishes (a
-    higher app registers in its ``ready``: the tables never call up into
-    it, nor wait for it inside their transaction)."""
-    if listener not in _hand_listeners:
-        _hand_listeners.append(listener)
+hand_finished = Signal()
+"""Sent after a table command committed that finished a hand at that table
+(``table_id``, its ``config``): a higher app (a tournament) connects in its
+``ready``, so the tables never call up into it, nor wait for it inside
+their transaction."""
 
 
 def _follow(work: Work, by: Any) -> list[statements.Statement]:
@@ -533,14 +525,16 @@ def _committed(work: Work) -> None:
 
 
 def _hand_finished(work: Work) -> None:
-    """Tell the listeners of the hand ``work`` finished.  The command has
-    committed and its answer stands whatever they do: a listener that
-    fails is logged, and what it missed is caught up by its own sweep."""
-    for listener in _hand_listeners:
-        try:
-            listener(work.table.pk, work.table_state.config)
-        except Exception:
-            log.exception("hand-finished listener %r failed at table %s", listener, work.table.pk)
+    """Send ``hand_finished`` for the hand ``work`` finished.  The command
+    has committed and its answer stands whatever the receivers do: one
+    that fails is logged, and what it missed is caught up by its own sweep."""
+    table = work.table.pk
+    answers = hand_finished.send_robust(sender=Work, table_id=table, config=work.table_state.config)
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):
+            log.error(
+                "hand-finished receiver %r failed at table %s", receiver, table, exc_info=answer
+            )
 
 
 TABLE: Aggregate[Work, dict[str, Any]] = Aggregate(

@@ -18,7 +18,7 @@ state current through the reports run on it, which read neither again.
 
 A hand's end comes back up the other way without the tables calling into
 the tournament: a player's command at a tournament table commits at that
-table alone, and then (``poker.work.on_hand_finished``, registered in
+table alone, and then (``poker.work.hand_finished``, registered in
 ``TournamentsConfig.ready``) ``hand_over`` runs a tournament command of
 its own: the tournament row locked, then the table, the hand reported
 with the table's final stacks (``_report_ended``), what the tournament

@@ -1,6 +1,6 @@
 """A hand's end at a tournament table reaches the tournament after the
 table's command has committed, in a command of the tournament's own
-(``poker.work.on_hand_finished``, ``tournaments.play.hand_over``):
+(``poker.work.hand_finished``, ``tournaments.play.hand_over``):
 the table never calls into the tournament inside its transaction.  A
 report lost between the two commits (the process died, the report
 failed) is made by the deal sweep, and the player's answer stands."""
@@ -72,11 +72,11 @@ def test_the_tournament_hears_of_a_hand_once_the_table_has_committed(
     heard: list[tuple[int, bool]] = []
     hand_over = play.hand_over
 
-    def listener(table_id: int, config: TableConfig) -> None:
+    def listener(sender: Any, table_id: int, config: TableConfig, **_: Any) -> None:
         heard.append((table_id, connection.in_atomic_block))
         hand_over(table_id, config)
 
-    monkeypatch.setattr(work, "_hand_listeners", [listener])
+    _only_receiver(monkeypatch, listener)
     before = state(t).tables[1].hand
     assert before is not None
     _play_to_the_end(table, users)
@@ -91,10 +91,10 @@ def test_a_lost_report_is_made_by_the_sweep_and_the_answer_stands(
 ) -> None:
     t, table, users = _heads_up(director, players, settings)
 
-    def dies(table_id: int, config: TableConfig) -> None:
+    def dies(sender: Any, table_id: int, config: TableConfig, **_: Any) -> None:
         raise RuntimeError("the process died before the tournament heard")
 
-    monkeypatch.setattr(work, "_hand_listeners", [dies])
+    _only_receiver(monkeypatch, dies)
     running = state(t).tables[1].hand
     answers = _play_to_the_end(table, users)
     assert answers and all(isinstance(a, dict) for a in answers)  # no error reached the player
@@ -107,3 +107,11 @@ def test_a_lost_report_is_made_by_the_sweep_and_the_answer_stands(
     assert _stacks_agree(t)
     play.sweep_deals(timezone.now() + timedelta(hours=1))  # nothing more to report: no error
     assert _stacks_agree(t)
+
+
+def _only_receiver(monkeypatch: pytest.MonkeyPatch, receiver: Any) -> None:
+    """``receiver`` alone hears of finished hands while the test runs."""
+    signal = work.hand_finished
+    monkeypatch.setattr(signal, "receivers", [])
+    monkeypatch.setattr(signal, "sender_receivers_cache", {})
+    signal.connect(receiver, weak=False)
