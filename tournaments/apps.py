@@ -1,23 +1,14 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.apps import AppConfig
-
-if TYPE_CHECKING:
-    from poker.engine.table.config import TableConfig
 
 
 def _names(sender: Any, kind: str, ids: set[int], **_: Any) -> dict[int, str]:
     from tournaments.selectors import tournament_names
 
     return tournament_names(ids) if kind == "tournament" else {}
-
-
-def _hand_over(sender: Any, table_id: int, config: TableConfig, **_: Any) -> None:
-    from tournaments.play import hand_over
-
-    hand_over(table_id, config)
 
 
 class TournamentsConfig(AppConfig):
@@ -33,11 +24,12 @@ class TournamentsConfig(AppConfig):
         from kernel.signals import clock_due
         from poker.work import hand_finished
         from tournaments import clocks
+        from tournaments.play import hand_over
         from tournaments.upcast import register_upcasters
 
         register_upcasters()
         clock_due.connect(clocks.due, dispatch_uid="tournament-clocks")
-        hand_finished.connect(_hand_over, dispatch_uid="tournament-hand-over")
+        hand_finished.connect(hand_over, dispatch_uid="tournament-hand-over")
         names_wanted.connect(_names, dispatch_uid="tournament-names")
         projection_register(
             app=self.label,

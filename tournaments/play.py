@@ -154,10 +154,10 @@ def _play_on(tournament: int, unit: Tables, start: TournamentState) -> None:
             return
 
 
-def hand_over(table_id: int, config: TableConfig) -> None:
+def hand_over(sender: Any, table_id: int, config: TableConfig, **_: Any) -> None:
     """A command at a table finished a hand there and committed: if it is a
-    tournament's table, the tournament hears of it (``kernel.commands``
-    calls this, registered in ``TournamentsConfig.ready``)."""
+    tournament's table, the tournament hears of it (the receiver of
+    ``poker.work.hand_finished``, connected in ``TournamentsConfig.ready``)."""
     if config.tournament is None or not getattr(settings, "TOURNAMENT_TABLES", True):
         return
     catch_up(config.tournament, [table_id])

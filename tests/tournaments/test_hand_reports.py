@@ -7,10 +7,12 @@ failed) is made by the deal sweep, and the player's answer stands."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.apps import apps
 from django.db import connection
 from django.utils import timezone
 
@@ -34,6 +36,22 @@ pytestmark = [
     pytest.mark.usefixtures("pools_paid", "pg_default"),
     pytest.mark.postgres,
 ]
+
+
+@pytest.fixture
+def only_receiver() -> Iterator[Callable[[Any], None]]:
+    """Have one receiver alone hear of finished hands while the test runs:
+    the tournaments' own is connected again after it (``ready`` connects
+    each receiver once, by its ``dispatch_uid``)."""
+    signal, mine = work.hand_finished, "test-hand-finished"
+    signal.disconnect(dispatch_uid="tournament-hand-over")
+
+    def connect(receiver: Any) -> None:
+        signal.connect(receiver, weak=False, dispatch_uid=mine)
+
+    yield connect
+    signal.disconnect(dispatch_uid=mine)
+    apps.get_app_config("tournaments").ready()
 
 
 def _heads_up(director: Any, players: Any, settings: Any) -> tuple[Any, Table, dict[str, Any]]:
@@ -66,7 +84,7 @@ def _stacks_agree(t: Any) -> bool:
 
 
 def test_the_tournament_hears_of_a_hand_once_the_table_has_committed(
-    director: Any, players: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+    director: Any, players: Any, settings: Any, only_receiver: Callable[[Any], None]
 ) -> None:
     t, table, users = _heads_up(director, players, settings)
     heard: list[tuple[int, bool]] = []
@@ -74,9 +92,9 @@ def test_the_tournament_hears_of_a_hand_once_the_table_has_committed(
 
     def listener(sender: Any, table_id: int, config: TableConfig, **_: Any) -> None:
         heard.append((table_id, connection.in_atomic_block))
-        hand_over(table_id, config)
+        hand_over(sender, table_id=table_id, config=config)
 
-    _only_receiver(monkeypatch, listener)
+    only_receiver(listener)
     before = state(t).tables[1].hand
     assert before is not None
     _play_to_the_end(table, users)
@@ -87,14 +105,14 @@ def test_the_tournament_hears_of_a_hand_once_the_table_has_committed(
 
 
 def test_a_lost_report_is_made_by_the_sweep_and_the_answer_stands(
-    director: Any, players: Any, settings: Any, monkeypatch: pytest.MonkeyPatch
+    director: Any, players: Any, settings: Any, only_receiver: Callable[[Any], None]
 ) -> None:
     t, table, users = _heads_up(director, players, settings)
 
     def dies(sender: Any, table_id: int, config: TableConfig, **_: Any) -> None:
         raise RuntimeError("the process died before the tournament heard")
 
-    _only_receiver(monkeypatch, dies)
+    only_receiver(dies)
     running = state(t).tables[1].hand
     answers = _play_to_the_end(table, users)
     assert answers and all(isinstance(a, dict) for a in answers)  # no error reached the player
@@ -107,11 +125,3 @@ def test_a_lost_report_is_made_by_the_sweep_and_the_answer_stands(
     assert _stacks_agree(t)
     play.sweep_deals(timezone.now() + timedelta(hours=1))  # nothing more to report: no error
     assert _stacks_agree(t)
-
-
-def _only_receiver(monkeypatch: pytest.MonkeyPatch, receiver: Any) -> None:
-    """``receiver`` alone hears of finished hands while the test runs."""
-    signal = work.hand_finished
-    monkeypatch.setattr(signal, "receivers", [])
-    monkeypatch.setattr(signal, "sender_receivers_cache", {})
-    signal.connect(receiver, weak=False)
