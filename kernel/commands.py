@@ -185,16 +185,7 @@ class Aggregate(Generic[W, R]):
         if not inside or joins:
             telemetry.one_statement(kind, "declined")
             return None
-        record = self.record(work)
-        ready = appending(
-            record.batches,
-            command_id=command_id,
-            answer=record.receipt,
-            content=content,
-            by=user_of(by),
-            feed=record.feed,
-            at=record.at,
-        )
+        ready = self._appending(work, by, command_id, content)
         try:
             self.write(work, ready)  # the one statement; frames once it succeeded
         except IntegrityError as error:
@@ -211,6 +202,30 @@ class Aggregate(Generic[W, R]):
             return None
         telemetry.one_statement(kind, "written")
         return answer(work), work
+
+    def _appending(
+        self,
+        work: W,
+        by: Any,
+        command_id: uuid.UUID | None,
+        content: str | None,
+        joins: Sequence[Statement] = (),
+    ) -> Appending:
+        """The append of what the command recorded, under its id and
+        receipt, with ``joins`` (the ledger's writes) in its statement."""
+        record = self.record(work)
+        ready = appending(
+            record.batches,
+            command_id=command_id,
+            answer=record.receipt,
+            content=content,
+            by=user_of(by),
+            feed=record.feed,
+            at=record.at,
+        )
+        if joins:
+            ready = replace(ready, writes=[*ready.writes, *joins])
+        return ready
 
     def _attempt(
         self,
@@ -237,18 +252,7 @@ class Aggregate(Generic[W, R]):
                     if done is None:
                         raise
                     return self.first_answer(done, by), None
-                record = self.record(work)
-                ready = appending(
-                    record.batches,
-                    command_id=command_id,
-                    answer=record.receipt,
-                    content=content,
-                    by=user_of(by),
-                    feed=record.feed,
-                    at=record.at,
-                )
-                if joins:  # the ledger's writes go in the append's statement
-                    ready = replace(ready, writes=[*ready.writes, *joins])
+                ready = self._appending(work, by, command_id, content, joins)
                 self.write(work, ready)
                 # After the read models are written: the answer shows the
                 # rows as a retry, reading them back, will.
