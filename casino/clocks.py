@@ -23,12 +23,12 @@ from typing import Any
 
 from django.conf import settings
 
-from casino.errors import ClockMoved
 from casino.projections import bet_until
 from casino.work import CasinoWork
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due
+from kernel.errors import ClockMoved
 from kernel.models import Clock
 from poker.engine.casino import TimeOut
 

@@ -15,14 +15,13 @@ from typing import Any
 
 from accounts.errors import refusal
 from casino import clocks, projections, publish
-from casino.errors import Busy
 from casino.house import casino_money_move
 from casino.models import casino_feed
 from casino.selectors import casino_receipt, casino_view_at
 from casino.work import CasinoWork, load
 from kernel import statements
 from kernel.commands import Aggregate, Record, user_of
-from kernel.errors import CommandIdReused
+from kernel.errors import Busy, CommandIdReused
 from kernel.eventstore import Appending, Feed
 from kernel.models import Command as CommandRow
 from poker.engine.errors import EngineError

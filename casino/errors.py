@@ -13,23 +13,3 @@ class NotFound(ApiError):
     status = 404
     code = "not_found"
     message = _("No such casino table.")
-
-
-class StaleVersion(ApiError):
-    status = 409
-    code = "stale_version"
-    message = _("The hand has moved on since the version you saw.")
-
-
-class Busy(ApiError):
-    status = 409
-    code = "conflict"
-    message = _("Another command changed the table at the same moment; try again.")
-
-
-class ClockMoved(ApiError):
-    """The timer's stream is no longer at its version: nothing to do."""
-
-    status = 409
-    code = "clock_moved"
-    message = _("The table has moved on since this clock was set.")

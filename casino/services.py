@@ -22,13 +22,13 @@ from accounts.selectors import account_balance
 from casino import projections, publish, streams
 from casino.commands import CASINO
 from casino.edge import edge_guard
-from casino.errors import StaleVersion
 from casino.house import exposure_open
 from casino.models import CasinoBox, CasinoTable, casino_feed
 from casino.selectors import casino_work_view
 from casino.work import CasinoWork
 from kernel.api_errors import ApiError
 from kernel.commands import user_of
+from kernel.errors import StaleVersion
 from kernel.eventstore import Batch, Feed, append
 from poker.engine.cards import card
 from poker.engine.casino import Act, Action, CasinoRules, PayTable

@@ -31,6 +31,7 @@ from django.db.models import Exists
 from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due, moment, stamp
+from kernel.errors import ClockMoved
 from kernel.models import Clock as KernelClock
 from kernel.models import Command as CommandRow
 from poker.engine.commands import Action, TimeOut
@@ -43,7 +44,6 @@ from poker.engine.table.clock import (
     next_hand_clock,
     turn_clock,
 )
-from poker.errors import ClockMoved
 from poker.models import Hand, Table
 
 if TYPE_CHECKING:

@@ -20,6 +20,7 @@ from accounts.errors import refusal
 from accounts.limits import play_check
 from kernel.api_errors import ApiError
 from kernel.commands import user_of
+from kernel.errors import StaleVersion
 from kernel.eventstore import Batch, Feed, append
 from poker import clocks, projections, streams
 from poker.engine.cards import card
@@ -37,7 +38,7 @@ from poker.engine.table import (
     open_table,
     replay_table,
 )
-from poker.errors import Forbidden, StaleVersion
+from poker.errors import Forbidden
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
 from poker.selectors import work_view

@@ -41,7 +41,7 @@ from accounts.tables import table_chips_moved
 from kernel import clocks as kernel_clocks
 from kernel import statements
 from kernel.commands import Aggregate, Record, user_of
-from kernel.errors import CommandIdReused
+from kernel.errors import Busy, CommandIdReused
 from kernel.eventstore import Appending, Batch, Feed, appending
 from kernel.models import Command as CommandRow
 from poker import clocks, projections, streams
@@ -64,7 +64,7 @@ from poker.engine.table import (
 )
 from poker.engine.table import TableEvent as TableEventType
 from poker.engine.table.clock import Turn, turn
-from poker.errors import Busy, NotFound
+from poker.errors import NotFound
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
 from poker.selectors import table_summary, view_at

@@ -12,9 +12,9 @@ import pytest
 
 from accounts.audit import ledger_audit
 from casino import clocks, selectors, services
-from casino.errors import ClockMoved
 from casino.models import CasinoRound, CasinoTable
 from kernel.clocks import ClockEarly, drain
+from kernel.errors import ClockMoved
 from kernel.models import Event
 from tests.casino.support import money_in_play
 from tests.poker.clock_support import until

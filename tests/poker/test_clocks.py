@@ -19,9 +19,9 @@ from django.db import transaction
 from config.celery import app, use_broker
 from kernel.api_errors import ApiError
 from kernel.clocks import SWEEP_GRACE_SECONDS, ClockEarly, drain
+from kernel.errors import ClockMoved
 from kernel.models import Clock, Command, Event
 from poker import clocks, selectors, services
-from poker.errors import ClockMoved
 from poker.models import Hand, Seat, Table
 from tests.poker.clock_support import timed_table, until
 
