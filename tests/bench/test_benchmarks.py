@@ -73,6 +73,18 @@ def test_the_service_bench_measures_both_peers_and_one_actions_cost(
     # Each run's CPU: the workers' always, their PostgreSQL backends' when readable.
     assert all("cpu_s" in r.extra and r.extra["cpu_s"] >= 0 for r in runs)
     assert "in the workers + in PostgreSQL" in shown
+    # The shared runs: every table driven by two processes, beside each
+    # one-owner run; each counted the actions it tried as one statement.
+    assert [(r.name, r.processes) for r in report.shared] == [
+        ("shared, 1 tables", 2),
+        ("shared, 2 tables", 2),
+    ]
+    assert all(r.count > 0 and r.errors == 0 and len(r.latencies) == r.count for r in report.shared)
+    for r in report.shared:
+        tried = sum(r.extra[f"one_{o}"] for o in service.OUTCOMES)
+        assert tried > 0 and r.extra["one_conflict"] <= tried, r.extra
+    assert "shared tables, 1 tables on 2 processes (2 a table): " in shown
+    assert "shared tables, 2 tables on 2 processes (2 a table): " in shown
 
 
 @_on_servers
