@@ -8,7 +8,12 @@ to every socket of the table (5 players and a spectator), whichever server
 process holds it.  The goal (issue 12): act-to-frame p99 under 50 ms at
 ``GOAL_TABLES`` (200) tables of 5 with a spectator each, on 2 ASGI
 processes, the bots in a process of their own, and zero missed versions;
-the curve at 10, 50, 100, 200 and 400 tables (``WSBENCH_SCALES``).
+the curve at 10, 50, 100, 200, 400 and 800 tables (``WSBENCH_SCALES``).
+Past what 2 cores serve (400 and 800 tables) the figures are bad and are
+printed as they are: the missed versions, the commands answered
+``unavailable``, the acts never answered (``ANSWER_SECONDS``), p50/p99
+and the CPU per action; each scale's wall time (connect, play, close) is
+printed with it, to plan a full curve.
 
 Set-up (nothing of the developer's is touched):
 
@@ -111,7 +116,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_wsbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379"
 REDIS_DB = 5
-SCALES = tuple(int(n) for n in os.environ.get("WSBENCH_SCALES", "10,50,100,200,400").split(","))
+SCALES = tuple(int(n) for n in os.environ.get("WSBENCH_SCALES", "10,50,100,200,400,800").split(","))
 GOAL_TABLES = 200
 """The scale the goal is judged at."""
 PLAYERS = 5
@@ -121,6 +126,14 @@ DURATION = float(os.environ.get("WSBENCH_DURATION", "12"))
 PACE = 1.0
 """Seconds between two actions of one table."""
 CONNECT_CONCURRENCY = 50
+"""Sockets opening at once (each with its ticket): at 800 tables 4,800
+sockets, which all at once would be a connect storm of the bench's own."""
+ANSWER_SECONDS = 30.0
+"""How long an act waits for its answer before it counts as unanswered."""
+FILES_PER_TABLE = 2 * (PLAYERS + 1)
+"""File descriptors a table takes at most: its sockets' client ends in
+this process and server ends in the servers (they share the limit set
+here)."""
 STACK = 100_000_000
 GOAL_MS = 50.0
 LAYER_RATES = (200, 1000)
@@ -548,7 +561,12 @@ class Client:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.answers[command_id] = fut
         await self.ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
-        return await asyncio.wait_for(fut, 30)
+        try:
+            return await asyncio.wait_for(fut, ANSWER_SECONDS)
+        except TimeoutError:
+            self.answers.pop(command_id, None)
+            self.bench.unanswered += 1
+            raise
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -656,7 +674,10 @@ class TableBot:
                     self.bench.measured.append((record, done - sent))
                 self.view = frame["answer"]
                 return
-            self.bench.refusals += 1
+            if frame.get("code") == "unavailable":
+                self.bench.unavailable += 1
+            else:
+                self.bench.refusals += 1
             if len(self.bench.refusal_samples) < 5:
                 self.bench.refusal_samples.append(
                     f"{move} -> {frame.get('code')}: {str(frame.get('message'))[:120]}"
@@ -717,6 +738,12 @@ class Result:
     missed: int = 0
     clients_missing: int = 0
     refusals: int = 0
+    unavailable: int = 0
+    """Commands answered ``unavailable`` (the database or Redis out of reach)."""
+    unanswered: int = 0
+    """Acts with no answer within ``ANSWER_SECONDS``."""
+    wall_s: float = 0.0
+    """The scale's wall time: connect, play, trailing frames and close."""
     view_fetches: int = 0
     failures: list[str] = field(default_factory=list)
     closed_early: int = 0
@@ -759,6 +786,8 @@ class Bench:
         """Actions answered since play began (warm-up too)."""
         self.hands = 0
         self.refusals = 0
+        self.unavailable = 0
+        self.unanswered = 0
         self.refusal_samples: list[str] = []
         self.view_fetches = 0
         self.stray_errors = 0
@@ -843,7 +872,7 @@ class Bench:
         result.uptime = Path("/proc/loadavg").read_text().split()[:3]
         if profiler is not None:
             profiler.wait()
-        await self.trailing_frames(2.0)
+        await self.trailing_frames(max(2.0, len(self.tables) / 40))  # late when overloaded
         result.server_crashes_run = self.crashes()
         self.closing = True
         await asyncio.gather(*(c.close() for c in clients))
@@ -872,6 +901,9 @@ class Bench:
             result.clients_missing += m > 0
             result.closed_early += c.closed_early
         result.refusals = self.refusals
+        result.unavailable = self.unavailable
+        result.unanswered = self.unanswered
+        result.wall_s = time.perf_counter() - started
         result.refusal_samples = self.refusal_samples
         result.view_fetches = self.view_fetches
         result.failures += self.failures
@@ -1054,6 +1086,13 @@ def run(
     want = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files < FILES_PER_TABLE * max(SCALES) + 1024:
+        print(
+            f"  open files limited to {files}: scales past "
+            f"{(files - 1024) // FILES_PER_TABLE} tables will fail to connect some sockets",
+            flush=True,
+        )
     prefix = f"wsbench-{uuid.uuid4().hex[:8]}"
     servers: list[Server] = []
     results: list[Result] = []
@@ -1078,8 +1117,10 @@ def run(
                 f"  {n} tables: {result.actions} actions, act-to-frame p50 "
                 f"{ms(pct(result.latencies, 50))} ms p99 {ms(pct(result.latencies, 99))} ms "
                 f"(all six p99 {ms(pct(result.worst, 99))} ms), "
-                f"missed {result.missed}, refusals {result.refusals}, "
-                f"failures {len(result.failures)}, server {ms(result.server_cpu_per_action)} ms CPU per action (load {' '.join(result.uptime)})",
+                f"missed {result.missed}, refusals {result.refusals}, unavailable {result.unavailable}, "
+                f"unanswered {result.unanswered}, failures {len(result.failures)}, "
+                f"server {ms(result.server_cpu_per_action)} ms CPU per action (load {' '.join(result.uptime)}); "
+                f"{result.wall_s:.0f} s for the scale (connect {result.connect_s:.0f} s)",
                 flush=True,
             )
         server_errors = sum(s.errors_logged() for s in servers)
@@ -1113,7 +1154,7 @@ def report(
     print(
         f"\n{'tables':>6}{'sockets':>8}{'act/s':>8}{'hands/s':>8}"
         f"{'sub p50':>9}{'sub p99':>9}{'all p50':>9}{'all p99':>9}{'ans p50':>9}{'ans p99':>9}"
-        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'srv cpu':>8}{'ms/act':>7}{'cli cpu':>8}{'lag p99':>8}{'load':>6}"
+        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'unavail':>8}{'no ans':>7}{'srv cpu':>8}{'ms/act':>7}{'cli cpu':>8}{'lag p99':>8}{'load':>6}"
     )
     for r in results:
         print(
@@ -1121,7 +1162,7 @@ def report(
             f"{ms(pct(r.latencies, 50)):>9}{ms(pct(r.latencies, 99)):>9}"
             f"{ms(pct(r.worst, 50)):>9}{ms(pct(r.worst, 99)):>9}"
             f"{ms(pct(r.answers, 50)):>9}{ms(pct(r.answers, 99)):>9}"
-            f"{r.missed:>7}{r.incomplete:>8}{r.refusals:>8}"
+            f"{r.missed:>7}{r.incomplete:>8}{r.refusals:>8}{r.unavailable:>8}{r.unanswered:>7}"
             f"{r.server_cpu:>8.0%}{ms(r.server_cpu_per_action):>7}{r.client_cpu:>8.0%}"
             f"{ms(r.loop_lag_p99):>8}{r.load:>6.1f}"
         )
@@ -1130,13 +1171,15 @@ def report(
         "sub = each subscriber x action, all = per action at the last of its 6 sockets, "
         "ans = act -> answer at the actor. missed = public positions not consecutive from the "
         "snapshot, summed over clients; incompl = measured actions some socket never got the "
-        "frame of the action's own event. srv cpu = uvicorn processes (1 core = 100%), ms/act = their CPU ms per action answered "
+        "frame of the action's own event; refused = other refusals; unavail = answered unavailable; "
+        f"no ans = acts unanswered after {ANSWER_SECONDS:g} s. srv cpu = uvicorn processes (1 core = 100%), ms/act = their CPU ms per action answered "
         "(both processes, over the same span), cli cpu = this process; lag p99 = "
         "client event-loop lag (10 ms timer); load = 1-minute load average at the end of play."
     )
     for r in results:
         notes = [
             f"connect {r.sockets} sockets in {r.connect_s:.1f} s ({r.connect_errors} errors)",
+            f"{r.wall_s:.0f} s for the scale",
             f"{r.view_fetches} REST view fetches",
             f"{r.clients_missing} clients with gaps",
             f"{r.closed_early} sockets closed by the server",
