@@ -425,6 +425,29 @@ class Server:
         return text.count("Traceback") + text.count("ERROR")
 
 
+ONE_STATEMENT = re.compile(
+    r'^poker_one_statement_total\{kind="hand\.act",outcome="(\w+)"\} ([0-9.e+]+)$', re.MULTILINE
+)
+
+
+def one_statement_counts(servers: list[Server]) -> dict[str, float] | None:
+    """The servers' actions tried as one statement so far, by outcome
+    (``poker_one_statement_total`` on their ``/metrics``), or None when a
+    server's could not be read.  A table's sockets alternate between the
+    servers, so an action often reaches the one that did not write the
+    table last: its held work is stale (``declined`` or ``conflict``)."""
+    total: dict[str, float] = {}
+    for server in servers:
+        try:
+            with urllib.request.urlopen(server.http + "/metrics", timeout=15) as answer:
+                text = answer.read().decode()
+        except OSError:
+            return None
+        for outcome, value in ONE_STATEMENT.findall(text):
+            total[outcome] = total.get(outcome, 0.0) + float(value)
+    return total
+
+
 def get_view(http: str, table: int, token: str | None) -> dict[str, Any]:
     headers = {"Accept": "application/json"}
     if token is not None:
@@ -743,6 +766,11 @@ class Result:
     unanswered: int = 0
     """Acts with no answer within ``ANSWER_SECONDS``."""
     wall_s: float = 0.0
+    one_statement: dict[str, int] | None = None
+    """The servers' actions tried as one statement over the play (warm-up
+    too), by outcome; None if their ``/metrics`` could not be read."""
+    answered: int = 0
+    """Actions answered over the play (warm-up too)."""
     """The scale's wall time: connect, play, trailing frames and close."""
     view_fetches: int = 0
     failures: list[str] = field(default_factory=list)
@@ -862,12 +890,16 @@ class Bench:
         live = [t for t in self.tables if all(c.ws is not None for c in t.clients)]
         self.t0 = time.perf_counter() + WARMUP
         self.t1 = self.t0 + DURATION
+        tried0 = one_statement_counts(self.servers)
         cpu0, own0 = self.server_cpu(), time.process_time()
         monitor = asyncio.create_task(self.lag_monitor(self.t1))
         profiler = profile(self.servers[0], len(self.tables))
         await asyncio.gather(*(t.run(self.t1) for t in live))
         await monitor
         cpu1, own1 = self.server_cpu(), time.process_time()
+        tried1 = one_statement_counts(self.servers)
+        if tried0 is not None and tried1 is not None:
+            result.one_statement = {k: int(v - tried0.get(k, 0.0)) for k, v in tried1.items()}
         result.load = os.getloadavg()[0]
         result.uptime = Path("/proc/loadavg").read_text().split()[:3]
         if profiler is not None:
@@ -901,6 +933,7 @@ class Bench:
             result.clients_missing += m > 0
             result.closed_early += c.closed_early
         result.refusals = self.refusals
+        result.answered = self.answered
         result.unavailable = self.unavailable
         result.unanswered = self.unanswered
         result.wall_s = time.perf_counter() - started
@@ -1187,6 +1220,7 @@ def report(
             f"server 'Exception in ASGI application': {r.server_crashes_run} by the end of "
             f"play (cumulative), {r.server_crashes_close} more while the clients closed",
         ]
+        notes.append(one_statement_note(r))
         print(f"  {r.tables} tables: " + "; ".join(notes))
         for sample in r.refusal_samples[:3]:
             print(f"    refused: {sample}")
@@ -1425,6 +1459,21 @@ def breakdown(r: Result) -> str:
     slow_at = sorted(a.wall - t0 for a, _ in slow)
     lines.append(f"  the slowest at s: {', '.join(f'{t:.1f}' for t in slow_at)}")
     return "\n".join(lines)
+
+
+def one_statement_note(r: Result) -> str:
+    """How the play's answered actions went on the servers' one-statement
+    path (warm-up included)."""
+    if r.one_statement is None:
+        return "one statement: servers' /metrics unread"
+    got = r.one_statement
+    written = got.get("written", 0)
+    return (
+        f"one statement: {written} of {r.answered} answered actions"
+        f" ({written / max(1, r.answered):.0%}); {got.get('conflict', 0)} conflicts and"
+        f" {got.get('declined', 0)} declined (stale work on a shared table, or the hand"
+        " ended), run again on the locked path"
+    )
 
 
 def goal_line(results: list[Result]) -> str:

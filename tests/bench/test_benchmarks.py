@@ -110,6 +110,11 @@ def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_20
     assert "2 tables: " in shown and "p99" in shown
     assert "ms CPU per action" in shown and "ms/act" in shown
     assert "at 200 tables, no missed version: not measured" in shown
+    # The servers' one-statement tries read from their /metrics, and the
+    # new columns: commands answered unavailable, acts never answered.
+    assert result.one_statement is not None and result.answered >= result.actions
+    assert "2 tables: " in shown and "one statement: " in shown and "answered actions" in shown
+    assert "unavail" in shown and "no ans" in shown and "s for the scale" in shown
     # The slowest actions broken down from the servers' trace lines.
     assert "2 tables: where the slowest" in shown and "median, all actions:" in shown
     assert "(no trace lines)" not in shown
