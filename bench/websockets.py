@@ -128,6 +128,14 @@ PACE = 1.0
 CONNECT_CONCURRENCY = 50
 """Sockets opening at once (each with its ticket): at 800 tables 4,800
 sockets, which all at once would be a connect storm of the bench's own."""
+SEED_SECONDS = 600.0
+SEED_SECONDS_PER_TABLE = 2.0
+"""How long seeding may take: 400 tables took 204 s on a loaded 2-core box."""
+CONNECT_TRIES = 3
+"""Tries a socket gets to open (its ticket, then the handshake), a second
+apart and then two, as a client connects again after a ``503`` or a
+refused handshake: a box loaded by the connect storm of the largest
+scales refuses a few (PostgreSQL out of connections)."""
 ANSWER_SECONDS = 30.0
 """How long an act waits for its answer before it counts as unanswered."""
 FILES_PER_TABLE = 2 * (PLAYERS + 1)
@@ -252,7 +260,7 @@ def migrate_and_seed(url: str, tables: int, migrate: bool = True) -> list[dict[s
         env=env,
         capture_output=True,
         check=False,
-        timeout=900,
+        timeout=SEED_SECONDS + SEED_SECONDS_PER_TABLE * tables,
     )
     if done.returncode:
         raise RuntimeError(f"seeding failed:\n{done.stderr.decode()[-3000:]}")
@@ -751,6 +759,10 @@ class Result:
     sockets: int = 0
     connect_s: float = 0.0
     connect_errors: int = 0
+    connect_retries: int = 0
+    """Sockets' opens tried again after a failed try (``CONNECT_TRIES``)."""
+    open_s: float = 0.0
+    """Of ``connect_s``: until every socket opened (or gave up)."""
     actions: int = 0
     hands: int = 0
     seconds: float = DURATION
@@ -865,14 +877,22 @@ class Bench:
         errors: list[str] = []
 
         async def open_one(c: Client) -> None:
-            async with gate:
-                try:
-                    await c.open()
-                except Exception as error:
-                    errors.append(f"{type(error).__name__}: {error}")
+            failed = ""
+            for attempt in range(CONNECT_TRIES):
+                if attempt:
+                    result.connect_retries += 1
+                    await asyncio.sleep(attempt)
+                async with gate:
+                    try:
+                        await c.open()
+                        return
+                    except Exception as error:
+                        failed = f"{type(error).__name__}: {error}"
+            errors.append(failed)
 
         started = time.perf_counter()
         await asyncio.gather(*(open_one(c) for c in clients))
+        result.open_s = time.perf_counter() - started
         # every snapshot in (spectators first: the drivers start from them)
         deadline = time.perf_counter() + 60
         while time.perf_counter() < deadline and any(
@@ -1211,7 +1231,8 @@ def report(
     )
     for r in results:
         notes = [
-            f"connect {r.sockets} sockets in {r.connect_s:.1f} s ({r.connect_errors} errors)",
+            f"connect {r.sockets} sockets in {r.connect_s:.1f} s (opened in {r.open_s:.1f} s,"
+            f" {r.connect_retries} tries again, {r.connect_errors} errors)",
             f"{r.wall_s:.0f} s for the scale",
             f"{r.view_fetches} REST view fetches",
             f"{r.clients_missing} clients with gaps",
