@@ -70,9 +70,10 @@ and as many under a sampling profiler that charges the thread's CPU to the
 step on the stack (``STEPS``: found by module, so a function that moves
 between modules is still found).
 
-The database is never the developer's: ``BENCH_DATABASE_URL`` is dropped,
-created afresh and migrated.  Without a reachable PostgreSQL the benchmark
-says so and skips.
+The database is never the developer's: the run's own,
+``pokerroom_bench_<pid>`` (or the one ``BENCH_DATABASE_URL`` names), is
+dropped, created afresh and migrated, and dropped at the end.  Without a
+reachable PostgreSQL the benchmark says so and skips.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ from types import FrameType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_bench"
+DEFAULT_NAME = "pokerroom_bench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 TABLES = tuple(int(n) for n in os.environ.get("BENCH_SERVICE_TABLES", "1,8,32").split(","))
 """The concurrencies: tables in play at once."""
@@ -138,12 +139,16 @@ STARTUP_SECONDS = 300.0
 
 def main() -> None:
     """Set up the bench database, run every configuration, print the report."""
-    url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
+    url = os.environ.get("BENCH_DATABASE_URL") or run_database_url(DEFAULT_NAME)
     problem = recreate_database(url)
     if problem is not None:
         print(f"skipped: {problem}")
         return
-    print_report(measure(url, redis_url(), migrate=True))
+    try:
+        report = measure(url, redis_url(), migrate=True)
+    finally:
+        drop_database(url)
+    print_report(report)
 
 
 @dataclass
@@ -243,6 +248,29 @@ def redact(url: str) -> str:
     if parts.password is None:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+
+
+def run_database_url(name: str) -> str:
+    """The local PostgreSQL database a benchmark run makes for itself:
+    ``name`` with this process's id, so that runs at once (from other
+    worktrees) never drop each other's."""
+    return f"postgres://postgres@127.0.0.1:5432/{name}_{os.getpid()}"
+
+
+def drop_database(url: str) -> None:
+    """Drop the bench database (its connections too)."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    with psycopg.connect(
+        urlunsplit(parts._replace(path="/postgres")), autocommit=True, connect_timeout=2
+    ) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(parts.path.lstrip("/"))
+            )
+        )
 
 
 def recreate_database(url: str) -> str | None:

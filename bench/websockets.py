@@ -17,21 +17,32 @@ printed with it, to plan a full curve.
 
 Set-up (nothing of the developer's is touched):
 
-- PostgreSQL database ``pokerroom_wsbench`` (``WSBENCH_DATABASE_URL``),
-  dropped and created, migrated with ``manage.py migrate`` and seeded in a
-  subprocess of this module (``seed``): ``max(SCALES)`` tables of 32 Card
-  Draw no limit 1/2, 5 players each on deep stacks, API tokens.
+- PostgreSQL database ``pokerroom_wsbench_<pid>``, the run's own (or the
+  one ``WSBENCH_DATABASE_URL`` names), dropped and created, migrated with
+  ``manage.py migrate`` and seeded in a subprocess of this module
+  (``seed``): ``max(SCALES)`` tables of 32 Card Draw no limit 1/2, 5
+  players each on deep stacks, API tokens; dropped at the end.
 - Redis database ``REDIS_DB`` (5) of ``WSBENCH_REDIS_URL``'s server, under
   a key prefix of the run's own (channel layer, cache, clock timer queue),
   deleted at the end; the channel layer of the servers.
 - ``SERVERS`` (2) ASGI server processes: ``uvicorn config.asgi:application``,
   one process each on a free port of 127.0.0.1, ``DEBUG=false``,
   ``CONN_MAX_AGE=60`` (the single thread of ``database_sync_to_async``
-  keeps its connection), stopped at the end.  A table's sockets alternate
-  between them, so its frames always cross the channel layer.
+  keeps its connection), stopped at the end.
   Their options are the deployed ones (``deploy/``: uvicorn's own
   WebSocket implementation, ``websockets-sansio``, frames uncompressed);
   ``WSBENCH_SERVER_ARGS`` adds more, to compare settings.
+
+Which server a table's sockets (and its REST view fetches) reach
+(``WSBENCH_ROUTING``): ``table`` (the default) sends them all to the one
+server nginx would send the table's requests to (``bench.upstream``: the
+deploy's consistent hash of the table id over the servers' addresses), so
+an action finds the table as its server last wrote it and may go as one
+statement; ``spread`` puts a table's sockets on the servers in turn (its
+REST fetches on the first), so its actions reach a server that did not
+write it last and its frames always cross the channel layer;
+``table,spread`` plays each scale both ways, back to back on the same
+servers, to compare them.
 
 Per scale: every player of each table and one spectator per table open
 ``ws/tables/<id>/?ticket=..`` (a ticket asked with the player's API token) from this process, the bots' own (one asyncio
@@ -110,12 +121,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.service import drop_database, run_database_url
 from bench.tickets import ws_ticket
+from bench.upstream import route_key, server_for
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DB_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_wsbench"
+DEFAULT_DB_NAME = "pokerroom_wsbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379"
 REDIS_DB = 5
+ROUTINGS = tuple(os.environ.get("WSBENCH_ROUTING", "table").split(","))
+"""How each scale places a table's sockets: ``table`` and/or ``spread`` (module docstring)."""
 SCALES = tuple(int(n) for n in os.environ.get("WSBENCH_SCALES", "10,50,100,200,400,800").split(","))
 GOAL_TABLES = 200
 """The scale the goal is judged at."""
@@ -159,7 +174,7 @@ SLOWEST = 1.0
 """The percentage of slowest actions whose time is broken down."""
 DUMP = os.environ.get("WSBENCH_DUMP", "")
 """A path prefix: each scale's actions, stages and pauses as JSON to
-``<prefix>-<tables>.json``, to study them further."""
+``<prefix>-<tables>-<routing>.json``, to study them further."""
 SERVER_ROOT = Path(os.environ.get("WSBENCH_SERVER_ROOT") or Path(__file__).resolve().parents[1])
 """The tree (with its ``.venv``) the servers, the migration and the seeding
 run from: another worktree (an older main) measures its servers with this
@@ -228,20 +243,6 @@ def recreate_database(url: str) -> str | None:
     except psycopg.Error as error:
         return f"PostgreSQL not usable at {admin} ({' '.join(str(error).split())})"
     return None
-
-
-def drop_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True, connect_timeout=2) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(parts.path.lstrip("/"))
-            )
-        )
 
 
 def migrate_and_seed(url: str, tables: int, migrate: bool = True) -> list[dict[str, Any]]:
@@ -387,6 +388,11 @@ class Server:
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def address(self) -> str:
+        """As an upstream's ``server`` line names it."""
+        return f"127.0.0.1:{self.port}"
+
     def pids(self) -> list[int]:
         if self.process is None:
             return []
@@ -441,8 +447,8 @@ ONE_STATEMENT = re.compile(
 def one_statement_counts(servers: list[Server]) -> dict[str, float] | None:
     """The servers' actions tried as one statement so far, by outcome
     (``poker_one_statement_total`` on their ``/metrics``), or None when a
-    server's could not be read.  A table's sockets alternate between the
-    servers, so an action often reaches the one that did not write the
+    server's could not be read.  Where a table's sockets are spread over
+    the servers, an action often reaches the one that did not write the
     table last: its held work is stale (``declined`` or ``conflict``)."""
     total: dict[str, float] = {}
     for server in servers:
@@ -615,6 +621,11 @@ class TableBot:
         self.id: int = seeded["table"]
         self.rng = rng
         servers = bench.servers
+        if bench.routing == "table":
+            addresses = [s.address for s in servers]
+            servers = [servers[addresses.index(server_for(route_key(self.id), addresses))]]
+        self.home = servers[0]
+        """Where its REST view fetches go."""
         self.players = {
             p["id"]: Client(bench, self, p["token"], p["id"], servers[i % len(servers)])
             for i, p in enumerate(seeded["players"])
@@ -658,7 +669,7 @@ class TableBot:
             hand = None if view is None else view.get("hand")
             if hand is None or hand.get("to_act_seat") is None:
                 self.bench.view_fetches += 1
-                view = await asyncio.to_thread(get_view, self.bench.servers[0].http, self.id, None)
+                view = await asyncio.to_thread(get_view, self.home.http, self.id, None)
                 self.view = view
                 hand = view.get("hand")
                 if hand is None or hand.get("to_act_seat") is None:
@@ -670,9 +681,7 @@ class TableBot:
                 move = self.choose_public(hand, client)
             else:  # after a refusal: the player's own view and menu over REST
                 self.bench.view_fetches += 1
-                mine = await asyncio.to_thread(
-                    get_view, self.bench.servers[0].http, self.id, client.token
-                )
+                mine = await asyncio.to_thread(get_view, self.home.http, self.id, client.token)
                 hand = mine["hand"]
                 if hand is None or hand.get("legal") is None:
                     self.view = mine
@@ -756,6 +765,10 @@ class TableBot:
 @dataclass
 class Result:
     tables: int
+    routing: str = "table"
+    """How the tables' sockets were placed (``ROUTINGS``)."""
+    per_server: list[int] = field(default_factory=list)
+    """Sockets opened on each server."""
     sockets: int = 0
     connect_s: float = 0.0
     connect_errors: int = 0
@@ -812,8 +825,11 @@ class Result:
 
 
 class Bench:
-    def __init__(self, servers: list[Server], seeded: list[dict[str, Any]], tables: int) -> None:
+    def __init__(
+        self, servers: list[Server], seeded: list[dict[str, Any]], tables: int, routing: str
+    ) -> None:
         self.servers = servers
+        self.routing = routing
         rng = random.Random(SEED + tables)
         self.tables = [TableBot(self, s, random.Random(rng.random())) for s in seeded[:tables]]
         self.t0 = self.t1 = 0.0
@@ -870,9 +886,10 @@ class Bench:
                     self.lag_events.append((wall_of(before + step), late))
 
     async def run(self) -> Result:
-        result = Result(len(self.tables), seconds=DURATION)
+        result = Result(len(self.tables), self.routing, seconds=DURATION)
         clients = [c for t in self.tables for c in t.clients]
         result.sockets = len(clients)
+        result.per_server = [sum(c.server is s for c in clients) for s in self.servers]
         gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
         errors: list[str] = []
 
@@ -1112,9 +1129,12 @@ def reachable(redis_url: str) -> str | None:
 
 
 def main() -> None:
-    db_url = os.environ.get("WSBENCH_DATABASE_URL") or DEFAULT_DB_URL
+    db_url = os.environ.get("WSBENCH_DATABASE_URL") or run_database_url(DEFAULT_DB_NAME)
     base = os.environ.get("WSBENCH_REDIS_URL") or DEFAULT_REDIS
     redis_url = urlunsplit(urlsplit(base)._replace(path=f"/{REDIS_DB}"))
+    if not ROUTINGS or set(ROUTINGS) - {"table", "spread"}:
+        print(f"skipped: WSBENCH_ROUTING is table, spread or table,spread, not {ROUTINGS}")
+        return
     problem = reachable(redis_url) or recreate_database(db_url)
     if problem is not None:
         print(f"skipped: {problem}")
@@ -1162,17 +1182,19 @@ def run(
             server.start()
         for server in servers:
             server.wait()
-        for n in SCALES:
-            result = asyncio.run(Bench(servers, seeded, n).run())
+        for n, routing in itertools.product(SCALES, ROUTINGS):
+            result = asyncio.run(Bench(servers, seeded, n, routing).run())
             result.logs = [s.log_path for s in servers]
             results.append(result)
             print(
-                f"  {n} tables: {result.actions} actions, act-to-frame p50 "
+                f"  {n} tables {routing} (sockets {'/'.join(map(str, result.per_server))}): "
+                f"{result.actions} actions, act-to-frame p50 "
                 f"{ms(pct(result.latencies, 50))} ms p99 {ms(pct(result.latencies, 99))} ms "
                 f"(all six p99 {ms(pct(result.worst, 99))} ms), "
                 f"missed {result.missed}, refusals {result.refusals}, unavailable {result.unavailable}, "
                 f"unanswered {result.unanswered}, failures {len(result.failures)}, "
                 f"server {ms(result.server_cpu_per_action)} ms CPU per action (load {' '.join(result.uptime)}); "
+                f"{one_statement_note(result)}; "
                 f"{result.wall_s:.0f} s for the scale (connect {result.connect_s:.0f} s)",
                 flush=True,
             )
@@ -1205,19 +1227,19 @@ def report(
     server_tail: str,
 ) -> None:
     print(
-        f"\n{'tables':>6}{'sockets':>8}{'act/s':>8}{'hands/s':>8}"
+        f"\n{'tables':>6}{'routing':>8}{'sockets':>8}{'act/s':>8}{'hands/s':>8}"
         f"{'sub p50':>9}{'sub p99':>9}{'all p50':>9}{'all p99':>9}{'ans p50':>9}{'ans p99':>9}"
-        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'unavail':>8}{'no ans':>7}{'srv cpu':>8}{'ms/act':>7}{'cli cpu':>8}{'lag p99':>8}{'load':>6}"
+        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'unavail':>8}{'no ans':>7}{'srv cpu':>8}{'ms/act':>7}{'cli cpu':>8}{'lag p99':>8}{'load':>6}{'1 stmt':>7}"
     )
     for r in results:
         print(
-            f"{r.tables:>6}{r.sockets:>8}{r.actions / r.seconds:>8.1f}{r.hands / r.seconds:>8.2f}"
+            f"{r.tables:>6}{r.routing:>8}{r.sockets:>8}{r.actions / r.seconds:>8.1f}{r.hands / r.seconds:>8.2f}"
             f"{ms(pct(r.latencies, 50)):>9}{ms(pct(r.latencies, 99)):>9}"
             f"{ms(pct(r.worst, 50)):>9}{ms(pct(r.worst, 99)):>9}"
             f"{ms(pct(r.answers, 50)):>9}{ms(pct(r.answers, 99)):>9}"
             f"{r.missed:>7}{r.incomplete:>8}{r.refusals:>8}{r.unavailable:>8}{r.unanswered:>7}"
             f"{r.server_cpu:>8.0%}{ms(r.server_cpu_per_action):>7}{r.client_cpu:>8.0%}"
-            f"{ms(r.loop_lag_p99):>8}{r.load:>6.1f}"
+            f"{ms(r.loop_lag_p99):>8}{r.load:>6.1f}{one_statement_share(r):>7}"
         )
     print(
         "latency (ms): act frame sent -> public frame of the action's own event (hand stream, version+1) received, client clock; "
@@ -1227,7 +1249,9 @@ def report(
         "frame of the action's own event; refused = other refusals; unavail = answered unavailable; "
         f"no ans = acts unanswered after {ANSWER_SECONDS:g} s. srv cpu = uvicorn processes (1 core = 100%), ms/act = their CPU ms per action answered "
         "(both processes, over the same span), cli cpu = this process; lag p99 = "
-        "client event-loop lag (10 ms timer); load = 1-minute load average at the end of play."
+        "client event-loop lag (10 ms timer); load = 1-minute load average at the end of play; "
+        "1 stmt = answered actions that went as one statement (routing: table = a table's "
+        "sockets on the server nginx routes it to, spread = on the servers in turn)."
     )
     for r in results:
         notes = [
@@ -1242,13 +1266,13 @@ def report(
             f"play (cumulative), {r.server_crashes_close} more while the clients closed",
         ]
         notes.append(one_statement_note(r))
-        print(f"  {r.tables} tables: " + "; ".join(notes))
+        print(f"  {r.tables} tables {r.routing}: " + "; ".join(notes))
         for sample in r.refusal_samples[:3]:
             print(f"    refused: {sample}")
         for failure in r.failures[:3]:
             print(f"    failure: {failure}")
     print(
-        f"scope: {SERVERS} uvicorn processes (a table's sockets alternate between them), "
+        f"scope: {SERVERS} uvicorn processes, a table's sockets on one by its id or on both in turn, "
         "CONN_MAX_AGE=60; bots only check, call or fold (never bet or raise), stand or discard "
         "1-2, show; the bots and spectators in this process, on the same machine as the "
         f"servers, PostgreSQL and Redis (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
@@ -1359,13 +1383,24 @@ def stages(act: Act, tr: Traces) -> dict[str, float] | None:
         "publish": p2 - p1,
     }
     for index in (0, 1):
-        got = tr.receive.get((index, cmd))
         last = max((t for i, t in act.arrivals if i == index), default=None)
-        if got is None or last is None:
+        if last is None:
+            continue  # none of the table's sockets there (routed to the other)
+        got = tr.receive.get((index, cmd))
+        if got is None:
             return None
         out[f"deliv {index}"] = got - p1
         out[f"fanout {index}"] = last - got
     return {k: 1000 * v for k, v in out.items()}
+
+
+def medians(rows: list[dict[str, float]]) -> str:
+    """Each stage's median over the rows that have it (``-``: none)."""
+    cells = []
+    for stage in STAGES:
+        values = [row[stage] for row in rows if stage in row]
+        cells.append(f"{stage} {statistics.median(values):.1f}" if values else f"{stage} -")
+    return " ".join(cells)
 
 
 def overlapping(
@@ -1396,7 +1431,7 @@ def breakdown(r: Result) -> str:
     lags = {"cli": r.lag_events, **{f"s{i}": lag for i, lag in tr.lag.items()}}
     lines = [
         f"\n{r.tables} tables: where the slowest {len(slow)} of {len(ranked)} actions' time went "
-        f"(all six sockets' worst; ms; wall clocks of one host; load {' '.join(r.uptime)})",
+        f"(routing {r.routing}; all six sockets' worst; ms; wall clocks of one host; load {' '.join(r.uptime)})",
         f"  {'at s':>6} {'action':>8} {'end':>3} {'worst':>6} {'answer':>6} "
         + " ".join(f"{s:>8}" for s in STAGES)
         + "  gc pauses / loop lags overlapping (process:ms)",
@@ -1409,7 +1444,7 @@ def breakdown(r: Result) -> str:
             for a, answer in ranked
         ]  # fmt: skip
         events = {"gc": {k: v for k, v in pauses.items()}, "gen2": gen2, "lag": lags}
-        Path(f"{DUMP}-{r.tables}.json").write_text(
+        Path(f"{DUMP}-{r.tables}-{r.routing}.json").write_text(
             json.dumps({"t0": t0, "rows": rows, "events": events})
         )
     for act, answer in slow:
@@ -1426,7 +1461,7 @@ def breakdown(r: Result) -> str:
             if (hit := overlapping([(t, d) for t, d in events], act.wall, end))
         ]
         cells = (
-            " ".join(f"{parts[s]:>8.1f}" for s in STAGES)
+            " ".join(f"{parts[s]:>8.1f}" if s in parts else f"{'-':>8}" for s in STAGES)
             if parts
             else f"{'(no trace lines)':>{9 * len(STAGES) - 1}}"
         )
@@ -1437,14 +1472,8 @@ def breakdown(r: Result) -> str:
         )
     traced_slow = [x for x in (stages(a, tr) for a, _ in slow) if x is not None]
     if typical and traced_slow:
-        lines.append(
-            "  median, all actions:  "
-            + " ".join(f"{s} {statistics.median(x[s] for x in typical):.1f}" for s in STAGES)
-        )
-        lines.append(
-            "  median, the slowest:  "
-            + " ".join(f"{s} {statistics.median(x[s] for x in traced_slow):.1f}" for s in STAGES)
-        )
+        lines.append("  median, all actions:  " + medians(typical))
+        lines.append("  median, the slowest:  " + medians(traced_slow))
 
     def share(acts: list[tuple[Act, float]], events: dict[str, list[tuple[float, float]]]) -> str:
         hit = sum(
@@ -1480,6 +1509,13 @@ def breakdown(r: Result) -> str:
     slow_at = sorted(a.wall - t0 for a, _ in slow)
     lines.append(f"  the slowest at s: {', '.join(f'{t:.1f}' for t in slow_at)}")
     return "\n".join(lines)
+
+
+def one_statement_share(r: Result) -> str:
+    """The share of answered actions written as one statement."""
+    if r.one_statement is None:
+        return "?"
+    return f"{r.one_statement.get('written', 0) / max(1, r.answered):.0%}"
 
 
 def one_statement_note(r: Result) -> str:

@@ -97,11 +97,16 @@ def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_20
     sizes = (("SCALES", (2,)), ("WARMUP", 0.3), ("DURATION", 1.5), ("LAYER_SECONDS", 0.0))
     for name, value in sizes:
         monkeypatch.setattr(websockets, name, value)
+    monkeypatch.setattr(websockets, "ROUTINGS", ("table", "spread"))
     url = _test_database_url()
     results, layer, flood, errors, tail = websockets.run(url, redis_url, migrate=False)
     websockets.report(results, layer, flood, errors, tail)
 
-    (result,) = results
+    result, spread = results
+    # Routed, each table's 6 sockets on one server; spread, 3 on each.
+    assert (result.routing, spread.routing) == ("table", "spread")
+    assert sorted(result.per_server) in ([0, 12], [6, 6]) and spread.per_server == [6, 6]
+    assert spread.missed == 0 and spread.one_statement is not None
     assert result.sockets == 12 and result.connect_errors == 0  # 2 tables x (5 players + 1)
     assert result.actions > 0 and result.latencies and not result.failures
     assert result.missed == 0 and errors == 0, tail
@@ -115,6 +120,8 @@ def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_20
     assert result.one_statement is not None and result.answered >= result.actions
     assert "2 tables: " in shown and "one statement: " in shown and "answered actions" in shown
     assert "unavail" in shown and "no ans" in shown and "s for the scale" in shown
+    assert "2 tables table (sockets " in shown and "2 tables spread (sockets 6/6)" in shown
+    assert "1 stmt" in shown
     # The slowest actions broken down from the servers' trace lines.
     assert "2 tables: where the slowest" in shown and "median, all actions:" in shown
     assert "(no trace lines)" not in shown
