@@ -238,24 +238,10 @@ def test_static_files_come_from_nginx_cached_for_an_hour(room):
     assert headers["Server"].startswith("nginx")
 
 
-async def lobby(nginx: Nginx) -> Any:
-    """A WebSocket to the lobby through nginx, its first frame read."""
+async def snapshot_socket(nginx: Nginx, path: str) -> tuple[Any, dict[str, Any]]:
+    """A WebSocket to ``path`` through nginx, and its first frame: a snapshot."""
     socket = await connect(
-        f"wss://127.0.0.1:{nginx.https_port}/ws/lobby/",
-        origin=f"https://127.0.0.1:{nginx.https_port}",  # type: ignore[arg-type]
-        ssl=NO_VERIFY,
-        server_hostname="localhost",
-        open_timeout=WAIT_S,
-    )
-    frame = json.loads(await asyncio.wait_for(socket.recv(), WAIT_S))
-    assert frame["type"] == "snapshot" and frame["casino_tables"] == [], frame
-    return socket
-
-
-async def spectate(nginx: Nginx, table: int) -> Any:
-    """A spectator's socket to ``table`` through nginx, its snapshot read."""
-    socket = await connect(
-        f"wss://127.0.0.1:{nginx.https_port}/ws/tables/{table}/",
+        f"wss://127.0.0.1:{nginx.https_port}{path}",
         origin=f"https://127.0.0.1:{nginx.https_port}",  # type: ignore[arg-type]
         ssl=NO_VERIFY,
         server_hostname="localhost",
@@ -263,6 +249,19 @@ async def spectate(nginx: Nginx, table: int) -> Any:
     )
     frame = json.loads(await asyncio.wait_for(socket.recv(), WAIT_S))
     assert frame["type"] == "snapshot", frame
+    return socket, frame
+
+
+async def lobby(nginx: Nginx) -> Any:
+    """A WebSocket to the lobby through nginx, its first frame read."""
+    socket, frame = await snapshot_socket(nginx, "/ws/lobby/")
+    assert frame["casino_tables"] == [], frame
+    return socket
+
+
+async def spectate(nginx: Nginx, table: int) -> Any:
+    """A spectator's socket to ``table`` through nginx, its snapshot read."""
+    socket, _ = await snapshot_socket(nginx, f"/ws/tables/{table}/")
     return socket
 
 
