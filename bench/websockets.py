@@ -34,11 +34,10 @@ Set-up (nothing of the developer's is touched):
   ``WSBENCH_SERVER_ARGS`` adds more, to compare settings.
 
 Which server a table's sockets (and its REST view fetches) reach
-(``WSBENCH_ROUTING``): ``table`` (the default) sends them all to the one
-server nginx would send the table's requests to (``bench.upstream``: the
-deploy's consistent hash of the table id over the servers' addresses), so
-an action finds the table as its server last wrote it and may go as one
-statement; ``spread`` puts a table's sockets on the servers in turn (its
+(``WSBENCH_ROUTING``): ``table`` (the default) sends them all to one
+server (chosen by the table id, as the deploy's nginx chooses one by a
+hash of it), so an action finds the table as its server last wrote it and
+may go as one statement; ``spread`` puts a table's sockets on the servers in turn (its
 REST fetches on the first), so its actions reach a server that did not
 write it last and its frames always cross the channel layer;
 ``table,spread`` plays each scale both ways, back to back on the same
@@ -123,7 +122,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from bench.service import drop_database, run_database_url
 from bench.tickets import ws_ticket
-from bench.upstream import route_key, server_for
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_NAME = "pokerroom_wsbench"
@@ -388,11 +386,6 @@ class Server:
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    @property
-    def address(self) -> str:
-        """As an upstream's ``server`` line names it."""
-        return f"127.0.0.1:{self.port}"
-
     def pids(self) -> list[int]:
         if self.process is None:
             return []
@@ -622,8 +615,7 @@ class TableBot:
         self.rng = rng
         servers = bench.servers
         if bench.routing == "table":
-            addresses = [s.address for s in servers]
-            servers = [servers[addresses.index(server_for(route_key(self.id), addresses))]]
+            servers = [servers[self.id % len(servers)]]
         self.home = servers[0]
         """Where its REST view fetches go."""
         self.players = {
