@@ -8,7 +8,7 @@ must act on time and only once.  What is measured is what a player sees:
 how late his clock acted.
 
 The work: ``TABLES`` 32 Card Draw tables of 5 players on a fresh PostgreSQL
-database (``BENCH_CLOCKS_DATABASE_URL``), with a ``DRAW_SECONDS`` draw
+database of the run's own (``BENCH_CLOCKS_DATABASE_URL``), with a ``DRAW_SECONDS`` draw
 clock, no time bank, and an action clock too long to fire in the window.
 This process plays each table's first betting round through the services
 (check and call), one table every ``SLOT`` seconds, so the draws begin
@@ -58,10 +58,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench.service import recreate_database, use_database
-from bench.websockets import child_env, drop_database, reachable
+from bench.service import drop_database, recreate_database, run_database_url, use_database
+from bench.websockets import child_env, reachable
 
-DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_clockbench"
+DEFAULT_NAME = "pokerroom_clockbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 TABLES = int(os.environ.get("BENCH_CLOCKS_TABLES", "200"))
 PLAYERS = 5
@@ -80,7 +80,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    url = os.environ.get("BENCH_CLOCKS_DATABASE_URL", DEFAULT_URL)
+    url = os.environ.get("BENCH_CLOCKS_DATABASE_URL") or run_database_url(DEFAULT_NAME)
     if TABLES > 0:
         with worker_on_fresh_database(url, "clockbench") as ready:
             if not ready:

@@ -33,6 +33,18 @@ is fixed on ``time.monotonic``, one clock for every process.
   REST view does.  Only ``hand_act`` is inside the latency; actions/s
   counts the whole loop (view fetches included).  Tables are 32 Card Draw,
   no limit 1/2, 4 or 5 players on deep stacks; hands are dealt back to back.
+- shared: the service run with every table driven by ``SHARERS`` (2)
+  workers, as when a load balancer spreads one table's players over
+  several server processes.  The workers pair up (``max(SHARERS, P)``
+  of them, ``P`` as in the service run); each pair shares its tables.
+  Each action is sent by one of a table's sharers chosen at random
+  (the one that acted last picks, and hands the table and its answer to
+  the other over a queue when the other is picked), so a table is acted
+  on by one process at a time, as players take turns.  An action that
+  lands on the process that did not write the table last finds its held
+  work stale: its one statement conflicts and it runs again on the
+  locked path (``kernel.commands``).  The report puts its rate, p99 and
+  conflicts beside the service run's (one owner a table).
 - raw: the same workers, each with one psycopg connection, autocommit off;
   each transaction one INSERT of an event-sized row and a COMMIT, into a
   scratch copy of ``poker_event`` (``LIKE ... INCLUDING ALL``), one stream
@@ -58,9 +70,10 @@ and as many under a sampling profiler that charges the thread's CPU to the
 step on the stack (``STEPS``: found by module, so a function that moves
 between modules is still found).
 
-The database is never the developer's: ``BENCH_DATABASE_URL`` is dropped,
-created afresh and migrated.  Without a reachable PostgreSQL the benchmark
-says so and skips.
+The database is never the developer's: the run's own,
+``pokerroom_bench_<pid>`` (or the one ``BENCH_DATABASE_URL`` names), is
+dropped, created afresh and migrated, and dropped at the end.  Without a
+reachable PostgreSQL the benchmark says so and skips.
 """
 
 from __future__ import annotations
@@ -84,11 +97,13 @@ from types import FrameType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_bench"
+DEFAULT_NAME = "pokerroom_bench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/0"
 TABLES = tuple(int(n) for n in os.environ.get("BENCH_SERVICE_TABLES", "1,8,32").split(","))
 """The concurrencies: tables in play at once."""
 PROCESSES = int(os.environ.get("BENCH_SERVICE_PROCESSES", "4"))
+SHARERS = 2
+"""Worker processes that drive each table of the shared run."""
 WARMUP = float(os.environ.get("BENCH_SERVICE_WARMUP", "1"))
 DURATION = float(os.environ.get("BENCH_SERVICE_DURATION", "4"))
 ACTIONS = int(os.environ.get("BENCH_SERVICE_ACTIONS", "1000"))
@@ -124,12 +139,16 @@ STARTUP_SECONDS = 300.0
 
 def main() -> None:
     """Set up the bench database, run every configuration, print the report."""
-    url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
+    url = os.environ.get("BENCH_DATABASE_URL") or run_database_url(DEFAULT_NAME)
     problem = recreate_database(url)
     if problem is not None:
         print(f"skipped: {problem}")
         return
-    print_report(measure(url, redis_url(), migrate=True))
+    try:
+        report = measure(url, redis_url(), migrate=True)
+    finally:
+        drop_database(url)
+    print_report(report)
 
 
 @dataclass
@@ -163,6 +182,8 @@ class Report:
     raw: list[Run]
     cost: dict[str, Any]
     redis: str | None
+    shared: list[Run] = field(default_factory=list)
+    """The service runs again with every table shared by ``SHARERS`` workers."""
 
 
 def measure(url: str, redis: str | None, *, migrate: bool) -> Report:
@@ -180,13 +201,16 @@ def measure(url: str, redis: str | None, *, migrate: bool) -> Report:
         "CLOCKS_ENABLED": "true",
         "EMBEDDED_WORKER": "false",
     }
-    workers = Workers(min(PROCESSES, max(TABLES)), env)
+    workers = Workers(max(SHARERS, min(PROCESSES, max(TABLES))), env)
     try:
         tables: list[Seated] = workers.call("setup", migrate, max(TABLES))
-        service, raw = [], []
+        service, shared, raw = [], [], []
         for n in TABLES:
-            shares = [tables[:n][i :: workers.count] for i in range(workers.count)]
+            owners = min(PROCESSES, workers.count)  # a second worker may be the sharers' only
+            shares = [tables[:n][i::owners] if i < owners else [] for i in range(workers.count)]
             service.append(Run(f"service, {n} tables", n, *workers.run("service", shares)))
+            pairs = shared_shares(tables[:n], workers.count)
+            shared.append(Run(f"shared, {n} tables", n, *workers.run("shared", pairs)))
             with raw_table(url):
                 streams = [[f"raw-{n}-{s.table_id}" for s in share] for share in shares]
                 raw.append(Run(f"raw, {n} tables", n, *workers.run("raw", streams)))
@@ -195,7 +219,23 @@ def measure(url: str, redis: str | None, *, migrate: bool) -> Report:
         workers.close()
         if redis:
             forget_keys(redis, prefix)
-    return Report(service, raw, cost, redis)
+    return Report(service, raw, cost, redis, shared)
+
+
+def shared_shares(tables: list[Seated], workers: int) -> list[list[tuple[Seated, list[int]]]]:
+    """Each worker's share of a shared run: (table, its sharers, the first
+    to act first).  Workers pair up, as many pairs as the service run's
+    processes make (at least one); a pair's tables start at either
+    sharer in turn."""
+    pairs = max(1, min(workers, len(tables)) // SHARERS)
+    shares: list[list[tuple[Seated, list[int]]]] = [[] for _ in range(workers)]
+    for j, seated in enumerate(tables):
+        group = [SHARERS * (j % pairs) + k for k in range(SHARERS)]
+        turn = (j // pairs) % SHARERS
+        sharers = group[turn:] + group[:turn]
+        for worker in sharers:
+            shares[worker].append((seated, sharers))
+    return shares
 
 
 # --------------------------------------------------------------------------
@@ -208,6 +248,29 @@ def redact(url: str) -> str:
     if parts.password is None:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")))
+
+
+def run_database_url(name: str) -> str:
+    """The local PostgreSQL database a benchmark run makes for itself:
+    ``name`` with this process's id, so that runs at once (from other
+    worktrees) never drop each other's."""
+    return f"postgres://postgres@127.0.0.1:5432/{name}_{os.getpid()}"
+
+
+def drop_database(url: str) -> None:
+    """Drop the bench database (its connections too)."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(url)
+    with psycopg.connect(
+        urlunsplit(parts._replace(path="/postgres")), autocommit=True, connect_timeout=2
+    ) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(parts.path.lstrip("/"))
+            )
+        )
 
 
 def recreate_database(url: str) -> str | None:
@@ -311,10 +374,20 @@ class Workers:
         self.window = ctx.Array("d", 2)
         self.results: Any = ctx.Queue()
         self.inboxes: list[Any] = [ctx.Queue() for _ in range(count)]
+        self.handoffs: list[Any] = [ctx.Queue() for _ in range(count)]
+        """Each worker's queue of shared tables handed to it (``play_shared``)."""
         self.processes = [
             ctx.Process(
                 target=serve,
-                args=(i, env, self.inboxes[i], self.results, self.barrier, self.window),
+                args=(
+                    i,
+                    env,
+                    self.inboxes[i],
+                    self.results,
+                    self.barrier,
+                    self.window,
+                    self.handoffs,
+                ),
                 name=f"service-bench-{i}",
                 daemon=True,
             )
@@ -382,7 +455,13 @@ class Workers:
 
 
 def serve(
-    index: int, env: dict[str, str], inbox: Any, results: Any, barrier: Any, window: Any
+    index: int,
+    env: dict[str, str],
+    inbox: Any,
+    results: Any,
+    barrier: Any,
+    window: Any,
+    handoffs: list[Any],
 ) -> None:
     """A worker: Django on the bench database, then tasks until None."""
     os.environ.update(env)
@@ -396,6 +475,7 @@ def serve(
     tasks: dict[str, Callable[..., Any]] = {
         "setup": setup_tables,
         "service": lambda share: play_tables(share, index, start),
+        "shared": lambda share: play_shared(share, index, start, handoffs),
         "raw": lambda streams: insert_rows(env["DATABASE_URL"], streams, start),
         "cost": one_action_cost,
     }
@@ -544,6 +624,7 @@ class Driver:
         self.actor: Any = None
         self.refills = 0
         self.fetches = 0
+        self.acts = 0
 
     def next(self) -> tuple[Any, dict[str, Any], dict[str, Any]]:
         """(player to act, the hand as he sees it, his move)."""
@@ -560,6 +641,7 @@ class Driver:
         from kernel.api_errors import ApiError
         from poker import services
 
+        self.acts += 1
         try:
             self.answer = services.hand_act(
                 by=user,
@@ -664,6 +746,82 @@ def play_tables(
     window.extra["hands"] = len(hands)
     window.extra["refills"] = sum(d.refills for d in drivers)
     window.extra["fetches"] = fetched
+    window.extra["acts"] = sum(d.acts for d in drivers)
+    for outcome, n in one_statement_tries().items():  # the whole run's, warm-up too
+        window.extra[f"one_{outcome}"] = int(n - tried[outcome])
+    return window.result()
+
+
+def play_shared(
+    share: list[tuple[Seated, list[int]]],
+    index: int,
+    start: Callable[[], tuple[float, float]],
+    handoffs: list[Any],
+) -> dict[str, Any]:
+    """A worker's share of a shared run: the tables handed to it, one
+    action each, until the window closes.  After each action the next
+    sender is drawn among the table's sharers; another one gets the table
+    with the answer (the view its client would hold) on its queue."""
+    rng = random.Random(SEED + 7919 * (index + 1))
+    drivers = {
+        s.table_id: Driver(s, random.Random(SEED + 1000 * index + i))
+        for i, (s, _) in enumerate(share)
+    }
+    sharers = {s.table_id: group for s, group in share}
+    inbox = handoffs[index]
+    from django.db import connection
+
+    for driver in drivers.values():
+        driver.fetch(None)  # connected before the clock starts
+    backend = connection.connection.info.backend_pid if drivers else None
+    tried = one_statement_tries()
+    ready = [s.table_id for s, group in share if group[0] == index]
+    window = Window(*start(), backend=backend)
+    fetched = 0
+
+    def handed(block: bool) -> None:
+        """Take the tables handed over (waiting for one if ``block``); a
+        hand-over of an earlier run (its window's start) is dropped."""
+        while True:
+            try:
+                wait = max(0.0, window.t1 - time.monotonic())
+                tag, table_id, answer, actor = (
+                    inbox.get(timeout=wait) if block else inbox.get_nowait()
+                )
+            except queue.Empty:
+                return
+            if tag == window.t0:
+                driver = drivers[table_id]
+                driver.answer, driver.actor = answer, driver.users.get(actor)
+                ready.append(table_id)
+            block = block and not ready
+
+    while drivers and time.monotonic() < window.t1:
+        handed(block=not ready)
+        if not ready:
+            continue
+        table_id = ready.pop(0)
+        driver = drivers[table_id]
+        window.mark(time.monotonic())
+        before = driver.fetches
+        user, hand, move = driver.next()
+        started = time.monotonic()
+        if started >= window.t0:
+            fetched += driver.fetches - before
+        if driver.act(user, hand, move):
+            window.record(started, time.monotonic())
+        else:
+            window.errors += 1
+        chosen = rng.choice(sharers[table_id])
+        if chosen == index:
+            ready.append(table_id)
+        else:
+            handoffs[chosen].put((window.t0, table_id, driver.answer, user.pk))
+            window.extra["handed"] += started >= window.t0
+    if drivers:
+        window.mark(max(time.monotonic(), window.t1))
+    window.extra["fetches"] = fetched
+    window.extra["acts"] = sum(d.acts for d in drivers.values())
     for outcome, n in one_statement_tries().items():  # the whole run's, warm-up too
         window.extra[f"one_{outcome}"] = int(n - tried[outcome])
     return window.result()
@@ -989,8 +1147,7 @@ def print_report(report: Report) -> None:
     )
     for s in report.service:
         e = s.extra
-        raced = e["one_written"] + e["one_conflict"] + e["one_answered"]
-        rate = e["one_conflict"] / raced if raced else 0.0
+        _, _, rate = conflicts(s)
         print(
             f"  {s.tables:>3} tables: {e['one_written']:,} written, {e['one_conflict']:,}"
             f" conflicts ({rate:.2%} of those tried), {e['one_answered']} retries answered,"
@@ -999,8 +1156,73 @@ def print_report(report: Report) -> None:
     print("CPU per action (service) and per row (raw), ms: in the workers + in PostgreSQL")
     for s, r in zip(report.service, report.raw, strict=True):
         print(f"  {s.tables:>3} tables: service {cpu_split(s)}; raw {cpu_split(r)}")
+    print_shared(report)
     print(f"service within {GOAL:g}x of the raw rate at every concurrency: {verdict(met)}")
     print_cost(report.cost)
+
+
+def conflicts(run: Run) -> tuple[int, int, float]:
+    """(one-statement tries that raced, of them conflicts, the share)."""
+    e = run.extra
+    raced = e["one_written"] + e["one_conflict"] + e["one_answered"]
+    return raced, e["one_conflict"], e["one_conflict"] / raced if raced else 0.0
+
+
+def one_share(run: Run) -> float:
+    """The share of the run's actions (warm-up included) written as one statement."""
+    return run.extra["one_written"] / run.extra["acts"] if run.extra["acts"] else 0.0
+
+
+def print_shared(report: Report) -> None:
+    """The shared runs beside the service runs (one owner a table), and a
+    line per scale to quote."""
+    if not report.shared:
+        return
+    print(
+        f"\nShared tables: {SHARERS} worker processes drive each table, each action sent by"
+        " one of them at random.  A process that did not write the table last acts on stale"
+        " work: refused there (declined) or beaten to its version (conflict), the action runs"
+        " again on the locked path (one: share of actions written as one statement; tries"
+        " and one: warm-up included):"
+    )
+    print(
+        f"{'tables':>7}{'procs':>6}{'act/s':>8}{'p50 ms':>8}{'p99 ms':>8}{'one':>6}"
+        f"{'shared procs':>14}{'act/s':>8}{'p50 ms':>8}{'p99 ms':>8}{'one':>6}"
+        f"{'tried':>8}{'conflicts':>10}{'declined':>9}{'handed':>8}"
+    )
+    for one, s in zip(report.service, report.shared, strict=True):
+        raced, conflicted, _ = conflicts(s)
+        print(
+            f"{s.tables:>7}{one.processes:>6}{one.rate:>8,.0f}{one.percentile(50):>8.2f}"
+            f"{one.percentile(99):>8.2f}{one_share(one):>6.0%}{s.processes:>14}{s.rate:>8,.0f}"
+            f"{s.percentile(50):>8.2f}{s.percentile(99):>8.2f}{one_share(s):>6.0%}"
+            f"{raced + s.extra['one_declined']:>8,}{conflicted:>10,}{s.extra['one_declined']:>9,}"
+            f"{s.extra['handed'] / max(1, s.count):>8.0%}"
+        )
+    print(
+        "  handed = measured actions after which the other sharer was drawn to act next;"
+        " CPU per action, ms (workers + PostgreSQL), one owner vs shared:"
+    )
+    for one, s in zip(report.service, report.shared, strict=True):
+        print(f"  {s.tables:>3} tables: {cpu_split(one)} vs {cpu_split(s)}")
+    for one, s in zip(report.service, report.shared, strict=True):
+        print(shared_line(one, s))
+
+
+def shared_line(one: Run, shared: Run) -> str:
+    """One scale's shared run against its one-owner run, in words."""
+    raced, conflicted, rate = conflicts(shared)
+    declined = shared.extra["one_declined"]
+    change = shared.rate / one.rate - 1 if one.rate else float("nan")
+    return (
+        f"  shared tables, {shared.tables} tables on {shared.processes} processes"
+        f" ({SHARERS} a table): {one_share(shared):.0%} of actions written as one statement"
+        f" (one owner {one_share(one):.0%}); of {raced + declined:,} tries {conflicted:,}"
+        f" conflicted ({rate:.1%} of those written or raced) and {declined:,} were declined,"
+        f" each run again on the locked path; {shared.rate:,.0f} actions/s ({change:+.0%}"
+        f" against one owner's {one.rate:,.0f}), p99 {shared.percentile(99):.2f} ms"
+        f" (one owner {one.percentile(99):.2f} ms), {shared.errors} refusals"
+    )
 
 
 def cpu_split(run: Run) -> str:

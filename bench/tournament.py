@@ -8,7 +8,7 @@ takes, how many hands per second the room deals, and how many tables were
 in play at the peak.
 
 The work: ``tournaments.management.simulation`` (the ``simulate_tournament`` command)
-on a fresh PostgreSQL database (``BENCH_TOURNAMENT_DATABASE_URL``): 1,000
+on a fresh PostgreSQL database of the run's own (``BENCH_TOURNAMENT_DATABASE_URL``): 1,000
 bots register (100 + 10) for a sit-and-go satellite into a target worth
 ``SEAT_VALUE`` per seat, on the 32 Card Draw satellite structure of
 ``LEVEL_MINUTES``-minute levels with the clock scaled down to
@@ -52,8 +52,9 @@ import os
 import time
 
 from bench.clocks import worker_on_fresh_database
+from bench.service import run_database_url
 
-DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_tournamentbench"
+DEFAULT_NAME = "pokerroom_tournamentbench"
 PLAYERS = int(os.environ.get("BENCH_TOURNAMENT_PLAYERS", "1000"))
 PEER_PLAYERS = int(os.environ.get("BENCH_TOURNAMENT_PEER_PLAYERS", "100"))
 GOAL = 0.9
@@ -73,7 +74,7 @@ have the worker run the peer's timers in its own first minute."""
 
 
 def main() -> None:
-    url = os.environ.get("BENCH_TOURNAMENT_DATABASE_URL", DEFAULT_URL)
+    url = os.environ.get("BENCH_TOURNAMENT_DATABASE_URL") or run_database_url(DEFAULT_NAME)
     with worker_on_fresh_database(url, "tournamentbench") as ready:
         if not ready:
             return

@@ -8,25 +8,40 @@ to every socket of the table (5 players and a spectator), whichever server
 process holds it.  The goal (issue 12): act-to-frame p99 under 50 ms at
 ``GOAL_TABLES`` (200) tables of 5 with a spectator each, on 2 ASGI
 processes, the bots in a process of their own, and zero missed versions;
-the curve at 10, 50, 100, 200 and 400 tables (``WSBENCH_SCALES``).
+the curve at 10, 50, 100, 200, 400 and 800 tables (``WSBENCH_SCALES``).
+Past what 2 cores serve (400 and 800 tables) the figures are bad and are
+printed as they are: the missed versions, the commands answered
+``unavailable``, the acts never answered (``ANSWER_SECONDS``), p50/p99
+and the CPU per action; each scale's wall time (connect, play, close) is
+printed with it, to plan a full curve.
 
 Set-up (nothing of the developer's is touched):
 
-- PostgreSQL database ``pokerroom_wsbench`` (``WSBENCH_DATABASE_URL``),
-  dropped and created, migrated with ``manage.py migrate`` and seeded in a
-  subprocess of this module (``seed``): ``max(SCALES)`` tables of 32 Card
-  Draw no limit 1/2, 5 players each on deep stacks, API tokens.
+- PostgreSQL database ``pokerroom_wsbench_<pid>``, the run's own (or the
+  one ``WSBENCH_DATABASE_URL`` names), dropped and created, migrated with
+  ``manage.py migrate`` and seeded in a subprocess of this module
+  (``seed``): ``max(SCALES)`` tables of 32 Card Draw no limit 1/2, 5
+  players each on deep stacks, API tokens; dropped at the end.
 - Redis database ``REDIS_DB`` (5) of ``WSBENCH_REDIS_URL``'s server, under
   a key prefix of the run's own (channel layer, cache, clock timer queue),
   deleted at the end; the channel layer of the servers.
 - ``SERVERS`` (2) ASGI server processes: ``uvicorn config.asgi:application``,
   one process each on a free port of 127.0.0.1, ``DEBUG=false``,
   ``CONN_MAX_AGE=60`` (the single thread of ``database_sync_to_async``
-  keeps its connection), stopped at the end.  A table's sockets alternate
-  between them, so its frames always cross the channel layer.
+  keeps its connection), stopped at the end.
   Their options are the deployed ones (``deploy/``: uvicorn's own
   WebSocket implementation, ``websockets-sansio``, frames uncompressed);
   ``WSBENCH_SERVER_ARGS`` adds more, to compare settings.
+
+Which server a table's sockets (and its REST view fetches) reach
+(``WSBENCH_ROUTING``): ``table`` (the default) sends them all to one
+server (chosen by the table id, as the deploy's nginx chooses one by a
+hash of it), so an action finds the table as its server last wrote it and
+may go as one statement; ``spread`` puts a table's sockets on the servers in turn (its
+REST fetches on the first), so its actions reach a server that did not
+write it last and its frames always cross the channel layer;
+``table,spread`` plays each scale both ways, back to back on the same
+servers, to compare them.
 
 Per scale: every player of each table and one spectator per table open
 ``ws/tables/<id>/?ticket=..`` (a ticket asked with the player's API token) from this process, the bots' own (one asyncio
@@ -105,13 +120,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.service import drop_database, run_database_url
 from bench.tickets import ws_ticket
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DB_URL = "postgres://postgres@127.0.0.1:5432/pokerroom_wsbench"
+DEFAULT_DB_NAME = "pokerroom_wsbench"
 DEFAULT_REDIS = "redis://127.0.0.1:6379"
 REDIS_DB = 5
-SCALES = tuple(int(n) for n in os.environ.get("WSBENCH_SCALES", "10,50,100,200,400").split(","))
+ROUTINGS = tuple(os.environ.get("WSBENCH_ROUTING", "table").split(","))
+"""How each scale places a table's sockets: ``table`` and/or ``spread`` (module docstring)."""
+SCALES = tuple(int(n) for n in os.environ.get("WSBENCH_SCALES", "10,50,100,200,400,800").split(","))
 GOAL_TABLES = 200
 """The scale the goal is judged at."""
 PLAYERS = 5
@@ -121,6 +139,22 @@ DURATION = float(os.environ.get("WSBENCH_DURATION", "12"))
 PACE = 1.0
 """Seconds between two actions of one table."""
 CONNECT_CONCURRENCY = 50
+"""Sockets opening at once (each with its ticket): at 800 tables 4,800
+sockets, which all at once would be a connect storm of the bench's own."""
+SEED_SECONDS = 600.0
+SEED_SECONDS_PER_TABLE = 2.0
+"""How long seeding may take: 400 tables took 204 s on a loaded 2-core box."""
+CONNECT_TRIES = 3
+"""Tries a socket gets to open (its ticket, then the handshake), a second
+apart and then two, as a client connects again after a ``503`` or a
+refused handshake: a box loaded by the connect storm of the largest
+scales refuses a few (PostgreSQL out of connections)."""
+ANSWER_SECONDS = 30.0
+"""How long an act waits for its answer before it counts as unanswered."""
+FILES_PER_TABLE = 2 * (PLAYERS + 1)
+"""File descriptors a table takes at most: its sockets' client ends in
+this process and server ends in the servers (they share the limit set
+here)."""
 STACK = 100_000_000
 GOAL_MS = 50.0
 LAYER_RATES = (200, 1000)
@@ -138,7 +172,7 @@ SLOWEST = 1.0
 """The percentage of slowest actions whose time is broken down."""
 DUMP = os.environ.get("WSBENCH_DUMP", "")
 """A path prefix: each scale's actions, stages and pauses as JSON to
-``<prefix>-<tables>.json``, to study them further."""
+``<prefix>-<tables>-<routing>.json``, to study them further."""
 SERVER_ROOT = Path(os.environ.get("WSBENCH_SERVER_ROOT") or Path(__file__).resolve().parents[1])
 """The tree (with its ``.venv``) the servers, the migration and the seeding
 run from: another worktree (an older main) measures its servers with this
@@ -209,20 +243,6 @@ def recreate_database(url: str) -> str | None:
     return None
 
 
-def drop_database(url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True, connect_timeout=2) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(parts.path.lstrip("/"))
-            )
-        )
-
-
 def migrate_and_seed(url: str, tables: int, migrate: bool = True) -> list[dict[str, Any]]:
     env = child_env(DATABASE_URL=url)
     if migrate:
@@ -239,7 +259,7 @@ def migrate_and_seed(url: str, tables: int, migrate: bool = True) -> list[dict[s
         env=env,
         capture_output=True,
         check=False,
-        timeout=900,
+        timeout=SEED_SECONDS + SEED_SECONDS_PER_TABLE * tables,
     )
     if done.returncode:
         raise RuntimeError(f"seeding failed:\n{done.stderr.decode()[-3000:]}")
@@ -412,6 +432,29 @@ class Server:
         return text.count("Traceback") + text.count("ERROR")
 
 
+ONE_STATEMENT = re.compile(
+    r'^poker_one_statement_total\{kind="hand\.act",outcome="(\w+)"\} ([0-9.e+]+)$', re.MULTILINE
+)
+
+
+def one_statement_counts(servers: list[Server]) -> dict[str, float] | None:
+    """The servers' actions tried as one statement so far, by outcome
+    (``poker_one_statement_total`` on their ``/metrics``), or None when a
+    server's could not be read.  Where a table's sockets are spread over
+    the servers, an action often reaches the one that did not write the
+    table last: its held work is stale (``declined`` or ``conflict``)."""
+    total: dict[str, float] = {}
+    for server in servers:
+        try:
+            with urllib.request.urlopen(server.http + "/metrics", timeout=15) as answer:
+                text = answer.read().decode()
+        except OSError:
+            return None
+        for outcome, value in ONE_STATEMENT.findall(text):
+            total[outcome] = total.get(outcome, 0.0) + float(value)
+    return total
+
+
 def get_view(http: str, table: int, token: str | None) -> dict[str, Any]:
     headers = {"Accept": "application/json"}
     if token is not None:
@@ -548,7 +591,12 @@ class Client:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.answers[command_id] = fut
         await self.ws.send(json.dumps({"type": "act", "command_id": command_id, **body}))
-        return await asyncio.wait_for(fut, 30)
+        try:
+            return await asyncio.wait_for(fut, ANSWER_SECONDS)
+        except TimeoutError:
+            self.answers.pop(command_id, None)
+            self.bench.unanswered += 1
+            raise
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -566,6 +614,10 @@ class TableBot:
         self.id: int = seeded["table"]
         self.rng = rng
         servers = bench.servers
+        if bench.routing == "table":
+            servers = [servers[self.id % len(servers)]]
+        self.home = servers[0]
+        """Where its REST view fetches go."""
         self.players = {
             p["id"]: Client(bench, self, p["token"], p["id"], servers[i % len(servers)])
             for i, p in enumerate(seeded["players"])
@@ -609,7 +661,7 @@ class TableBot:
             hand = None if view is None else view.get("hand")
             if hand is None or hand.get("to_act_seat") is None:
                 self.bench.view_fetches += 1
-                view = await asyncio.to_thread(get_view, self.bench.servers[0].http, self.id, None)
+                view = await asyncio.to_thread(get_view, self.home.http, self.id, None)
                 self.view = view
                 hand = view.get("hand")
                 if hand is None or hand.get("to_act_seat") is None:
@@ -621,9 +673,7 @@ class TableBot:
                 move = self.choose_public(hand, client)
             else:  # after a refusal: the player's own view and menu over REST
                 self.bench.view_fetches += 1
-                mine = await asyncio.to_thread(
-                    get_view, self.bench.servers[0].http, self.id, client.token
-                )
+                mine = await asyncio.to_thread(get_view, self.home.http, self.id, client.token)
                 hand = mine["hand"]
                 if hand is None or hand.get("legal") is None:
                     self.view = mine
@@ -656,7 +706,10 @@ class TableBot:
                     self.bench.measured.append((record, done - sent))
                 self.view = frame["answer"]
                 return
-            self.bench.refusals += 1
+            if frame.get("code") == "unavailable":
+                self.bench.unavailable += 1
+            else:
+                self.bench.refusals += 1
             if len(self.bench.refusal_samples) < 5:
                 self.bench.refusal_samples.append(
                     f"{move} -> {frame.get('code')}: {str(frame.get('message'))[:120]}"
@@ -704,9 +757,17 @@ class TableBot:
 @dataclass
 class Result:
     tables: int
+    routing: str = "table"
+    """How the tables' sockets were placed (``ROUTINGS``)."""
+    per_server: list[int] = field(default_factory=list)
+    """Sockets opened on each server."""
     sockets: int = 0
     connect_s: float = 0.0
     connect_errors: int = 0
+    connect_retries: int = 0
+    """Sockets' opens tried again after a failed try (``CONNECT_TRIES``)."""
+    open_s: float = 0.0
+    """Of ``connect_s``: until every socket opened (or gave up)."""
     actions: int = 0
     hands: int = 0
     seconds: float = DURATION
@@ -717,6 +778,17 @@ class Result:
     missed: int = 0
     clients_missing: int = 0
     refusals: int = 0
+    unavailable: int = 0
+    """Commands answered ``unavailable`` (the database or Redis out of reach)."""
+    unanswered: int = 0
+    """Acts with no answer within ``ANSWER_SECONDS``."""
+    wall_s: float = 0.0
+    one_statement: dict[str, int] | None = None
+    """The servers' actions tried as one statement over the play (warm-up
+    too), by outcome; None if their ``/metrics`` could not be read."""
+    answered: int = 0
+    """Actions answered over the play (warm-up too)."""
+    """The scale's wall time: connect, play, trailing frames and close."""
     view_fetches: int = 0
     failures: list[str] = field(default_factory=list)
     closed_early: int = 0
@@ -745,8 +817,11 @@ class Result:
 
 
 class Bench:
-    def __init__(self, servers: list[Server], seeded: list[dict[str, Any]], tables: int) -> None:
+    def __init__(
+        self, servers: list[Server], seeded: list[dict[str, Any]], tables: int, routing: str
+    ) -> None:
         self.servers = servers
+        self.routing = routing
         rng = random.Random(SEED + tables)
         self.tables = [TableBot(self, s, random.Random(rng.random())) for s in seeded[:tables]]
         self.t0 = self.t1 = 0.0
@@ -759,6 +834,8 @@ class Bench:
         """Actions answered since play began (warm-up too)."""
         self.hands = 0
         self.refusals = 0
+        self.unavailable = 0
+        self.unanswered = 0
         self.refusal_samples: list[str] = []
         self.view_fetches = 0
         self.stray_errors = 0
@@ -801,21 +878,30 @@ class Bench:
                     self.lag_events.append((wall_of(before + step), late))
 
     async def run(self) -> Result:
-        result = Result(len(self.tables), seconds=DURATION)
+        result = Result(len(self.tables), self.routing, seconds=DURATION)
         clients = [c for t in self.tables for c in t.clients]
         result.sockets = len(clients)
+        result.per_server = [sum(c.server is s for c in clients) for s in self.servers]
         gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
         errors: list[str] = []
 
         async def open_one(c: Client) -> None:
-            async with gate:
-                try:
-                    await c.open()
-                except Exception as error:
-                    errors.append(f"{type(error).__name__}: {error}")
+            failed = ""
+            for attempt in range(CONNECT_TRIES):
+                if attempt:
+                    result.connect_retries += 1
+                    await asyncio.sleep(attempt)
+                async with gate:
+                    try:
+                        await c.open()
+                        return
+                    except Exception as error:
+                        failed = f"{type(error).__name__}: {error}"
+            errors.append(failed)
 
         started = time.perf_counter()
         await asyncio.gather(*(open_one(c) for c in clients))
+        result.open_s = time.perf_counter() - started
         # every snapshot in (spectators first: the drivers start from them)
         deadline = time.perf_counter() + 60
         while time.perf_counter() < deadline and any(
@@ -833,17 +919,21 @@ class Bench:
         live = [t for t in self.tables if all(c.ws is not None for c in t.clients)]
         self.t0 = time.perf_counter() + WARMUP
         self.t1 = self.t0 + DURATION
+        tried0 = one_statement_counts(self.servers)
         cpu0, own0 = self.server_cpu(), time.process_time()
         monitor = asyncio.create_task(self.lag_monitor(self.t1))
         profiler = profile(self.servers[0], len(self.tables))
         await asyncio.gather(*(t.run(self.t1) for t in live))
         await monitor
         cpu1, own1 = self.server_cpu(), time.process_time()
+        tried1 = one_statement_counts(self.servers)
+        if tried0 is not None and tried1 is not None:
+            result.one_statement = {k: int(v - tried0.get(k, 0.0)) for k, v in tried1.items()}
         result.load = os.getloadavg()[0]
         result.uptime = Path("/proc/loadavg").read_text().split()[:3]
         if profiler is not None:
             profiler.wait()
-        await self.trailing_frames(2.0)
+        await self.trailing_frames(max(2.0, len(self.tables) / 40))  # late when overloaded
         result.server_crashes_run = self.crashes()
         self.closing = True
         await asyncio.gather(*(c.close() for c in clients))
@@ -872,6 +962,10 @@ class Bench:
             result.clients_missing += m > 0
             result.closed_early += c.closed_early
         result.refusals = self.refusals
+        result.answered = self.answered
+        result.unavailable = self.unavailable
+        result.unanswered = self.unanswered
+        result.wall_s = time.perf_counter() - started
         result.refusal_samples = self.refusal_samples
         result.view_fetches = self.view_fetches
         result.failures += self.failures
@@ -1027,9 +1121,12 @@ def reachable(redis_url: str) -> str | None:
 
 
 def main() -> None:
-    db_url = os.environ.get("WSBENCH_DATABASE_URL") or DEFAULT_DB_URL
+    db_url = os.environ.get("WSBENCH_DATABASE_URL") or run_database_url(DEFAULT_DB_NAME)
     base = os.environ.get("WSBENCH_REDIS_URL") or DEFAULT_REDIS
     redis_url = urlunsplit(urlsplit(base)._replace(path=f"/{REDIS_DB}"))
+    if not ROUTINGS or set(ROUTINGS) - {"table", "spread"}:
+        print(f"skipped: WSBENCH_ROUTING is table, spread or table,spread, not {ROUTINGS}")
+        return
     problem = reachable(redis_url) or recreate_database(db_url)
     if problem is not None:
         print(f"skipped: {problem}")
@@ -1054,6 +1151,13 @@ def run(
     want = min(hard, 65536) if hard != resource.RLIM_INFINITY else 65536
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files < FILES_PER_TABLE * max(SCALES) + 1024:
+        print(
+            f"  open files limited to {files}: scales past "
+            f"{(files - 1024) // FILES_PER_TABLE} tables will fail to connect some sockets",
+            flush=True,
+        )
     prefix = f"wsbench-{uuid.uuid4().hex[:8]}"
     servers: list[Server] = []
     results: list[Result] = []
@@ -1070,16 +1174,20 @@ def run(
             server.start()
         for server in servers:
             server.wait()
-        for n in SCALES:
-            result = asyncio.run(Bench(servers, seeded, n).run())
+        for n, routing in itertools.product(SCALES, ROUTINGS):
+            result = asyncio.run(Bench(servers, seeded, n, routing).run())
             result.logs = [s.log_path for s in servers]
             results.append(result)
             print(
-                f"  {n} tables: {result.actions} actions, act-to-frame p50 "
+                f"  {n} tables {routing} (sockets {'/'.join(map(str, result.per_server))}): "
+                f"{result.actions} actions, act-to-frame p50 "
                 f"{ms(pct(result.latencies, 50))} ms p99 {ms(pct(result.latencies, 99))} ms "
                 f"(all six p99 {ms(pct(result.worst, 99))} ms), "
-                f"missed {result.missed}, refusals {result.refusals}, "
-                f"failures {len(result.failures)}, server {ms(result.server_cpu_per_action)} ms CPU per action (load {' '.join(result.uptime)})",
+                f"missed {result.missed}, refusals {result.refusals}, unavailable {result.unavailable}, "
+                f"unanswered {result.unanswered}, failures {len(result.failures)}, "
+                f"server {ms(result.server_cpu_per_action)} ms CPU per action (load {' '.join(result.uptime)}); "
+                f"{one_statement_note(result)}; "
+                f"{result.wall_s:.0f} s for the scale (connect {result.connect_s:.0f} s)",
                 flush=True,
             )
         server_errors = sum(s.errors_logged() for s in servers)
@@ -1111,32 +1219,37 @@ def report(
     server_tail: str,
 ) -> None:
     print(
-        f"\n{'tables':>6}{'sockets':>8}{'act/s':>8}{'hands/s':>8}"
+        f"\n{'tables':>6}{'routing':>8}{'sockets':>8}{'act/s':>8}{'hands/s':>8}"
         f"{'sub p50':>9}{'sub p99':>9}{'all p50':>9}{'all p99':>9}{'ans p50':>9}{'ans p99':>9}"
-        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'srv cpu':>8}{'ms/act':>7}{'cli cpu':>8}{'lag p99':>8}{'load':>6}"
+        f"{'missed':>7}{'incompl':>8}{'refused':>8}{'unavail':>8}{'no ans':>7}{'srv cpu':>8}{'ms/act':>7}{'cli cpu':>8}{'lag p99':>8}{'load':>6}{'1 stmt':>7}"
     )
     for r in results:
         print(
-            f"{r.tables:>6}{r.sockets:>8}{r.actions / r.seconds:>8.1f}{r.hands / r.seconds:>8.2f}"
+            f"{r.tables:>6}{r.routing:>8}{r.sockets:>8}{r.actions / r.seconds:>8.1f}{r.hands / r.seconds:>8.2f}"
             f"{ms(pct(r.latencies, 50)):>9}{ms(pct(r.latencies, 99)):>9}"
             f"{ms(pct(r.worst, 50)):>9}{ms(pct(r.worst, 99)):>9}"
             f"{ms(pct(r.answers, 50)):>9}{ms(pct(r.answers, 99)):>9}"
-            f"{r.missed:>7}{r.incomplete:>8}{r.refusals:>8}"
+            f"{r.missed:>7}{r.incomplete:>8}{r.refusals:>8}{r.unavailable:>8}{r.unanswered:>7}"
             f"{r.server_cpu:>8.0%}{ms(r.server_cpu_per_action):>7}{r.client_cpu:>8.0%}"
-            f"{ms(r.loop_lag_p99):>8}{r.load:>6.1f}"
+            f"{ms(r.loop_lag_p99):>8}{r.load:>6.1f}{one_statement_share(r):>7}"
         )
     print(
         "latency (ms): act frame sent -> public frame of the action's own event (hand stream, version+1) received, client clock; "
         "sub = each subscriber x action, all = per action at the last of its 6 sockets, "
         "ans = act -> answer at the actor. missed = public positions not consecutive from the "
         "snapshot, summed over clients; incompl = measured actions some socket never got the "
-        "frame of the action's own event. srv cpu = uvicorn processes (1 core = 100%), ms/act = their CPU ms per action answered "
+        "frame of the action's own event; refused = other refusals; unavail = answered unavailable; "
+        f"no ans = acts unanswered after {ANSWER_SECONDS:g} s. srv cpu = uvicorn processes (1 core = 100%), ms/act = their CPU ms per action answered "
         "(both processes, over the same span), cli cpu = this process; lag p99 = "
-        "client event-loop lag (10 ms timer); load = 1-minute load average at the end of play."
+        "client event-loop lag (10 ms timer); load = 1-minute load average at the end of play; "
+        "1 stmt = answered actions that went as one statement (routing: table = a table's "
+        "sockets on the server nginx routes it to, spread = on the servers in turn)."
     )
     for r in results:
         notes = [
-            f"connect {r.sockets} sockets in {r.connect_s:.1f} s ({r.connect_errors} errors)",
+            f"connect {r.sockets} sockets in {r.connect_s:.1f} s (opened in {r.open_s:.1f} s,"
+            f" {r.connect_retries} tries again, {r.connect_errors} errors)",
+            f"{r.wall_s:.0f} s for the scale",
             f"{r.view_fetches} REST view fetches",
             f"{r.clients_missing} clients with gaps",
             f"{r.closed_early} sockets closed by the server",
@@ -1144,13 +1257,14 @@ def report(
             f"server 'Exception in ASGI application': {r.server_crashes_run} by the end of "
             f"play (cumulative), {r.server_crashes_close} more while the clients closed",
         ]
-        print(f"  {r.tables} tables: " + "; ".join(notes))
+        notes.append(one_statement_note(r))
+        print(f"  {r.tables} tables {r.routing}: " + "; ".join(notes))
         for sample in r.refusal_samples[:3]:
             print(f"    refused: {sample}")
         for failure in r.failures[:3]:
             print(f"    failure: {failure}")
     print(
-        f"scope: {SERVERS} uvicorn processes (a table's sockets alternate between them), "
+        f"scope: {SERVERS} uvicorn processes, a table's sockets on one by its id or on both in turn, "
         "CONN_MAX_AGE=60; bots only check, call or fold (never bet or raise), stand or discard "
         "1-2, show; the bots and spectators in this process, on the same machine as the "
         f"servers, PostgreSQL and Redis (load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
@@ -1261,13 +1375,24 @@ def stages(act: Act, tr: Traces) -> dict[str, float] | None:
         "publish": p2 - p1,
     }
     for index in (0, 1):
-        got = tr.receive.get((index, cmd))
         last = max((t for i, t in act.arrivals if i == index), default=None)
-        if got is None or last is None:
+        if last is None:
+            continue  # none of the table's sockets there (routed to the other)
+        got = tr.receive.get((index, cmd))
+        if got is None:
             return None
         out[f"deliv {index}"] = got - p1
         out[f"fanout {index}"] = last - got
     return {k: 1000 * v for k, v in out.items()}
+
+
+def medians(rows: list[dict[str, float]]) -> str:
+    """Each stage's median over the rows that have it (``-``: none)."""
+    cells = []
+    for stage in STAGES:
+        values = [row[stage] for row in rows if stage in row]
+        cells.append(f"{stage} {statistics.median(values):.1f}" if values else f"{stage} -")
+    return " ".join(cells)
 
 
 def overlapping(
@@ -1298,7 +1423,7 @@ def breakdown(r: Result) -> str:
     lags = {"cli": r.lag_events, **{f"s{i}": lag for i, lag in tr.lag.items()}}
     lines = [
         f"\n{r.tables} tables: where the slowest {len(slow)} of {len(ranked)} actions' time went "
-        f"(all six sockets' worst; ms; wall clocks of one host; load {' '.join(r.uptime)})",
+        f"(routing {r.routing}; all six sockets' worst; ms; wall clocks of one host; load {' '.join(r.uptime)})",
         f"  {'at s':>6} {'action':>8} {'end':>3} {'worst':>6} {'answer':>6} "
         + " ".join(f"{s:>8}" for s in STAGES)
         + "  gc pauses / loop lags overlapping (process:ms)",
@@ -1311,7 +1436,7 @@ def breakdown(r: Result) -> str:
             for a, answer in ranked
         ]  # fmt: skip
         events = {"gc": {k: v for k, v in pauses.items()}, "gen2": gen2, "lag": lags}
-        Path(f"{DUMP}-{r.tables}.json").write_text(
+        Path(f"{DUMP}-{r.tables}-{r.routing}.json").write_text(
             json.dumps({"t0": t0, "rows": rows, "events": events})
         )
     for act, answer in slow:
@@ -1328,7 +1453,7 @@ def breakdown(r: Result) -> str:
             if (hit := overlapping([(t, d) for t, d in events], act.wall, end))
         ]
         cells = (
-            " ".join(f"{parts[s]:>8.1f}" for s in STAGES)
+            " ".join(f"{parts[s]:>8.1f}" if s in parts else f"{'-':>8}" for s in STAGES)
             if parts
             else f"{'(no trace lines)':>{9 * len(STAGES) - 1}}"
         )
@@ -1339,14 +1464,8 @@ def breakdown(r: Result) -> str:
         )
     traced_slow = [x for x in (stages(a, tr) for a, _ in slow) if x is not None]
     if typical and traced_slow:
-        lines.append(
-            "  median, all actions:  "
-            + " ".join(f"{s} {statistics.median(x[s] for x in typical):.1f}" for s in STAGES)
-        )
-        lines.append(
-            "  median, the slowest:  "
-            + " ".join(f"{s} {statistics.median(x[s] for x in traced_slow):.1f}" for s in STAGES)
-        )
+        lines.append("  median, all actions:  " + medians(typical))
+        lines.append("  median, the slowest:  " + medians(traced_slow))
 
     def share(acts: list[tuple[Act, float]], events: dict[str, list[tuple[float, float]]]) -> str:
         hit = sum(
@@ -1382,6 +1501,28 @@ def breakdown(r: Result) -> str:
     slow_at = sorted(a.wall - t0 for a, _ in slow)
     lines.append(f"  the slowest at s: {', '.join(f'{t:.1f}' for t in slow_at)}")
     return "\n".join(lines)
+
+
+def one_statement_share(r: Result) -> str:
+    """The share of answered actions written as one statement."""
+    if r.one_statement is None:
+        return "?"
+    return f"{r.one_statement.get('written', 0) / max(1, r.answered):.0%}"
+
+
+def one_statement_note(r: Result) -> str:
+    """How the play's answered actions went on the servers' one-statement
+    path (warm-up included)."""
+    if r.one_statement is None:
+        return "one statement: servers' /metrics unread"
+    got = r.one_statement
+    written = got.get("written", 0)
+    return (
+        f"one statement: {written} of {r.answered} answered actions"
+        f" ({written / max(1, r.answered):.0%}); {got.get('conflict', 0)} conflicts and"
+        f" {got.get('declined', 0)} declined (stale work on a shared table, or the hand"
+        " ended), run again on the locked path"
+    )
 
 
 def goal_line(results: list[Result]) -> str:

@@ -75,6 +75,18 @@ def test_the_service_bench_measures_both_peers_and_one_actions_cost(
     # Each run's CPU: the workers' always, their PostgreSQL backends' when readable.
     assert all("cpu_s" in r.extra and r.extra["cpu_s"] >= 0 for r in runs)
     assert "in the workers + in PostgreSQL" in shown
+    # The shared runs: every table driven by two processes, beside each
+    # one-owner run; each counted the actions it tried as one statement.
+    assert [(r.name, r.processes) for r in report.shared] == [
+        ("shared, 1 tables", 2),
+        ("shared, 2 tables", 2),
+    ]
+    assert all(r.count > 0 and r.errors == 0 and len(r.latencies) == r.count for r in report.shared)
+    for r in report.shared:
+        tried = sum(r.extra[f"one_{o}"] for o in service.OUTCOMES)
+        assert tried > 0 and r.extra["one_conflict"] <= tried, r.extra
+    assert "shared tables, 1 tables on 2 processes (2 a table): " in shown
+    assert "shared tables, 2 tables on 2 processes (2 a table): " in shown
 
 
 @_on_servers
@@ -87,11 +99,16 @@ def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_20
     sizes = (("SCALES", (2,)), ("WARMUP", 0.3), ("DURATION", 1.5), ("LAYER_SECONDS", 0.0))
     for name, value in sizes:
         monkeypatch.setattr(websockets, name, value)
+    monkeypatch.setattr(websockets, "ROUTINGS", ("table", "spread"))
     url = _test_database_url()
     results, layer, flood, errors, tail = websockets.run(url, redis_url, migrate=False)
     websockets.report(results, layer, flood, errors, tail)
 
-    (result,) = results
+    result, spread = results
+    # Routed, each table's 6 sockets on one server; spread, 3 on each.
+    assert (result.routing, spread.routing) == ("table", "spread")
+    assert sorted(result.per_server) in ([0, 12], [6, 6]) and spread.per_server == [6, 6]
+    assert spread.missed == 0 and spread.one_statement is not None
     assert result.sockets == 12 and result.connect_errors == 0  # 2 tables x (5 players + 1)
     assert result.actions > 0 and result.latencies and not result.failures
     assert result.missed == 0 and errors == 0, tail
@@ -100,6 +117,13 @@ def test_the_websocket_bench_plays_through_two_servers_and_judges_the_goal_at_20
     assert "2 tables: " in shown and "p99" in shown
     assert "ms CPU per action" in shown and "ms/act" in shown
     assert "at 200 tables, no missed version: not measured" in shown
+    # The servers' one-statement tries read from their /metrics, and the
+    # new columns: commands answered unavailable, acts never answered.
+    assert result.one_statement is not None and result.answered >= result.actions
+    assert "2 tables: " in shown and "one statement: " in shown and "answered actions" in shown
+    assert "unavail" in shown and "no ans" in shown and "s for the scale" in shown
+    assert "2 tables table (sockets " in shown and "2 tables spread (sockets 6/6)" in shown
+    assert "1 stmt" in shown
     # The slowest actions broken down from the servers' trace lines.
     assert "2 tables: where the slowest" in shown and "median, all actions:" in shown
     assert "(no trace lines)" not in shown

@@ -279,11 +279,40 @@ def test_nginx_proxies_websockets_to_every_server_and_keeps_probes_inside():
     for conf in (DEPLOY / "nginx").glob("*.conf"):  # any server serves any client
         directives = re.sub(r"#.*", "", conf.read_text())
         assert "ip_hash" not in directives and "sticky" not in directives, conf.name
-        assert "hash " not in directives, conf.name
     servers = re.findall(r"server (\S+) ", (DEPLOY / "nginx" / "upstream.systemd.conf").read_text())
     ports = [s.rsplit(":", 1)[1] for s in servers]
     target = (DEPLOY / "systemd" / "pokerroom.target").read_text()
     assert ports and all(f"pokerroom-web@{port}.service" in target for port in ports)
+
+
+def test_nginx_sends_every_request_of_a_table_to_one_server_by_its_id():
+    """Both upstreams pick a server by the consistent hash of the route key
+    (before keepalive, as nginx requires), and the key is the table's id
+    for its sockets and its API, a request's own id for the rest
+    (tests/integration/test_behind_nginx.py runs it)."""
+    site = (DEPLOY / "nginx" / "pokerroom.conf").read_text()
+    route = re.search(r"^map \$uri \$pokerroom_route \{\n(.*?)^\}", site, re.MULTILINE | re.DOTALL)
+    assert route, "no map of $pokerroom_route"
+    lines = [line.split() for line in route[1].strip().splitlines()]
+    assert lines == [
+        ['"~^/(?:ws|api)/tables/(?<route_table>[0-9]+)/"', '"table-$route_table";'],
+        ["default", "$request_id;"],
+    ]
+    for name in ("upstream.systemd.conf", "upstream.compose.conf"):
+        directives = [
+            line.strip()
+            for line in re.sub(r"#.*", "", (DEPLOY / "nginx" / name).read_text()).splitlines()
+            if line.strip()
+        ]
+        assert directives[1] == "hash $pokerroom_route consistent;", name
+        assert directives[-2] == "keepalive 32;", name
+    # Under compose, each replica on a line of its own (a service name's
+    # replicas would share one place on the ring): the default two.
+    compose_servers = re.findall(
+        r"^\s*server (\S+) ", (DEPLOY / "nginx" / "upstream.compose.conf").read_text(), re.M
+    )
+    assert compose_servers == ["pokerroom-web-1:8000", "pokerroom-web-2:8000"]
+    assert compose()["name"] == "pokerroom"
 
 
 def test_static_files_get_hashed_names_that_nginx_keeps_a_year(tmp_path):

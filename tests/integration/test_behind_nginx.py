@@ -7,8 +7,9 @@ ports (loopback ones, free), the certificate (a throwaway one) and the
 static directory (a ``collectstatic`` of the test's own).  Through nginx:
 plain HTTP is redirected to HTTPS; the API answers over HTTPS with HSTS;
 the probes and metrics are not reachable; static files come from nginx;
-WebSockets are proxied to both servers in turn (no stickiness), and when
-one server dies the next client reaches the other.
+every request of one table, its sockets and its API, reaches one server,
+while other requests spread over both; when a server dies, its tables
+and the next clients reach the other.
 """
 
 from __future__ import annotations
@@ -169,11 +170,19 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 @pytest.fixture(scope="module")
-def room() -> Iterator[tuple[Nginx, list[ProductionServer], Path]]:
+def cluster() -> Iterator[Cluster]:
     cluster = Cluster(
         os.environ.get("TEST_DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test",
         os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
     )
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture(scope="module")
+def room(cluster: Cluster) -> Iterator[tuple[Nginx, list[ProductionServer], Path]]:
     nginx = None
     with tempfile.TemporaryDirectory(prefix="pokerroom-nginx-") as workdir:
         try:
@@ -193,7 +202,6 @@ def room() -> Iterator[tuple[Nginx, list[ProductionServer], Path]]:
         finally:
             if nginx is not None:
                 nginx.stop()
-            cluster.close()
 
 
 def test_plain_http_is_redirected_to_https(room):
@@ -207,7 +215,7 @@ def test_the_api_answers_over_https_with_hsts(room):
     nginx, _, _ = room
     status, headers, body = nginx.get("/api/tables/")
     assert status == 200, body
-    assert json.loads(body) == []
+    assert isinstance(json.loads(body), list)
     assert headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains; preload"
 
 
@@ -228,26 +236,142 @@ def test_static_files_come_from_nginx_cached_for_an_hour(room):
     assert headers["Server"].startswith("nginx")
 
 
-async def lobby(nginx: Nginx) -> Any:
-    """A WebSocket to the lobby through nginx, its first frame read."""
+async def snapshot_socket(nginx: Nginx, path: str) -> tuple[Any, dict[str, Any]]:
+    """A WebSocket to ``path`` through nginx, and its first frame: a snapshot."""
     socket = await connect(
-        f"wss://127.0.0.1:{nginx.https_port}/ws/lobby/",
+        f"wss://127.0.0.1:{nginx.https_port}{path}",
         origin=f"https://127.0.0.1:{nginx.https_port}",  # type: ignore[arg-type]
         ssl=NO_VERIFY,
         server_hostname="localhost",
         open_timeout=WAIT_S,
     )
     frame = json.loads(await asyncio.wait_for(socket.recv(), WAIT_S))
-    assert frame == {"type": "snapshot", "tables": [], "casino_tables": []}
+    assert frame["type"] == "snapshot", frame
+    return socket, frame
+
+
+async def lobby(nginx: Nginx) -> Any:
+    """A WebSocket to the lobby through nginx, its first frame read."""
+    socket, frame = await snapshot_socket(nginx, "/ws/lobby/")
+    assert frame["casino_tables"] == [], frame
     return socket
 
 
-async def test_websockets_go_to_every_server_in_turn_and_to_the_live_one_when_one_dies(room):
+async def spectate(nginx: Nginx, table: int) -> Any:
+    """A spectator's socket to ``table`` through nginx, its snapshot read."""
+    socket, _ = await snapshot_socket(nginx, f"/ws/tables/{table}/")
+    return socket
+
+
+async def no_sockets_open(servers: list[ProductionServer]) -> None:
+    """Wait until the sockets closed before are closed at the servers too,
+    so that what a test opens is what each server counts."""
+    deadline = time.monotonic() + WAIT_S
+    while any(server.open_sockets() for server in servers):
+        assert time.monotonic() < deadline, [server.open_sockets() for server in servers]
+        await asyncio.sleep(0.05)
+
+
+def table_requests(nginx: Nginx, table: int, count: int) -> None:
+    """``count`` requests to ``table``'s actions through nginx: refused
+    without credentials, and so logged by the server that answered."""
+    for _ in range(count):
+        status, _, body = nginx.get(f"/api/tables/{table}/actions/")
+        assert status in (401, 403, 405), body
+
+
+def logged(server: ProductionServer, table: int) -> int:
+    """Requests to ``table``'s actions that ``server`` answered (Django logs
+    each refused request with its path)."""
+    return server.tail(10**8).count(f"/api/tables/{table}/actions/")
+
+
+async def restart(nginx: Nginx, servers: list[ProductionServer], homes: list[int]) -> None:
+    """Start the first server again and wait until nginx, which took it
+    for down (``fail_timeout``), sends its table back to it: the room as
+    the module's other tests, in any order, expect it."""
+    servers[0].start()
+    was = logged(servers[0], homes[0])
+    deadline = time.monotonic() + 3 * WAIT_S
+    while logged(servers[0], homes[0]) == was:
+        assert time.monotonic() < deadline, "the table never went back to its server"
+        table_requests(nginx, homes[0], 1)
+        await asyncio.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def homes(cluster: Cluster, room: tuple[Nginx, list[ProductionServer], Path]) -> list[int]:
+    """One table for each server, as seen: tables are made, and each one's
+    first request through nginx tells which server has it, until each
+    server has one (20 tables all on one server: a chance of 2 in a million)."""
     nginx, servers, _ = room
-    before = [server.open_sockets() for server in servers]
-    sockets = [await lobby(nginx) for _ in range(4)]
-    opened = [server.open_sockets() - was for server, was in zip(servers, before, strict=True)]
-    assert sum(opened) == 4
+    found: dict[int, int] = {}
+    for number in range(20):
+        table = cluster.db.seed(prefix=f"route{number}", players=[])["table"]
+        before = [logged(server, table) for server in servers]
+        table_requests(nginx, table, 1)
+        (home,) = [
+            index
+            for index, (server, was) in enumerate(zip(servers, before, strict=True))
+            if logged(server, table) > was
+        ]
+        found.setdefault(home, table)
+        if len(found) == len(servers):
+            return [found[index] for index in range(len(servers))]
+    raise AssertionError(f"20 tables, all routed to server {list(found)}")
+
+
+async def test_every_request_of_a_table_reaches_one_server_and_tables_spread(room, homes):
+    """Each table's sockets and API requests all reach its one server;
+    the two tables' reach both servers."""
+    nginx, servers, _ = room
+    await no_sockets_open(servers)
+    for home, table in enumerate(homes):
+        before = [logged(server, table) for server in servers]
+        sockets = [await spectate(nginx, table) for _ in range(4)]
+        table_requests(nginx, table, 4)
+        opened = [server.open_sockets() for server in servers]
+        answered = [
+            logged(server, table) - was for server, was in zip(servers, before, strict=True)
+        ]
+        expected = [4 if index == home else 0 for index in range(len(servers))]
+        assert opened == expected, (table, opened)
+        assert answered == expected, (table, answered)
+        for socket in sockets:
+            await socket.close()
+        await no_sockets_open(servers)
+
+
+async def test_a_down_servers_tables_move_to_the_other_and_no_other_table_moves(room, homes):
+    nginx, servers, _ = room
+    await no_sockets_open(servers)
+    moved, stays = homes
+    before = [logged(servers[1], table) for table in homes]
+    servers[0].kill()
+    try:
+        table_requests(nginx, moved, 3)
+        table_requests(nginx, stays, 3)
+        socket = await spectate(nginx, moved)
+        assert servers[1].open_sockets() == 1
+        await socket.close()
+        answered = [
+            logged(servers[1], table) - was for table, was in zip(homes, before, strict=True)
+        ]
+        assert answered == [3, 3]
+    finally:
+        await restart(nginx, servers, homes)  # and its table goes back to it
+
+
+async def test_other_websockets_spread_over_both_servers_and_reach_the_live_one_when_one_dies(
+    room, homes
+):
+    """Sockets not of a table (the lobby's) go by a key of their own
+    (nginx's request id): 20 of them leave neither server without one."""
+    nginx, servers, _ = room
+    await no_sockets_open(servers)
+    sockets = [await lobby(nginx) for _ in range(20)]
+    opened = [server.open_sockets() for server in servers]
+    assert sum(opened) == 20
     assert all(count >= 1 for count in opened), opened  # no server got them all
     for socket in sockets:
         await socket.close()
@@ -257,7 +381,7 @@ async def test_websockets_go_to_every_server_in_turn_and_to_the_live_one_when_on
         for socket in again:
             await socket.close()
     finally:
-        servers[0].start()  # the room as the module's other tests, in any order, expect it
+        await restart(nginx, servers, homes)
 
 
 def test_the_servers_log_one_json_object_a_line(room):
