@@ -3,6 +3,7 @@ view of one command on the resource a URL names."""
 
 from __future__ import annotations
 
+import copy
 import re
 from enum import Enum
 from typing import Any, TypeAlias, cast
@@ -124,6 +125,23 @@ class Query(serializers.Serializer[dict[str, object]]):
         if blank:
             raise serializers.ValidationError({name: ["May not be empty."] for name in blank})
         return super().to_internal_value(data)
+
+
+class FieldsCopied(serializers.Serializer[dict[str, object]]):
+    """A serializer whose instances take shallow copies of fields built
+    once per class: DRF's ``get_fields`` deep-copies every declared field,
+    which builds each again (validators, error messages), the bulk of
+    checking a small input such as a WebSocket's ``act`` frame.  A copy
+    gets its own binding (name, parent); what validation only reads (its
+    validators, messages, a list's child) is shared."""
+
+    _built: dict[type[Any], dict[str, AnyField]] = {}
+
+    def get_fields(self) -> dict[str, AnyField]:
+        built = self._built.get(type(self))
+        if built is None:
+            built = self._built[type(self)] = super().get_fields()
+        return {name: copy.copy(field) for name, field in built.items()}
 
 
 def chips(**options: Any) -> StrictInteger:

@@ -2,9 +2,9 @@
 
 A client says who he is with a ticket (``?ticket=<ticket>``, from
 ``POST /api/ws-ticket/``: short-lived and single-use, ``config.ws_tickets``)
-or with the session cookie that ``channels.auth.AuthMiddlewareStack``
-reads.  No long-lived secret travels in a URL: servers and proxies log
-URLs.
+or with the session cookie (``SocketSession``, then channels'
+``AuthMiddleware``).  No long-lived secret travels in a URL: servers and
+proxies log URLs.
 
 The Origin check protects cookie sessions only: a browser sends the cookie
 to this host whatever page opened the socket, so without a ticket the
@@ -147,6 +147,23 @@ def _session_login(scope: dict[str, Any]) -> tuple[Any, Credential | None]:
     if not second_factor.stored_session_passes(user, session):
         return AnonymousUser(), None
     return user, Credential(int(user.pk), SESSION, session.session_key)
+
+
+class SocketSession:
+    """``scope["session"]``: the session of the socket's cookie, read (by
+    ``channels.auth.AuthMiddleware``, ``_session_login``) and never saved:
+    a socket sends no cookie back.  In the place of channels'
+    ``SessionMiddleware``, whose wrapper of ``send`` asks the session
+    whether it changed for every frame a socket sends, to save it only
+    with an HTTP response."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+        self.store = import_module(settings.SESSION_ENGINE).SessionStore
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        key = scope["cookies"].get(settings.SESSION_COOKIE_NAME)
+        return await self.application({**scope, "session": self.store(key)}, receive, send)
 
 
 class TicketAuthMiddleware(BaseMiddleware):  # type: ignore[misc]

@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from config.api import (
     AnyField,
+    FieldsCopied,
     Pattern,
     StrictBoolean,
     StrictInteger,
@@ -121,7 +122,7 @@ class SitInIn(CommandIn):
     wait_for_big_blind = StrictBoolean(default=False)
 
 
-class ActIn(serializers.Serializer[dict[str, object]]):
+class ActIn(FieldsCopied):
     """One action in a hand, at the version the client saw."""
 
     hand = Pattern(r"^[0-9]+-[0-9]+$", max_length=24)
