@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework import serializers
 
-from config.api import MAX_CHIPS, StrictInteger, Text, chips
+from kernel.api import MAX_CHIPS, StrictInteger, Text, chips
 from kernel.api_errors import ApiError
 from poker import projections, services
 from poker.api.serializers import TableIn
