@@ -207,19 +207,6 @@ def clock_writes(work: Work) -> list[kernel_clocks.Statement]:
     return out
 
 
-def set_timer(
-    table: int, stream: str, version: int, when: datetime, position: int | None = None
-) -> None:
-    """Set the clock of ``table`` on ``stream`` (a hand's: the turn; the
-    table's: the pause) for ``version`` at ``when``, in the caller's
-    transaction; it replaces the clock set before on that stream.
-    ``position`` (the table's feed position) is not needed: the row set
-    last is the one that stands."""
-    kernel_clocks.clock_set(
-        stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
-    )
-
-
 def _set(table: int, stream: str, version: int, when: datetime) -> kernel_clocks.Statement:
     return kernel_clocks.clock_set_statement(
         stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
