@@ -18,7 +18,7 @@ from accounts import locks, services
 from accounts.models import Account, AccountLock, Entry, PlayerNote, Transfer, User
 from accounts.notes import NOTE_PERMISSION
 from accounts.roles import ROLES
-from config.admin import ReadOnly, ReadOnlyInline
+from kernel.admin import ReadOnly, ReadOnlyInline
 from kernel.api_errors import ApiError
 
 

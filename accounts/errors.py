@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.refusals import engine_message
+from accounts.refusals import engine_message
 from kernel.api_errors import ApiError
 from poker.engine.errors import EngineError, ErrorCode
 
@@ -185,7 +185,7 @@ _STATUS = {
 
 def refusal(error: EngineError) -> ApiError:
     """An engine refusal as an API error with the same code: ``message`` in
-    the reader's language (``config.refusals``), ``detail`` the engine's
+    the reader's language (``accounts.refusals``), ``detail`` the engine's
     own words (English, for logs and scripts), ``values`` the figures the
     message names (for a client's own wording); the players either names
     are shown by their screen names (the engine knows only their ids)."""

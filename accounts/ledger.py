@@ -52,7 +52,7 @@ from accounts.errors import (
     UnknownAccount,
 )
 from accounts.models import Account, Entry, Transfer
-from config.system_ids import is_system_id, system_id
+from kernel.system_ids import is_system_id, system_id
 
 CHIPS = "chips"
 
@@ -151,7 +151,7 @@ class Move:
 def transfer_id_for(name: str) -> uuid.UUID:
     """The room's transfer id for a movement its own log names uniquely
     (``table-7@12``): the same name, the same id, so a replay finds it
-    (``config.system_ids``: keyed by ``settings.LEDGER_KEY``, version 8, so
+    (``kernel.system_ids``: keyed by ``settings.LEDGER_KEY``, version 8, so
     nobody can tell which id a table will use next, and no client id can
     be one)."""
     return system_id("ledger transfer", name)

@@ -55,6 +55,13 @@ def _post(transfer_id: uuid.UUID, kind: str, moves: list[Move], **more: Any) -> 
     return transfer
 
 
+def _tournament_post(
+    kind: str, transfer_id: uuid.UUID, moves: list[Move], tournament: object, by: Any, using: str
+) -> Transfer:
+    """``_post`` with the transfer referenced to ``tournament``."""
+    return _post(transfer_id, kind, moves, by=by, ref=f"tournament:{tournament}", using=using)
+
+
 def wallet_deposit(
     *,
     transfer_id: uuid.UUID,
@@ -159,9 +166,7 @@ def tournament_register(
     """Register with cash: the buy-in to the prize pool, the fee to the house."""
     _allowed(by, "accounts.direct_tournaments")
     moves = _entry_moves(ledger.cash(user_id), tournament, buy_in, fee)
-    return _post(
-        transfer_id, Kind.REGISTRATION, moves, by=by, ref=f"tournament:{tournament}", using=using
-    )
+    return _tournament_post(Kind.REGISTRATION, transfer_id, moves, tournament, by, using)
 
 
 def tournament_unregister(
@@ -189,54 +194,26 @@ def tournament_unregister(
     ]
     if ticket:
         moves.append(Move(ledger.tickets_issued(into), ledger.ticket(user_id, into), 1))
-    return _post(
-        transfer_id, Kind.UNREGISTRATION, moves, by=by, ref=f"tournament:{tournament}", using=using
-    )
+    return _tournament_post(Kind.UNREGISTRATION, transfer_id, moves, tournament, by, using)
 
 
-def _chips_in(
-    kind: str,
+def tournament_chips_in(
+    *,
+    kind: Kind,
     transfer_id: uuid.UUID,
     user_id: int,
     tournament: object,
     amount: int,
-    fee: int,
-    by: Any,
-    using: str,
+    fee: int = 0,
+    by: Any = None,
+    using: str = "default",
 ) -> Transfer:
-    """More chips in a tournament: ``amount`` to the pool, ``fee`` to the house."""
+    """More chips in a tournament (``kind``: a rebuy or an add-on):
+    ``amount`` to the prize pool, ``fee`` to the house."""
     _allowed(by, "accounts.direct_tournaments")
     _positive(amount)
     moves = _entry_moves(ledger.cash(user_id), tournament, amount, fee)
-    return _post(transfer_id, kind, moves, by=by, ref=f"tournament:{tournament}", using=using)
-
-
-def tournament_rebuy(
-    *,
-    transfer_id: uuid.UUID,
-    user_id: int,
-    tournament: object,
-    amount: int,
-    fee: int = 0,
-    by: Any = None,
-    using: str = "default",
-) -> Transfer:
-    """A rebuy: ``amount`` to the prize pool, ``fee`` to the house."""
-    return _chips_in(Kind.REBUY, transfer_id, user_id, tournament, amount, fee, by, using)
-
-
-def tournament_add_on(
-    *,
-    transfer_id: uuid.UUID,
-    user_id: int,
-    tournament: object,
-    amount: int,
-    fee: int = 0,
-    by: Any = None,
-    using: str = "default",
-) -> Transfer:
-    """An add-on: ``amount`` to the prize pool, ``fee`` to the house."""
-    return _chips_in(Kind.ADD_ON, transfer_id, user_id, tournament, amount, fee, by, using)
+    return _tournament_post(kind, transfer_id, moves, tournament, by, using)
 
 
 def tournament_prize(
@@ -252,9 +229,7 @@ def tournament_prize(
     _allowed(by, "accounts.direct_tournaments")
     _positive(amount)
     move = Move(ledger.pool(tournament), ledger.cash(user_id), amount)
-    return _post(
-        transfer_id, Kind.PRIZE, [move], by=by, ref=f"tournament:{tournament}", using=using
-    )
+    return _tournament_post(Kind.PRIZE, transfer_id, [move], tournament, by, using)
 
 
 def tournament_guarantee(
@@ -272,9 +247,7 @@ def tournament_guarantee(
     _positive(amount)
     house, pool = ledger.house(), ledger.pool(tournament)
     move = Move(pool, house, amount) if back else Move(house, pool, amount)
-    return _post(
-        transfer_id, Kind.OVERLAY, [move], by=by, ref=f"tournament:{tournament}", using=using
-    )
+    return _tournament_post(Kind.OVERLAY, transfer_id, [move], tournament, by, using)
 
 
 def tournament_pool_carry(
@@ -291,9 +264,7 @@ def tournament_pool_carry(
     _allowed(by, "accounts.direct_tournaments")
     _positive(amount)
     move = Move(ledger.pool(tournament), ledger.pool(into), amount)
-    return _post(
-        transfer_id, Kind.FLIGHT_CARRY, [move], by=by, ref=f"tournament:{into}", using=using
-    )
+    return _tournament_post(Kind.FLIGHT_CARRY, transfer_id, [move], into, by, using)
 
 
 def ticket_award(
@@ -318,8 +289,8 @@ def ticket_award(
         Move(ledger.tickets_issued(target), ledger.ticket(user_id, target), count),
         Move(payer, ledger.ticket_reserve(target), value * count),
     ]
-    ref = f"tournament:{paid_from}" if paid_from is not None else f"tournament:{target}"
-    return _post(transfer_id, Kind.TICKET_AWARD, moves, by=by, ref=ref, using=using)
+    referred = target if paid_from is None else paid_from
+    return _tournament_post(Kind.TICKET_AWARD, transfer_id, moves, referred, by, using)
 
 
 def ticket_refund(
@@ -341,8 +312,7 @@ def ticket_refund(
         Move(ledger.ticket(user_id, tournament), ledger.tickets_issued(tournament), count),
         Move(ledger.ticket_reserve(tournament), ledger.cash(user_id), value * count),
     ]
-    ref = f"tournament:{tournament}"
-    return _post(transfer_id, Kind.TICKET_REFUND, moves, by=by, ref=ref, using=using)
+    return _tournament_post(Kind.TICKET_REFUND, transfer_id, moves, tournament, by, using)
 
 
 def ticket_spend(
@@ -365,6 +335,4 @@ def ticket_spend(
         Move(ledger.ticket(user_id, into), ledger.tickets_issued(into), 1),
         *_entry_moves(ledger.ticket_reserve(into), tournament, buy_in, fee),
     ]
-    return _post(
-        transfer_id, Kind.TICKET_SPEND, moves, by=by, ref=f"tournament:{tournament}", using=using
-    )
+    return _tournament_post(Kind.TICKET_SPEND, transfer_id, moves, tournament, by, using)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts import ledger, names, references
 from accounts.errors import UnknownAccount
-from accounts.models import Account, AccountLock, Entry, User
+from accounts.models import Account, Entry, User
 from accounts.roles import user_roles
 
 
@@ -120,18 +120,6 @@ def players_find(*, query: str, limit: int = 50) -> QuerySet[User]:
     )
     users: QuerySet[User] = get_user_model().objects.filter(found).order_by("id")[:limit]
     return users
-
-
-def lock_state(user: User) -> dict[str, Any]:
-    """Whether the account is locked, and the last lock or unlock: by whom,
-    when and why (None if it never was)."""
-    last = AccountLock.objects.filter(user=user).order_by("-id").first()
-    return {
-        "locked": not user.is_active,
-        "last": None
-        if last is None
-        else {"locked": last.locked, "by": last.by_label, "at": last.at, "reason": last.reason},
-    }
 
 
 @lru_cache(maxsize=4096)

@@ -20,7 +20,7 @@ from accounts.frames import announce_revoked
 from accounts.models import User
 from accounts.roles import role_group
 from accounts.second_factor import required, token_verified
-from config.ws_tickets import SESSION, TOKEN, Credential, ticket_issue
+from accounts.tickets import SESSION, TOKEN, Credential, ticket_issue
 from kernel.api_errors import ApiError
 
 
@@ -87,7 +87,7 @@ def session_ended(*, user: User) -> None:
 
 
 def ws_ticket_issue(*, user: User, token: AuthToken | None, session_key: str | None) -> str:
-    """A ticket to open a WebSocket with (``config.ws_tickets``), standing
+    """A ticket to open a WebSocket with (``accounts.tickets``), standing
     for the credential this request came with: its API token, else its
     session."""
     if token is not None:

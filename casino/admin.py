@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from casino import services
 from casino.edge import casino_math_of
 from casino.models import CasinoBox, CasinoMath, CasinoRound, CasinoTable
-from config.admin import ReadOnly, ReadOnlyInline
+from kernel.admin import ReadOnly, ReadOnlyInline
 from kernel.api_errors import ApiError
 from poker.engine.casino import CasinoRules, PayTable
 

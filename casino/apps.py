@@ -73,9 +73,9 @@ class CasinoConfig(AppConfig):
         from accounts.locks import out_of_play_requested
         from accounts.references import names_wanted
         from casino import clocks
-        from config.projections import projection_register
         from kernel.copies import copy_verify
         from kernel.lobby import lobby_sections
+        from kernel.projections import projection_register
         from kernel.signals import clock_due
 
         clock_due.connect(clocks.due, dispatch_uid="casino-clocks")

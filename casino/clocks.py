@@ -4,7 +4,7 @@ As at the pot tables, a command that starts a clock writes it as data
 (``kernel.clocks``) in its append's statement (``clock_writes``), at the
 stream and the version it is for; the kernel's drain fires it when due
 (``due``, the ``clock_due`` receiver of ``KINDS``), under a command id made
-of them (one of the room's own ids, ``config.system_ids``): it acts once,
+of them (one of the room's own ids, ``kernel.system_ids``): it acts once,
 only if the table is still there, and a clock moved since does nothing.
 
 - The window: set when the first bet of a round opens it, at (table
@@ -25,11 +25,11 @@ from django.conf import settings
 
 from casino.projections import bet_until
 from casino.work import CasinoWork
-from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due
 from kernel.errors import ClockMoved
 from kernel.models import Clock
+from kernel.system_ids import command_id_for
 from poker.engine.casino import TimeOut
 
 
@@ -92,7 +92,7 @@ def clock_writes(work: CasinoWork) -> list[kernel_clocks.Statement]:
 
 def timer_id(stream: str, version: int) -> uuid.UUID:
     """The command id of the timer set at ``stream``'s ``version``: one per
-    clock, one of the room's own ids (``config.system_ids``)."""
+    clock, one of the room's own ids (``kernel.system_ids``)."""
     return command_id_for(f"casino clock {stream}:{version}")
 
 

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
 
-from config.throttles import login_wait
+from accounts.throttles import login_wait
 
 
 class RoomAdminSite(admin.AdminSite):

@@ -25,7 +25,7 @@ from kernel.metrics import open_sockets  # noqa: E402
 
 # Embedded defaults: the worker that runs the clocks lives in this process.
 if settings.EMBEDDED_WORKER:
-    from config import embedded_worker
+    from kernel import embedded_worker
 
     embedded_worker.start()
 

@@ -291,7 +291,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "kernel.api_errors.exception_handler",
     # Every unsafe request of a logged-in player counts against his commands;
     # the login, token, registration and password views set their own.
-    "DEFAULT_THROTTLE_CLASSES": ["config.throttles.CommandThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttles.CommandThrottle"],
     # How many proxies in front append to X-Forwarded-For: 0 trusts none of
     # it (the address is REMOTE_ADDR), so a client cannot choose his own.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),

@@ -19,7 +19,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.throttles import SchemaAddressThrottle
+from accounts.throttles import SchemaAddressThrottle
 from kernel.api_errors import error_body
 
 

@@ -1,7 +1,7 @@
 """Who opens a WebSocket, and how a socket is refused or ended.
 
 A client says who he is with a ticket (``?ticket=<ticket>``, from
-``POST /api/ws-ticket/``: short-lived and single-use, ``config.ws_tickets``)
+``POST /api/ws-ticket/``: short-lived and single-use, ``accounts.tickets``)
 or with the session cookie (``SocketSession``, then channels'
 ``AuthMiddleware``).  No long-lived secret travels in a URL: servers and
 proxies log URLs.
@@ -43,14 +43,11 @@ from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext_lazy as _
 
 from accounts import second_factor
-from config.ws_tickets import SESSION, TOKEN, Credential, ticket_redeem
+from accounts.tickets import SESSION, TOKEN, Credential, ticket_redeem
 from kernel import outage
 from kernel.consumers import Refusal, refuse
 from kernel.dbthreads import database
 
-NOT_AUTHENTICATED = Refusal(
-    4401, "not_authenticated", _("not authenticated: log in or send a ticket")
-)
 UNAVAILABLE = Refusal(
     1013, "unavailable", _("the service is briefly unavailable: connect again in a moment")
 )

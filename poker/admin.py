@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from config.admin import ReadOnly, ReadOnlyInline
+from kernel.admin import ReadOnly, ReadOnlyInline
 from poker.models import Hand, Seat, Table
 
 

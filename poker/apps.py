@@ -32,7 +32,7 @@ class PokerConfig(AppConfig):
         from accounts.audit import audit_requested
         from accounts.locks import out_of_play_requested
         from accounts.references import names_wanted
-        from config.projections import projection_register
+        from kernel.projections import projection_register
         from kernel.signals import clock_due
         from poker import clocks
         from poker.upcast import register_upcasters

@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db.models import Exists
 
-from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due, moment, stamp
 from kernel.errors import ClockMoved
 from kernel.models import Clock as KernelClock
 from kernel.models import Command as CommandRow
+from kernel.system_ids import command_id_for
 from poker.engine.commands import Action, TimeOut
 from poker.engine.state import HandState
 from poker.engine.table import TableState, UseTimeBank, plan_hand
@@ -207,19 +207,6 @@ def clock_writes(work: Work) -> list[kernel_clocks.Statement]:
     return out
 
 
-def set_timer(
-    table: int, stream: str, version: int, when: datetime, position: int | None = None
-) -> None:
-    """Set the clock of ``table`` on ``stream`` (a hand's: the turn; the
-    table's: the pause) for ``version`` at ``when``, in the caller's
-    transaction; it replaces the clock set before on that stream.
-    ``position`` (the table's feed position) is not needed: the row set
-    last is the one that stands."""
-    kernel_clocks.clock_set(
-        stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
-    )
-
-
 def _set(table: int, stream: str, version: int, when: datetime) -> kernel_clocks.Statement:
     return kernel_clocks.clock_set_statement(
         stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
@@ -281,7 +268,7 @@ def _hand_moved_on(stream: str, version: int) -> bool:
 def timer_id(stream: str, version: int) -> uuid.UUID:
     """The command id of the timer set at ``stream``'s ``version``: one per
     clock, so two runs of one timer cannot both act; one of the room's own
-    ids (``config.system_ids``), so no player's command can take it."""
+    ids (``kernel.system_ids``), so no player's command can take it."""
     return command_id_for(f"clock {stream}:{version}")
 
 

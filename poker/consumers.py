@@ -22,8 +22,8 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.frames import player_group, wallet_frame
-from config.throttles import command_wait
-from config.ws_auth import NOT_AUTHENTICATED
+from accounts.throttles import command_wait
+from accounts.tickets import NOT_AUTHENTICATED
 from kernel.api_errors import ApiError
 from kernel.consumers import (
     ErrorFields,

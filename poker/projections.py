@@ -30,7 +30,6 @@ from poker.engine.table import (
     evolve_table,
 )
 from poker.engine.table.clock import turn_started
-from poker.engine.table.config import SETTINGS
 from poker.models import Hand, Seat, Table, hand_id, hand_stream
 
 if TYPE_CHECKING:
@@ -41,11 +40,6 @@ def config_fields(config: TableConfig) -> dict[str, Any]:
     """The Table columns that come from its configuration: one per setting,
     named as the setting (``TableConfig.settings``)."""
     return config.settings()
-
-
-def table_config(table: Table) -> TableConfig:
-    """The configuration a Table row stores: ``config_fields`` read back."""
-    return TableConfig.from_settings({s.name: getattr(table, s.name) for s in SETTINGS})
 
 
 def write(

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from config.throttles import Throttle
+from accounts.throttles import Throttle
 
 
 class Clock:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from config.admin import ReadOnly, ReadOnlyInline
+from kernel.admin import ReadOnly, ReadOnlyInline
 from tournaments.models import Entrant, Occurrence, Schedule, Tournament
 
 

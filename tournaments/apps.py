@@ -20,7 +20,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.references import names_wanted
-        from config.projections import projection_register
+        from kernel.projections import projection_register
         from kernel.signals import clock_due
         from poker.work import hand_finished
         from tournaments import clocks

@@ -6,7 +6,7 @@ command's transaction and fired by the kernel's drain when due; each acts
 only if still due, under the tournament lock, with a command id of its
 own so two runs of one clock cannot both act (the pattern of
 ``poker.clocks``), derived from what the clock is about as one of the
-room's own ids (``config.system_ids``: no client can spend one):
+room's own ids (``kernel.system_ids``: no client can spend one):
 
 - the start, set when a scheduled tournament is created, for its
   ``starts_at``: play starts then, or the tournament is cancelled with
@@ -46,10 +46,10 @@ from typing import Any
 
 from django.conf import settings
 
-from config.system_ids import command_id_for
 from kernel import clocks as kernel_clocks
 from kernel.clocks import check_due
 from kernel.models import Clock as KernelClock
+from kernel.system_ids import command_id_for
 from tournaments import timing
 from tournaments.errors import ClockMoved
 from tournaments.models import Tournament
@@ -79,7 +79,7 @@ TOO_FEW = "fewer players registered than the minimum"
 
 def timer_id(stream: str, *key: object) -> uuid.UUID:
     """The command id of one timer: one per start, one per clock deadline;
-    one of the room's own ids (``config.system_ids``), so no player's
+    one of the room's own ids (``kernel.system_ids``), so no player's
     command can take it."""
     return command_id_for("timer " + ":".join([stream, *map(str, key)]))
 

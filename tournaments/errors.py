@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from config.refusals import definition_reason, tournament_message
 from kernel.api_errors import ApiError
+from tournaments.refusals import definition_reason, tournament_message
 from tournaments.rules import InvalidDefinition, TournamentError, TournamentErrorCode
 
 _BAD_REQUEST = frozenset({TournamentErrorCode.INVALID_DEFINITION, TournamentErrorCode.MALFORMED})
@@ -74,7 +74,7 @@ class ClockMoved(ApiError):
 
 def refusal(error: TournamentError) -> ApiError:
     """A rules refusal as an API error with the same code: ``message`` in
-    the reader's language (``config.refusals``), ``detail`` the rules' own
+    the reader's language (``tournaments.refusals``), ``detail`` the rules' own
     words (English, for logs and scripts), ``values`` the figures the
     message names (for a client's own wording); a bad definition also names the
     culprit under ``fields``, like any invalid input, with what is wrong

@@ -27,8 +27,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from config.system_ids import command_id_for
 from kernel.api_errors import ApiError
+from kernel.system_ids import command_id_for
 from tournaments.errors import NotFound, refusal
 from tournaments.models import Entrant, FlightEvent, Tournament
 from tournaments.rules import (

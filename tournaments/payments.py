@@ -233,7 +233,7 @@ def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
     return out
 
 
-def _chips_bought(buy: Callable[..., Any]) -> Callable[[Posting, Any], list[Planned]]:
+def _chips_bought(kind: Transfer.Kind) -> Callable[[Posting, Any], list[Planned]]:
     """A rebuy or an add-on: its price from the player's cash to the pool."""
 
     def plan(p: Posting, e: Rebought | AddedOn) -> list[Planned]:
@@ -241,8 +241,8 @@ def _chips_bought(buy: Callable[..., Any]) -> Callable[[Posting, Any], list[Plan
             return []
         user = int(e.player)
         pay = partial(
-            buy, transfer_id=p.transfer_id(), user_id=user, tournament=p.tournament,
-            amount=e.price,
+            money.tournament_chips_in, kind=kind, transfer_id=p.transfer_id(), user_id=user,
+            tournament=p.tournament, amount=e.price,
         )  # fmt: skip
         return [Planned((ledger.cash(user), ledger.pool(p.tournament)), pay)]
 
@@ -344,8 +344,8 @@ _HANDLERS: dict[type[Any], Callable[[Posting, Any], list[Planned]]] = {
     Registered: _registered,
     Unregistered: _unregistered,
     Refunded: _refunded,
-    Rebought: _chips_bought(money.tournament_rebuy),
-    AddedOn: _chips_bought(money.tournament_add_on),
+    Rebought: _chips_bought(Transfer.Kind.REBUY),
+    AddedOn: _chips_bought(Transfer.Kind.ADD_ON),
     PrizesAwarded: _awarded,
     BountyPaid: _bounty,
     GuaranteeHeld: _guarantee(back=False),

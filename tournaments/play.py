@@ -47,8 +47,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.system_ids import command_id_for
 from kernel.eventstore import Batch, Feed, append
+from kernel.system_ids import command_id_for
 from poker import projections as table_projections
 from poker import streams
 from poker.engine.commands import Forfeit
@@ -101,7 +101,7 @@ from tournaments.work import Outcome, Tables, hold
 
 def command_id(stream: str, what: str) -> uuid.UUID:
     """The id of a table's report about a hand (``start`` or ``finish``):
-    one of the room's own ids (``config.system_ids``), so no player's
+    one of the room's own ids (``kernel.system_ids``), so no player's
     command can take it."""
     return command_id_for(f"report {stream}:{what}")
 

@@ -18,8 +18,8 @@ from accounts.limits import MAX_EXCLUSION_DAYS
 from accounts.models import Transfer, User
 from accounts.names import MAX_LENGTH
 from accounts.notes import MAX_NOTE
-from config.api import ClientUUID, Email, Pattern, Query, StrictInteger, Text, chips
-from config.system_ids import SYSTEM_VERSION
+from kernel.api import ClientUUID, Email, Pattern, Query, StrictInteger, Text, chips
+from kernel.system_ids import SYSTEM_VERSION
 
 # --------------------------------------------------------------------------
 # In
@@ -42,7 +42,7 @@ MEMO_MAX_LENGTH = Transfer._meta.get_field("memo").max_length
 
 def transfer_id() -> ClientUUID:
     """A transfer id a client picks: any UUID but of the kind the room
-    derives for its own movements (``config.system_ids.SYSTEM_VERSION``)."""
+    derives for its own movements (``kernel.system_ids.SYSTEM_VERSION``)."""
     return ClientUUID(reserved_version=SYSTEM_VERSION)
 
 

@@ -30,14 +30,14 @@ from accounts import limits, money, names, notes, references, second_factor, sel
 from accounts.api import serializers as s
 from accounts.errors import NotPermitted
 from accounts.models import Transfer, User
-from config.api import validated
-from config.throttles import (
+from accounts.throttles import (
     LoginAccountThrottle,
     LoginAddressThrottle,
     PasswordAccountThrottle,
     PasswordAddressThrottle,
     RegisterAddressThrottle,
 )
+from kernel.api import validated
 from kernel.api_errors import ApiError
 
 LOGIN_THROTTLES = [LoginAddressThrottle, LoginAccountThrottle]

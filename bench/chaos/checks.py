@@ -139,7 +139,7 @@ def rebuild() -> Check:
     """The read models as written, against ``projections_rebuild``'s."""
     from django.apps import apps
 
-    from config.projections import projections_rebuild
+    from kernel.projections import projections_rebuild
 
     def rows() -> dict[str, dict[Any, dict[str, Any]]]:
         out = {}

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from accounts.cards import OpeningOut, cards_out, roots_out
 from casino.models import CasinoTable
-from config.api import AnyField, choice
-from config.cards_api import OpeningOut, cards_out, roots_out
+from kernel.api import AnyField, choice
 from poker.engine.casino import PAY_TABLE_SETTINGS, Action, Hand, Phase, Result
 
 ACTIONS = [a.value for a in Action]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from accounts.api.serializers import MEMO_MAX_LENGTH, transfer_id
-from config.api import AnyField, Pattern, Query, StrictInteger, Text, chips, command_id
+from kernel.api import AnyField, Pattern, Query, StrictInteger, Text, chips, command_id
 from poker.engine.cards import CARD_PATTERN
 from poker.engine.casino import PAY_TABLE_SETTINGS
 from poker.engine.casino.rules import MAX_BOXES, MAX_JOKERS

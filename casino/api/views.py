@@ -22,7 +22,7 @@ from casino.api import responses as out
 from casino.api import serializers as s
 from casino.edge import casino_math_list
 from casino.models import CasinoRound, CasinoTable
-from config.api import command_view, validated, viewer
+from kernel.api import command_view, validated, viewer
 
 
 class CasinoTablesView(APIView):

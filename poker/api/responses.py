@@ -21,8 +21,8 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from config.api import AnyField, choice
-from config.cards_api import OpeningOut, card_out, cards_out, roots_out
+from accounts.cards import OpeningOut, card_out, cards_out, roots_out
+from kernel.api import AnyField, choice
 from poker.engine.cards import Card
 from poker.engine.commands import Action
 from poker.engine.evaluate import Category

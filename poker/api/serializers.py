@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from config.api import (
+from kernel.api import (
     AnyField,
     FieldsCopied,
     Pattern,

@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import command_view, validated, viewer
+from kernel.api import command_view, validated, viewer
 from kernel.api_errors import ApiError
 from poker import selectors, services
 from poker.api import responses as out

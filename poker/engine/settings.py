@@ -32,7 +32,7 @@ class Bounds:
     low: int | None = None
     high: int | None = None
     chips: bool = False
-    """An amount of chips: the API caps every amount (``config.api``)."""
+    """An amount of chips: the API caps every amount (``kernel.api``)."""
     derived: bool = False
     """Left out, it follows from the other settings (the seats and buy-ins
     from the game and stakes, RULES.md 1), not from a fixed default."""

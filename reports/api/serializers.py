@@ -8,7 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from config.api import Query
+from kernel.api import Query
 from reports.period import BadPeriod, period_of
 
 Row = serializers.Serializer[dict[str, Any]]

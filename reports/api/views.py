@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import validated
+from kernel.api import validated
 from reports.access import reports_readable
 from reports.api.renderers import CsvRenderer
 from reports.api.serializers import PeriodQuery, report_out

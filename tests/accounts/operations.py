@@ -204,13 +204,19 @@ class World:
         )
 
     def _rebuy(self, tid: uuid.UUID, who: int, t: int, amount: int) -> None:
-        money.tournament_rebuy(
-            tournament=self.tournaments[t], amount=amount, **self._args(tid, who)
+        money.tournament_chips_in(
+            kind=Transfer.Kind.REBUY,
+            tournament=self.tournaments[t],
+            amount=amount,
+            **self._args(tid, who),
         )
 
     def _add_on(self, tid: uuid.UUID, who: int, t: int, amount: int) -> None:
-        money.tournament_add_on(
-            tournament=self.tournaments[t], amount=amount, **self._args(tid, who)
+        money.tournament_chips_in(
+            kind=Transfer.Kind.ADD_ON,
+            tournament=self.tournaments[t],
+            amount=amount,
+            **self._args(tid, who),
         )
 
     def _prize(self, tid: uuid.UUID, who: int, t: int, amount: int) -> None:

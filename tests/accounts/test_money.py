@@ -96,8 +96,10 @@ def test_unregistration_refunds_buy_in_and_fee(ann):
 def test_rebuys_and_add_ons_feed_the_pool(ann):
     args = {"user_id": ann.pk, "tournament": "spring"}
     money.tournament_register(transfer_id=tid(), buy_in=100, fee=10, **args)
-    money.tournament_rebuy(transfer_id=tid(), amount=100, fee=5, **args)
-    money.tournament_add_on(transfer_id=tid(), amount=50, **args)
+    money.tournament_chips_in(
+        kind=Transfer.Kind.REBUY, transfer_id=tid(), amount=100, fee=5, **args
+    )
+    money.tournament_chips_in(kind=Transfer.Kind.ADD_ON, transfer_id=tid(), amount=50, **args)
     assert (cash_of(ann), balance(POOL), balance(HOUSE)) == (735, 250, 15)
     kinds = Transfer.objects.order_by("created_at").values_list("kind", flat=True)
     assert list(kinds)[-3:] == ["registration", "rebuy", "add_on"]

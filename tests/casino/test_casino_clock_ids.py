@@ -1,5 +1,5 @@
 """The casino clocks (the betting window, a box's decision clock) run under
-ids of the room's own kind (``config.system_ids``): a player who spends
+ids of the room's own kind (``kernel.system_ids``): a player who spends
 the id a clock used to take (``uuid5`` of a namespace in the source) on a
 command of his own, a sit at another table, cannot hold up the deal nor
 freeze a round; each clock still acts exactly once."""

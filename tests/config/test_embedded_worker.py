@@ -1,4 +1,4 @@
-"""The embedded worker (``config.embedded_worker``): on the in-memory
+"""The embedded worker (``kernel.embedded_worker``): on the in-memory
 transport only this process's threads share the broker, so beat runs in a
 thread beside the worker, never in a child process (whose broker would be
 its own, and which would outlive the server); ``stop`` ends it.  On
@@ -22,7 +22,7 @@ import json, os, threading, time
 from pathlib import Path
 import django
 django.setup()
-from config import embedded_worker
+from kernel import embedded_worker
 
 def children():
     return [int(p) for task in Path("/proc/self/task").iterdir()
@@ -51,7 +51,7 @@ from celery.signals import before_task_publish
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from accounts import money
-from config import embedded_worker
+from kernel import embedded_worker
 from poker import services
 from kernel.models import Event
 from poker.models import Hand
@@ -90,7 +90,7 @@ django.setup()
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from accounts.services import role_grant
-from config import embedded_worker
+from kernel import embedded_worker
 from tournaments.api.serializers import TemplateIn
 from tournaments.models import Occurrence, Schedule
 

@@ -1,4 +1,4 @@
-"""``config.projections``: every app registers the rebuild of its read
+"""``kernel.projections``: every app registers the rebuild of its read
 models, and they run lower layers first whatever the order they were
 registered in."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from config import projections
-from config.projections import projection_register, projections_ordered
+from kernel import projections
+from kernel.projections import projection_register, projections_ordered
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The rules' refusals reach a person in his language: every engine and
-tournament rules code has a message (``config.refusals``) translated in
+tournament rules code has a message (``accounts.refusals``, ``tournaments.refusals``) translated in
 ``locale/de``, and a German client's REST refusal comes in German with the
 same code (the socket's error frames: ``tests/poker/test_ws_languages.py``),
 and a refused tournament definition says why under ``fields`` in it too."""
@@ -17,12 +17,13 @@ from django.conf import settings
 from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
-from config import refusals
+from accounts import refusals
 from poker import selectors, services
 from poker.engine.errors import ErrorCode
 from poker.models import Table
 from tests.config.test_i18n import _po_entries
 from tests.people import user_maker
+from tournaments import refusals as tournament_refusals
 from tournaments.rules.errors import TournamentErrorCode
 
 PO = Path(settings.BASE_DIR) / "locale" / "de" / "LC_MESSAGES" / "django.po"
@@ -38,7 +39,7 @@ def _german(message: Any) -> str:
 @pytest.mark.parametrize("code", list(ErrorCode))
 def test_every_engine_code_has_a_message_translated_in_german(code: ErrorCode) -> None:
     with translation.override("en"):
-        assert code.value in refusals.ENGINE, f"{code} has no message in config.refusals.ENGINE"
+        assert code.value in refusals.ENGINE, f"{code} has no message in accounts.refusals.ENGINE"
         _german(refusals.ENGINE[code.value])
 
 
@@ -47,8 +48,10 @@ def test_every_tournament_rules_code_has_a_message_translated_in_german(
     code: TournamentErrorCode,
 ) -> None:
     with translation.override("en"):
-        assert code.value in refusals.TOURNAMENT, f"{code} has no message in refusals.TOURNAMENT"
-        _german(refusals.TOURNAMENT[code.value])
+        assert code.value in tournament_refusals.TOURNAMENT, (
+            f"{code} has no message in tournaments.refusals.TOURNAMENT"
+        )
+        _german(tournament_refusals.TOURNAMENT[code.value])
 
 
 class _Figures(dict[str, Any]):
@@ -73,7 +76,7 @@ def _worded(message: Any, language: str, count: int) -> tuple[str, set[str]]:
 
 SPECIFIC = [
     *((code, m) for code, ms in refusals.ENGINE_SPECIFIC.items() for m in ms),
-    *((code, m) for code, ms in refusals.TOURNAMENT_SPECIFIC.items() for m in ms),
+    *((code, m) for code, ms in tournament_refusals.TOURNAMENT_SPECIFIC.items() for m in ms),
 ]
 
 
@@ -111,16 +114,16 @@ def test_a_refusal_gets_the_message_its_figures_fill_else_its_codes() -> None:
         assert str(refusals.engine_message("bad_amount", (), {}, name)) == (
             "That amount is not allowed here."
         )
-        assert str(refusals.tournament_message("tournament_full", {"max_players": 9})) == (
-            "The tournament is full: 9 entries."
-        )
-        assert str(refusals.tournament_message("already_registered", {})) == str(
-            refusals.TOURNAMENT["already_registered"]
+        assert str(
+            tournament_refusals.tournament_message("tournament_full", {"max_players": 9})
+        ) == ("The tournament is full: 9 entries.")
+        assert str(tournament_refusals.tournament_message("already_registered", {})) == str(
+            tournament_refusals.TOURNAMENT["already_registered"]
         )
     with translation.override("de"):
-        assert str(refusals.tournament_message("already_registered", {"re_entries": 1})) == (
-            "Sie haben keinen Re-Entry mehr: das Turnier erlaubt 1 Re-Entry."
-        )
+        assert str(
+            tournament_refusals.tournament_message("already_registered", {"re_entries": 1})
+        ) == ("Sie haben keinen Re-Entry mehr: das Turnier erlaubt 1 Re-Entry.")
 
 
 def _post(
@@ -244,8 +247,10 @@ def test_the_rules_refuse_definitions_with_reason_keys() -> None:
 
 @pytest.mark.parametrize("key", sorted(REASONS))
 def test_every_definition_reason_has_a_message_in_english_and_german(key: str) -> None:
-    assert key in refusals.DEFINITION_REASONS, f"{key!r} has no message in DEFINITION_REASONS"
-    message = refusals.DEFINITION_REASONS[key]
+    assert key in tournament_refusals.DEFINITION_REASONS, (
+        f"{key!r} has no message in DEFINITION_REASONS"
+    )
+    message = tournament_refusals.DEFINITION_REASONS[key]
     english, asked = _worded(message, "en", 3)
     german, in_german = _worded(message, "de", 3)
     assert asked == in_german == REASONS[key], (key, english, german)  # the values it is given
@@ -254,10 +259,12 @@ def test_every_definition_reason_has_a_message_in_english_and_german(key: str) -
 
 def test_a_definition_reason_without_a_message_keeps_the_rules_words() -> None:
     with translation.override("de"):
-        assert refusals.definition_reason("no_such_reason", {}, "as the rules say") == (
+        assert tournament_refusals.definition_reason("no_such_reason", {}, "as the rules say") == (
             "as the rules say"
         )
-        worded = refusals.definition_reason("whole_number_range", {"low": 1, "high": 3}, "x")
+        worded = tournament_refusals.definition_reason(
+            "whole_number_range", {"low": 1, "high": 3}, "x"
+        )
         assert str(worded) == "eine ganze Zahl von 1 bis 3"
 
 

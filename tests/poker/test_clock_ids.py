@@ -1,5 +1,5 @@
 """The table clocks run under ids of the room's own kind
-(``config.system_ids``): a player who spends the id a clock used to take
+(``kernel.system_ids``): a player who spends the id a clock used to take
 (``uuid5`` of a namespace in the source) on a command of his own, a sit at
 another table, cannot freeze the hand nor hold up the next deal; the
 clock still acts exactly once.  A client may not choose an id of that

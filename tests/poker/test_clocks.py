@@ -17,6 +17,7 @@ from celery.signals import before_task_publish
 from django.db import transaction
 
 from config.celery import app, use_broker
+from kernel import clocks as kernel_clocks
 from kernel.api_errors import ApiError
 from kernel.clocks import SWEEP_GRACE_SECONDS, ClockEarly, drain
 from kernel.errors import ClockMoved
@@ -296,7 +297,13 @@ def test_a_clock_set_at_an_old_version_does_nothing(start_worker, make_user, sta
     act(table, players, "call")
     now = Hand.objects.get(pk=hand.pk).version
     with transaction.atomic():  # the hand's clock moved back to the old version, due now
-        clocks.set_timer(table, hand.stream, old, hand.turn_started_at)
+        kernel_clocks.clock_set(
+            stream=hand.stream,
+            kind=clocks.TURN,
+            version=old,
+            due=hand.turn_started_at,
+            args={"table": table},
+        )
     until(lambda: not Clock.objects.filter(stream=hand.stream).exists(), 20, "the drain")
     assert Hand.objects.get(pk=hand.pk).version == now
     assert not Command.objects.filter(id=clocks.timer_id(hand.stream, old)).exists()

@@ -15,7 +15,7 @@ from django.core.cache import BaseCache
 from django.core.cache.backends.locmem import LocMemCache
 from rest_framework.test import APIClient
 
-from config.throttles import WINDOW_SUFFIX, CommandThrottle, shared_cache
+from accounts.throttles import WINDOW_SUFFIX, CommandThrottle, shared_cache
 from tests.poker.api_support import command, ok, post, refused
 from tests.poker.ws_support import make_users, table_client
 from tests.poker.ws_support import open_table as open_table_now

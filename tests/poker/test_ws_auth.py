@@ -24,8 +24,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
 
-from config.ws_auth import NOT_AUTHENTICATED
-from config.ws_tickets import cache_key
+from accounts.tickets import NOT_AUTHENTICATED, cache_key
 from tests.poker.ws_support import (
     HOST,
     ORIGIN,

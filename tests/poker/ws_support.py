@@ -21,8 +21,8 @@ from django.contrib.auth import get_user_model
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
 
+from accounts.tickets import TOKEN, Credential, ticket_issue
 from config.asgi import application
-from config.ws_tickets import TOKEN, Credential, ticket_issue
 from kernel.models import Command, Event
 from poker import selectors, services
 from poker.models import Hand, Table

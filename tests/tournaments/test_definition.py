@@ -51,7 +51,7 @@ def test_table_size_is_bounded_by_the_game() -> None:
 
 def test_a_refused_definition_names_its_reason_by_key_with_its_figures() -> None:
     """The key and values word the reason in any language
-    (``config.refusals.DEFINITION_REASONS``); the English stays for logs."""
+    (``tournaments.refusals.DEFINITION_REASONS``); the English stays for logs."""
     too_big = refused(table_size=7)
     assert (too_big.key, dict(too_big.values)) == ("whole_number_range", {"low": 2, "high": 6})
     assert too_big.reason == "a whole number from 2 to 6"

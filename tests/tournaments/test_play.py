@@ -226,12 +226,10 @@ def test_a_table_deals_again_when_its_pause_is_over(
 
     from django.utils import timezone
 
-    from poker import clocks as table_clocks
     from tournaments import clocks, play
 
     settings.CLOCKS_ENABLED = True
     timers: list[tuple[int, Any]] = []
-    monkeypatch.setattr(table_clocks, "set_timer", lambda *a: None)
     monkeypatch.setattr(clocks, "set_clock_timer", lambda *a: None)
     monkeypatch.setattr(clocks, "set_start_timer", lambda *a: None)
     monkeypatch.setattr(play, "set_deal_timer", lambda t, when: timers.append((t, when)))

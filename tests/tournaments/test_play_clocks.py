@@ -54,7 +54,6 @@ def timers(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Timers:
     settings.CLOCKS_ENABLED = True
     settings.TOURNAMENT_TABLES = True
     caught = Timers()
-    monkeypatch.setattr(table_clocks, "set_timer", lambda *a: None)  # the test runs the clocks out
     monkeypatch.setattr(play, "set_deal_timer", lambda t, when: caught.deals.append(t))
     monkeypatch.setattr(clocks, "set_clock_timer", lambda *a: None)
     monkeypatch.setattr(clocks, "set_start_timer", lambda *a: None)

@@ -1,6 +1,6 @@
 """A tournament's timers (the start, the level clock, a rebuy decision)
 and its tables' reports run under ids of the room's own kind
-(``config.system_ids``): a player who spends the id a timer used to take
+(``kernel.system_ids``): a player who spends the id a timer used to take
 (``uuid5`` of a namespace in the source) on a command of his own cannot
 keep the tournament from starting or its clock from moving; each timer
 still acts exactly once."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from config.system_ids import is_system_id
+from kernel.system_ids import is_system_id
 from tests.tournaments.service_support import bust, create, fresh, register, start, state
 from tests.tournaments.support import structure
 from tournaments import clocks, play, services

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.api import AnyField, choice
+from kernel.api import AnyField, choice
 from poker.api.responses import record_out
 from poker.engine.rules import Betting, Game
 from tournaments.models import Entrant, Schedule, Tournament

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from config.api import AnyField, Query, StrictBoolean, StrictInteger, Text, choice
-from config.api import chips as amount
+from kernel.api import AnyField, Query, StrictBoolean, StrictInteger, Text, choice
+from kernel.api import chips as amount
 from poker.api.serializers import CommandIn
 from poker.engine.rules import AnteBy, Betting, Game, TieBreak
 from poker.engine.table.config import MAX_SEATS, MAX_TOURNAMENT_TABLE, setting

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import command_view, validated, viewer
+from kernel.api import command_view, validated, viewer
 from poker.api.serializers import CommandIn
 from poker.api.views import ReadOpen
 from tournaments import flights, schedules, selectors, services, steps

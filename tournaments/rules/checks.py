@@ -22,7 +22,7 @@ def require(
 ) -> None:
     """Raise ``InvalidDefinition(field, message, key=key, values=values)``
     unless ``condition``: ``message`` is the English reason, ``key`` its
-    stable name (a literal: ``config.refusals.DEFINITION_REASONS`` words it
+    stable name (a literal: ``tournaments.refusals.DEFINITION_REASONS`` words it
     in the reader's language, and a test finds every key in the source)."""
     if not condition:
         raise InvalidDefinition(field, message, key=key, values=values)

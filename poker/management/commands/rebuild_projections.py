@@ -1,5 +1,5 @@
 """``manage.py rebuild_projections``: recompute every read model of every
-app from the log (``config.projections``: each app registers its rebuild)."""
+app from the log (``kernel.projections``: each app registers its rebuild)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from config.projections import projections_rebuild
+from kernel.projections import projections_rebuild
 
 
 class Command(BaseCommand):

@@ -181,9 +181,9 @@ class Command(BaseCommand):
         if not settings.CLOCKS_ENABLED:
             raise CommandError("the clocks are off (CLOCKS_ENABLED): nothing would deal or move")
         plan = self._plan(options)
-        from config import embedded_worker
+        from kernel import embedded_worker
 
-        for noisy in ("celery", "kombu", "config.embedded_worker"):
+        for noisy in ("celery", "kombu", "kernel.embedded_worker"):
             logging.getLogger(noisy).setLevel(logging.WARNING)  # the progress lines stand out
         if not options["no_worker"]:
             embedded_worker.start()

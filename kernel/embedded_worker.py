@@ -36,9 +36,9 @@ def start() -> bool:
     if _started.is_set():
         return False
     _started.set()
+    from celery import current_app as app  # the room's (config.celery), as shared_task's
     from celery.beat import EmbeddedService
 
-    from config.celery import app
     from kernel import waker
 
     worker = app.WorkController(

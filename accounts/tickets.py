@@ -20,8 +20,16 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext_lazy as _
+
+from kernel.consumers import Refusal
 
 TICKET_BYTES = 32
+
+NOT_AUTHENTICATED = Refusal(
+    4401, "not_authenticated", _("not authenticated: log in or send a ticket")
+)
+"""How a socket that needs a logged-in player is refused without one."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.system_ids import SYSTEM_VERSION
+from kernel.system_ids import SYSTEM_VERSION
 
 AnyField: TypeAlias = "serializers.Field[Any, Any, Any, Any]"
 """A DRF field of any kind (its value, data, representation and instance
@@ -102,7 +102,7 @@ class ClientUUID(StrictUUID):
 def command_id(**options: object) -> ClientUUID:
     """A client's command id, the same field at every kind of table: any
     UUID but of the kind the room keeps for its own ids
-    (``config.system_ids.SYSTEM_VERSION``)."""
+    (``kernel.system_ids.SYSTEM_VERSION``)."""
     return ClientUUID(reserved_version=SYSTEM_VERSION, **options)
 
 

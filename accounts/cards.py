@@ -1,6 +1,7 @@
 """Cards and fair-deal proofs as every table's API shows them (a cash
 hand's and a casino round's alike; docs/fair-deal.md): the response
-fields, declared once for the schema."""
+fields, declared once for the schema, in the layer below both apps that
+deal the engine's cards (as ``accounts.errors.refusal`` for its refusals)."""
 
 from __future__ import annotations
 
