@@ -286,7 +286,8 @@ def lock_pair(model: type[M], pk: Any, relation: str, using: str = "default") ->
     field = _foreign_key(model, relation)
     n = len(_fields(model))
     first = _read(model, using, row[:n])
-    field.set_cached_value(first, _read(field.related_model, using, row[n:]))
+    # Assigned through the relation's descriptor, which caches it.
+    setattr(first, field.name, _read(field.related_model, using, row[n:]))
     return first
 
 
