@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from django.test import Client
 from prometheus_client import REGISTRY
-from prometheus_client.parser import text_string_to_metric_families
 from structlog.contextvars import bound_contextvars
 
 from kernel import layer as frames_out
 from kernel import stalls
+from tests.poker.test_telemetry import sample
 from tests.poker.test_ws_publisher import Server, pubsub_layer
 
 
@@ -28,14 +28,6 @@ def scrape() -> str:
     response = Client().get("/metrics", HTTP_HOST="10.1.2.3:8000", REMOTE_ADDR="10.0.0.7")
     assert response.status_code == 200
     return str(response.content.decode())
-
-
-def sample(text: str, name: str, **labels: str) -> float:
-    for family in text_string_to_metric_families(text):
-        for found in family.samples:
-            if found.name == name and found.labels == labels:
-                return float(found.value)
-    return 0.0
 
 
 def registered(name: str, **labels: str) -> float:
