@@ -210,6 +210,8 @@ def tournament_chips_in(
 ) -> Transfer:
     """More chips in a tournament (``kind``: a rebuy or an add-on):
     ``amount`` to the prize pool, ``fee`` to the house."""
+    if kind not in (Kind.REBUY, Kind.ADD_ON):
+        raise ValueError(f"chips are bought in by a rebuy or an add-on, not {kind!r}")
     _allowed(by, "accounts.direct_tournaments")
     _positive(amount)
     moves = _entry_moves(ledger.cash(user_id), tournament, amount, fee)

@@ -207,3 +207,12 @@ def test_a_retried_operation_moves_money_once(ann):
             transfer_id=transfer_id, user_id=ann.pk, tournament="spring", buy_in=100, fee=10
         )
     assert cash_of(ann) == 890
+
+
+def test_chips_are_bought_in_only_by_a_rebuy_or_an_add_on(ann):
+    with pytest.raises(ValueError):
+        money.tournament_chips_in(
+            kind=Transfer.Kind.PRIZE, transfer_id=tid(), user_id=ann.pk, tournament="spring",
+            amount=10,
+        )  # fmt: skip
+    assert not Transfer.objects.filter(kind=Transfer.Kind.PRIZE).exists()
