@@ -283,7 +283,7 @@ def recreate_database(url: str) -> str | None:
     others = {os.environ.get(v, "") for v in ("DATABASE_URL", "TEST_DATABASE_URL")}
     taken = {urlsplit(u).path.lstrip("/") for u in others if u.startswith("postgres")}
     if not name or name in {"postgres", "template0", "template1", "test"} | taken:
-        return f"BENCH_DATABASE_URL names database {name!r}, which the benchmark will not drop"
+        return f"the benchmark will not drop database {name!r}: name a database of its own"
     errors = []
     for maintenance in ("postgres", "test"):
         dsn = urlunsplit(parts._replace(path=f"/{maintenance}"))

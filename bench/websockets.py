@@ -120,7 +120,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from bench.service import drop_database, run_database_url
+from bench.service import drop_database, recreate_database, run_database_url
 from bench.tickets import ws_ticket
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,26 +221,6 @@ def child_env(**more: str) -> dict[str, str]:
     }
     env.update(DJANGO_SETTINGS_MODULE="config.settings", PYTHONUNBUFFERED="1", **more)
     return env
-
-
-def recreate_database(url: str) -> str | None:
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    if not name or name in {"postgres", "template0", "template1", "test"}:
-        return f"refusing to drop database {name!r}"
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    try:
-        with psycopg.connect(admin, autocommit=True, connect_timeout=2) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    except psycopg.Error as error:
-        return f"PostgreSQL not usable at {admin} ({' '.join(str(error).split())})"
-    return None
 
 
 def migrate_and_seed(url: str, tables: int, migrate: bool = True) -> list[dict[str, Any]]:
