@@ -120,6 +120,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from bench.service import drop_database, recreate_database, run_database_url
 from bench.tickets import ws_ticket
 
@@ -412,11 +414,6 @@ class Server:
         return text.count("Traceback") + text.count("ERROR")
 
 
-ONE_STATEMENT = re.compile(
-    r'^poker_one_statement_total\{kind="hand\.act",outcome="(\w+)"\} ([0-9.e+]+)$', re.MULTILINE
-)
-
-
 def one_statement_counts(servers: list[Server]) -> dict[str, float] | None:
     """The servers' actions tried as one statement so far, by outcome
     (``poker_one_statement_total`` on their ``/metrics``), or None when a
@@ -430,8 +427,14 @@ def one_statement_counts(servers: list[Server]) -> dict[str, float] | None:
                 text = answer.read().decode()
         except OSError:
             return None
-        for outcome, value in ONE_STATEMENT.findall(text):
-            total[outcome] = total.get(outcome, 0.0) + float(value)
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if (
+                    sample.name == "poker_one_statement_total"
+                    and sample.labels["kind"] == "hand.act"
+                ):
+                    outcome = sample.labels["outcome"]
+                    total[outcome] = total.get(outcome, 0.0) + sample.value
     return total
 
 
