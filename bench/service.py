@@ -719,37 +719,16 @@ def play_tables(
     """A worker's share of a service run: its tables in turn, one action at
     each, until the window closes."""
     drivers = [Driver(s, random.Random(SEED + 1000 * index + i)) for i, s in enumerate(share)]
-    from django.db import connection
-
-    for driver in drivers:
-        driver.fetch(None)  # connected before the clock starts
-    backend = connection.connection.info.backend_pid if drivers else None
-    tried = one_statement_tries()
-    window = Window(*start(), backend=backend)
-    fetched = 0
+    window, tried = open_window(drivers, start)
     hands: set[str] = set()
     while drivers and time.monotonic() < window.t1:
         for driver in drivers:
-            window.mark(time.monotonic())
-            before = driver.fetches
-            user, hand, move = driver.next()
-            started = time.monotonic()
-            if started >= window.t0:
+            _, hand = act_in_window(window, driver)
+            if hand is not None:
                 hands.add(hand["id"])
-                fetched += driver.fetches - before
-            if driver.act(user, hand, move):
-                window.record(started, time.monotonic())
-            else:
-                window.errors += 1
-    if drivers:
-        window.mark(max(time.monotonic(), window.t1))
     window.extra["hands"] = len(hands)
     window.extra["refills"] = sum(d.refills for d in drivers)
-    window.extra["fetches"] = fetched
-    window.extra["acts"] = sum(d.acts for d in drivers)
-    for outcome, n in one_statement_tries().items():  # the whole run's, warm-up too
-        window.extra[f"one_{outcome}"] = int(n - tried[outcome])
-    return window.result()
+    return close_window(window, drivers, tried)
 
 
 def play_shared(
@@ -769,15 +748,8 @@ def play_shared(
     }
     sharers = {s.table_id: group for s, group in share}
     inbox = handoffs[index]
-    from django.db import connection
-
-    for driver in drivers.values():
-        driver.fetch(None)  # connected before the clock starts
-    backend = connection.connection.info.backend_pid if drivers else None
-    tried = one_statement_tries()
+    window, tried = open_window(list(drivers.values()), start)
     ready = [s.table_id for s, group in share if group[0] == index]
-    window = Window(*start(), backend=backend)
-    fetched = 0
 
     def handed(block: bool) -> None:
         """Take the tables handed over (waiting for one if ``block``); a
@@ -802,27 +774,58 @@ def play_shared(
             continue
         table_id = ready.pop(0)
         driver = drivers[table_id]
-        window.mark(time.monotonic())
-        before = driver.fetches
-        user, hand, move = driver.next()
-        started = time.monotonic()
-        if started >= window.t0:
-            fetched += driver.fetches - before
-        if driver.act(user, hand, move):
-            window.record(started, time.monotonic())
-        else:
-            window.errors += 1
+        user, hand = act_in_window(window, driver)
         chosen = rng.choice(sharers[table_id])
         if chosen == index:
             ready.append(table_id)
         else:
             handoffs[chosen].put((window.t0, table_id, driver.answer, user.pk))
-            window.extra["handed"] += started >= window.t0
+            window.extra["handed"] += hand is not None
+    return close_window(window, list(drivers.values()), tried)
+
+
+def open_window(
+    drivers: list[Driver], start: Callable[[], tuple[float, float]]
+) -> tuple[Window, dict[str, float]]:
+    """The drivers connected (before the clock starts), then the run's
+    window (its view fetches counted from 0), and the one-statement tries
+    so far."""
+    from django.db import connection
+
+    for driver in drivers:
+        driver.fetch(None)
+    backend = connection.connection.info.backend_pid if drivers else None
+    tried = one_statement_tries()
+    window = Window(*start(), backend=backend)
+    window.extra["fetches"] = 0
+    return window, tried
+
+
+def act_in_window(window: Window, driver: Driver) -> tuple[Any, dict[str, Any] | None]:
+    """One action of ``driver``, timed in ``window``: its user, and its hand
+    when it started inside the window (None in the warm-up), whose view
+    fetches then count."""
+    window.mark(time.monotonic())
+    before = driver.fetches
+    user, hand, move = driver.next()
+    started = time.monotonic()
+    inside = started >= window.t0
+    if inside:
+        window.extra["fetches"] += driver.fetches - before
+    if driver.act(user, hand, move):
+        window.record(started, time.monotonic())
+    else:
+        window.errors += 1
+    return user, hand if inside else None
+
+
+def close_window(window: Window, drivers: list[Driver], tried: dict[str, float]) -> dict[str, Any]:
+    """The run's result: its window closed, with the drivers' acts and the
+    one-statement tries of the whole run (warm-up too)."""
     if drivers:
         window.mark(max(time.monotonic(), window.t1))
-    window.extra["fetches"] = fetched
-    window.extra["acts"] = sum(d.acts for d in drivers.values())
-    for outcome, n in one_statement_tries().items():  # the whole run's, warm-up too
+    window.extra["acts"] = sum(d.acts for d in drivers)
+    for outcome, n in one_statement_tries().items():
         window.extra[f"one_{outcome}"] = int(n - tried[outcome])
     return window.result()
 
