@@ -7,7 +7,7 @@ What is measured is what the operator sees: how long the whole satellite
 takes, how many hands per second the room deals, and how many tables were
 in play at the peak.
 
-The work: ``tournaments.management.simulation`` (the ``simulate_tournament`` command)
+The work: ``bench.simulation`` (what ``python -m bench.simulate`` runs)
 on a fresh PostgreSQL database of the run's own (``BENCH_TOURNAMENT_DATABASE_URL``): 1,000
 bots register (100 + 10) for a sit-and-go satellite into a target worth
 ``SEAT_VALUE`` per seat, on the 32 Card Draw satellite structure of
@@ -87,7 +87,7 @@ def main() -> None:
 def _run(players: int, quiet: bool) -> dict[str, float]:
     from django.conf import settings
 
-    from tournaments.management.simulation import Plan, simulate
+    from bench.simulation import Plan, simulate
 
     settings.TOURNAMENT_TABLES = True
     plan = Plan(

@@ -1,4 +1,4 @@
-"""The running satellite: ``tournaments.management.simulation``'s bots in a process of
+"""The running satellite: ``bench.simulation``'s bots in a process of
 their own (``python -m bench.chaos satellite <plan>``), on the harness's
 database and Redis, its clocks on the stack's workers.
 
@@ -31,9 +31,9 @@ def main(plan_json: str, out: str) -> None:
     from django.conf import settings
     from django.db import connections
 
+    from bench import simulation
+    from bench.simulation import Plan, Report
     from tournaments import services
-    from tournaments.management import simulation
-    from tournaments.management.simulation import Plan, Report
 
     settings.TOURNAMENT_TABLES = True
     plan = Plan(**json.loads(plan_json))

@@ -7,6 +7,7 @@ import pytest
 
 from accounts import ledger
 from accounts.models import Account, Transfer
+from bench.simulation import Passive
 from kernel.models import Event
 from poker.models import Hand, Seat
 from reports import money as money_report
@@ -20,7 +21,6 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tournaments import play
-from tournaments.management.simulation import Passive
 from tournaments.models import Entrant
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]

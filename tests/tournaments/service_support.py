@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.selectors import account_balance
+from bench.simulation import bot_move
 from kernel.api_errors import ApiError
 from kernel.models import Event
 from poker import services as table_services
@@ -21,7 +22,6 @@ from poker.models import Table
 from tests.funds import cash_of
 from tests.tournaments.support import definition
 from tournaments import clocks, services, tables, timing
-from tournaments.management.simulation import bot_move
 from tournaments.models import Entrant, Tournament
 from tournaments.rules import TournamentState, can_start_hand
 from tournaments.selectors import state_of

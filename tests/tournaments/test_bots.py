@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 
+from bench.simulation import _in_window
 from poker.engine.betting import Legal
 from poker.engine.commands import Action
 from poker.engine.table.clock import Clock, ClockKind
-from tournaments.management.simulation import _in_window
 
 LEGAL = Legal(0, (Action.FOLD, Action.CALL, Action.RAISE), call=2, min_raise_to=8, max_raise_to=8)
 

@@ -16,6 +16,7 @@ from django.apps import apps
 from django.db import connection
 from django.utils import timezone
 
+from bench.simulation import Passive
 from poker import streams, work
 from poker.engine.rules import Game
 from poker.engine.table import TableConfig
@@ -28,7 +29,6 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tournaments import play
-from tournaments.management.simulation import Passive
 from tournaments.rules import queries as q
 
 pytestmark = [

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bench.simulation import Passive
 from kernel.eventstore import load
 from poker import streams
 from poker.engine.rules import Game
@@ -29,7 +30,6 @@ from tests.tournaments.service_support import (
     state,
     tournament_tables,
 )
-from tournaments.management.simulation import Passive
 from tournaments.rules import Status
 from tournaments.rules import queries as q
 

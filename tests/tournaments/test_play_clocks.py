@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from bench.simulation import Passive
 from poker import clocks as table_clocks
 from poker import streams
 from poker import work as work_module
@@ -32,7 +33,6 @@ from tests.tournaments.service_support import (
 )
 from tests.tournaments.support import structure
 from tournaments import clocks, play, services
-from tournaments.management.simulation import Passive
 from tournaments.rules import BlindLevel, Status, Structure
 
 pytestmark = pytest.mark.django_db(transaction=False)

@@ -1,4 +1,4 @@
-"""``manage.py simulate_tournament`` tells the operator what it does: every
+"""``python -m bench.simulate`` tells the operator what it does: every
 option's default in ``--help``, a progress line at least every few seconds
 (not only at each level), and ``--fast`` plays 18 bots to a winner on the
 embedded defaults (SQLite, the worker in the process) in well under a
@@ -16,11 +16,14 @@ from typing import Any
 
 import pytest
 
+from bench.simulate import PROG
+from bench.simulate_command import Command
+from bench.simulation import Plan, simulate
 from poker.engine.rules import Betting
 from tests import migrated
 from tests.integration.cluster import ROOT, child_env
-from tournaments.management.commands.simulate_tournament import Command
-from tournaments.management.simulation import Plan, simulate
+
+SIMULATE = [sys.executable, "-m", "bench.simulate"]
 
 PROGRESS = re.compile(
     r"^ *(?P<seconds>[\d.]+)s level (?P<level>\d+) \(\d+/\d+\): (?P<left>\d+) left on \d+ "
@@ -29,7 +32,7 @@ PROGRESS = re.compile(
 
 
 def test_help_shows_every_default() -> None:
-    parser = Command().create_parser("manage.py", "simulate_tournament")
+    parser = Command().create_parser(*PROG)
     described = {
         action.dest: " ".join(parser._get_formatter()._expand_help(action).split())
         for action in parser._actions
@@ -113,10 +116,9 @@ def test_18_players_finish_fast_on_the_embedded_defaults(tmp_path: Path) -> None
     the command's process, every clock on, as a fresh checkout runs it."""
     env = child_env(DATABASE_URL=migrated.sqlite(tmp_path / "sim.sqlite3", child_env()))
     del env["CLOCKS_ENABLED"]  # on by default outside pytest
-    manage = [sys.executable, "manage.py"]
     began = time.monotonic()
     done = subprocess.run(
-        [*manage, "simulate_tournament", "--players", "18", "--fast"],
+        [*SIMULATE, "--players", "18", "--fast"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -145,7 +147,7 @@ def test_the_formats_play_to_the_end_fast(tmp_path: Path) -> None:
     del env["CLOCKS_ENABLED"]
     options = ["--bounty", "20", "--progressive", "--guarantee", "2000", "--deal-at", "5"]
     done = subprocess.run(
-        [sys.executable, "manage.py", "simulate_tournament", "--players", "12", "--fast", *options],
+        [*SIMULATE, "--players", "12", "--fast", *options],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -174,7 +176,7 @@ def test_a_step_chain_plays_to_the_target_fast(tmp_path: Path) -> None:
     del env["CLOCKS_ENABLED"]
     manage = [sys.executable, "manage.py"]
     done = subprocess.run(
-        [*manage, "simulate_tournament", "--players", "9", "--fast", "--steps", "3"],
+        [*SIMULATE, "--players", "9", "--fast", "--steps", "3"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     out = done.stdout
@@ -209,7 +211,7 @@ def test_a_multi_flight_event_plays_to_its_day_two_winner_fast(tmp_path: Path) -
     del env["CLOCKS_ENABLED"]
     manage = [sys.executable, "manage.py"]
     done = subprocess.run(
-        [*manage, "simulate_tournament", "--players", "9", "--fast", "--flights", "3"],
+        [*SIMULATE, "--players", "9", "--fast", "--flights", "3"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     out = done.stdout

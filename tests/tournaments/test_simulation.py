@@ -1,5 +1,5 @@
 """A 40-player 32 Card Draw satellite with rebuys and the add-on, played to
-the end by bots (``tournaments.management.simulation``) through the services, with a
+the end by bots (``bench.simulation``) through the services, with a
 real Celery worker running its clocks (levels of two seconds): chips
 conserved at every hand (at the tables and in the tournament), the ledger
 balanced, and seats and cash paid exactly as the structure says."""
@@ -16,6 +16,8 @@ from django.core.management import CommandError, call_command
 from accounts import ledger
 from accounts.audit import ledger_audit
 from accounts.selectors import account_balance
+from bench.simulate_command import Command
+from bench.simulation import Plan, simulate, time_on_breaks
 from kernel.eventstore import load
 from poker.engine.table import evolve_table
 from poker.engine.table.events import HandFinished as TableHandFinished
@@ -23,7 +25,6 @@ from poker.models import Table
 from poker.streams import decode_table
 from tests.tournaments.support import T0, Run, definition, players, structure
 from tournaments import payments
-from tournaments.management.simulation import Plan, simulate, time_on_breaks
 from tournaments.models import Entrant, Tournament
 from tournaments.projections import decode, rebuild
 from tournaments.rules import (
@@ -211,14 +212,14 @@ def test_the_command_refuses_a_plan_before_making_anything(
     settings.CLOCKS_ENABLED = True
     users = get_user_model().objects.count()
     with pytest.raises(CommandError, match=said):
-        call_command("simulate_tournament", **options)
+        call_command(Command(), **options)
     assert get_user_model().objects.count() == users and not Tournament.objects.exists()
 
 
 def test_the_command_needs_the_clocks(settings: Any) -> None:
     settings.CLOCKS_ENABLED = False
     with pytest.raises(CommandError, match="clocks are off"):
-        call_command("simulate_tournament", players=9)
+        call_command(Command(), players=9)
 
 
 def test_the_time_on_breaks_is_the_room_on_a_break_within_its_schedule() -> None:

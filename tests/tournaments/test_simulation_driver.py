@@ -11,9 +11,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from bench.simulation import Idle, Report, _act_at_share
 from poker.models import Table
 from tests.tournaments.service_support import create, register, start, tournament_tables
-from tournaments.management.simulation import Idle, Report, _act_at_share
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("pools_paid")]
 

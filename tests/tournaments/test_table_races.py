@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bench.simulation import Passive
 from poker import projections, streams
 from poker.engine.rules import Game
 from poker.models import Table
@@ -32,7 +33,6 @@ from tests.tournaments.service_support import (
     tournament_tables,
 )
 from tournaments import services
-from tournaments.management.simulation import Passive
 from tournaments.rules import Rebuys, Status
 from tournaments.rules import queries as q
 

@@ -69,7 +69,7 @@ class Structure:
 
     ``minute_seconds``: how long a minute of this clock lasts; 60 in play.
     Fewer run every level, break and table pause faster by the same ratio,
-    so a whole tournament can be simulated (``simulate_tournament``) with
+    so a whole tournament can be simulated (``bench.simulate``) with
     the structure it would be played with."""
 
     levels: tuple[BlindLevel, ...]

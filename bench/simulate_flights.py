@@ -1,5 +1,5 @@
-"""A whole multi-flight event played by bots (``manage.py
-simulate_tournament --flights N``): N starting flights, each a field of
+"""A whole multi-flight event played by bots (``python -m
+bench.simulate --flights N``): N starting flights, each a field of
 the plan's players, played side by side through the same services and
 clocks as one tournament (``simulation``) until each stops at its mark;
 then Day 2, which takes them in and starts by itself once the last has
@@ -20,9 +20,7 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
-from kernel.api_errors import ApiError
-from tournaments import flights, services, timing
-from tournaments.management.simulation import (
+from bench.simulation import (
     Plan,
     Report,
     Say,
@@ -33,6 +31,8 @@ from tournaments.management.simulation import (
     _state,
     play,
 )
+from kernel.api_errors import ApiError
+from tournaments import flights, services, timing
 from tournaments.models import Tournament
 from tournaments.rules import Status, TournamentState, flight_label
 from tournaments.rules import queries as q

@@ -1,7 +1,7 @@
-"""``manage.py simulate_tournament --players N --game 32-card-draw ...``: bots
+"""``python -m bench.simulate --players N --game 32-card-draw ...``: bots
 play a whole tournament through the real services and clocks, a progress
-line per level and at least every few seconds (``tournaments.management.simulation``);
-``--fast`` runs every clock at its shortest."""
+line per level and at least every few seconds (``bench.simulation``);
+``--fast`` runs every clock at its shortest.  ``bench.simulate`` runs it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from bench.simulation import Plan, simulate
 from kernel.api_errors import ApiError
 from poker.engine.rules import Betting, Game
-from tournaments.management.simulation import Plan, simulate
 from tournaments.rules import TournamentError
 
 DEFAULT = "(default: %(default)s)"

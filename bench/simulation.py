@@ -1,6 +1,6 @@
 """A whole tournament played by bots through the real services and clocks.
 
-``manage.py simulate_tournament`` runs it; a test plays a satellite with it
+``python -m bench.simulate`` runs it; a test plays a satellite with it
 and the benchmark times one of a thousand players.  Nothing here reaches
 past the services a client would use: bots register, rebuy, take the
 add-on and act at their tables through ``tournaments.services`` and
@@ -256,7 +256,7 @@ def simulate(plan: Plan, say: Say = print) -> Report:
     if plan.steps is not None:
         return simulate_steps(plan, say)
     if plan.flights is not None:
-        from tournaments.management.simulate_flights import simulate_flights
+        from bench.simulate_flights import simulate_flights
 
         return simulate_flights(plan, say)
     rng = random.Random(plan.seed)
