@@ -26,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NotRequired, Protocol, TypedDict, cast
 
@@ -33,6 +35,7 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
+from django.db import connection, transaction
 from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -408,7 +411,8 @@ class FeedConsumer(JsonFrames):
         return bool(self.model.objects.filter(pk=self.feed_id).exists())
 
     def view(self) -> tuple[int, dict[str, Any]]:
-        """The stream as the viewer sees it, and the position it is at."""
+        """The stream as the viewer sees it, and the position it is at,
+        read in one snapshot of the database (``snapshot`` calls it so)."""
         raise NotImplementedError
 
     def position(self) -> int:
@@ -422,7 +426,8 @@ class FeedConsumer(JsonFrames):
     def snapshot(self) -> list[Frame]:
         """The stream as the viewer sees it now (a ``snapshot`` frame), then
         the frames after it."""
-        position, view = self.view()
+        with _one_snapshot():
+            position, view = self.view()
         snapshot: feed.Snapshot = {"type": "snapshot", "position": position, "view": view}
         return [snapshot, *self.replay(position)]
 
@@ -531,6 +536,20 @@ def unavailable(command_id: Any) -> ErrorFrame:
         "retry_after": body["retry_after"],
         "command_id": command_id,
     }
+
+
+@contextmanager
+def _one_snapshot() -> Iterator[None]:
+    """A transaction whose reads all see one snapshot of the database, so
+    a view and its position agree without locking the row every command of
+    the stream writes: PostgreSQL's REPEATABLE READ (SQLite's transaction
+    reads one snapshot already).  Inside a transaction, that one's reads."""
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
 def query_after(scope: dict[str, Any]) -> int | None:

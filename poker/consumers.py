@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, TypedDict, cast
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.frames import player_group, wallet_frame
@@ -61,11 +60,8 @@ class TableConsumer(FeedConsumer):
     missing = NO_TABLE
 
     def view(self) -> tuple[int, dict[str, Any]]:
-        """Read under the table lock, so no command commits in between."""
-        with transaction.atomic():
-            row = Table.objects.select_for_update().get(pk=self.feed_id)
-            view = selectors.table_view(row, self.user)
-            return self.position(), view  # as of the view, whatever it read
+        row = Table.objects.get(pk=self.feed_id)
+        return row.position, selectors.table_view(row, self.user)
 
     async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
         kind = content.get("type")

@@ -15,6 +15,7 @@ database, which must be PostgreSQL for the table lock to mean anything
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable
@@ -24,13 +25,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.forms.models import model_to_dict
 
 from kernel.api_errors import ApiError
 from kernel.eventstore import AlreadyDone, Batch, NewEvent, StreamConflict, append, classify, load
 from kernel.models import Command, Event
 from poker import projections, services
+from poker.consumers import TableConsumer
 from poker.models import Hand, Seat, Table
 from tests.funds import fund
 from tests.poker.concurrency import Outcome, assert_log_sound, lockstep, race
@@ -452,3 +454,41 @@ def test_one_command_id_appended_twice_at_once_is_already_done_for_the_second():
         assert isinstance(other, AlreadyDone) and other.answer == {"by": streams[win]}
         assert [e.type for e in load(streams[win], using="postgres")] == ["A"]
         assert load(streams[1 - win], using="postgres") == []
+
+
+# --------------------------------------------------------------------------
+# A socket's snapshot beside a command
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("pg_default")
+def test_a_snapshot_is_not_held_up_by_a_command_holding_the_table_row(new_room):
+    """A socket's snapshot reads one snapshot of the database and takes no
+    lock: a command holding the table's row (``FOR UPDATE``, as the locked
+    path does) does not hold it up, and it shows the table at its position."""
+    room = new_room()
+    locked, release, held_too_long = threading.Event(), threading.Event(), []
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=room.table)
+                locked.set()
+                held_too_long.append(not release.wait(timeout=20))
+        finally:
+            connection.close()  # this thread's own
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(timeout=10)
+        consumer = TableConsumer()
+        consumer.feed_id, consumer.user, consumer.viewer = room.table, None, None
+        snapshot, *after = consumer.snapshot()
+    finally:
+        release.set()
+        holder.join()
+    assert held_too_long == [False]  # the snapshot came while the row was held
+    assert snapshot["position"] == Table.objects.get(pk=room.table).position and after == []
+    assert snapshot["view"]["hand"]["version"] == room.version

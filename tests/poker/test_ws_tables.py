@@ -5,14 +5,16 @@ and publication only after the commit."""
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 import uuid
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from kernel import feed
@@ -580,22 +582,34 @@ async def test_a_snapshot_shows_the_table_as_of_its_position(monkeypatch):
     hand = view["hand"]
     table_view = selectors.table_view
 
+    def call() -> None:
+        try:
+            services.hand_act(
+                by=user,
+                table_id=tid,
+                hand=hand["id"],
+                version=hand["version"],
+                action="call",
+                command_id=uuid.uuid4(),
+            )
+        finally:
+            connection.close()  # this thread's own
+
+    other = threading.Thread(target=call)
+
     def with_a_command_in_between(row: Any, viewer: Any) -> Any:
-        # Another player's command commits after the row was read.
-        services.hand_act(
-            by=user,
-            table_id=tid,
-            hand=hand["id"],
-            version=hand["version"],
-            action="call",
-            command_id=uuid.uuid4(),
-        )
+        # Another player's command, on a connection of its own, commits after
+        # the row was read (on SQLite it waits for the snapshot's write lock).
+        other.start()
+        if connection.vendor == "postgresql":
+            other.join()
         monkeypatch.setattr(selectors, "table_view", table_view)
         return table_view(row, viewer)
 
     monkeypatch.setattr(selectors, "table_view", with_a_command_in_between)
     client = await table_client(tid, snapshot=False)
     await client.next()
+    await asyncio.to_thread(other.join)
     await client.quiet()
     snapshot = client.frames[0]
     store = await database_sync_to_async(Store)(tid)
