@@ -49,9 +49,10 @@ from accounts.errors import (
     DuplicateTransfer,
     InsufficientFunds,
     ReservedTransferId,
-    UnknownAccount,
+    unknown_player,
 )
 from accounts.models import Account, Entry, Transfer
+from kernel.api_errors import ApiError
 from kernel.system_ids import is_system_id, system_id
 
 CHIPS = "chips"
@@ -320,7 +321,7 @@ def _create(refs: list[AccountRef], using: str) -> None:
         get_user_model().objects.using(using).filter(pk__in=users).values_list("pk", flat=True)
     )
     if users - known:
-        raise UnknownAccount(_("No player with id %(player)s.") % {"player": min(users - known)})
+        raise unknown_player(min(users - known))
     Account.objects.using(using).bulk_create(
         [
             Account(
@@ -370,7 +371,7 @@ def _entries(
     return entries
 
 
-def short_of(account: Account, needed: int) -> InsufficientFunds:
+def short_of(account: Account, needed: int) -> ApiError:
     """The refusal of a transfer that needs ``needed`` from ``account``.
 
     A player told only that he is short cannot do anything about it: for a

@@ -8,10 +8,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext as _
 
 from accounts import ledger, names, references
-from accounts.errors import UnknownAccount
+from accounts.errors import unknown_player
 from accounts.models import Account, Entry, User
 from accounts.roles import user_roles
 
@@ -20,7 +19,7 @@ def user_get(*, user_id: int) -> User:
     """The player, or ``UnknownAccount``."""
     user: User | None = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
-        raise UnknownAccount(_("No player with id %(player)s.") % {"player": user_id})
+        raise unknown_player(user_id)
     return user
 
 
