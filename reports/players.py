@@ -113,9 +113,7 @@ def _moment(value: Any) -> Any:
 
 def _tournaments(period: Period) -> Iterable[Mapping[str, Any]]:
     return (
-        Entrant.objects.filter(
-            tournament__started_at__gte=period.start, tournament__started_at__lt=period.end
-        )
+        Entrant.objects.filter(period.during("tournament__started_at"))
         .values("player_id")
         .annotate(
             tournaments=Count("id"),
@@ -130,11 +128,7 @@ def _tournaments(period: Period) -> Iterable[Mapping[str, Any]]:
 
 def _money(period: Period) -> Iterable[dict[str, Any]]:
     rows = (
-        Entry.objects.filter(
-            account__kind=Account.Kind.CASH,
-            transfer__created_at__gte=period.start,
-            transfer__created_at__lt=period.end,
-        )
+        Entry.objects.filter(period.during("transfer__created_at"), account__kind=Account.Kind.CASH)
         .exclude(transfer__kind__in=sorted(CASHIER_KINDS))
         .values("account__user_id")
         .annotate(
