@@ -20,7 +20,7 @@ Each logged-in socket keeps the credential it opened with (``scope
 ["credential"]``: which API token, or which session).  When one of the
 player's credentials is revoked (a logout, logout everywhere, a password
 change), his sockets are told (``accounts.frames.announce_revoked``) and
-each whose credential no longer works ends with 4401 (``still_valid``).
+each whose credential no longer works ends with 4401 (``credential_valid``).
 
 A refused socket is accepted and closed at once, with an error frame
 (``kernel.consumers.refuse``).
@@ -32,7 +32,7 @@ import contextlib
 import json
 from importlib import import_module
 from typing import Any
-from urllib.parse import ParseResult, parse_qsl, urlparse
+from urllib.parse import parse_qsl, urlparse
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
@@ -171,28 +171,21 @@ class TicketAuthMiddleware(BaseMiddleware):  # type: ignore[misc]
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         ticket = query_ticket(scope)
-        if ticket is not None:
-            user, credential = await _redeem(ticket)
-            scope = {**scope, "user": user, "credential": credential}
-        else:
-            user, credential = await _session_login(scope)
-            scope = {**scope, "user": user, "credential": credential}
-        return await super().__call__(scope, receive, send)
+        user, credential = await (_session_login(scope) if ticket is None else _redeem(ticket))
+        return await super().__call__(
+            {**scope, "user": user, "credential": credential}, receive, send
+        )
 
 
-async def still_valid(scope: dict[str, Any]) -> bool:
-    """Whether the credential a socket opened with still works (an
-    anonymous socket has none to lose)."""
+async def credential_valid(sender: Any, scope: dict[str, Any], **kwargs: Any) -> bool:
+    """The answer to ``kernel.signals.credentials_checked``: whether the
+    credential a socket opened with still works (an anonymous socket has
+    none to lose)."""
     credential = scope.get("credential")
     if credential is None:
         return True
     user = await database(credential_user)(credential)
     return bool(user.is_authenticated)
-
-
-async def credential_valid(sender: Any, scope: dict[str, Any], **kwargs: Any) -> bool:
-    """The answer to ``kernel.signals.credentials_checked``: ``still_valid``."""
-    return await still_valid(scope)
 
 
 class OriginGuard:
@@ -218,11 +211,9 @@ Origin = tuple[str, str, int]
 def origin_allowed(scope: dict[str, Any]) -> bool:
     """Whether the handshake's Origin is the socket's own origin or a
     trusted one, scheme, host and port alike."""
-    origin = _origin(scope)
-    if origin is None:
-        return False
-    trusted = {_origin_of(urlparse(url)) for url in settings.CSRF_TRUSTED_ORIGINS}
-    return _origin_of(origin) in {own_origin(scope), *trusted} - {None}
+    origin = _origin_of(_header(scope, b"origin"))
+    trusted = {_origin_of(url) for url in settings.CSRF_TRUSTED_ORIGINS}
+    return origin is not None and origin in {own_origin(scope), *trusted}
 
 
 def own_origin(scope: dict[str, Any]) -> Origin | None:
@@ -232,20 +223,19 @@ def own_origin(scope: dict[str, Any]) -> Origin | None:
     if host is None or not validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
         return None
     scheme = "https" if scope.get("scheme") == "wss" else "http"
-    try:
-        return _origin_of(urlparse(f"{scheme}://{host}"))
-    except ValueError:
-        return None
+    return _origin_of(f"{scheme}://{host}")
 
 
-def _origin_of(url: ParseResult) -> Origin | None:
+def _origin_of(url: str | None) -> Origin | None:
+    """The origin of ``url`` (None: no URL, or none a page could have)."""
     try:
-        port = url.port
+        parsed = urlparse(url or "")
+        port = parsed.port
     except ValueError:
         return None
-    if url.scheme not in DEFAULT_PORTS or not url.hostname:
+    if parsed.scheme not in DEFAULT_PORTS or not parsed.hostname:
         return None
-    return url.scheme, url.hostname, port or DEFAULT_PORTS[url.scheme]
+    return parsed.scheme, parsed.hostname, port or DEFAULT_PORTS[parsed.scheme]
 
 
 def _header(scope: dict[str, Any], wanted: bytes) -> str | None:
@@ -253,16 +243,6 @@ def _header(scope: dict[str, Any], wanted: bytes) -> str | None:
         if name == wanted:
             return str(value.decode("latin1"))
     return None
-
-
-def _origin(scope: dict[str, Any]) -> ParseResult | None:
-    value = _header(scope, b"origin")
-    if value is None:
-        return None
-    try:
-        return urlparse(value)
-    except ValueError:
-        return None
 
 
 class OutageGuard:
