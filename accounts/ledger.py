@@ -379,40 +379,24 @@ def short_of(account: Account, needed: int) -> ApiError:
     cashier's deposit; players do not deposit themselves), with the paths
     of the wallet and of the deposit.
     """
-    short = needed - account.balance
     extra: dict[str, Any] = {
         "account": account.key,
         "balance": account.balance,
         "needed": needed,
-        "short": short,
+        "short": needed - account.balance,
     }
     if account.kind != Kind.CASH or account.user_id is None:
         unit = _("tickets") if account.kind == Kind.TICKET else _("chips")
-        message = _("%(account)s holds %(balance)s %(unit)s; this needs %(needed)s.") % {
-            "account": account.key,
-            "balance": account.balance,
-            "unit": unit,
-            "needed": needed,
-        }
-        return InsufficientFunds(message, extra=extra)
-    wallet = reverse("wallet", kwargs={"user_id": account.user_id})
-    deposit = reverse("wallet-deposit", kwargs={"user_id": account.user_id})
-    extra.update(wallet=wallet, deposit=deposit)
-    return InsufficientFunds(
-        _(
-            "The wallet holds %(balance)s chips and this needs %(needed)s: %(short)s more. "
-            "Chips come in by a deposit, which a cashier makes (POST %(deposit)s); "
-            "the wallet is at GET %(wallet)s."
-        )
-        % {
-            "balance": account.balance,
-            "needed": needed,
-            "short": short,
-            "deposit": deposit,
-            "wallet": wallet,
-        },
-        extra=extra,
+        message = _("%(account)s holds %(balance)s %(unit)s; this needs %(needed)s.")
+        return InsufficientFunds(message % {**extra, "unit": unit}, extra=extra)
+    extra["wallet"] = reverse("wallet", kwargs={"user_id": account.user_id})
+    extra["deposit"] = reverse("wallet-deposit", kwargs={"user_id": account.user_id})
+    message = _(
+        "The wallet holds %(balance)s chips and this needs %(needed)s: %(short)s more. "
+        "Chips come in by a deposit, which a cashier makes (POST %(deposit)s); "
+        "the wallet is at GET %(wallet)s."
     )
+    return InsufficientFunds(message % extra, extra=extra)
 
 
 def _same_or_refuse(first: Transfer, kind: str, net: dict[AccountRef, int], using: str) -> Transfer:
