@@ -209,21 +209,16 @@ Origin = tuple[str, str, int]
 
 
 def origin_allowed(scope: dict[str, Any]) -> bool:
-    """Whether the handshake's Origin is the socket's own origin or a
-    trusted one, scheme, host and port alike."""
+    """Whether the handshake's Origin is a trusted one or the socket's own
+    (that of the page this site serves at its Host, if one of
+    ``ALLOWED_HOSTS``), scheme, host and port alike."""
     origin = _origin_of(_header(scope, b"origin"))
-    trusted = {_origin_of(url) for url in settings.CSRF_TRUSTED_ORIGINS}
-    return origin is not None and origin in {own_origin(scope), *trusted}
-
-
-def own_origin(scope: dict[str, Any]) -> Origin | None:
-    """The origin of the page this site would serve at the socket's Host
-    (None: no Host, or one not in ``ALLOWED_HOSTS``)."""
+    allowed = {_origin_of(url) for url in settings.CSRF_TRUSTED_ORIGINS}
     host = _header(scope, b"host")
-    if host is None or not validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
-        return None
-    scheme = "https" if scope.get("scheme") == "wss" else "http"
-    return _origin_of(f"{scheme}://{host}")
+    if host is not None and validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
+        scheme = "https" if scope.get("scheme") == "wss" else "http"
+        allowed.add(_origin_of(f"{scheme}://{host}"))
+    return origin is not None and origin in allowed
 
 
 def _origin_of(url: str | None) -> Origin | None:
