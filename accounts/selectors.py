@@ -69,8 +69,8 @@ def ledger_history(*, user_id: int, kind: str | None = None) -> QuerySet[Entry]:
 def entry_view(entry: Entry, subjects: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """One line of a player's history; ``subjects`` names what references
     name (``references.subjects``: looked up here when not given)."""
-    transfer = entry.transfer
-    account = entry.account
+    transfer, account = entry.transfer, entry.account
+    named = subjects if subjects is not None else references.subjects([transfer.ref])
     return {
         "id": entry.pk,
         "transfer": str(transfer.pk),
@@ -80,9 +80,7 @@ def entry_view(entry: Entry, subjects: dict[str, dict[str, Any]] | None = None) 
         "amount": entry.amount,
         "balance_after": entry.balance_after,
         "ref": transfer.ref,
-        "subject": (subjects if subjects is not None else references.subjects([transfer.ref])).get(
-            transfer.ref
-        ),
+        "subject": named.get(transfer.ref),
         "memo": transfer.memo,
         "at": transfer.created_at,
     }
