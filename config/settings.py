@@ -90,8 +90,8 @@ MIDDLEWARE = [
     # HTTPS redirect (probes reach a server by its address, in plain HTTP).
     "config.probes.middleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.api_body_limit",  # 413 JSON for an /api/ body over the limit
-    "config.middleware.api_not_stored",  # Cache-Control: no-store, Vary: Authorization
+    # /api/: 413 JSON for a body over the limit; Cache-Control: no-store, Vary: Authorization.
+    "config.middleware.api_paths",
     # Static files (the admin's, Swagger UI's) from the server itself, with
     # DEBUG on or off: nothing else serves them under daphne.
     "config.middleware.StaticFiles",  # WhiteNoise
