@@ -37,10 +37,13 @@ from urllib.parse import parse_qsl, urlparse
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext_lazy as _
+from knox.models import AuthToken
 
 from accounts import second_factor
 from accounts.tickets import SESSION, TOKEN, Credential, ticket_redeem
@@ -84,9 +87,6 @@ def credential_user(credential: Credential) -> Any:
     API token of his (not revoked, not expired), or a session still his
     (not logged out, its password hash current); a staff member's only with
     his second factor, as the API asks (``accounts.second_factor``)."""
-    from django.contrib.auth.models import AnonymousUser
-    from knox.models import AuthToken
-
     if credential.kind == TOKEN:
         row = (
             AuthToken.objects.select_related("user")
@@ -107,8 +107,6 @@ def _session_user(credential: Credential) -> Any:
     is still there, still his, and made with his current password (read
     only: unlike ``django.contrib.auth.get_user``, it never flushes nor
     cycles the session of a browser)."""
-    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
-
     session = import_module(settings.SESSION_ENGINE).SessionStore(credential.key)
     if str(session.get(SESSION_KEY)) != str(credential.user_id):
         return None
@@ -124,8 +122,6 @@ def _session_user(credential: Credential) -> Any:
 def _redeem(ticket: str) -> tuple[Any, Credential | None]:
     """The user a ticket stands for and his credential (anonymous and None:
     a ticket unknown, expired or spent, or its credential revoked since)."""
-    from django.contrib.auth.models import AnonymousUser
-
     credential = ticket_redeem(ticket)
     user = AnonymousUser() if credential is None else credential_user(credential)
     return (user, credential) if user.is_authenticated else (user, None)
@@ -136,8 +132,6 @@ def _session_login(scope: dict[str, Any]) -> tuple[Any, Credential | None]:
     """The user the session cookie logged the socket in as and the session
     as his credential (anonymous and None: no session login, or a staff
     member's without his second factor)."""
-    from django.contrib.auth.models import AnonymousUser
-
     user, session = scope.get("user"), scope.get("session")
     if user is None or not user.is_authenticated or session is None or not session.session_key:
         return user or AnonymousUser(), None
