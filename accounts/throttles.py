@@ -161,11 +161,9 @@ class Throttle(SimpleRateThrottle):
 
 @functools.cache
 def shared_cache() -> BaseCache:
-    """The default cache, one instance for the process.  Django keeps one
-    per async context, that is per socket and per request under ASGI, and a
-    Redis one opens a connection pool of its own: every socket's first
-    command (and every request) paid for a new connection to Redis, and a
-    server held one per socket."""
+    """The default cache, one instance for the process: Django's own is one
+    per async context (per socket and per request under ASGI), each Redis
+    one with a connection pool of its own."""
     return caches.create_connection("default")
 
 
