@@ -1,15 +1,7 @@
 """Accounts: players, roles and the wallet ledger."""
 
-from typing import Any
-
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
-
-
-def _roles(sender: AppConfig, using: str = "default", **kwargs: Any) -> None:
-    from accounts.roles import roles_ensure
-
-    roles_ensure(using=using)
 
 
 class AccountsConfig(AppConfig):
@@ -24,7 +16,8 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts import checks  # noqa: F401 - registers the deployment checks
+        from accounts.roles import roles_ensure
         from accounts.selectors import forget_screen_name
 
-        post_migrate.connect(_roles, sender=self)
+        post_migrate.connect(roles_ensure, sender=self)
         post_save.connect(forget_screen_name, sender=get_user_model(), dispatch_uid="screen-name")

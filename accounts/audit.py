@@ -80,21 +80,20 @@ def _account_problems(using: str) -> list[str]:
 
 
 def _transfer_problems(using: str) -> list[str]:
-    problems = []
     sizes = Entry.objects.using(using).values("transfer_id").annotate(n=Count("id"))
-    for row in sizes.filter(n__lt=2):
-        problems.append(f"transfer {row['transfer_id']}: only {row['n']} entry")
     sums = (
         Entry.objects.using(using)
         .values("transfer_id", "account__unit")
         .annotate(total=Sum("amount"))
         .exclude(total=0)
     )
-    for row in sums:
-        problems.append(
-            f"transfer {row['transfer_id']}: {row['account__unit']} entries sum to {row['total']}"
-        )
-    return problems
+    return [
+        *(f"transfer {row['transfer_id']}: only {row['n']} entry" for row in sizes.filter(n__lt=2)),
+        *(
+            f"transfer {r['transfer_id']}: {r['account__unit']} entries sum to {r['total']}"
+            for r in sums
+        ),
+    ]
 
 
 def _unit_problems(using: str) -> list[str]:

@@ -23,13 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from accounts import ledger
-from accounts.errors import UnknownAccount
-from accounts.ledger import AccountRef, Move
+from accounts.ledger import Move
 from accounts.models import Transfer
-from accounts.tables import Planned
+from accounts.tables import Planned, plans_accounts, player_cash
 from poker.engine.casino.table import (
     BetPlaced,
     BetWithdrawn,
@@ -44,59 +41,50 @@ Kind = Transfer.Kind
 
 def casino_money_plan(
     *, table_id: int, before: CasinoTableState, events: Sequence[CasinoTableEvent]
-) -> list[tuple[str, Planned]]:
-    """The transfers ``events`` call for, each with its name (the ledger
-    ``ref`` its id derives from)."""
-    account = ledger.casino(table_id)
+) -> list[Planned]:
+    """The transfers ``events`` call for (see the module docstring)."""
+    account, stream = ledger.casino(table_id), f"casino-{table_id}"
     state = before
-    plans: list[tuple[str, Planned]] = []
+    plans: list[Planned] = []
     for event in events:
         version = state.version + 1
-        name = f"casino-{table_id}@{version}"
         if isinstance(event, BetPlaced):
-            player = state.seats[event.box].player
-            move = Move(ledger.cash(_user_id(player)), account, event.held)
-            plans.append((name, Planned(version, Kind.CASINO_BET, [move])))
+            cash = player_cash(state.seats[event.box].player)
+            plans.append(
+                Planned(stream, version, Kind.CASINO_BET, [Move(cash, account, event.held)])
+            )
         elif isinstance(event, BetWithdrawn):
-            player = state.seats[event.box].player
-            move = Move(account, ledger.cash(_user_id(player)), event.held)
-            plans.append((name, Planned(version, Kind.CASINO_REFUND, [move])))
+            cash = player_cash(state.seats[event.box].player)
+            move = Move(account, cash, event.held)
+            plans.append(Planned(stream, version, Kind.CASINO_REFUND, [move]))
         elif isinstance(event, RoundFinished):
             for paid in event.paid:
-                cash = ledger.cash(_user_id(paid.player))
+                cash = player_cash(paid.player)
                 moves = [
                     Move(account, cash, paid.held - paid.staked),
                     Move(account, ledger.bankroll(), paid.staked),
                     Move(ledger.bankroll(), cash, paid.won),
                 ]
-                box = f"{name}:{paid.box}"
-                plans.append((box, Planned(version, Kind.CASINO_SETTLE, moves)))
+                plans.append(Planned(stream, version, Kind.CASINO_SETTLE, moves, f":{paid.box}"))
         state = evolve_table(state, event)
-    return [(n, p) for n, p in plans if any(m.amount for m in p.moves)]
+    return [p for p in plans if any(m.amount for m in p.moves)]
 
 
-def casino_accounts(plans: Sequence[tuple[str, Planned]]) -> set[AccountRef]:
-    """Every account the plans touch (to lock them all at once, first)."""
-    return {ref for _, p in plans for m in p.moves for ref in (m.source, m.target)}
+casino_accounts = plans_accounts
+"""Every account the plans touch (for ``casino.house`` to lock first)."""
 
 
 def casino_chips_post(
-    *, plans: Sequence[tuple[str, Planned]], by: Any = None, using: str = "default"
+    *, plans: Sequence[Planned], by: Any = None, using: str = "default"
 ) -> list[Transfer]:
     """Post ``plans`` in the caller's transaction (which locked their
     accounts first).  Raises ``InsufficientFunds``: the caller's
     transaction must roll back whole."""
     posted = []
-    for name, plan in plans:
+    for plan in plans:
         transfer = ledger.named_transfer_post(
-            name, kind=plan.kind, moves=plan.moves, by=by, using=using
+            plan.name, kind=plan.kind, moves=plan.moves, by=by, using=using
         )
         if transfer is not None:
             posted.append(transfer)
     return posted
-
-
-def _user_id(player: str) -> int:
-    if not (player.isascii() and player.isdigit()):
-        raise UnknownAccount(_("No player with id %(player)s.") % {"player": player})
-    return int(player)

@@ -5,6 +5,9 @@ casino)."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.refusals import engine_message
@@ -12,165 +15,114 @@ from kernel.api_errors import ApiError
 from poker.engine.errors import EngineError, ErrorCode
 
 
-class InsufficientFunds(ApiError):
-    """The transfer would take an account below zero; nothing moved."""
+class FieldRefusal(ApiError):
+    """A refusal of one input field's value (``field``): its message is
+    under ``fields`` too, where an invalid body says what is wrong."""
 
-    status = 409
-    code = "insufficient_funds"
-    message = _("Not enough money for this.")
-
-
-class DuplicateTransfer(ApiError):
-    """The transfer id was used before for a different movement."""
-
-    status = 409
-    code = "duplicate_transfer"
-    message = _("This transfer id was used for a different transfer.")
-
-
-class ReservedTransferId(ApiError):
-    """A client chose a transfer id of the kind the room derives for its
-    own movements (UUID version 8): those are never a client's."""
-
-    status = 400
-    code = "reserved_transfer_id"
-    message = _("Transfer ids of UUID version 8 are the room's own: pick another (a UUID4).")
-
-
-class UnknownAccount(ApiError):
-    """No such player (or account) to move money for."""
-
-    status = 404
-    code = "unknown_account"
-    message = _("No such account.")
-
-
-class NotPermitted(ApiError):
-    """The caller lacks the permission this needs (same code as every 403)."""
-
-    status = 403
-    code = "forbidden"
-    message = _("You may not do that.")
-
-
-class BadAmount(ApiError):
-    """An amount that is not a positive whole number."""
-
-    status = 400
-    code = "bad_amount"
-    message = _("Amounts are positive whole numbers.")
-
-
-class UsernameTaken(ApiError):
-    status = 409
-    code = "username_taken"
-    message = _("That username is taken.")
-
-
-class ScreenNameTaken(ApiError):
-    """Another player's name, or one confusable with it (Unicode TR39)."""
-
-    status = 409
-    code = "screen_name_taken"
-    message = _("That screen name is taken.")
-
-
-class SecondFactorRequired(ApiError):
-    """A staff account logs in with the code of his TOTP device
-    (``accounts.second_factor``); none was given, or he has no device."""
-
-    status = 400
-    code = "second_factor_required"
-    message = _("Staff accounts log in with a code from their authenticator (otp).")
-
-
-class BadSecondFactor(ApiError):
-    status = 400
-    code = "bad_second_factor"
-    message = _("That code is not a current code of your authenticator.")
-
-
-class SecondFactorMissing(ApiError):
-    """A staff account's token or session that no code was given for."""
-
-    status = 401
-    code = "second_factor_required"
-    message = _("Log in again with a code from your authenticator.")
-
-
-class BadUsername(ApiError):
-    """A username Django's validator refuses once normalized."""
-
-    status = 400
-    code = "bad_username"
-    message = _("That username is not allowed.")
+    field: str
 
     def __init__(self, message: str | None = None) -> None:
         text = message or str(type(self).message)
-        super().__init__(text, extra={"fields": {"username": [text]}})
+        super().__init__(text, extra={"fields": {self.field: [text]}})
 
 
-class BadScreenName(ApiError):
-    """A screen name with what a reader cannot see (controls, bidi or
-    zero-width characters), too long, or without a letter or digit; the
-    message says which."""
-
-    status = 400
-    code = "bad_screen_name"
-    message = _("That screen name is not allowed.")
-
-    def __init__(self, message: str | None = None) -> None:
-        text = message or str(type(self).message)
-        super().__init__(text, extra={"fields": {"screen_name": [text]}})
+def api_error(
+    status: int, code: str, message: str | Promise, *, field: str | None = None
+) -> type[ApiError]:
+    """The class of one kind of refusal, named by its code: ``status``,
+    ``code`` and ``message`` unless the raiser gives others; with
+    ``field``, a ``FieldRefusal`` of that input field."""
+    namespace = {"__module__": __name__, "status": status, "code": code, "message": message}
+    if field is None:
+        return cast(type[ApiError], type(code, (ApiError,), namespace))
+    return cast(type[ApiError], type(code, (FieldRefusal,), {**namespace, "field": field}))
 
 
-class ScreenNameReserved(ApiError):
-    """A name the room keeps for itself (admin, staff, dealer, house,
-    system) or one confusable with it."""
+InsufficientFunds = api_error(409, "insufficient_funds", _("Not enough money for this."))
+"""The transfer would take an account below zero; nothing moved."""
 
-    status = 400
-    code = "screen_name_reserved"
-    message = _("That screen name is reserved.")
+DuplicateTransfer = api_error(
+    409, "duplicate_transfer", _("This transfer id was used for a different transfer.")
+)
+"""The transfer id was used before for a different movement."""
+
+ReservedTransferId = api_error(
+    400,
+    "reserved_transfer_id",
+    _("Transfer ids of UUID version 8 are the room's own: pick another (a UUID4)."),
+)
+"""A client chose a transfer id of the kind the room derives for its
+own movements (UUID version 8): those are never a client's."""
+
+UnknownAccount = api_error(404, "unknown_account", _("No such account."))
+"""No such player (or account) to move money for."""
+
+NotPermitted = api_error(403, "forbidden", _("You may not do that."))
+"""The caller lacks the permission this needs (same code as every 403)."""
+
+BadAmount = api_error(400, "bad_amount", _("Amounts are positive whole numbers."))
+"""An amount that is not a positive whole number."""
+
+UsernameTaken = api_error(409, "username_taken", _("That username is taken."))
+
+ScreenNameTaken = api_error(409, "screen_name_taken", _("That screen name is taken."))
+"""Another player's name, or one confusable with it (Unicode TR39)."""
+
+SecondFactorRequired = api_error(
+    400,
+    "second_factor_required",
+    _("Staff accounts log in with a code from their authenticator (otp)."),
+)
+"""A staff account logs in with the code of his TOTP device
+(``accounts.second_factor``); none was given, or he has no device."""
+
+BadSecondFactor = api_error(
+    400, "bad_second_factor", _("That code is not a current code of your authenticator.")
+)
+
+SecondFactorMissing = api_error(
+    401, "second_factor_required", _("Log in again with a code from your authenticator.")
+)
+"""A staff account's token or session that no code was given for."""
+
+BadUsername = api_error(400, "bad_username", _("That username is not allowed."), field="username")
+"""A username Django's validator refuses once normalized."""
+
+BadScreenName = api_error(
+    400, "bad_screen_name", _("That screen name is not allowed."), field="screen_name"
+)
+"""A screen name with what a reader cannot see (controls, bidi or
+zero-width characters), too long, or without a letter or digit; the
+message says which."""
+
+ScreenNameReserved = api_error(400, "screen_name_reserved", _("That screen name is reserved."))
+"""A name the room keeps for itself (admin, staff, dealer, house,
+system) or one confusable with it."""
+
+WrongPassword = api_error(400, "wrong_password", _("The current password is wrong."))
+
+AccountLocked = api_error(403, "account_locked", _("This account is locked."))
+"""The account is locked by staff (``accounts.locks``): he may not play."""
+
+SelfExcluded = api_error(403, "self_excluded", _("You have excluded yourself from play for now."))
+"""The player excluded himself until a time still ahead: no seat, no
+registration, no deposit (``until`` says when it ends)."""
+
+ExclusionShortened = api_error(
+    409, "exclusion_not_shortened", _("A self-exclusion cannot be shortened.")
+)
+"""A self-exclusion ending before the one in force: it only ever grows."""
+
+DepositLimitReached = api_error(
+    409, "deposit_limit", _("This deposit is over the player's deposit limit for 24 hours.")
+)
+"""The deposit would take the player past his limit for 24 hours
+(``limit``, and ``remaining``: what he may still deposit)."""
 
 
-class WrongPassword(ApiError):
-    status = 400
-    code = "wrong_password"
-    message = _("The current password is wrong.")
-
-
-class AccountLocked(ApiError):
-    """The account is locked by staff (``accounts.locks``): he may not play."""
-
-    status = 403
-    code = "account_locked"
-    message = _("This account is locked.")
-
-
-class SelfExcluded(ApiError):
-    """The player excluded himself until a time still ahead: no seat, no
-    registration, no deposit (``until`` says when it ends)."""
-
-    status = 403
-    code = "self_excluded"
-    message = _("You have excluded yourself from play for now.")
-
-
-class ExclusionShortened(ApiError):
-    """A self-exclusion ending before the one in force: it only ever grows."""
-
-    status = 409
-    code = "exclusion_not_shortened"
-    message = _("A self-exclusion cannot be shortened.")
-
-
-class DepositLimitReached(ApiError):
-    """The deposit would take the player past his limit for 24 hours
-    (``limit``, and ``remaining``: what he may still deposit)."""
-
-    status = 409
-    code = "deposit_limit"
-    message = _("This deposit is over the player's deposit limit for 24 hours.")
+def unknown_player(player: object) -> ApiError:
+    """``UnknownAccount`` for a player id nobody has."""
+    return UnknownAccount(_("No player with id %(player)s.") % {"player": player})
 
 
 _STATUS = {

@@ -45,18 +45,14 @@ class WalletFrame(TypedDict):
 def announce_locked(user_id: int, *, using: str = "default") -> None:
     """Once the lock has committed, close every socket the player has open
     (a socket keeps the user it opened with, so it would outlive the lock)."""
-    transaction.on_commit(lambda: _send_locked(user_id), using=using)
+    transaction.on_commit(lambda: _send(user_id, LOCKED), using=using)
 
 
 def announce_revoked(user_id: int, *, using: str = "default") -> None:
     """Once the revocation of one or more of the player's tokens or
     sessions has committed, have each of his sockets check the one it
-    opened with: those it revoked close (``config.ws_auth.still_valid``)."""
+    opened with: those it revoked close (``config.ws_auth.credential_valid``)."""
     transaction.on_commit(lambda: _send(user_id, REVOKED), using=using)
-
-
-def _send_locked(user_id: int) -> None:
-    _send(user_id, LOCKED)
 
 
 def _send(user_id: int, kind: Literal["account.locked", "credentials.revoked"]) -> None:

@@ -49,9 +49,10 @@ from accounts.errors import (
     DuplicateTransfer,
     InsufficientFunds,
     ReservedTransferId,
-    UnknownAccount,
+    unknown_player,
 )
 from accounts.models import Account, Entry, Transfer
+from kernel.api_errors import ApiError
 from kernel.system_ids import is_system_id, system_id
 
 CHIPS = "chips"
@@ -320,7 +321,7 @@ def _create(refs: list[AccountRef], using: str) -> None:
         get_user_model().objects.using(using).filter(pk__in=users).values_list("pk", flat=True)
     )
     if users - known:
-        raise UnknownAccount(_("No player with id %(player)s.") % {"player": min(users - known)})
+        raise unknown_player(min(users - known))
     Account.objects.using(using).bulk_create(
         [
             Account(
@@ -370,7 +371,7 @@ def _entries(
     return entries
 
 
-def short_of(account: Account, needed: int) -> InsufficientFunds:
+def short_of(account: Account, needed: int) -> ApiError:
     """The refusal of a transfer that needs ``needed`` from ``account``.
 
     A player told only that he is short cannot do anything about it: for a
@@ -378,40 +379,24 @@ def short_of(account: Account, needed: int) -> InsufficientFunds:
     cashier's deposit; players do not deposit themselves), with the paths
     of the wallet and of the deposit.
     """
-    short = needed - account.balance
     extra: dict[str, Any] = {
         "account": account.key,
         "balance": account.balance,
         "needed": needed,
-        "short": short,
+        "short": needed - account.balance,
     }
     if account.kind != Kind.CASH or account.user_id is None:
         unit = _("tickets") if account.kind == Kind.TICKET else _("chips")
-        message = _("%(account)s holds %(balance)s %(unit)s; this needs %(needed)s.") % {
-            "account": account.key,
-            "balance": account.balance,
-            "unit": unit,
-            "needed": needed,
-        }
-        return InsufficientFunds(message, extra=extra)
-    wallet = reverse("wallet", kwargs={"user_id": account.user_id})
-    deposit = reverse("wallet-deposit", kwargs={"user_id": account.user_id})
-    extra.update(wallet=wallet, deposit=deposit)
-    return InsufficientFunds(
-        _(
-            "The wallet holds %(balance)s chips and this needs %(needed)s: %(short)s more. "
-            "Chips come in by a deposit, which a cashier makes (POST %(deposit)s); "
-            "the wallet is at GET %(wallet)s."
-        )
-        % {
-            "balance": account.balance,
-            "needed": needed,
-            "short": short,
-            "deposit": deposit,
-            "wallet": wallet,
-        },
-        extra=extra,
+        message = _("%(account)s holds %(balance)s %(unit)s; this needs %(needed)s.")
+        return InsufficientFunds(message % {**extra, "unit": unit}, extra=extra)
+    extra["wallet"] = reverse("wallet", kwargs={"user_id": account.user_id})
+    extra["deposit"] = reverse("wallet-deposit", kwargs={"user_id": account.user_id})
+    message = _(
+        "The wallet holds %(balance)s chips and this needs %(needed)s: %(short)s more. "
+        "Chips come in by a deposit, which a cashier makes (POST %(deposit)s); "
+        "the wallet is at GET %(wallet)s."
     )
+    return InsufficientFunds(message % extra, extra=extra)
 
 
 def _same_or_refuse(first: Transfer, kind: str, net: dict[AccountRef, int], using: str) -> Transfer:

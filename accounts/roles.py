@@ -14,23 +14,11 @@ from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 
+_MONEY = ("view_wallets", "view_account", "view_transfer", "view_entry", "note_players")
+"""What the roles that move money see: every wallet and the ledger."""
 ROLES: dict[str, tuple[str, ...]] = {
-    "cashier": (
-        "view_wallets",
-        "move_cash",
-        "view_account",
-        "view_transfer",
-        "view_entry",
-        "note_players",
-    ),
-    "tournament_director": (
-        "view_wallets",
-        "direct_tournaments",
-        "view_account",
-        "view_transfer",
-        "view_entry",
-        "note_players",
-    ),
+    "cashier": (*_MONEY, "move_cash"),
+    "tournament_director": (*_MONEY, "direct_tournaments"),
     "floor": ("view_wallets", "lock_accounts", "note_players", "view_account", "view_user"),
 }
 """Each role's group and its permissions (all of the accounts app): the

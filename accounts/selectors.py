@@ -8,10 +8,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext as _
 
 from accounts import ledger, names, references
-from accounts.errors import UnknownAccount
+from accounts.errors import unknown_player
 from accounts.models import Account, Entry, User
 from accounts.roles import user_roles
 
@@ -20,7 +19,7 @@ def user_get(*, user_id: int) -> User:
     """The player, or ``UnknownAccount``."""
     user: User | None = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
-        raise UnknownAccount(_("No player with id %(player)s.") % {"player": user_id})
+        raise unknown_player(user_id)
     return user
 
 
@@ -70,8 +69,8 @@ def ledger_history(*, user_id: int, kind: str | None = None) -> QuerySet[Entry]:
 def entry_view(entry: Entry, subjects: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     """One line of a player's history; ``subjects`` names what references
     name (``references.subjects``: looked up here when not given)."""
-    transfer = entry.transfer
-    account = entry.account
+    transfer, account = entry.transfer, entry.account
+    named = subjects if subjects is not None else references.subjects([transfer.ref])
     return {
         "id": entry.pk,
         "transfer": str(transfer.pk),
@@ -81,9 +80,7 @@ def entry_view(entry: Entry, subjects: dict[str, dict[str, Any]] | None = None) 
         "amount": entry.amount,
         "balance_after": entry.balance_after,
         "ref": transfer.ref,
-        "subject": (subjects if subjects is not None else references.subjects([transfer.ref])).get(
-            transfer.ref
-        ),
+        "subject": named.get(transfer.ref),
         "memo": transfer.memo,
         "at": transfer.created_at,
     }

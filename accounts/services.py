@@ -24,8 +24,14 @@ from accounts.tickets import SESSION, TOKEN, Credential, ticket_issue
 from kernel.api_errors import ApiError
 
 
-def _invalid(field: str, error: ValidationError) -> ApiError:
-    return ApiError(_("Invalid input."), code="invalid", extra={"fields": {field: error.messages}})
+def _password_check(field: str, password: str, user: User) -> None:
+    """``password`` for ``user`` as the validators judge it, refused as the
+    invalid input ``field``."""
+    try:
+        password_validation.validate_password(password, user)
+    except ValidationError as error:
+        fields = {field: error.messages}
+        raise ApiError(_("Invalid input."), code="invalid", extra={"fields": fields}) from error
 
 
 def user_register(*, username: str, password: str, email: str = "", screen_name: str = "") -> User:
@@ -38,10 +44,7 @@ def user_register(*, username: str, password: str, email: str = "", screen_name:
     if screen_name:
         screen_name, _ = names.screen_name_check(screen_name)
     candidate = model(username=username, email=email, screen_name=screen_name)
-    try:
-        password_validation.validate_password(password, candidate)
-    except ValidationError as error:
-        raise _invalid("password", error) from error
+    _password_check("password", password, candidate)
     if model.objects.filter(username_key=username_key).exists():
         raise UsernameTaken()
     candidate.set_password(password)
@@ -105,10 +108,7 @@ def user_password_change(
     and expiry)."""
     if not user.check_password(old_password):
         raise WrongPassword()
-    try:
-        password_validation.validate_password(new_password, user)
-    except ValidationError as error:
-        raise _invalid("new_password", error) from error
+    _password_check("new_password", new_password, user)
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])

@@ -30,10 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from accounts import ledger, postings
-from accounts.errors import UnknownAccount
+from accounts.errors import unknown_player
 from accounts.ledger import Move
 from accounts.models import Transfer
 from poker.engine.table import (
@@ -53,20 +51,34 @@ Kind = Transfer.Kind
 
 @dataclass
 class Planned:
-    """One transfer to post: at which table version, what kind, which moves;
-    ``part`` tells apart two transfers of one event (a hand's top-up
-    refunds and its rake)."""
+    """One transfer to post: made by the event at ``version`` of the stream
+    ``stream``, what kind, which moves; ``part`` tells apart two transfers
+    of one event (``/rake`` after a hand's top-up refunds, ``:<box>`` for
+    each casino box settled)."""
 
+    stream: str
     version: int
     kind: str
     moves: list[Move] = field(default_factory=list)
     part: str = ""
 
-    def name(self, table_id: int) -> str:
-        """The transfer's name, from which its id derives: unique per table
-        event (and part), the same on a replay."""
-        name = f"table-{table_id}@{self.version}"
-        return f"{name}/{self.part}" if self.part else name
+    @property
+    def name(self) -> str:
+        """The transfer's name, from which its id derives: unique per event
+        (and part), the same on a replay."""
+        return f"{self.stream}@{self.version}{self.part}"
+
+
+def plans_accounts(plans: Sequence[Planned]) -> set[ledger.AccountRef]:
+    """Every account the plans touch (to lock them all at once, first)."""
+    return {ref for p in plans for m in p.moves for ref in (m.source, m.target)}
+
+
+def player_cash(player: str) -> ledger.AccountRef:
+    """The cash account of the engine's player ``player`` (a user id)."""
+    if not (player.isascii() and player.isdigit()):
+        raise unknown_player(player)
+    return ledger.cash(int(player))
 
 
 def table_chips_moved(
@@ -91,13 +103,11 @@ def table_chips_moved(
     if not plans:
         return []
     if len(plans) > 1:  # one transfer locks its own accounts, in one statement
-        ledger.accounts_lock(
-            {ref for p in plans for m in p.moves for ref in (m.source, m.target)}, using=using
-        )
+        ledger.accounts_lock(plans_accounts(plans), using=using)
     left: list[postings.Statement] = []
     for plan in plans:
         ledger.named_transfer_post(
-            plan.name(table_id),
+            plan.name,
             kind=plan.kind,
             moves=plan.moves,
             by=by,
@@ -117,7 +127,7 @@ def table_money_plan(
     *, table_id: int, before: TableState, events: Sequence[TableEventType]
 ) -> list[Planned]:
     """The transfers ``events`` call for (see the module docstring)."""
-    escrow = ledger.table(table_id)
+    escrow, stream = ledger.table(table_id), f"table-{table_id}"
     state = before
     plans: list[Planned] = []
     queued: dict[int, tuple[str, int]] = {}  # top-ups a HandFinished let go, by seat
@@ -128,24 +138,27 @@ def table_money_plan(
             dropped.moves += [_out(p, escrow, q) for p, q in queued.values()]
             queued, dropped = {}, None
         if isinstance(event, PlayerSeated):
-            plans.append(Planned(version, Kind.BUY_IN, [_in(event.player, escrow, event.buy_in)]))
+            plans.append(
+                Planned(stream, version, Kind.BUY_IN, [_in(event.player, escrow, event.buy_in)])
+            )
         elif isinstance(event, TopUpQueued):
             player = state.seats[event.seat].player
-            plans.append(Planned(version, Kind.TOP_UP, [_in(player, escrow, event.amount)]))
+            plans.append(Planned(stream, version, Kind.TOP_UP, [_in(player, escrow, event.amount)]))
         elif isinstance(event, ToppedUp):
-            plans.append(_topped_up(version, state, event, queued.pop(event.seat, None), escrow))
+            kind, moves = _topped_up(state, event, queued.pop(event.seat, None), escrow)
+            plans.append(Planned(stream, version, kind, moves))
         elif isinstance(event, PlayerLeft):
             player = state.seats[event.seat].player
             back = event.cash_out + queued.pop(event.seat, ("", 0))[1]
-            plans.append(Planned(version, Kind.CASH_OUT, [_out(player, escrow, back)]))
+            plans.append(Planned(stream, version, Kind.CASH_OUT, [_out(player, escrow, back)]))
         elif isinstance(event, HandFinished):
             queued = {
                 n: (s.player, s.queued_top_up) for n, s in state.seats.items() if s.queued_top_up
             }
-            dropped = Planned(version, Kind.TOP_UP_REFUND)
+            dropped = Planned(stream, version, Kind.TOP_UP_REFUND)
             plans.append(dropped)
             raked = Move(escrow, ledger.rake(), event.rake)
-            plans.append(Planned(version, Kind.RAKE, [raked], part="rake"))
+            plans.append(Planned(stream, version, Kind.RAKE, [raked], part="/rake"))
         state = evolve_table(state, event)
     if dropped is not None:
         dropped.moves += [_out(p, escrow, q) for p, q in queued.values()]
@@ -153,28 +166,18 @@ def table_money_plan(
 
 
 def _topped_up(
-    version: int,
-    state: TableState,
-    event: ToppedUp,
-    queued: tuple[str, int] | None,
-    escrow: ledger.AccountRef,
-) -> Planned:
+    state: TableState, event: ToppedUp, queued: tuple[str, int] | None, escrow: ledger.AccountRef
+) -> tuple[str, list[Move]]:
     """A queued top-up applied (the part cut off goes back), or a fresh one."""
     player = state.seats[event.seat].player
     if queued is None:
-        return Planned(version, Kind.TOP_UP, [_in(player, escrow, event.amount)])
-    return Planned(version, Kind.TOP_UP_REFUND, [_out(player, escrow, queued[1] - event.amount)])
+        return Kind.TOP_UP, [_in(player, escrow, event.amount)]
+    return Kind.TOP_UP_REFUND, [_out(player, escrow, queued[1] - event.amount)]
 
 
 def _in(player: str, escrow: ledger.AccountRef, amount: int) -> Move:
-    return Move(ledger.cash(_user_id(player)), escrow, amount)
+    return Move(player_cash(player), escrow, amount)
 
 
 def _out(player: str, escrow: ledger.AccountRef, amount: int) -> Move:
-    return Move(escrow, ledger.cash(_user_id(player)), amount)
-
-
-def _user_id(player: str) -> int:
-    if not (player.isascii() and player.isdigit()):
-        raise UnknownAccount(_("No player with id %(player)s.") % {"player": player})
-    return int(player)
+    return Move(escrow, player_cash(player), amount)

@@ -129,7 +129,7 @@ class Throttle(SimpleRateThrottle):
             allowed: bool = await sync_to_async(self.allow_key, thread_sensitive=False)(key)
             return allowed
         self.now = self.timer()
-        script = loop_client().window
+        script = loop_window()
         return self._counted(await script(keys=[_window_key(cache, key)], args=self._args()))
 
     def _args(self) -> tuple[str, int, int]:
@@ -152,14 +152,18 @@ class Throttle(SimpleRateThrottle):
     def allow_request(self, request: Request, view: Any) -> bool:
         return self.allow_key(self.get_cache_key(request, view))
 
+    @classmethod
+    def scoped(cls, scope: str) -> type[Throttle]:
+        """This kind of throttle, counting under ``scope``."""
+        name = "".join(word.title() for word in scope.split("_")) + "Throttle"
+        return type(name, (cls,), {"scope": scope, "__module__": __name__})
+
 
 @functools.cache
 def shared_cache() -> BaseCache:
-    """The default cache, one instance for the process.  Django keeps one
-    per async context, that is per socket and per request under ASGI, and a
-    Redis one opens a connection pool of its own: every socket's first
-    command (and every request) paid for a new connection to Redis, and a
-    server held one per socket."""
+    """The default cache, one instance for the process: Django's own is one
+    per async context (per socket and per request under ASGI), each Redis
+    one with a connection pool of its own."""
     return caches.create_connection("default")
 
 
@@ -183,31 +187,23 @@ def window_script(url: str) -> Any:
     return redis.Redis.from_url(url).register_script(WINDOW_LUA)
 
 
-class LoopClient:
-    """An asyncio Redis client of one event loop, for the windows of the
-    cache at ``url``: ``window`` is the script, run by its digest (and sent
-    again by redis-py when a Redis restarted empty does not know it)."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.redis = redis.asyncio.Redis.from_url(url)
-        self.window = self.redis.register_script(WINDOW_LUA)
-
-
-_loop_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LoopClient] = (
+_loop_windows: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[str, Any]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def loop_client() -> LoopClient:
-    """The running loop's client of the cache's Redis (asyncio connections
-    belong to the loop that made them); one per server process."""
+def loop_window() -> Any:
+    """The window script on the running loop's own asyncio client of the
+    cache's Redis (asyncio connections belong to the loop that made them;
+    one per server process), run by its digest (and sent again by redis-py
+    when a Redis restarted empty does not know it)."""
     loop = asyncio.get_running_loop()
     url = redis_location()
-    client = _loop_clients.get(loop)
-    if client is None or client.url != url:
-        client = _loop_clients[loop] = LoopClient(url)
-    return client
+    known = _loop_windows.get(loop)
+    if known is None or known[0] != url:
+        script = redis.asyncio.Redis.from_url(url).register_script(WINDOW_LUA)
+        known = _loop_windows[loop] = (url, script)
+    return known[1]
 
 
 def _forget(*, setting: str, **kwargs: Any) -> None:
@@ -220,22 +216,20 @@ setting_changed.connect(_forget)
 
 
 class AddressThrottle(Throttle):
-    """Per client address; subclasses name the scope."""
+    """Per client address (``scoped`` names the scope)."""
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         return self.key_of(self.get_ident(request))
 
 
-class SchemaAddressThrottle(AddressThrottle):
-    """Reads of the OpenAPI schema from one address (anonymous and large)."""
-
-    scope = "schema_address"
-
-
-class LoginAddressThrottle(AddressThrottle):
-    """Password guesses (login, token and the admin's login) from one address."""
-
-    scope = "login_address"
+SchemaAddressThrottle = AddressThrottle.scoped("schema_address")
+"""Reads of the OpenAPI schema from one address (anonymous and large)."""
+LoginAddressThrottle = AddressThrottle.scoped("login_address")
+"""Password guesses (login, token and the admin's login) from one address."""
+RegisterAddressThrottle = AddressThrottle.scoped("register_address")
+"""Accounts opened from one address."""
+PasswordAddressThrottle = AddressThrottle.scoped("password_address")
+"""Password changes (guesses at the old password) from one address."""
 
 
 class LoginAccountThrottle(Throttle):
@@ -255,7 +249,9 @@ class LoginAccountThrottle(Throttle):
 
         if not isinstance(username, str) or not username:
             return None  # refused as invalid anyway: no account to guess at
-        return self.key_of(_digest(username_throttle_key(username)))
+        # Hashed: a cache-safe key for any name (no spaces, bounded length).
+        digest = hashlib.sha256(username_throttle_key(username).encode()).hexdigest()[:32]
+        return self.key_of(digest)
 
 
 def login_wait(request: Any, username: object) -> int | None:
@@ -273,31 +269,17 @@ def login_wait(request: Any, username: object) -> int | None:
     return None
 
 
-class RegisterAddressThrottle(AddressThrottle):
-    """Accounts opened from one address."""
-
-    scope = "register_address"
-
-
-class PasswordAddressThrottle(AddressThrottle):
-    """Password changes (guesses at the old password) from one address."""
-
-    scope = "password_address"
-
-
 class PlayerThrottle(Throttle):
     """Per logged-in player, from any address (anonymous requests are not
-    counted); subclasses name the scope."""
+    counted; ``scoped`` names the scope)."""
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         user = request.user
         return self.key_of(user.pk) if user is not None and user.is_authenticated else None
 
 
-class PasswordAccountThrottle(PlayerThrottle):
-    """Password changes of one logged-in player, from any address."""
-
-    scope = "password_account"
+PasswordAccountThrottle = PlayerThrottle.scoped("password_account")
+"""Password changes of one logged-in player, from any address."""
 
 
 class CommandThrottle(PlayerThrottle):
@@ -319,8 +301,3 @@ async def command_wait(user: Any) -> int | None:
     if await throttle.allow_key_async(throttle.key_of(user.pk)):
         return None
     return math.ceil(throttle.wait() or 0) or 1
-
-
-def _digest(text: str) -> str:
-    """A cache-safe key for any string (no spaces, bounded length)."""
-    return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -14,23 +14,26 @@ from rest_framework import authentication
 from rest_framework.request import Request
 
 
-class TokenAuthentication(knox_auth.TokenAuthentication):  # type: ignore[misc]  # untyped base (knox)
+class SecondFactorChecked(authentication.BaseAuthentication):
+    """An authenticator whose user (and token, None for a session) must
+    have passed the second factor when one is required."""
+
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         found: tuple[Any, Any] | None = super().authenticate(request)
         if found is not None:
-            _refuse_unless(found[0], token=found[1])
+            _refuse_unless(*found)
         return found
 
 
-class SessionAuthentication(authentication.SessionAuthentication):
-    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
-        found = super().authenticate(request)
-        if found is not None:
-            _refuse_unless(found[0])
-        return found
+class TokenAuthentication(SecondFactorChecked, knox_auth.TokenAuthentication):  # type: ignore[misc]  # untyped base (knox)
+    """knox's API tokens."""
 
 
-def _refuse_unless(user: Any, token: Any = None) -> None:
+class SessionAuthentication(SecondFactorChecked, authentication.SessionAuthentication):
+    """Django's sessions, as DRF reads them."""
+
+
+def _refuse_unless(user: Any, token: Any) -> None:
     """401 ``second_factor_required`` for a staff account's token or
     session that no code was proved for (when one is required)."""
     # Imported here: DRF's views import this module, and accounts' errors import DRF's views.

@@ -43,28 +43,23 @@ structlog one alike."""
 def json_formatter() -> logging.Formatter:
     """One JSON object a line: ``time``, ``level``, ``logger``, ``event`` (the
     message), the bound context, and ``exception`` when there is one."""
-    return structlog.stdlib.ProcessorFormatter(
-        foreign_pre_chain=PRE_CHAIN,
-        processors=[
-            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-            structlog.processors.format_exc_info,
-            structlog.processors.JSONRenderer(),
-        ],
-    )
+    return _rendered(structlog.processors.format_exc_info, structlog.processors.JSONRenderer())
 
 
 def plain_formatter() -> logging.Formatter:
     """The same fields as ``key=value`` after the message, for a terminal.
     Tracebacks plain: rich's pretty ones cost ~0.4 s each, enough to stall
     the frame publisher's thread while Redis is away."""
+    traceback = structlog.dev.plain_traceback
+    return _rendered(structlog.dev.ConsoleRenderer(colors=False, exception_formatter=traceback))
+
+
+def _rendered(*processors: Any) -> logging.Formatter:
+    """Lines of ``logging`` and structlog alike, through ``PRE_CHAIN`` and
+    then ``processors``."""
     return structlog.stdlib.ProcessorFormatter(
         foreign_pre_chain=PRE_CHAIN,
-        processors=[
-            structlog.stdlib.ProcessorFormatter.remove_processors_meta,
-            structlog.dev.ConsoleRenderer(
-                colors=False, exception_formatter=structlog.dev.plain_traceback
-            ),
-        ],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *processors],
     )
 
 

@@ -15,35 +15,27 @@ from kernel.api_errors import error_body
 from kernel.parsers import TooLarge
 
 
-def api_body_limit(
+def api_paths(
     get_response: Callable[[HttpRequest], HttpResponse],
 ) -> Callable[..., HttpResponse]:
-    """Refuse an /api/ request whose declared body is over the upload limit
-    with 413 ``too_large``, before any view, whatever its media type or
-    path (the JSON parser checks bodies sent without a length)."""
+    """For every /api/ path: a request whose declared body is over the
+    upload limit is refused with 413 ``too_large``, before any view,
+    whatever its media type or path (the JSON parser checks bodies sent
+    without a length); every other answer is ``Cache-Control: private,
+    no-store`` and varies with ``Authorization`` and ``Cookie``: many carry
+    what only one player may see (his hole cards, his wallet), and no cache
+    between him and the server, nor his browser's disk, may keep them or
+    hand them to another."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        if request.path.startswith("/api/") and _declared_too_large(request):
+        if not request.path.startswith("/api/"):
+            return get_response(request)
+        if _declared_too_large(request):
             body = error_body("too_large", str(TooLarge.default_detail))
             return JsonResponse(body, status=TooLarge.status_code)
-        return get_response(request)
-
-    return middleware
-
-
-def api_not_stored(
-    get_response: Callable[[HttpRequest], HttpResponse],
-) -> Callable[..., HttpResponse]:
-    """Every /api/ answer is ``Cache-Control: private, no-store`` and varies
-    with ``Authorization`` and ``Cookie``: many carry what only one player
-    may see (his hole cards, his wallet), and no cache between him and the
-    server, nor his browser's disk, may keep them or hand them to another."""
-
-    def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
-        if request.path.startswith("/api/"):
-            patch_cache_control(response, private=True, no_store=True)
-            patch_vary_headers(response, ("Authorization", "Cookie"))
+        patch_cache_control(response, private=True, no_store=True)
+        patch_vary_headers(response, ("Authorization", "Cookie"))
         return response
 
     return middleware
@@ -59,11 +51,10 @@ class StaticFiles(WhiteNoiseMiddleware):  # type: ignore[misc]  # untyped base (
     """WhiteNoise, with its index of the static files made once a process.
 
     Django builds a middleware chain for every request handler, and every
-    test client is one: each made WhiteNoise walk the files of every app
-    again (tens of milliseconds a client).  With autorefresh off the files
-    cannot change while the process runs, so the index of each directory
-    and of the finders is made once and shared; a server, with one chain,
-    works as before."""
+    test client is one: each would walk the files of every app again (tens
+    of milliseconds).  With autorefresh off the files cannot change while
+    the process runs, so the index of each directory and of the finders is
+    made once and shared."""
 
     _indexes: ClassVar[dict[tuple[str, ...], dict[str, Any]]] = {}
 

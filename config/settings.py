@@ -90,8 +90,8 @@ MIDDLEWARE = [
     # HTTPS redirect (probes reach a server by its address, in plain HTTP).
     "config.probes.middleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.middleware.api_body_limit",  # 413 JSON for an /api/ body over the limit
-    "config.middleware.api_not_stored",  # Cache-Control: no-store, Vary: Authorization
+    # /api/: 413 JSON for a body over the limit; Cache-Control: no-store, Vary: Authorization.
+    "config.middleware.api_paths",
     # Static files (the admin's, Swagger UI's) from the server itself, with
     # DEBUG on or off: nothing else serves them under daphne.
     "config.middleware.StaticFiles",  # WhiteNoise
@@ -184,12 +184,8 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
 
 # Timers are tasks with an ETA, never run eagerly: they must wait their time.
+# (Celery's defaults hold otherwise: JSON only, times in UTC.)
 CELERY_TASK_ALWAYS_EAGER = False
-CELERY_TASK_SERIALIZER = "json"
-CELERY_RESULT_SERIALIZER = "json"
-CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_TIMEZONE = "UTC"
-CELERY_ENABLE_UTC = True
 # A timer is acknowledged only after it ran; a worker that dies gives its
 # timers back to the broker, which hands them out again once the visibility
 # timeout passes (the sweep below fires any that are due before that).

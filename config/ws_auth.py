@@ -20,7 +20,7 @@ Each logged-in socket keeps the credential it opened with (``scope
 ["credential"]``: which API token, or which session).  When one of the
 player's credentials is revoked (a logout, logout everywhere, a password
 change), his sockets are told (``accounts.frames.announce_revoked``) and
-each whose credential no longer works ends with 4401 (``still_valid``).
+each whose credential no longer works ends with 4401 (``credential_valid``).
 
 A refused socket is accepted and closed at once, with an error frame
 (``kernel.consumers.refuse``).
@@ -32,15 +32,18 @@ import contextlib
 import json
 from importlib import import_module
 from typing import Any
-from urllib.parse import ParseResult, parse_qsl, urlparse
+from urllib.parse import parse_qsl, urlparse
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.middleware import BaseMiddleware
 from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext_lazy as _
+from knox.models import AuthToken
 
 from accounts import second_factor
 from accounts.tickets import SESSION, TOKEN, Credential, ticket_redeem
@@ -84,9 +87,6 @@ def credential_user(credential: Credential) -> Any:
     API token of his (not revoked, not expired), or a session still his
     (not logged out, its password hash current); a staff member's only with
     his second factor, as the API asks (``accounts.second_factor``)."""
-    from django.contrib.auth.models import AnonymousUser
-    from knox.models import AuthToken
-
     if credential.kind == TOKEN:
         row = (
             AuthToken.objects.select_related("user")
@@ -107,8 +107,6 @@ def _session_user(credential: Credential) -> Any:
     is still there, still his, and made with his current password (read
     only: unlike ``django.contrib.auth.get_user``, it never flushes nor
     cycles the session of a browser)."""
-    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
-
     session = import_module(settings.SESSION_ENGINE).SessionStore(credential.key)
     if str(session.get(SESSION_KEY)) != str(credential.user_id):
         return None
@@ -124,8 +122,6 @@ def _session_user(credential: Credential) -> Any:
 def _redeem(ticket: str) -> tuple[Any, Credential | None]:
     """The user a ticket stands for and his credential (anonymous and None:
     a ticket unknown, expired or spent, or its credential revoked since)."""
-    from django.contrib.auth.models import AnonymousUser
-
     credential = ticket_redeem(ticket)
     user = AnonymousUser() if credential is None else credential_user(credential)
     return (user, credential) if user.is_authenticated else (user, None)
@@ -136,8 +132,6 @@ def _session_login(scope: dict[str, Any]) -> tuple[Any, Credential | None]:
     """The user the session cookie logged the socket in as and the session
     as his credential (anonymous and None: no session login, or a staff
     member's without his second factor)."""
-    from django.contrib.auth.models import AnonymousUser
-
     user, session = scope.get("user"), scope.get("session")
     if user is None or not user.is_authenticated or session is None or not session.session_key:
         return user or AnonymousUser(), None
@@ -171,28 +165,21 @@ class TicketAuthMiddleware(BaseMiddleware):  # type: ignore[misc]
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         ticket = query_ticket(scope)
-        if ticket is not None:
-            user, credential = await _redeem(ticket)
-            scope = {**scope, "user": user, "credential": credential}
-        else:
-            user, credential = await _session_login(scope)
-            scope = {**scope, "user": user, "credential": credential}
-        return await super().__call__(scope, receive, send)
+        user, credential = await (_session_login(scope) if ticket is None else _redeem(ticket))
+        return await super().__call__(
+            {**scope, "user": user, "credential": credential}, receive, send
+        )
 
 
-async def still_valid(scope: dict[str, Any]) -> bool:
-    """Whether the credential a socket opened with still works (an
-    anonymous socket has none to lose)."""
+async def credential_valid(sender: Any, scope: dict[str, Any], **kwargs: Any) -> bool:
+    """The answer to ``kernel.signals.credentials_checked``: whether the
+    credential a socket opened with still works (an anonymous socket has
+    none to lose)."""
     credential = scope.get("credential")
     if credential is None:
         return True
     user = await database(credential_user)(credential)
     return bool(user.is_authenticated)
-
-
-async def credential_valid(sender: Any, scope: dict[str, Any], **kwargs: Any) -> bool:
-    """The answer to ``kernel.signals.credentials_checked``: ``still_valid``."""
-    return await still_valid(scope)
 
 
 class OriginGuard:
@@ -216,36 +203,28 @@ Origin = tuple[str, str, int]
 
 
 def origin_allowed(scope: dict[str, Any]) -> bool:
-    """Whether the handshake's Origin is the socket's own origin or a
-    trusted one, scheme, host and port alike."""
-    origin = _origin(scope)
-    if origin is None:
-        return False
-    trusted = {_origin_of(urlparse(url)) for url in settings.CSRF_TRUSTED_ORIGINS}
-    return _origin_of(origin) in {own_origin(scope), *trusted} - {None}
-
-
-def own_origin(scope: dict[str, Any]) -> Origin | None:
-    """The origin of the page this site would serve at the socket's Host
-    (None: no Host, or one not in ``ALLOWED_HOSTS``)."""
+    """Whether the handshake's Origin is a trusted one or the socket's own
+    (that of the page this site serves at its Host, if one of
+    ``ALLOWED_HOSTS``), scheme, host and port alike."""
+    origin = _origin_of(_header(scope, b"origin"))
+    allowed = {_origin_of(url) for url in settings.CSRF_TRUSTED_ORIGINS}
     host = _header(scope, b"host")
-    if host is None or not validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
-        return None
-    scheme = "https" if scope.get("scheme") == "wss" else "http"
-    try:
-        return _origin_of(urlparse(f"{scheme}://{host}"))
-    except ValueError:
-        return None
+    if host is not None and validate_host(split_domain_port(host)[0], settings.ALLOWED_HOSTS):
+        scheme = "https" if scope.get("scheme") == "wss" else "http"
+        allowed.add(_origin_of(f"{scheme}://{host}"))
+    return origin is not None and origin in allowed
 
 
-def _origin_of(url: ParseResult) -> Origin | None:
+def _origin_of(url: str | None) -> Origin | None:
+    """The origin of ``url`` (None: no URL, or none a page could have)."""
     try:
-        port = url.port
+        parsed = urlparse(url or "")
+        port = parsed.port
     except ValueError:
         return None
-    if url.scheme not in DEFAULT_PORTS or not url.hostname:
+    if parsed.scheme not in DEFAULT_PORTS or not parsed.hostname:
         return None
-    return url.scheme, url.hostname, port or DEFAULT_PORTS[url.scheme]
+    return parsed.scheme, parsed.hostname, port or DEFAULT_PORTS[parsed.scheme]
 
 
 def _header(scope: dict[str, Any], wanted: bytes) -> str | None:
@@ -253,16 +232,6 @@ def _header(scope: dict[str, Any], wanted: bytes) -> str | None:
         if name == wanted:
             return str(value.decode("latin1"))
     return None
-
-
-def _origin(scope: dict[str, Any]) -> ParseResult | None:
-    value = _header(scope, b"origin")
-    if value is None:
-        return None
-    try:
-        return urlparse(value)
-    except ValueError:
-        return None
 
 
 class OutageGuard:

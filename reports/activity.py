@@ -9,7 +9,8 @@ from the ledger, each grouped in SQL.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from django.db.models import Count, Max, Min, Q, Sum
 from django.db.models.functions import Coalesce
@@ -24,6 +25,8 @@ from reports.sources import INCOME
 from tournaments.models import StepChain, Tournament
 from tournaments.rules.flights import flight_label
 
+K = TypeVar("K")
+
 CASH = "cash"
 TOURNAMENT = "tournament"
 
@@ -37,7 +40,7 @@ def tables_report(*, period: Period) -> list[dict[str, Any]]:
     the game's cash tables (the income report's rows naming a table: the
     rake, the casino's result)."""
     per_table = (
-        Hand.objects.filter(started_at__gte=period.start, started_at__lt=period.end)
+        Hand.objects.filter(period.during("started_at"))
         .values("table_id", "table__game", "table__tournament")
         .annotate(
             hands=Count("id"),
@@ -118,24 +121,25 @@ def floor_report(*, period: Period) -> list[dict[str, Any]]:
     ]
 
 
-FEE_KINDS = next(s.transfers for s in INCOME if s.name == "tournament_fees")
-"""The transfers that pay (or refund) a tournament's fees to the house."""
-INTO_POOL = frozenset(
-    {
-        Transfer.Kind.REGISTRATION,
-        Transfer.Kind.TICKET_SPEND,
-        Transfer.Kind.REBUY,
-        Transfer.Kind.ADD_ON,
-        Transfer.Kind.UNREGISTRATION,
-    }
-)
-"""The transfers that make a prize pool: entries, rebuys, add-ons, less
-the entries refunded."""
-OUT_OF_POOL = frozenset({Transfer.Kind.PRIZE, Transfer.Kind.TICKET_AWARD})
-HOUSE_INTO_POOL = frozenset({Transfer.Kind.TICKET_AWARD, Transfer.Kind.OVERLAY})
-"""The house's own money behind a tournament: tickets it gave away into it,
-and a guarantee's overlay (held in its pool, less what went back)."""
-"""The transfers that pay a pool out: cash prizes and satellite seats."""
+ENTRY_KINDS = next(s.transfers for s in INCOME if s.name == "tournament_fees")
+"""The transfers of a tournament's entries (registrations, tickets spent,
+rebuys and add-ons, less the entries refunded): each pays into its prize
+pool and its fee to the house."""
+POOL_SUMS = {
+    "collected": ENTRY_KINDS,
+    "paid": frozenset({Transfer.Kind.PRIZE, Transfer.Kind.TICKET_AWARD}),
+    "carried": frozenset({Transfer.Kind.FLIGHT_CARRY}),
+}
+"""A prize pool's entries summed: what the entries paid in, what it paid
+out (cash prizes and satellite seats), what a multi-flight event's days
+carried (a flight's pool out, negative; Day 2's in from the flights)."""
+HOUSE_SUMS = {
+    "fees": ENTRY_KINDS,
+    "given": frozenset({Transfer.Kind.TICKET_AWARD, Transfer.Kind.OVERLAY}),
+}
+"""The house's entries for a tournament summed: its fees, and its own
+money given to the tournament (tickets into it, a guarantee's overlay held
+in its pool, less what went back)."""
 
 
 def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
@@ -148,7 +152,7 @@ def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
     event and their day, and what their pools carried: each flight's pool
     out to Day 2, Day 2's in from the flights."""
     rows = list(
-        Tournament.objects.filter(started_at__gte=period.start, started_at__lt=period.end)
+        Tournament.objects.filter(period.during("started_at"))
         .annotate(entrant_count=Count("entrants"))
         .order_by("started_at", "pk")
         .values(
@@ -156,10 +160,14 @@ def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
             "flight_event_id", "flight_event__name", "flight",
         )
     )  # fmt: skip
-    pools = _pools([row["pk"] for row in rows])
-    carried = _carried([row["pk"] for row in rows])
-    house = _house([row["pk"] for row in rows])
-    none = (0, 0)
+    ids = [row["pk"] for row in rows]
+    pools = _sums({ledger.pool(pk).key: pk for pk in ids}, "account__key", POOL_SUMS)
+    house = _sums(
+        {f"tournament:{pk}": pk for pk in ids},
+        "transfer__ref",
+        HOUSE_SUMS,
+        Q(account__key=ledger.house().key),
+    )
     return [
         {
             "tournament": row["pk"],
@@ -169,74 +177,46 @@ def tournaments_report(*, period: Period) -> list[dict[str, Any]]:
             "started_at": row["started_at"],
             "entrants": row["entrant_count"],
             "entries": row["entries"],
-            "prize_pool": pools.get(row["pk"], none)[0],
-            "prizes": pools.get(row["pk"], none)[1],
-            "fees": house.get(row["pk"], none)[0],
-            "overlay": house.get(row["pk"], none)[1],
+            "prize_pool": pools[row["pk"]]["collected"],
+            "prizes": -pools[row["pk"]]["paid"],
+            "fees": house[row["pk"]]["fees"],
+            "overlay": -house[row["pk"]]["given"],
             "flight_event": row["flight_event_id"],
             "event": row["flight_event__name"] or "",
             "day": "" if row["flight"] is None else flight_label(row["flight"]),
-            "carried": carried.get(row["pk"], 0),
+            "carried": pools[row["pk"]]["carried"],
         }
         for row in rows
     ]
 
 
-def _carried(tournaments: list[int]) -> dict[int, int]:
-    """Each tournament's pool carried in (Day 2: the flights' pools, a
-    positive sum) or out (a flight: its pool into Day 2, negative)."""
-    keys = {ledger.pool(pk).key: pk for pk in tournaments}
-    sums = (
-        Entry.objects.filter(account__key__in=keys, transfer__kind=Transfer.Kind.FLIGHT_CARRY)
-        .values("account__key")
-        .annotate(total=Sum("amount"))
-        .order_by()
-    )
-    return {keys[row["account__key"]]: int(row["total"] or 0) for row in sums}
-
-
-def _pools(tournaments: list[int]) -> dict[int, tuple[int, int]]:
-    """Each tournament's pool: what it collected, what it paid out."""
-    keys = {ledger.pool(pk).key: pk for pk in tournaments}
-    sums = (
-        Entry.objects.filter(account__key__in=keys)
-        .values("account__key")
-        .annotate(
-            collected=Sum("amount", filter=Q(transfer__kind__in=sorted(INTO_POOL))),
-            paid=Sum("amount", filter=Q(transfer__kind__in=sorted(OUT_OF_POOL))),
-        )
-        .order_by()
-    )
-    return {
-        keys[row["account__key"]]: (int(row["collected"] or 0), -int(row["paid"] or 0))
-        for row in sums
+def _sums(
+    keys: Mapping[str, K], field: str, sums: Mapping[str, frozenset[str]], *where: Q
+) -> defaultdict[K, dict[str, int]]:
+    """For each of ``keys``' values (keyed by the entries' ``field``), the
+    amounts of its entries (those ``where`` also picks) summed by each of
+    ``sums``'s kinds of transfer (0 for none)."""
+    by_kind = {
+        name: Sum("amount", filter=Q(transfer__kind__in=sorted(kinds)))
+        for name, kinds in sums.items()
     }
-
-
-def _house(tournaments: list[int]) -> dict[int, tuple[int, int]]:
-    """Each tournament's fees to the house, and the house's money in it
-    (tickets given away, a guarantee's overlay)."""
-    refs = {f"tournament:{pk}": pk for pk in tournaments}
-    sums = (
-        Entry.objects.filter(account__key=ledger.house().key, transfer__ref__in=refs)
-        .values("transfer__ref")
-        .annotate(
-            fees=Sum("amount", filter=Q(transfer__kind__in=sorted(FEE_KINDS))),
-            tickets=Sum("amount", filter=Q(transfer__kind__in=sorted(HOUSE_INTO_POOL))),
-        )
+    rows = (
+        Entry.objects.filter(*where, **{f"{field}__in": keys})
+        .values(field)
+        .annotate(**by_kind)
         .order_by()
     )
-    return {
-        refs[row["transfer__ref"]]: (int(row["fees"] or 0), -int(row["tickets"] or 0))
-        for row in sums
-    }
+    out: defaultdict[K, dict[str, int]] = defaultdict(lambda: dict.fromkeys(sums, 0))
+    for row in rows:
+        out[keys[row[field]]] = {name: int(row[name] or 0) for name in sums}
+    return out
 
 
 TICKET_MOVES = {
-    "awarded": Transfer.Kind.TICKET_AWARD,
-    "spent": Transfer.Kind.TICKET_SPEND,
-    "returned": Transfer.Kind.UNREGISTRATION,
-    "cashed_out": Transfer.Kind.TICKET_REFUND,
+    "awarded": frozenset({Transfer.Kind.TICKET_AWARD}),
+    "spent": frozenset({Transfer.Kind.TICKET_SPEND}),
+    "returned": frozenset({Transfer.Kind.UNREGISTRATION}),
+    "cashed_out": frozenset({Transfer.Kind.TICKET_REFUND}),
 }
 """How tickets move, by the kind of transfer that moves them."""
 
@@ -247,21 +227,8 @@ def tickets_report(*, period: Period) -> list[dict[str, Any]]:
     by unregistrations and cashed out in the period, how many are
     outstanding now (held, not yet spent), and the money backing them."""
     issued = Account.objects.filter(kind=Account.Kind.TICKETS_ISSUED).order_by("ref")
-    refs = {ledger.tickets_issued(a.ref).key: a for a in issued}
-    by_kind = {
-        name: Sum("amount", filter=Q(transfer__kind=kind)) for name, kind in TICKET_MOVES.items()
-    }
-    moved = (
-        Entry.objects.filter(
-            account__key__in=refs,
-            transfer__created_at__gte=period.start,
-            transfer__created_at__lt=period.end,
-        )
-        .values("account__key")
-        .annotate(**by_kind)
-        .order_by()
-    )
-    sums = {row["account__key"]: row for row in moved}
+    tickets = {ledger.tickets_issued(a.ref).key: a for a in issued}
+    moved = _sums(tickets, "account__key", TICKET_MOVES, period.during("transfer__created_at"))
     reserves = dict(
         Account.objects.filter(kind=Account.Kind.TICKET_RESERVE).values_list("ref", "balance")
     )
@@ -269,11 +236,11 @@ def tickets_report(*, period: Period) -> list[dict[str, Any]]:
         {
             "ticket": a.ref,
             "enters": _ticket_name(a.ref),
-            **{name: abs(int(sums.get(key, {}).get(name) or 0)) for name in TICKET_MOVES},
+            **{name: abs(moved[a][name]) for name in TICKET_MOVES},
             "outstanding": -a.balance,
             "backing": int(reserves.get(a.ref, 0)),
         }
-        for key, a in refs.items()
+        for a in tickets.values()
     ]
 
 

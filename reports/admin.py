@@ -16,6 +16,7 @@ from django.utils.html import escape, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
+from kernel.admin import ReadOnly
 from reports.access import reports_readable
 from reports.api.serializers import PeriodQuery
 from reports.catalog import REPORTS
@@ -23,7 +24,7 @@ from reports.models import Report
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReportAdmin(ReadOnly):
     """The list of reports and a page for each."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -31,15 +32,6 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return reports_readable(request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def get_urls(self) -> list[URLPattern]:
         label, model = self.opts.app_label, self.opts.model_name

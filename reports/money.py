@@ -47,9 +47,7 @@ def _flows(period: Period, sources: tuple[Source, ...]) -> list[dict[str, Any]]:
     )
     groups = (
         Entry.objects.filter(
-            reduce(or_, map(_matches, sources)),
-            transfer__created_at__gte=period.start,
-            transfer__created_at__lt=period.end,
+            reduce(or_, map(_matches, sources)), period.during("transfer__created_at")
         )
         .annotate(
             day=TruncDate("transfer__created_at"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +39,10 @@ class Period:
     @property
     def days(self) -> int:
         return (self.last - self.first).days + 1
+
+    def during(self, moment: str) -> Q:
+        """The rows whose field ``moment`` falls in the period."""
+        return Q(**{f"{moment}__gte": self.start, f"{moment}__lt": self.end})
 
 
 class BadPeriod(ValueError):

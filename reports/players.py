@@ -54,11 +54,8 @@ def players_report(*, period: Period) -> list[dict[str, Any]]:
       (chips still on a table count when he leaves it);
     - ``net``: every movement of his cash in the period but the cashier's;
     - ``rake_paid``: his part of the rake of the cash hands that ended in
-      the period, "contributed" rake: each pot's rake shared among the
-      players who put chips into that pot (folded or not), in proportion
-      to their chips in it, in whole chips (the odd ones to the largest
-      remainders, a tie to the seat first left of the button), so the
-      players' parts add up to the rake exactly;
+      the period, "contributed" rake (``reports.rake``: each pot's rake
+      shared among the players who put chips into it, by their chips);
     - ``last_seen``: the latest of his last login, the last hand dealt to
       him in the period and his cash's last movement in it.
     """
@@ -113,9 +110,7 @@ def _moment(value: Any) -> Any:
 
 def _tournaments(period: Period) -> Iterable[Mapping[str, Any]]:
     return (
-        Entrant.objects.filter(
-            tournament__started_at__gte=period.start, tournament__started_at__lt=period.end
-        )
+        Entrant.objects.filter(period.during("tournament__started_at"))
         .values("player_id")
         .annotate(
             tournaments=Count("id"),
@@ -130,11 +125,7 @@ def _tournaments(period: Period) -> Iterable[Mapping[str, Any]]:
 
 def _money(period: Period) -> Iterable[dict[str, Any]]:
     rows = (
-        Entry.objects.filter(
-            account__kind=Account.Kind.CASH,
-            transfer__created_at__gte=period.start,
-            transfer__created_at__lt=period.end,
-        )
+        Entry.objects.filter(period.during("transfer__created_at"), account__kind=Account.Kind.CASH)
         .exclude(transfer__kind__in=sorted(CASHIER_KINDS))
         .values("account__user_id")
         .annotate(

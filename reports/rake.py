@@ -51,7 +51,7 @@ def rake_paid(*, period: Period) -> dict[int, int]:
     ``period``, as the module says; players named otherwise (hand scripts)
     are left out."""
     hands = (
-        Hand.objects.filter(ended_at__gte=period.start, ended_at__lt=period.end)
+        Hand.objects.filter(period.during("ended_at"))
         .annotate(name=Concat(Value("hand-"), F("id")))
         .values("name")
     )

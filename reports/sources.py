@@ -18,12 +18,10 @@ it lands on and the kind of transfer that moved it (``Account.Kind``,
   for each player's results; a player's net result is every movement of
   his cash but the cashier's.
 
-A new source of income is one more ``Source`` in ``INCOME`` (as the rake,
-``Source("rake", Kind.RAKE, frozenset({Moved.RAKE}))``, and the casino's
-result, ``Source("casino", Kind.BANKROLL, frozenset({Moved.CASINO_SETTLE}))``,
-are).  Each row of the income report
-says the table or tournament a movement belongs to, read from the
-transfer's ``ref`` (``table-7@12``, ``tournament:4``: ``reports.subjects``).
+A new source of income is one more ``Source`` in ``INCOME``.  Each row of
+the income report says the table or tournament a movement belongs to, read
+from the transfer's ``ref`` (``table-7@12``, ``tournament:4``:
+``reports.subjects``).
 """
 
 from __future__ import annotations

@@ -276,9 +276,6 @@ def _history(view: APIView, request: Request, user_id: int) -> Response:
     )
 
 
-HISTORY_PARAMETERS = [s.HistoryQuery]
-
-
 class MyWalletView(APIView):
     """The logged-in player's cash and tickets."""
 
@@ -293,7 +290,7 @@ class MyLedgerView(APIView):
     pagination_class = HistoryPages
 
     @extend_schema(
-        parameters=HISTORY_PARAMETERS,
+        parameters=[s.HistoryQuery],
         responses={200: s.EntryOut(many=True)},
         operation_id="me_ledger",
     )
@@ -322,7 +319,7 @@ class WalletLedgerView(APIView):
     pagination_class = HistoryPages
 
     @extend_schema(
-        parameters=HISTORY_PARAMETERS,
+        parameters=[s.HistoryQuery],
         responses={200: s.EntryOut(many=True)},
         operation_id="wallets_ledger",
     )

@@ -7,12 +7,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from accounts import ledger, money
+from accounts.management.console import refusals, user_named
 from accounts.selectors import account_balance
-from kernel.api_errors import ApiError
 
 
 class Command(BaseCommand):
@@ -24,14 +23,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         username, amount = options["username"], options["amount"]
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise CommandError(f"no user {username!r} (sign up first)")
-        try:
+        user = user_named(username, " (sign up first)")
+        with refusals():
             money.wallet_deposit(
                 transfer_id=uuid.uuid4(), user_id=user.pk, amount=amount, memo="manage.py deposit"
             )
-        except ApiError as refused:
-            raise CommandError(f"{refused.code}: {refused.message}") from None
         balance = account_balance(ledger.cash(user.pk))
         self.stdout.write(f"{amount} deposited: {username}'s wallet holds {balance}")

@@ -8,11 +8,11 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from accounts import ledger, money
+from accounts.management.console import refusals
 from accounts.selectors import account_balance
-from kernel.api_errors import ApiError
 
 
 class Command(BaseCommand):
@@ -23,9 +23,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         amount = options["amount"]
-        try:
+        with refusals():
             money.house_fund(transfer_id=uuid.uuid4(), amount=amount, memo="manage.py fund_house")
-        except ApiError as refused:
-            raise CommandError(f"{refused.code}: {refused.message}") from None
         balance = account_balance(ledger.house())
         self.stdout.write(f"{amount} funded: the house's account holds {balance}")

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from accounts import locks
-from kernel.api_errors import ApiError
+from accounts.management.console import refusals, user_named
 
 
 class Command(BaseCommand):
@@ -32,20 +31,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        model = get_user_model()
-        user = model.objects.filter(username=options["username"]).first()
-        if user is None:
-            raise CommandError(f"no user {options['username']!r}")
-        by = None
-        if options["by"] is not None:
-            by = model.objects.filter(username=options["by"]).first()
-            if by is None:
-                raise CommandError(f"no user {options['by']!r}")
+        user = user_named(options["username"])
+        by = None if options["by"] is None else user_named(options["by"])
         act = locks.account_unlock if options["unlock"] else locks.account_lock
-        try:
+        with refusals():
             done = act(user=user, reason=options["reason"], by=by)
-        except ApiError as error:
-            raise CommandError(error.message) from error
         for line in done.notes:
             self.stdout.write(line)
         for line in done.problems:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from accounts import second_factor
+from accounts.management.console import user_named
 
 
 class Command(BaseCommand):
@@ -20,10 +20,6 @@ class Command(BaseCommand):
         parser.add_argument("--name", default="authenticator", help="what to call the device")
 
     def handle(self, *args: Any, username: str, name: str, **options: Any) -> None:
-        try:
-            user = get_user_model().objects.get(username=username)
-        except get_user_model().DoesNotExist as error:
-            raise CommandError(f"no user {username!r}") from error
-        device = second_factor.enrol(user, name)
+        device = second_factor.enrol(user_named(username), name)
         self.stdout.write(f"Device {device.pk} for {username}; add it to the authenticator app:")
         self.stdout.write(device.config_url)
