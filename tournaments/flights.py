@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from kernel.api_errors import ApiError
 from kernel.system_ids import command_id_for
-from tournaments.errors import NotFound, refusal
+from tournaments.errors import NotFound, invalid, refusal
 from tournaments.models import Entrant, FlightEvent, Tournament
 from tournaments.rules import (
     Bag,
@@ -71,10 +71,6 @@ def flight_rules(row: FlightEvent) -> FlightRules:
     return FlightRules(row.advance_percent, row.re_entry, Carry(row.carry))
 
 
-def _invalid(field: str, message: str) -> ApiError:
-    return ApiError(message, code="invalid", extra={"fields": {field: [message]}})
-
-
 # --------------------------------------------------------------------------
 # Setting an event up
 
@@ -108,22 +104,19 @@ def flight_event_create(
     except InvalidDefinition as error:
         raise refusal(error) from None
     if any(later < earlier for earlier, later in pairwise(flights)):
-        raise _invalid("flights", _("The flights start in the order they play."))
+        raise invalid("flights", _("The flights start in the order they play."))
     if day_two_starts_at <= max(flights):
-        raise _invalid("day_two_starts_at", _("Day 2 starts after every flight has started."))
+        raise invalid("day_two_starts_at", _("Day 2 starts after every flight has started."))
     with transaction.atomic():
         row = FlightEvent.objects.create(
             name=name, advance_percent=advance_percent, re_entry=re_entry, carry=carry
         )
-        for n, (shape, starts_at) in enumerate(zip(shapes, flights, strict=True), start=1):
+        days = [*enumerate(zip(shapes, flights, strict=True), start=1)]
+        for n, (shape, starts_at) in [*days, (0, (day_two, day_two_starts_at))]:
             tournament_create(
                 by=by, name=f"{name} {flight_label(n)}", definition=shape,
                 starts_at=starts_at, flight_event=row,
             )  # fmt: skip
-        tournament_create(
-            by=by, name=f"{name} {flight_label(0)}", definition=day_two,
-            starts_at=day_two_starts_at, flight_event=row,
-        )  # fmt: skip
     return row
 
 
