@@ -157,10 +157,6 @@ def verify_may_enter(tournament_id: int, player: str) -> None:
 # Carrying a flight into Day 2
 
 
-def _day_two(event_id: int) -> Tournament:
-    return Tournament.objects.get(flight_event_id=event_id, flight=0)
-
-
 def carry_later(outcome: Outcome) -> None:
     """Once a flight's command that stopped it or called it off commits,
     carry it into Day 2 (a failure is left to the sweep)."""
@@ -190,7 +186,7 @@ def flight_carry(*, flight_id: int) -> Outcome | None:
     stopped = flight.stopped_level is not None
     if not stopped and flight.status is not Status.CANCELLED:
         return None
-    day_two = _day_two(row.flight_event_id)
+    day_two = Tournament.objects.get(flight_event_id=row.flight_event_id, flight=0)
     number = row.flight
     source = str(row.pk)
 
@@ -231,13 +227,6 @@ def flights_sweep() -> int:
 # What players and the director see
 
 
-def _event(event_id: int) -> FlightEvent:
-    row = FlightEvent.objects.filter(pk=event_id).first()
-    if row is None:
-        raise NotFound(_("No such multi-flight event."))
-    return row
-
-
 def flight_event_list(*, viewer: Any = None) -> list[dict[str, Any]]:
     """Every event, newest first, as ``flight_event_detail`` shows it."""
     ids = FlightEvent.objects.order_by("-id").values_list("pk", flat=True)
@@ -249,7 +238,9 @@ def flight_event_detail(event_id: int, *, viewer: Any = None) -> dict[str, Any]:
     and been carried, its bags), Day 2 (ready, its players, its pool, the
     level it resumes at) and, for a logged-in viewer, which flights he may
     still enter and his bags, marking the one that goes through."""
-    event = _event(event_id)
+    event = FlightEvent.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFound(_("No such multi-flight event."))
     rules = flight_rules(event)
     rows = list(Tournament.objects.filter(flight_event=event).order_by("flight"))
     day_two = next(t for t in rows if t.flight == 0)

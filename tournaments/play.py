@@ -249,12 +249,8 @@ def apply(unit: Unit, outcome: Outcome) -> None:
     for number in sorted(closing):
         work = _work(unit, tournament, number, outcome.state)
         if not (work.table_state.closed or work.table_state.closing):
-            _close(work)
-
-
-def _close(work: Work) -> None:
-    with contextlib.suppress(EngineError):  # closed already
-        work.table_do(Close())
+            with contextlib.suppress(EngineError):  # closed already
+                work.table_do(Close())
 
 
 def _event(
