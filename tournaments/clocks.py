@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -118,37 +118,30 @@ def _stream(tournament_id: int) -> str:
     return Tournament(pk=tournament_id).stream
 
 
-def set_start_timer(tournament_id: int, starts_at: int) -> None:
-    """Set the start for ``starts_at``."""
+def _set(tournament_id: int, kind: str, at: int, **args: object) -> None:
+    """Set the clock ``kind`` for ``at`` (Unix seconds, also its version)."""
     kernel_clocks.clock_set(
         stream=_stream(tournament_id),
-        kind=START,
-        version=starts_at,
-        due=moment(starts_at),
-        args={"tournament": tournament_id},
+        kind=kind,
+        version=at,
+        due=moment(at),
+        args={"tournament": tournament_id, **args},
     )
+
+
+def set_start_timer(tournament_id: int, starts_at: int) -> None:
+    """Set the start for ``starts_at``."""
+    _set(tournament_id, START, starts_at)
 
 
 def set_clock_timer(tournament_id: int, period: int, due: int) -> None:
     """Set the end of ``period`` at ``due``."""
-    kernel_clocks.clock_set(
-        stream=_stream(tournament_id),
-        kind=CLOCK,
-        version=due,
-        due=moment(due),
-        args={"tournament": tournament_id, "period": period},
-    )
+    _set(tournament_id, CLOCK, due, period=period)
 
 
 def set_rebuy_timer(tournament_id: int, player: str, until: int) -> None:
     """Set the end of ``player``'s rebuy decision at ``until``."""
-    kernel_clocks.clock_set(
-        stream=_stream(tournament_id),
-        kind=f"{REBUY}:{player}",
-        version=until,
-        due=moment(until),
-        args={"tournament": tournament_id, "player": player},
-    )
+    _set(tournament_id, f"{REBUY}:{player}", until, player=player)
 
 
 def set_deal_timer(tournament_id: int, when: datetime) -> None:
@@ -213,9 +206,8 @@ def rebuy_due(*, tournament_id: int, player: str, until: int) -> Outcome | None:
 def _fire(tournament_id: int, key: tuple[object, ...], decide: Any) -> Outcome | None:
     """Run a timer's command under the id its ``key`` makes, and with the
     key as its content: a timer that fires twice is the same command."""
-    stream = Tournament(pk=tournament_id).stream
     body = {"key": [str(part) for part in key]}
-    command_id = timer_id(stream, *key)
+    command_id = timer_id(_stream(tournament_id), *key)
     outcome = run(
         tournament_id, by=None, command_id=command_id, decide=decide, kind="timer", body=body
     )
@@ -251,10 +243,9 @@ due = kernel_clocks.firing(KINDS, _expire)
 def sweep() -> int:
     """Fire every due tournament clock now (the drain, of the tournaments'
     kinds), and catch up the hands whose report was lost between a table's
-    commit and its tournament's (``play.sweep_deals``); how many clocks acted."""
-    acted = kernel_clocks.drain(kinds=KINDS, now=timing.now())
-    if getattr(settings, "TOURNAMENT_TABLES", True):
-        from tournaments.play import sweep_deals
+    commit and its tournament's (``play.sweep_late``); how many clocks acted."""
+    from tournaments.play import sweep_late
 
-        sweep_deals(timing.now() - timedelta(seconds=kernel_clocks.SWEEP_GRACE_SECONDS))
+    acted = kernel_clocks.drain(kinds=KINDS, now=timing.now())
+    sweep_late()
     return acted

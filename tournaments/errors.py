@@ -7,6 +7,7 @@ rules' module says.  The service adds its own below.
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from kernel.api_errors import ApiError
@@ -70,6 +71,13 @@ class ClockMoved(ApiError):
     status = 409
     code = "clock_moved"
     message = _("The tournament's clock has moved on since this timer was set.")
+
+
+def invalid(field: str, message: str | Promise, reason: str | Promise | None = None) -> ApiError:
+    """A 400 ``invalid`` naming ``field`` as any invalid input does, with
+    what is wrong with it (``reason``; by default the ``message``)."""
+    wrong = message if reason is None else reason
+    return ApiError(message, code="invalid", extra={"fields": {field: [wrong]}})
 
 
 def refusal(error: TournamentError) -> ApiError:

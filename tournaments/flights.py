@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from kernel.api_errors import ApiError
 from kernel.system_ids import command_id_for
-from tournaments.errors import NotFound, refusal
+from tournaments.errors import NotFound, invalid, refusal
 from tournaments.models import Entrant, FlightEvent, Tournament
 from tournaments.rules import (
     Bag,
@@ -71,10 +71,6 @@ def flight_rules(row: FlightEvent) -> FlightRules:
     return FlightRules(row.advance_percent, row.re_entry, Carry(row.carry))
 
 
-def _invalid(field: str, message: str) -> ApiError:
-    return ApiError(message, code="invalid", extra={"fields": {field: [message]}})
-
-
 # --------------------------------------------------------------------------
 # Setting an event up
 
@@ -108,22 +104,19 @@ def flight_event_create(
     except InvalidDefinition as error:
         raise refusal(error) from None
     if any(later < earlier for earlier, later in pairwise(flights)):
-        raise _invalid("flights", _("The flights start in the order they play."))
+        raise invalid("flights", _("The flights start in the order they play."))
     if day_two_starts_at <= max(flights):
-        raise _invalid("day_two_starts_at", _("Day 2 starts after every flight has started."))
+        raise invalid("day_two_starts_at", _("Day 2 starts after every flight has started."))
     with transaction.atomic():
         row = FlightEvent.objects.create(
             name=name, advance_percent=advance_percent, re_entry=re_entry, carry=carry
         )
-        for n, (shape, starts_at) in enumerate(zip(shapes, flights, strict=True), start=1):
+        days = [*enumerate(zip(shapes, flights, strict=True), start=1)]
+        for n, (shape, starts_at) in [*days, (0, (day_two, day_two_starts_at))]:
             tournament_create(
                 by=by, name=f"{name} {flight_label(n)}", definition=shape,
                 starts_at=starts_at, flight_event=row,
             )  # fmt: skip
-        tournament_create(
-            by=by, name=f"{name} {flight_label(0)}", definition=day_two,
-            starts_at=day_two_starts_at, flight_event=row,
-        )  # fmt: skip
     return row
 
 
@@ -164,10 +157,6 @@ def verify_may_enter(tournament_id: int, player: str) -> None:
 # Carrying a flight into Day 2
 
 
-def _day_two(event_id: int) -> Tournament:
-    return Tournament.objects.get(flight_event_id=event_id, flight=0)
-
-
 def carry_later(outcome: Outcome) -> None:
     """Once a flight's command that stopped it or called it off commits,
     carry it into Day 2 (a failure is left to the sweep)."""
@@ -197,7 +186,7 @@ def flight_carry(*, flight_id: int) -> Outcome | None:
     stopped = flight.stopped_level is not None
     if not stopped and flight.status is not Status.CANCELLED:
         return None
-    day_two = _day_two(row.flight_event_id)
+    day_two = Tournament.objects.get(flight_event_id=row.flight_event_id, flight=0)
     number = row.flight
     source = str(row.pk)
 
@@ -238,13 +227,6 @@ def flights_sweep() -> int:
 # What players and the director see
 
 
-def _event(event_id: int) -> FlightEvent:
-    row = FlightEvent.objects.filter(pk=event_id).first()
-    if row is None:
-        raise NotFound(_("No such multi-flight event."))
-    return row
-
-
 def flight_event_list(*, viewer: Any = None) -> list[dict[str, Any]]:
     """Every event, newest first, as ``flight_event_detail`` shows it."""
     ids = FlightEvent.objects.order_by("-id").values_list("pk", flat=True)
@@ -256,7 +238,9 @@ def flight_event_detail(event_id: int, *, viewer: Any = None) -> dict[str, Any]:
     and been carried, its bags), Day 2 (ready, its players, its pool, the
     level it resumes at) and, for a logged-in viewer, which flights he may
     still enter and his bags, marking the one that goes through."""
-    event = _event(event_id)
+    event = FlightEvent.objects.filter(pk=event_id).first()
+    if event is None:
+        raise NotFound(_("No such multi-flight event."))
     rules = flight_rules(event)
     rows = list(Tournament.objects.filter(flight_event=event).order_by("flight"))
     day_two = next(t for t in rows if t.flight == 0)

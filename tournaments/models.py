@@ -143,6 +143,10 @@ class Tournament(models.Model):
         return step_ticket(self.step_chain_id, self.step)
 
 
+TAKING = (Tournament.Status.SCHEDULED, Tournament.Status.REGISTERING)
+"""A tournament still taking entries: before its start."""
+
+
 class Entrant(models.Model):
     """One player in a tournament, with his current entry (projection)."""
 

@@ -156,13 +156,18 @@ def tickets_spent(user_id: int, tournament: int, tickets_into: object | None = N
     return -int(moved or 0)
 
 
-def _tickets(user: int, tickets_into: object) -> tuple[AccountRef, ...]:
+def ticket_accounts(user: int, tickets_into: object) -> tuple[AccountRef, ...]:
     """A player's ticket into a tournament (or step) and the accounts behind it."""
     return (
         ledger.ticket(user, tickets_into),
         ledger.tickets_issued(tickets_into),
         ledger.ticket_reserve(tickets_into),
     )
+
+
+def cash_out_accounts(user: int, tickets_into: object) -> tuple[AccountRef, ...]:
+    """The accounts a ticket's cash-out (``money.ticket_refund``) moves."""
+    return (*ticket_accounts(user, tickets_into), ledger.cash(user))
 
 
 def _entry(p: Posting) -> tuple[AccountRef, ...]:
@@ -191,19 +196,11 @@ def _registered(p: Posting, e: Registered) -> list[Planned]:
         spend = partial(
             money.ticket_spend, transfer_id=p.transfer_id(), tickets_into=p.tickets_into, **fields
         )
-        return [Planned((*_tickets(user, p.tickets_into), *entry), spend)]
+        return [Planned((*ticket_accounts(user, p.tickets_into), *entry), spend)]
     if not d.entry_price:
         return []
     pay = partial(money.tournament_register, transfer_id=p.transfer_id(), **fields)
     return [Planned((ledger.cash(user), *entry), pay)]
-
-
-def _unregistered(p: Posting, e: Unregistered) -> list[Planned]:
-    return _refund(p, e.player, e.refund)
-
-
-def _refunded(p: Posting, e: Refunded) -> list[Planned]:
-    return _refund(p, e.player, e.amount)
 
 
 def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
@@ -219,7 +216,7 @@ def _refund(p: Posting, player: str, amount: int) -> list[Planned]:
     )
     out = [
         Planned(
-            (*_tickets(user, p.tickets_into), *entry),
+            (*ticket_accounts(user, p.tickets_into), *entry),
             partial(unregister, transfer_id=p.transfer_id(k)),
         )
         for k in range(by_ticket)
@@ -259,11 +256,7 @@ def _awarded(p: Posting, e: PrizesAwarded) -> list[Planned]:
     for award in e.awards:
         user = int(award.player)
         if award.cash:
-            prize = partial(
-                money.tournament_prize, transfer_id=p.transfer_id(award.player, "cash"),
-                user_id=user, tournament=p.tournament, amount=award.cash,
-            )  # fmt: skip
-            out.append(Planned((pool, ledger.cash(user)), prize))
+            out.append(_prize(p, award.player, "cash", award.cash))
         for kind, into in (("ticket", e.target if award.ticket else None), ("into", award.into)):
             if into:
                 assert satellite is not None
@@ -272,24 +265,28 @@ def _awarded(p: Posting, e: PrizesAwarded) -> list[Planned]:
                     user_id=user, target=into, value=satellite.ticket_value(into),
                     paid_from=p.tournament,
                 )  # fmt: skip
-                out.append(Planned((pool, *_tickets(user, into)), seat))
+                out.append(Planned((pool, *ticket_accounts(user, into)), seat))
     return out
 
 
 def _bounty(p: Posting, e: BountyPaid) -> list[Planned]:
     """A head's cash from the pool (which holds the heads with the prize
     pool) to each who won a part of it, paid as a prize."""
-    pool = ledger.pool(p.tournament)
-    out: list[Planned] = []
-    for share in e.shares:
-        if share.cash:
-            user = int(share.player)
-            pay = partial(
-                money.tournament_prize, transfer_id=p.transfer_id(share.player, "bounty"),
-                user_id=user, tournament=p.tournament, amount=share.cash,
-            )  # fmt: skip
-            out.append(Planned((pool, ledger.cash(user)), pay))
-    return out
+    return [_prize(p, share.player, "bounty", share.cash) for share in e.shares if share.cash]
+
+
+def _prize(p: Posting, player: str, what: str, amount: int) -> Planned:
+    """``amount`` from the pool to the player, paid as a prize (its
+    transfer id named by the player and ``what`` it is)."""
+    user = int(player)
+    pay = partial(
+        money.tournament_prize,
+        transfer_id=p.transfer_id(player, what),
+        user_id=user,
+        tournament=p.tournament,
+        amount=amount,
+    )
+    return Planned((ledger.pool(p.tournament), ledger.cash(user)), pay)
 
 
 def _guarantee(back: bool) -> Callable[[Posting, Any], list[Planned]]:
@@ -326,8 +323,7 @@ def _tickets_cashed_out(p: Posting) -> list[Planned]:
     holders = Account.objects.filter(kind=Account.Kind.TICKET, ref=str(t))
     users = sorted({*holders.values_list("user_id", flat=True), *map(int, p.state.entrants)})
     return [
-        Planned((*_tickets(user, t), ledger.cash(user)), partial(_cash_out, p, user, value))
-        for user in users
+        Planned(cash_out_accounts(user, t), partial(_cash_out, p, user, value)) for user in users
     ]
 
 
@@ -342,8 +338,8 @@ def _cash_out(p: Posting, user: int, value: int) -> None:
 
 _HANDLERS: dict[type[Any], Callable[[Posting, Any], list[Planned]]] = {
     Registered: _registered,
-    Unregistered: _unregistered,
-    Refunded: _refunded,
+    Unregistered: lambda p, e: _refund(p, e.player, e.refund),
+    Refunded: lambda p, e: _refund(p, e.player, e.amount),
     Rebought: _chips_bought(Transfer.Kind.REBUY),
     AddedOn: _chips_bought(Transfer.Kind.ADD_ON),
     PrizesAwarded: _awarded,

@@ -40,13 +40,14 @@ import copy
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from kernel.clocks import SWEEP_GRACE_SECONDS
 from kernel.eventstore import Batch, Feed, append
 from kernel.system_ids import command_id_for
 from poker import projections as table_projections
@@ -71,7 +72,7 @@ from poker.engine.table.state import SeatState
 from poker.models import Table, hand_id, hand_stream
 from poker.publish import publish
 from poker.work import Unit, Work
-from tournaments import payments
+from tournaments import payments, timing
 from tournaments.models import Tournament
 from tournaments.rules import (
     AddedOn,
@@ -207,6 +208,13 @@ def sweep_deals(late: datetime) -> None:
         catch_up(tournament, tables[tournament])
 
 
+def sweep_late() -> None:
+    """Beat's sweep (``tasks``, ``clocks.sweep``): the tables whose pause
+    ended longer ago than the kernel's grace for a lost clock."""
+    if getattr(settings, "TOURNAMENT_TABLES", True):
+        sweep_deals(timing.now() - timedelta(seconds=SWEEP_GRACE_SECONDS))
+
+
 def _deal_later(work: Work) -> datetime | None:
     """When a deal timer is to deal at the table, if this command may not
     (None: deal now): while the pause after its last hand lasts, and at
@@ -241,12 +249,8 @@ def apply(unit: Unit, outcome: Outcome) -> None:
     for number in sorted(closing):
         work = _work(unit, tournament, number, outcome.state)
         if not (work.table_state.closed or work.table_state.closing):
-            _close(work)
-
-
-def _close(work: Work) -> None:
-    with contextlib.suppress(EngineError):  # closed already
-        work.table_do(Close())
+            with contextlib.suppress(EngineError):  # closed already
+                work.table_do(Close())
 
 
 def _event(

@@ -51,15 +51,14 @@ from django.utils.translation import gettext as _
 
 from kernel.api_errors import ApiError
 from tournaments import services, steps, timing
-from tournaments.errors import NotFound
-from tournaments.models import Occurrence, Schedule, Tournament
+from tournaments.errors import NotFound, invalid
+from tournaments.models import TAKING, Occurrence, Schedule, Tournament
 from tournaments.selectors import iso, tournament_summary
 
 log = logging.getLogger(__name__)
 
 MAX_HORIZON_DAYS = 60
 """The furthest ahead a schedule creates its tournaments."""
-TAKING = (Tournament.Status.SCHEDULED, Tournament.Status.REGISTERING)
 
 
 @dataclass(frozen=True)
@@ -110,11 +109,8 @@ def zone_check(name: str) -> str:
             return name
     except (ZoneInfoNotFoundError, ValueError):
         pass
-    raise ApiError(
-        _("Not a time zone: %(name)s.") % {"name": name},
-        code="invalid",
-        extra={"fields": {"time_zone": [_("An IANA time zone name, such as Europe/Berlin.")]}},
-    )
+    message = _("Not a time zone: %(name)s.") % {"name": name}
+    raise invalid("time_zone", message, _("An IANA time zone name, such as Europe/Berlin."))
 
 
 def template_check(template: dict[str, Any]) -> None:
@@ -122,11 +118,8 @@ def template_check(template: dict[str, Any]) -> None:
     the rules names its field under ``template``; a sit-and-go is refused
     (a schedule's tournaments start at their time)."""
     if template.get("sit_and_go"):
-        raise ApiError(
-            _("A schedule's tournaments start at their time: not a sit-and-go."),
-            code="invalid",
-            extra={"fields": {"template.sit_and_go": [_("Must be false.")]}},
-        )
+        message = _("A schedule's tournaments start at their time: not a sit-and-go.")
+        raise invalid("template.sit_and_go", message, _("Must be false."))
     try:
         steps.tournament_definition(template)
     except ApiError as error:
@@ -153,11 +146,8 @@ def schedule_create(
     services.ensure_director(by)
     days = sorted(set(weekdays or ()))
     if every == Schedule.Every.WEEK and not days:
-        raise ApiError(
-            _("A weekly schedule names its days."),
-            code="invalid",
-            extra={"fields": {"weekdays": [_("At least one day, 1 (Monday) to 7 (Sunday).")]}},
-        )
+        message = _("A weekly schedule names its days.")
+        raise invalid("weekdays", message, _("At least one day, 1 (Monday) to 7 (Sunday)."))
     if every == Schedule.Every.DAY:
         days = []
     zone_check(time_zone)

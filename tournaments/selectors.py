@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from poker.engine.table.config import setting
 from poker.models import Table
@@ -29,7 +29,7 @@ from tournaments.rules import (
 )
 from tournaments.rules import queries as q
 from tournaments.rules.definition import CLOCK_SETTINGS
-from tournaments.timing import clock_view, seconds
+from tournaments.timing import blinds_view, clock_view, seconds
 
 STANDINGS_IN_FRAME = 50
 """Places a live frame carries (the REST standings have them all)."""
@@ -176,13 +176,7 @@ def tables_in_play(state: TournamentState, table_ids: dict[int, int]) -> list[di
 def structure_view(structure: Structure) -> dict[str, Any]:
     """The levels (numbered from 1) and the breaks after them."""
     levels = [
-        {
-            "level": n,
-            "small_blind": level.small_blind,
-            "big_blind": level.big_blind,
-            "ante": level.ante,
-            "minutes": level.minutes,
-        }
+        {**blinds_view(n, level), "minutes": level.minutes}
         for n, level in enumerate(structure.levels, start=1)
     ]
     breaks = [{"after_level": b.after_level, "minutes": b.minutes} for b in structure.breaks]
@@ -234,25 +228,15 @@ def names(players: list[str] | list[int]) -> dict[str, str]:
     return {str(pk): name for pk, name in rows.values_list("pk", "screen_name")}
 
 
+SCREEN_NAME = F("player__screen_name")
+"""An entrant's screen name (never his login name)."""
+
+
 def entrants(row: Tournament) -> list[dict[str, Any]]:
     """Everyone who entered: status, chips, seat (no money)."""
-    rows = Entrant.objects.filter(tournament=row).select_related("player").order_by("player_id")
-    return [
-        {
-            "player": e.player_id,
-            "name": e.player.screen_name,
-            "status": e.status,
-            "entries": e.entries,
-            "stack": e.stack,
-            "table": e.table,
-            "seat": e.seat,
-            "rebuys": e.rebuys,
-            "added_on": e.added_on,
-            "bounty": e.bounty,
-            "bounty_won": e.bounty_won,
-        }
-        for e in rows
-    ]
+    rows = Entrant.objects.filter(tournament=row).order_by("player_id")
+    columns = ("status", "entries", "stack", "table", "seat", "rebuys", "added_on")
+    return list(rows.values("player", *columns, "bounty", "bounty_won", name=SCREEN_NAME))
 
 
 def standings(state: TournamentState, limit: int | None = None) -> list[dict[str, Any]]:
@@ -284,19 +268,9 @@ def results(row: Tournament) -> list[dict[str, Any]]:
     """Final places and what each won, best first (empty before the end)."""
     if row.status != Tournament.Status.FINISHED:
         return []
-    rows = Entrant.objects.filter(tournament=row, place__isnull=False).select_related("player")
-    return [
-        {
-            "place": e.place,
-            "player": e.player_id,
-            "name": e.player.screen_name,
-            "prize": e.prize,
-            "ticket": e.ticket,
-            "consolation": e.consolation,
-            "bounty_won": e.bounty_won,
-        }
-        for e in rows.order_by("place", "player_id")
-    ]
+    rows = Entrant.objects.filter(tournament=row, place__isnull=False)
+    columns = ("place", "player", "prize", "ticket", "consolation", "bounty_won")
+    return list(rows.order_by("place", "player_id").values(*columns, name=SCREEN_NAME))
 
 
 class Live(TypedDict):

@@ -32,7 +32,7 @@ from kernel.commands import user_of
 from kernel.eventstore import Batch, append
 from tournaments import payments, projections, selectors, timing
 from tournaments.errors import BadTarget, Forbidden, NotAuthenticated, TicketExpired, refusal
-from tournaments.models import FlightEvent, StepChain, Tournament
+from tournaments.models import TAKING, FlightEvent, StepChain, Tournament
 from tournaments.rules import (
     AcceptDeal,
     AddOn,
@@ -191,8 +191,7 @@ def _check_target(satellite: Satellite) -> None:
     is worth exactly one entry there (so its ticket pays it whole)."""
     target = satellite.target
     row = Tournament.objects.filter(pk=int(target)).first() if target.isdigit() else None
-    taking = (Tournament.Status.SCHEDULED, Tournament.Status.REGISTERING)
-    if row is None or row.status not in taking:
+    if row is None or row.status not in TAKING:
         raise BadTarget(extra={"fields": {"satellite.target": [BadTarget.message]}})
     price = definition_from_json(row.definition).entry_price
     if satellite.target_buy_in != price:

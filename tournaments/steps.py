@@ -16,7 +16,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from accounts import ledger, money
@@ -25,8 +24,9 @@ from accounts.selectors import account_balance
 from kernel.api_errors import ApiError
 from tournaments import timing
 from tournaments.definitions import definition_build
-from tournaments.errors import BadTarget, NotFound, StepChainOpen, refusal
-from tournaments.models import StepChain, Tournament
+from tournaments.errors import BadTarget, NotFound, StepChainOpen, invalid, refusal
+from tournaments.models import TAKING, StepChain, Tournament
+from tournaments.payments import cash_out_accounts
 from tournaments.rules import (
     InvalidDefinition,
     TournamentDefinition,
@@ -36,7 +36,6 @@ from tournaments.rules import (
 from tournaments.rules import StepChain as ChainRules
 from tournaments.services import ensure_director
 
-TAKING = (Tournament.Status.SCHEDULED, Tournament.Status.REGISTERING)
 PLAYING = (*TAKING, Tournament.Status.RUNNING)
 
 
@@ -103,24 +102,20 @@ def step_definition(
     row = _chain(chain)
     rules = chain_rules(row)
     if row.expired(timing.now()):
-        raise _invalid("step.chain", "This step chain has expired.")
+        raise invalid("step.chain", "This step chain has expired.")
     if not 1 <= step <= rules.steps:
-        raise _invalid("step.step", f"The chain has steps 1 to {rules.steps}.")
+        raise invalid("step.step", f"The chain has steps 1 to {rules.steps}.")
     if definition.entry_price != rules.price(step):
-        raise _invalid("buy_in", f"Step {step}'s entry price is {rules.price(step)}.")
+        raise invalid("buy_in", f"Step {step}'s entry price is {rules.price(step)}.")
     if step == rules.steps and row.target.status not in TAKING:
-        raise _invalid("step.chain", BadTarget.message)
+        raise invalid("step.chain", BadTarget.message)
     if definition.payouts is not None:
-        raise _invalid("payouts", "A step pays seats and tickets, not a payout table.")
+        raise invalid("payouts", "A step pays seats and tickets, not a payout table.")
     try:
         made = replace(definition, satellite=rules.satellite(row.pk, step, row.target_id, seats))
     except InvalidDefinition as error:
         raise refusal(error) from None
     return made, row
-
-
-def _invalid(field: str, message: str | Promise) -> ApiError:
-    return ApiError(message, code="invalid", extra={"fields": {field: [message]}})
 
 
 # --------------------------------------------------------------------------
@@ -232,7 +227,7 @@ def step_chain_close(chain_id: int, *, by: Any) -> dict[str, Any]:
         held = Account.objects.filter(kind=Account.Kind.TICKET, ref__in=prices, balance__gt=0)
         holders = [(a.ref, _holder(a)) for a in held.order_by("ref", "user_id")]
         locked = ledger.accounts_lock(
-            {ref for into, user in holders for ref in _cash_out_accounts(into, user)}
+            {ref for into, user in holders for ref in cash_out_accounts(user, into)}
         )
         for into, user in holders:
             count = locked[ledger.ticket(user, into)].balance  # as it stands, locked
@@ -250,13 +245,3 @@ def _holder(account: Account) -> int:
     """The player who holds a ticket account."""
     assert account.user_id is not None  # a ticket account is a player's
     return account.user_id
-
-
-def _cash_out_accounts(into: str, user: int) -> tuple[ledger.AccountRef, ...]:
-    """The accounts a step ticket's cash-out (``money.ticket_refund``) moves."""
-    return (
-        ledger.ticket(user, into),
-        ledger.tickets_issued(into),
-        ledger.ticket_reserve(into),
-        ledger.cash(user),
-    )

@@ -11,12 +11,9 @@ whose pause is over.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from celery import shared_task
 from django.conf import settings
 
-from kernel.clocks import SWEEP_GRACE_SECONDS
 from tournaments import timing
 
 
@@ -26,11 +23,9 @@ def tournament_sweep() -> int:
     flights that stopped without being carried into their Day 2 (run by
     beat); how many flights it carried."""
     from tournaments.flights import flights_sweep
+    from tournaments.play import sweep_late
 
-    if getattr(settings, "TOURNAMENT_TABLES", True):
-        from tournaments.play import sweep_deals
-
-        sweep_deals(timing.now() - timedelta(seconds=SWEEP_GRACE_SECONDS))
+    sweep_late()
     return flights_sweep()
 
 

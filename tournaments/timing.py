@@ -15,7 +15,7 @@ from typing import Any, overload
 
 from django.utils import timezone
 
-from tournaments.rules import Status, TournamentState, timeline
+from tournaments.rules import BlindLevel, Status, TournamentState, timeline
 from tournaments.rules import queries as q
 
 
@@ -67,35 +67,28 @@ def clock_view(state: TournamentState, now: int) -> dict[str, Any] | None:
         return None
     structure = state.definition.structure
     level = q.level(state)
-    blinds = structure.level(level)
     ends = deadline(state)
     left = None
     if ends is not None:
         left = max(0, ends - now)
     elif state.clock.since is None and period_end(state) is not None:
         left = max(0, (period_end(state) or 0) - state.clock.banked)
-    upcoming = structure.level(level + 1) if level < len(structure.levels) else None
+    last = level == len(structure.levels)
     return {
-        "level": level,
-        "small_blind": blinds.small_blind,
-        "big_blind": blinds.big_blind,
-        "ante": blinds.ante,
+        **blinds_view(level, structure.level(level)),
         "on_break": q.on_break(state),
         "paused": state.clock.since is None,
         "seconds_left": left,
-        "ends_at": None if ends is None else _iso(ends),
-        "next_level": None
-        if upcoming is None
-        else {
-            "level": level + 1,
-            "small_blind": upcoming.small_blind,
-            "big_blind": upcoming.big_blind,
-            "ante": upcoming.ante,
-        },
+        "ends_at": None if ends is None else moment(ends).isoformat(),
+        "next_level": None if last else blinds_view(level + 1, structure.level(level + 1)),
     }
 
 
-def _iso(at: int) -> str:
-    when = moment(at)
-    assert when is not None
-    return when.isoformat()
+def blinds_view(number: int, level: BlindLevel) -> dict[str, int]:
+    """Level ``number``'s blinds and ante, as clients see them."""
+    return {
+        "level": number,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+    }
