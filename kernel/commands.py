@@ -133,10 +133,11 @@ class Aggregate(Generic[W, R]):
         by: Any,
         command_id: uuid.UUID | None,
         do: Callable[[W], None],
+        /,
         **body: Any,
     ) -> R:
-        """``run`` a command of ``by`` (``body``: what it asks), answered with
-        the work as he may see it (``shown``)."""
+        """``run`` a command of ``by`` (``body``: what it asks, by name),
+        answered with the work as he may see it (``shown``)."""
         return self.run(
             target,
             by=by,
