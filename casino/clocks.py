@@ -21,8 +21,6 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
-
 from casino.projections import bet_until
 from casino.work import CasinoWork
 from kernel import clocks as kernel_clocks
@@ -44,7 +42,7 @@ def decision_due(work: CasinoWork) -> datetime | None:
     return started + timedelta(seconds=work.table_state.config.decision_seconds)
 
 
-def timer_for(work: CasinoWork) -> tuple[str, int, datetime] | None:
+def timer_for(work: CasinoWork) -> kernel_clocks.Timer | None:
     """(stream, version, when) of the timer the command's new state needs."""
     current = work.round
     if current is not None and current.events:
@@ -70,24 +68,15 @@ KINDS = (TURN, WINDOW)
 def clock_writes(work: CasinoWork) -> list[kernel_clocks.Statement]:
     """The clock writes the command's new state needs, for its append's
     statement: the box to act's clock or the window; a round this command
-    finished has its clock cleared.  None with the clocks off."""
-    if not settings.CLOCKS_ENABLED:
-        return []
-    out = []
+    finished has its clock cleared."""
     current = work.round
-    if current is not None and current.events and current.state.complete:
-        out.append(kernel_clocks.clock_clear_statement(stream=current.row.stream, kind=TURN))
-    timer = timer_for(work)
-    if timer is not None:
-        stream, version, when = timer
-        kind = TURN if stream.startswith("casino-round-") else WINDOW
-        args = {"table": work.table.pk}
-        out.append(
-            kernel_clocks.clock_set_statement(
-                stream=stream, kind=kind, version=version, due=when, args=args
-            )
-        )
-    return out
+    ended = (
+        current.row.stream
+        if current is not None and current.events and current.state.complete
+        else None
+    )
+    table = work.table
+    return kernel_clocks.table_clock_writes(timer_for(work), table.pk, table.stream, KINDS, ended)
 
 
 def timer_id(stream: str, version: int) -> uuid.UUID:

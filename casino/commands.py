@@ -17,7 +17,7 @@ from accounts.errors import refusal
 from casino import clocks, projections, publish
 from casino.house import casino_money_move
 from casino.models import casino_feed
-from casino.selectors import casino_receipt, casino_view_at
+from casino.selectors import casino_receipt, casino_view_at, casino_work_view
 from casino.work import CasinoWork, load
 from kernel import statements
 from kernel.commands import Aggregate, Record, user_of
@@ -66,5 +66,6 @@ CASINO: Aggregate[CasinoWork, dict[str, Any]] = Aggregate(
     refused=EngineError,
     refusal=refusal,
     busy=Busy,
+    view=casino_work_view,
 )
 """A casino table to ``kernel.commands.Aggregate.run``."""

@@ -107,16 +107,13 @@ def casino_view_at(receipt: dict[str, Any], viewer: Any) -> dict[str, Any]:
 def casino_receipt(work: CasinoWork) -> dict[str, Any]:
     """What a command's answer showed, as versions: enough to show it again."""
     current = work.round
-    if current is None and work.table_state.round_number:
+    pk: str | None = None
+    version: int | None = None
+    if current is not None:
+        pk, version = current.row.pk, current.start + len(current.events)
+    elif work.table_state.round_number:
         pk = round_id(work.table.pk, work.table_state.round_number)
-        row = CasinoRound.objects.get(pk=pk)
-        return _receipt(work, pk, row.version)
-    if current is None:
-        return _receipt(work, None, None)
-    return _receipt(work, current.row.pk, current.start + len(current.events))
-
-
-def _receipt(work: CasinoWork, pk: str | None, version: int | None) -> dict[str, Any]:
+        version = CasinoRound.objects.get(pk=pk).version
     return {
         "casino_table": work.table.pk,
         "table_version": work.table_state.version,
@@ -156,7 +153,7 @@ def _view(
         "table": summary,
         "boxes": boxes,
         "your_box": None if your_box is None else your_box + 1,
-        "round": None if latest is None else _round(latest[0], latest[1], you),
+        "round": None if latest is None else round_as_seen(latest[0], latest[1], you),
         "clock": _clock(table, state, latest) if current else None,
         "house_math": _house_math(state, viewer),
     }
@@ -184,13 +181,9 @@ def casino_table_strategy(table: CasinoTable) -> dict[str, Any]:
 
 
 def round_as_seen(row: CasinoRound, state: CasinoState, you: str | None) -> dict[str, Any]:
-    """A round as the player ``you`` (an id, or None) may see it (``casino.view``)."""
-    return _round(row, state, you)
-
-
-def _round(row: CasinoRound, state: CasinoState, you: str | None) -> dict[str, Any]:
-    """The round as ``you`` may see it (``casino.view``), its boxes named by
-    the table's box numbers and their players' screen names."""
+    """The round as the player ``you`` (an id, or None) may see it
+    (``casino.view``), its boxes named by the table's box numbers and their
+    players' screen names."""
     position = next((i for i, b in enumerate(state.boxes) if b.name == you), None)
     seen = casino.view(state, position)
     for i, box in enumerate(seen["boxes"]):

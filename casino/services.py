@@ -24,10 +24,9 @@ from casino.commands import CASINO
 from casino.edge import edge_guard
 from casino.house import exposure_open
 from casino.models import CasinoBox, CasinoTable, casino_feed
-from casino.selectors import casino_work_view
 from casino.work import CasinoWork
 from kernel.api_errors import ApiError
-from kernel.commands import user_of
+from kernel.commands import player_id, user_of
 from kernel.errors import StaleVersion
 from kernel.eventstore import Batch, Feed, append
 from poker.engine.cards import card
@@ -93,14 +92,7 @@ def casino_table_close(
     else when the running round ends."""
     if not getattr(by, "is_staff", False):
         raise NotPermitted(_("Only staff close tables."))
-    return CASINO.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(Close()),
-        answer=_answer_for(by),
-        kind="casino.close",
-    )
+    return CASINO.command("casino.close", table_id, by, command_id, lambda w: w.table_do(Close()))
 
 
 def bankroll_fund(
@@ -125,14 +117,8 @@ def bankroll_view() -> dict[str, Any]:
 # Boxes
 
 
-def _player_id(by: Any) -> str:
-    if user_of(by) is None:
-        raise ApiError(_("Log in to play."), code="not_authenticated", status=401)
-    return str(by.pk)
-
-
 def _box_of(work: CasinoWork, by: Any) -> int:
-    box = work.table_state.box_of(_player_id(by))
+    box = work.table_state.box_of(player_id(by))
     if box is None:
         raise ApiError(_("You do not sit at this table."), code="not_seated", status=409)
     return box
@@ -140,13 +126,8 @@ def _box_of(work: CasinoWork, by: Any) -> int:
 
 def _seat_command(kind: str, make: Callable[[int], Any], doc: str) -> Callable[..., dict[str, Any]]:
     def service(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
-        return CASINO.run(
-            table_id,
-            by=by,
-            command_id=command_id,
-            do=lambda w: w.table_do(make(_box_of(w, by))),
-            answer=_answer_for(by),
-            kind=kind,
+        return CASINO.command(
+            kind, table_id, by, command_id, lambda w: w.table_do(make(_box_of(w, by)))
         )
 
     service.__doc__ = doc
@@ -159,16 +140,11 @@ def casino_sit(
     """Take an empty box (1 to the table's boxes): no buy-in, a round's stakes
     come from the wallet at each bet.  Refused to a locked or self-excluded
     player, as a seat at a pot table is."""
-    player = _player_id(by)
+    player = player_id(by)
     play_check(by)
-    return CASINO.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(Sit(box - 1, player)),
-        answer=_answer_for(by),
-        kind="casino.sit",
-        body={"box": box},
+    sit = Sit(box - 1, player)
+    return CASINO.command(
+        "casino.sit", table_id, by, command_id, lambda w: w.table_do(sit), box=box
     )
 
 
@@ -179,7 +155,7 @@ def casino_bet(
     may stake (9 B, or the whole wallet if less) and gives back what it
     did not; refused when the house's bankroll could not cover the box, and
     to a player who may not play now (locked, self-excluded)."""
-    player = _player_id(by)
+    player = player_id(by)
     play_check(by)
 
     def do(work: CasinoWork) -> None:
@@ -193,15 +169,7 @@ def casino_bet(
             )
         work.table_do(Bet(box, amount, min(wallet, round_cover(amount))))
 
-    return CASINO.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=do,
-        answer=_answer_for(by),
-        kind="casino.bet",
-        body={"amount": amount},
-    )
+    return CASINO.command("casino.bet", table_id, by, command_id, do, amount=amount)
 
 
 casino_sit_out = _seat_command(
@@ -233,14 +201,7 @@ def casino_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
                 raise ApiError(_("Not seated here."), code="not_seated", status=409)
             work.table_do(Leave(box))
 
-        CASINO.run(
-            table_id,
-            by=by,
-            command_id=uuid.uuid4(),
-            do=do,
-            answer=_answer_for(None),
-            kind="casino.remove",
-        )
+        CASINO.command("casino.remove", table_id, by, uuid.uuid4(), do)
         done.append(f"casino table {table_id}: leaves")
     return done
 
@@ -275,23 +236,11 @@ def casino_act(
         if current is None or current.row.pk != round or current.state.complete:
             raise ApiError(_("That round is not being played."), code="not_found", status=404)
         if version != current.row.version:
-            raise StaleVersion(extra={"current": _answer_for(by)(work)})
+            raise StaleVersion(extra={"current": CASINO.shown(work, by)})
         position = work.box_of_round(work.table_state.seats[box].player)
         if position is None:
             raise ApiError(_("You are not in this round."), code="not_in_hand", status=409)
         work.round_do(Act(position, verb, thrown))
 
     body = {"round": round, "version": version, "action": action, "cards": list(cards)}
-    return CASINO.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=do,
-        answer=_answer_for(by),
-        kind="casino.act",
-        body=body,
-    )
-
-
-def _answer_for(by: Any) -> Callable[[CasinoWork], dict[str, Any]]:
-    return lambda work: casino_work_view(work, user_of(by))
+    return CASINO.command("casino.act", table_id, by, command_id, do, **body)

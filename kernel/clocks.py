@@ -38,6 +38,7 @@ from collections.abc import Callable, Collection, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, connections, transaction
 from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
@@ -194,6 +195,34 @@ _UPSERT = (
     "ON CONFLICT (stream, kind) DO UPDATE SET "
     "version = EXCLUDED.version, due = EXCLUDED.due, args = EXCLUDED.args"
 )
+
+
+Timer = tuple[str, int, datetime]
+"""A clock a command's new state needs: its stream, the version it is set
+for and when it comes due."""
+
+
+def table_clock_writes(
+    timer: Timer | None, table: int, table_stream: str, kinds: tuple[str, str], finished: str | None
+) -> list[Statement]:
+    """A table command's clock writes, for its append's statement: the
+    turn's clock (``kinds[0]``) of the stream ``finished`` (a hand or round
+    the command finished) cleared, and ``timer`` set, of the table's own
+    kind (``kinds[1]``: the pause, the betting window) on ``table_stream``,
+    else of the turn's; its args name the ``table``.  None with the clocks
+    off (``CLOCKS_ENABLED``)."""
+    if not settings.CLOCKS_ENABLED:
+        return []
+    turn, own = kinds
+    out = [] if finished is None else [clock_clear_statement(stream=finished, kind=turn)]
+    if timer is not None:
+        stream, version, due = timer
+        kind = own if stream == table_stream else turn
+        args = {"table": table}
+        out.append(
+            clock_set_statement(stream=stream, kind=kind, version=version, due=due, args=args)
+        )
+    return out
 
 
 def clock_set_earliest(

@@ -49,6 +49,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.utils.translation import gettext as _
 
 from kernel import telemetry
 from kernel.api_errors import ApiError
@@ -121,6 +122,36 @@ class Aggregate(Generic[W, R]):
     """After the command acted on ``current``'s work: whether, with what
     follows by itself, it stays inside the running hand and moves no
     money between accounts, so that it may go as one statement."""
+    view: Callable[[W, Any], R] | None = None
+    """The work as a user (or None, anyone) may see it: the answer of a
+    sender's command (``command``)."""
+
+    def command(
+        self,
+        kind: str,
+        target: int,
+        by: Any,
+        command_id: uuid.UUID | None,
+        do: Callable[[W], None],
+        /,
+        **body: Any,
+    ) -> R:
+        """``run`` a command of ``by`` (``body``: what it asks, by name),
+        answered with the work as he may see it (``shown``)."""
+        return self.run(
+            target,
+            by=by,
+            command_id=command_id,
+            do=do,
+            answer=lambda work: self.shown(work, by),
+            kind=kind,
+            body=body,
+        )
+
+    def shown(self, work: W, by: Any) -> R:
+        """The work as ``by`` may see it (``view``)."""
+        assert self.view is not None
+        return self.view(work, user_of(by))
 
     def run(
         self,
@@ -299,3 +330,11 @@ def _autocommit_on_postgresql() -> bool:
 def user_of(by: Any) -> Any:
     """The authenticated user behind ``by``, or None."""
     return by if getattr(by, "is_authenticated", False) else None
+
+
+def player_id(by: Any) -> str:
+    """The id of the player behind ``by`` (a table's commands name him by
+    it); refused (401) to anyone not logged in."""
+    if user_of(by) is None:
+        raise ApiError(_("Log in to play."), code="not_authenticated", status=401)
+    return str(by.pk)

@@ -25,7 +25,6 @@ import uuid
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.db.models import Exists
 
 from kernel import clocks as kernel_clocks
@@ -162,7 +161,7 @@ def _use_bank(work: Work, clock: Clock) -> None:
 # Timers
 
 
-def timer_for(work: Work) -> tuple[str, int, datetime] | None:
+def timer_for(work: Work) -> kernel_clocks.Timer | None:
     """(stream, version, when) of the clock a command's new state needs:
     the new turn's clock, or the pause before the next hand (after a hand
     that just finished, or a table moved during its pause: a player who
@@ -193,28 +192,11 @@ KINDS = (TURN, PAUSE)
 def clock_writes(work: Work) -> list[kernel_clocks.Statement]:
     """The kernel clock writes the command's new state needs (``kernel.clocks``):
     the new turn's clock, or the pause before the next hand; a hand this
-    command finished has its turn clock cleared.  None with the clocks off."""
-    if not settings.CLOCKS_ENABLED:
-        return []
-    out = []
+    command finished has its turn clock cleared."""
     hand = work.hand
-    if hand is not None and hand.events and hand.state.complete:
-        out.append(kernel_clocks.clock_clear_statement(stream=hand.row.stream, kind=TURN))
-    timer = timer_for(work)
-    if timer is not None:
-        stream, version, when = timer
-        out.append(_set(work.table.pk, stream, version, when))
-    return out
-
-
-def _set(table: int, stream: str, version: int, when: datetime) -> kernel_clocks.Statement:
-    return kernel_clocks.clock_set_statement(
-        stream=stream, kind=_kind(stream), version=version, due=when, args={"table": table}
-    )
-
-
-def _kind(stream: str) -> str:
-    return TURN if stream.startswith("hand-") else PAUSE
+    ended = hand.row.stream if hand is not None and hand.events and hand.state.complete else None
+    table = work.table
+    return kernel_clocks.table_clock_writes(timer_for(work), table.pk, table.stream, KINDS, ended)
 
 
 def clock_expire(*, table_id: int, stream: str, version: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.errors import refusal
 from accounts.limits import play_check
 from kernel.api_errors import ApiError
-from kernel.commands import user_of
+from kernel.commands import player_id, user_of
 from kernel.errors import StaleVersion
 from kernel.eventstore import Batch, Feed, append
 from poker import clocks, projections, streams
@@ -33,6 +33,7 @@ from poker.engine.table import (
     Sit,
     SitIn,
     SitOut,
+    TableCommand,
     TableConfig,
     TopUp,
     open_table,
@@ -41,7 +42,6 @@ from poker.engine.table import (
 from poker.errors import Forbidden
 from poker.models import Seat, Table, hand_id
 from poker.publish import publish
-from poker.selectors import work_view
 from poker.work import TABLE, Work
 
 # --------------------------------------------------------------------------
@@ -80,14 +80,7 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
     between hands, or when the running hand ends."""
     if not getattr(by, "is_staff", False):
         raise Forbidden(_("Only staff close tables."))
-    return TABLE.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(Close()),
-        answer=_answer_for(by),
-        kind="table.close",
-    )
+    return TABLE.command("table.close", table_id, by, command_id, lambda w: w.table_do(Close()))
 
 
 # --------------------------------------------------------------------------
@@ -95,16 +88,15 @@ def table_close(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) 
 
 
 def _seat_of(work: Work, by: Any) -> int:
-    seat = work.table_state.seat_of(_player_id(by))
+    seat = work.table_state.seat_of(player_id(by))
     if seat is None:
         raise ApiError(_("You do not sit at this table."), code="not_seated", status=409)
     return seat
 
 
-def _player_id(by: Any) -> str:
-    if user_of(by) is None:
-        raise ApiError(_("Log in to play."), code="not_authenticated", status=401)
-    return str(by.pk)
+def _at_seat(by: Any, make: Callable[..., TableCommand], *args: Any) -> Callable[[Work], None]:
+    """``by``'s table command at his seat: ``make(seat, *args)``."""
+    return lambda work: work.table_do(make(_seat_of(work, by), *args))
 
 
 def seat_sit(
@@ -118,31 +110,19 @@ def seat_sit(
 ) -> dict[str, Any]:
     """Take a seat with a buy-in; dealt in at once by posting, or on the big
     blind.  Refused to a locked or self-excluded player (``accounts.limits``)."""
-    player = _player_id(by)
+    player = player_id(by)
     play_check(by)
-    return TABLE.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(Sit(seat, player, buy_in, wait_for_big_blind)),
-        answer=_answer_for(by),
-        kind="seat.sit",
-        body={"seat": seat, "buy_in": buy_in, "wait_for_big_blind": wait_for_big_blind},
-    )
+    sit = Sit(seat, player, buy_in, wait_for_big_blind)
+    body = {"seat": seat, "buy_in": buy_in, "wait_for_big_blind": wait_for_big_blind}
+    return TABLE.command("seat.sit", table_id, by, command_id, lambda w: w.table_do(sit), **body)
 
 
 def seat_leave(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
     """Leave with the stack.  During a hand he is in, his hand is folded at
     once (an all-in hand, or one at Parole or showdown, plays on by itself)
     and he leaves with what he has when the hand ends."""
-
-    return TABLE.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: _leave(w, _seat_of(w, by)),
-        answer=_answer_for(by),
-        kind="seat.leave",
+    return TABLE.command(
+        "seat.leave", table_id, by, command_id, lambda w: _leave(w, _seat_of(w, by))
     )
 
 
@@ -171,7 +151,6 @@ def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
     table."""
     player = str(user_id)
     done = []
-    _answer = _answer_for(None)
     seats = Seat.objects.filter(player_id=user_id).exclude(table__status=Table.Status.CLOSED)
     if not tournaments:
         seats = seats.filter(table__tournament__isnull=True)
@@ -190,14 +169,7 @@ def player_out_of_play(user_id: int, by: Any = None, *, tournaments: bool = True
                 work.table_do(SitOut(seat))
 
         try:  # a command id of its own, so the table's log says who did it
-            TABLE.run(
-                table_id,
-                by=by,
-                command_id=uuid.uuid4(),
-                do=do,
-                answer=_answer,
-                kind="seat.remove",
-            )
+            TABLE.command("seat.remove", table_id, by, uuid.uuid4(), do)
         except ApiError as error:  # nothing to do, or the table refused: say so
             done.append(f"table {table_id}: left as it was ({error.code}: {error.message})")
         else:
@@ -209,27 +181,13 @@ def seat_top_up(
     *, by: Any, table_id: int, amount: int, command_id: uuid.UUID | None = None
 ) -> dict[str, Any]:
     """Add chips (queued until the end of a hand he is in)."""
-    return TABLE.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(TopUp(_seat_of(w, by), amount)),
-        answer=_answer_for(by),
-        kind="seat.top_up",
-        body={"amount": amount},
-    )
+    do = _at_seat(by, TopUp, amount)
+    return TABLE.command("seat.top_up", table_id, by, command_id, do, amount=amount)
 
 
 def seat_sit_out(*, by: Any, table_id: int, command_id: uuid.UUID | None = None) -> dict[str, Any]:
     """Sit out from the next hand on."""
-    return TABLE.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(SitOut(_seat_of(w, by))),
-        answer=_answer_for(by),
-        kind="seat.sit_out",
-    )
+    return TABLE.command("seat.sit_out", table_id, by, command_id, _at_seat(by, SitOut))
 
 
 def seat_sit_in(
@@ -240,14 +198,9 @@ def seat_sit_in(
     command_id: uuid.UUID | None = None,
 ) -> dict[str, Any]:
     """Come back: post what is owed, or wait for the big blind."""
-    return TABLE.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=lambda w: w.table_do(SitIn(_seat_of(w, by), wait_for_big_blind)),
-        answer=_answer_for(by),
-        kind="seat.sit_in",
-        body={"wait_for_big_blind": wait_for_big_blind},
+    do = _at_seat(by, SitIn, wait_for_big_blind)
+    return TABLE.command(
+        "seat.sit_in", table_id, by, command_id, do, wait_for_big_blind=wait_for_big_blind
     )
 
 
@@ -266,7 +219,9 @@ def hand_act(
     cards: Sequence[str] = (),
     command_id: uuid.UUID | None = None,
 ) -> dict[str, Any]:
-    """One action of the player in his seat, at the hand version he saw."""
+    """One action of the player in his seat (fold, check, call, bet, raise,
+    discard, stand, parole, accept, decline, show, muck), at the hand
+    version he saw."""
     try:
         verb = Action(action)
         thrown = tuple(card(c) for c in cards)
@@ -281,10 +236,10 @@ def hand_act(
         seat = _seat_of(work, by)
         if work.hand is None or work.hand.row.pk != hand:
             if _earlier_hand(work, hand):  # seen while it ran: the table has moved on
-                raise StaleVersion(extra={"current": _answer_for(by)(work)})
+                raise StaleVersion(extra={"current": TABLE.shown(work, by)})
             raise ApiError(_("There is no such hand at this table."), code="not_found", status=404)
         if version != work.hand.row.version:
-            raise StaleVersion(extra={"current": _answer_for(by)(work)})
+            raise StaleVersion(extra={"current": TABLE.shown(work, by)})
         seats = work.table_state.hand_seats
         if seat not in seats:
             raise ApiError(_("You are not in this hand."), code="not_in_hand", status=409)
@@ -292,15 +247,7 @@ def hand_act(
         work.hand_do(Act(seats.index(seat), verb, amount=amount, cards=thrown))
 
     body = {"hand": hand, "version": version, "action": action, "amount": amount}
-    return TABLE.run(
-        table_id,
-        by=by,
-        command_id=command_id,
-        do=do,
-        answer=_answer_for(by),
-        kind="hand.act",
-        body=body | {"cards": list(cards)},
-    )
+    return TABLE.command("hand.act", table_id, by, command_id, do, **body, cards=list(cards))
 
 
 def _earlier_hand(work: Work, hand: str) -> bool:
@@ -313,7 +260,3 @@ def _earlier_hand(work: Work, hand: str) -> bool:
         and number.isdigit()
         and (1 <= int(number) <= work.table_state.hand_number)
     )
-
-
-def _answer_for(by: Any) -> Callable[[Work], dict[str, Any]]:
-    return lambda work: work_view(work, user_of(by))

@@ -67,7 +67,7 @@ from poker.engine.table.clock import Turn, turn
 from poker.errors import NotFound
 from poker.models import Hand, Table, hand_id
 from poker.publish import publish
-from poker.selectors import table_summary, view_at
+from poker.selectors import table_summary, view_at, work_view
 
 log = logging.getLogger(__name__)
 
@@ -551,5 +551,6 @@ TABLE: Aggregate[Work, dict[str, Any]] = Aggregate(
     committed=_committed,
     current=current,
     inside=inside,
+    view=work_view,
 )
 """A table (cash or a tournament's) to ``kernel.commands.Aggregate.run``."""

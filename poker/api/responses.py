@@ -329,15 +329,10 @@ class TableViewOut(serializers.Serializer[dict[str, object]]):
 # Hand histories
 
 
-class ShareOut(serializers.Serializer[dict[str, object]]):
-    seat = serializers.IntegerField()
-    amount = serializers.IntegerField()
-
-
 class AwardOut(serializers.Serializer[dict[str, object]]):
     pot = serializers.IntegerField()
     amount = serializers.IntegerField()
-    shares = ShareOut(many=True)
+    shares = SeatShareOut(many=True)
 
 
 class HandResultOut(serializers.Serializer[dict[str, object]]):

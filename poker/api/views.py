@@ -59,48 +59,25 @@ class TableView(APIView):
         return Response(selectors.table_view(table, viewer(request)))
 
 
-class TableCloseView(APIView):
-    """Close a table between hands (staff)."""
-
-    @extend_schema(
-        request=s.CommandIn, responses={200: out.TableViewOut}, operation_id="tables_close"
-    )
-    def post(self, request: Request, table_id: int) -> Response:
-        data = validated(s.CommandIn, request.data)
-        return Response(services.table_close(by=request.user, table_id=table_id, **data))
-
-
-def _seat_view(name: str, body: type[Any], service: Any) -> type[APIView]:
-    """The view of one seat command of the logged-in player."""
-    operation = f"seats_{name.replace('-', '_')}"
+def _command(name: str, operation: str, body: type[Any], service: Any) -> type[APIView]:
+    """The view of one table command of the logged-in user (``name``: its class's)."""
     return command_view(
-        service,
-        body,
-        out.TableViewOut,
-        class_name=f"Seat{name.title()}View",
-        operation_id=operation,
+        service, body, out.TableViewOut, class_name=f"{name}View", operation_id=operation
     )
 
 
+TableCloseView = _command("TableClose", "tables_close", s.CommandIn, services.table_close)
+ActionsView = _command("Actions", "actions_create", s.ActIn, services.hand_act)
 SEAT_VIEWS: dict[str, type[APIView]] = {
-    "sit": _seat_view("sit", s.SitIn, services.seat_sit),
-    "leave": _seat_view("leave", s.CommandIn, services.seat_leave),
-    "top-up": _seat_view("top-up", s.TopUpIn, services.seat_top_up),
-    "sit-out": _seat_view("sit-out", s.CommandIn, services.seat_sit_out),
-    "sit-in": _seat_view("sit-in", s.SitInIn, services.seat_sit_in),
-}
-
-
-class ActionsView(APIView):
-    """An action in the running hand: fold, check, call, bet, raise, discard,
-    stand, parole, accept, decline, show, muck."""
-
-    @extend_schema(
-        request=s.ActIn, responses={200: out.TableViewOut}, operation_id="actions_create"
+    name: _command(f"Seat{name.title()}", f"seats_{name.replace('-', '_')}", body, service)
+    for name, body, service in (
+        ("sit", s.SitIn, services.seat_sit),
+        ("leave", s.CommandIn, services.seat_leave),
+        ("top-up", s.TopUpIn, services.seat_top_up),
+        ("sit-out", s.CommandIn, services.seat_sit_out),
+        ("sit-in", s.SitInIn, services.seat_sit_in),
     )
-    def post(self, request: Request, table_id: int) -> Response:
-        data = validated(s.ActIn, request.data)
-        return Response(services.hand_act(by=request.user, table_id=table_id, **data))
+}
 
 
 TABLE_ID = {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}
