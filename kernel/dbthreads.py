@@ -1,14 +1,14 @@
 """The threads a server's sockets reach the database from.
 
 Channels' ``database_sync_to_async`` runs every call of a process on one
-thread (asgiref's thread-sensitive one): a socket's command waited behind
-every other socket's handshake, snapshot, catch-up and command, and their
-round trips to PostgreSQL were made one after the other.  ``database``
-runs them on a pool of ``settings.DB_THREADS`` threads instead, each with
-its own connection (Django keeps one per thread), closed when old as
+thread (asgiref's thread-sensitive one): a socket's command would wait
+behind every other socket's handshake, snapshot, catch-up and command, and
+their round trips to PostgreSQL would be made one after the other.
+``database`` runs them on a pool of ``settings.DB_THREADS`` threads, each
+with its own connection (Django keeps one per thread), closed when old as
 Channels closes them (``close_old_connections`` before and after a call).
 
-What stays as it was:
+What one thread would give, the pool keeps:
 
 - A socket's own calls run one after the other: Channels hands a consumer
   one message at a time, and each call is awaited.
