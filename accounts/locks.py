@@ -59,12 +59,7 @@ def out_of_play(*, user_id: int, by: Any = None, tournaments: bool = True) -> Lo
     )
     for receiver, answer in answers:
         if isinstance(answer, Exception):
-            log.error(
-                "out-of-play receiver %r failed for %s",
-                receiver,
-                user_id,
-                exc_info=(type(answer), answer, answer.__traceback__),
-            )
+            log.error("out-of-play receiver %r failed for %s", receiver, user_id, exc_info=answer)
             where = f"{getattr(receiver, '__module__', '')}.{getattr(receiver, '__name__', '')}"
             problems.append(f"{where}: {answer}")
         else:

@@ -54,8 +54,11 @@ def players_report(*, period: Period) -> list[dict[str, Any]]:
       (chips still on a table count when he leaves it);
     - ``net``: every movement of his cash in the period but the cashier's;
     - ``rake_paid``: his part of the rake of the cash hands that ended in
-      the period, "contributed" rake (``reports.rake``: each pot's rake
-      shared among the players who put chips into it, by their chips);
+      the period, "contributed" rake: each pot's rake shared among the
+      players who put chips into that pot (folded or not), in proportion
+      to their chips in it, in whole chips (the odd ones to the largest
+      remainders, a tie to the seat first left of the button), so the
+      players' parts add up to the rake exactly;
     - ``last_seen``: the latest of his last login, the last hand dealt to
       him in the period and his cash's last movement in it.
     """
