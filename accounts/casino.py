@@ -26,7 +26,7 @@ from typing import Any
 from accounts import ledger
 from accounts.ledger import Move
 from accounts.models import Transfer
-from accounts.tables import Planned, plans_accounts, player_cash
+from accounts.tables import Planned, player_cash
 from poker.engine.casino.table import (
     BetPlaced,
     BetWithdrawn,
@@ -68,10 +68,6 @@ def casino_money_plan(
                 plans.append(Planned(stream, version, Kind.CASINO_SETTLE, moves, f":{paid.box}"))
         state = evolve_table(state, event)
     return [p for p in plans if any(m.amount for m in p.moves)]
-
-
-casino_accounts = plans_accounts
-"""Every account the plans touch (for ``casino.house`` to lock first)."""
 
 
 def casino_chips_post(

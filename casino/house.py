@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts import ledger
-from accounts.casino import casino_accounts, casino_chips_post, casino_money_plan
+from accounts.casino import casino_chips_post, casino_money_plan
+from accounts.tables import plans_accounts
 from casino.models import CasinoTable
 from casino.work import CasinoWork
 from kernel.api_errors import ApiError
@@ -44,7 +45,7 @@ def casino_money_move(work: CasinoWork, *, by: Any) -> None:
     betting = any(isinstance(e, BetPlaced) for e in work.table_events)
     if not plans and not betting:
         return
-    refs = casino_accounts(plans) | ({ledger.bankroll()} if betting else set())
+    refs = plans_accounts(plans) | ({ledger.bankroll()} if betting else set())
     accounts = ledger.accounts_lock(refs)
     if betting:
         bankroll_cover_check(work, accounts[ledger.bankroll()].balance)
