@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import cast
 
-from django.db import connections, transaction
 from django.db.models import Count, Sum
 from django.dispatch import Signal
 
 from accounts.models import Account, Entry
+from kernel.snapshots import one_snapshot
 
 audit_requested = Signal()
 """Sent with ``using`` (a database alias) by every audit: each receiver, an
@@ -37,15 +37,10 @@ def ledger_audit(*, using: str = "default") -> list[str]:
     """Every discrepancy in the ledger and the apps' checks (empty: all
     sound).
 
-    Outside a transaction it reads one snapshot (REPEATABLE READ on
-    PostgreSQL), so transfers committed meanwhile cannot look like a gap.
+    Outside a transaction it reads one snapshot (``one_snapshot``), so
+    transfers committed meanwhile cannot look like a gap.
     """
-    connection = connections[using]
-    outermost = not connection.in_atomic_block
-    with transaction.atomic(using=using):
-        if outermost and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    with one_snapshot(using):
         return [
             *_account_problems(using),
             *_transfer_problems(using),

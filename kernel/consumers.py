@@ -26,8 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NotRequired, Protocol, TypedDict, cast
 
@@ -35,7 +33,6 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
-from django.db import connection, transaction
 from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -46,6 +43,7 @@ from kernel.feed import Frame
 from kernel.languages import socket_language
 from kernel.layer import LayerMessage
 from kernel.signals import credentials_checked
+from kernel.snapshots import one_snapshot
 
 MAX_FRAME = 16 * 1024
 """Bytes a client frame may have."""
@@ -426,7 +424,7 @@ class FeedConsumer(JsonFrames):
     def snapshot(self) -> list[Frame]:
         """The stream as the viewer sees it now (a ``snapshot`` frame), then
         the frames after it."""
-        with _one_snapshot():
+        with one_snapshot():  # the view agrees with its position, and no row is locked
             position, view = self.view()
         snapshot: feed.Snapshot = {"type": "snapshot", "position": position, "view": view}
         return [snapshot, *self.replay(position)]
@@ -536,20 +534,6 @@ def unavailable(command_id: Any) -> ErrorFrame:
         "retry_after": body["retry_after"],
         "command_id": command_id,
     }
-
-
-@contextmanager
-def _one_snapshot() -> Iterator[None]:
-    """A transaction whose reads all see one snapshot of the database, so
-    a view and its position agree without locking the row every command of
-    the stream writes: PostgreSQL's REPEATABLE READ (SQLite's transaction
-    reads one snapshot already).  Inside a transaction, that one's reads."""
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        yield
 
 
 def query_after(scope: dict[str, Any]) -> int | None:
